@@ -1,0 +1,40 @@
+# paiju: every target makes the virtual environment it needs.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint typecheck pytest bench tables clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## The main job: score the example hand and explain every figure.
+run: $(STAMP)
+	$(BIN)/paiju mazhan score --explain examples/seed_hand.json
+
+## Everything CI checks: lint, types, tests (doctests included).
+test: lint typecheck pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check paiju tests benchmarks examples scripts
+	$(BIN)/ruff format --check paiju tests benchmarks examples scripts
+
+typecheck: $(STAMP)
+	$(BIN)/mypy paiju
+
+pytest: $(STAMP)
+	$(BIN)/pytest -n 2
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/win_check.py
+
+## Rebuild the packaged complete-hand tables (tests check they match).
+tables: $(STAMP)
+	$(BIN)/python scripts/build_tables.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

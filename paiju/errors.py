@@ -1,0 +1,82 @@
+"""The errors every game core raises, each with a stable ``code``.
+
+A server sends the code to the client, the CLI prints the message on one line and exits 2.
+
+>>> from paiju.errors import NotationError
+>>> err = NotationError("8z is not a tile", text="8z", position=0)
+>>> err.code
+'notation'
+>>> isinstance(err, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+
+class RulesError(ValueError):
+    """Base class of every rule, notation and input error raised by a game core.
+
+    >>> RulesError("no").code
+    'rules'
+    """
+
+    code = "rules"
+
+
+class NotationError(RulesError):
+    """A tile or card string that does not follow the notation.
+
+    The message quotes the input and names the position of the fault.
+
+    >>> e = NotationError("unknown suit letter 'x'", text="12x", position=2)
+    >>> str(e)
+    "unknown suit letter 'x' in '12x' at position 2"
+    """
+
+    code = "notation"
+
+    def __init__(self, problem: str, *, text: str, position: int) -> None:
+        self.problem = problem
+        self.text = text
+        self.position = position
+        super().__init__(f"{problem} in {text!r} at position {position}")
+
+
+class InvalidHandError(RulesError):
+    """A hand or finished-hand record that cannot be scored as given.
+
+    >>> InvalidHandError("S holds 15 tiles, expected 16").code
+    'invalid_hand'
+    """
+
+    code = "invalid_hand"
+
+
+class IllegalActionError(RulesError):
+    """An action that the rules do not allow in the current state.
+
+    >>> IllegalActionError("cannot discard a wild tile").code
+    'illegal_action'
+    """
+
+    code = "illegal_action"
+
+
+class NotYourTurnError(IllegalActionError):
+    """An action by a seat that may not act now.
+
+    >>> NotYourTurnError("it is South's turn").code
+    'not_your_turn'
+    """
+
+    code = "not_your_turn"
+
+
+class GameOverError(IllegalActionError):
+    """An action on a finished game.
+
+    >>> GameOverError("the hand is over").code
+    'game_over'
+    """
+
+    code = "game_over"

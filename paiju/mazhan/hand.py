@@ -1,0 +1,527 @@
+"""Complete hands with wild tiles: checks, every decomposition, waits (rules §4, §6).
+
+A complete hand is five sets and a pair (17 tiles, a kong counting as a set of three). The
+functions here look at the *concealed* part: ``3n + 2`` tiles that must form ``n`` sets and
+a pair (exposed melds are sets already). The wild face is the indicator's face; every tile of
+that face in a hand is a ★, which may stand for any suit tile, wind, 發 or 中.
+
+Everything is table-driven. The fast check (:func:`is_complete_keys`) reads how many ★ each
+suit needs from :mod:`paiju.mazhan.tables`, keyed by the suit's base-5 count vector, and
+combines the four suits with one more table lookup. The decompositions come per suit too:
+:func:`suit_readings` lists a suit's readings for a count vector, with the ★ each reading
+needs, computed once per key and kept; :func:`decompositions` combines them.
+
+>>> is_complete("123m456p789s111z22z")
+True
+>>> is_complete("123m456p789s111z2z4m", wild="4m")  # the 4m is a ★: 22z
+True
+>>> [str(t) for t in waiting_faces("1p3p678p789p2p2p")]
+['2p']
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+
+from paiju.errors import InvalidHandError
+from paiju.mazhan.tables import need_tables
+from paiju.mazhan.tiles import ALL_TILES, PLAYABLE_FACES, Tile, parse_tiles
+
+__all__ = [
+    "Decomposition",
+    "Group",
+    "GroupKind",
+    "HandTiles",
+    "decompositions",
+    "is_complete",
+    "is_complete_counts",
+    "is_complete_keys",
+    "suit_keys",
+    "suit_readings",
+    "waiting_faces",
+]
+
+_TABLES = need_tables()
+_POW5 = tuple(5**i for i in range(9))
+_SUIT_SPANS = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+
+def is_complete_keys(
+    km: int,
+    kp: int,
+    ks: int,
+    kz: int,
+    wilds: int,
+    _n: bytes = _TABLES.dense_number,
+    _z: bytes = _TABLES.dense_honor,
+    _ok: tuple[bytes, ...] = _TABLES.ok,
+    _k: int = len(_TABLES.codes),
+    _bad: int = _TABLES.impossible_code,
+) -> bool:
+    """The hot-path check: suit keys (see :func:`suit_keys`) and a ★ count of 0–3.
+
+    The caller guarantees that the tiles are ``3n + 2`` with no bonus tile; any other size is
+    never complete here.
+
+    >>> is_complete_keys(*suit_keys(HandTiles.parse("111222333m44z").counts), 0)
+    True
+    """
+    z = _z[kz]
+    if z == _bad:
+        return False
+    return _ok[wilds][((_n[km] * _k + _n[kp]) * _k + _n[ks]) * _k + z] == 1
+
+
+def suit_keys(counts: Sequence[int]) -> tuple[int, int, int, int]:
+    """The base-5 keys of the four suits of a 34-count vector (萬, 筒, 索, 字).
+
+    >>> suit_keys([1, 1, 1] + [0] * 24 + [2] + [0] * 6)
+    (31, 0, 0, 2)
+    """
+    keys = []
+    for lo, hi in _SUIT_SPANS:
+        key = 0
+        for i in range(hi - 1, lo - 1, -1):
+            key = key * 5 + counts[i]
+        keys.append(key)
+    return keys[0], keys[1], keys[2], keys[3]
+
+
+def is_complete_counts(counts: Sequence[int], wilds: int) -> bool:
+    """Check a 34-count vector of natural tiles plus ``wilds`` ★ (0–3).
+
+    >>> c = [0] * 34
+    >>> c[0] = 3; c[27] = 1
+    >>> is_complete_counts(c, 1)  # 111m and 1z + ★
+    True
+    """
+    n = sum(counts) + wilds
+    if n % 3 != 2:
+        return False
+    km, kp, ks, kz = suit_keys(counts)
+    return is_complete_keys(km, kp, ks, kz, wilds)
+
+
+@dataclass(frozen=True, slots=True)
+class HandTiles:
+    """Concealed tiles split into natural counts (34 faces) and the number of ★.
+
+    >>> h = HandTiles.parse("11m9s9s", wild="9s")
+    >>> h.wilds, h.size, h.counts[0]
+    (2, 4, 2)
+    """
+
+    counts: tuple[int, ...]
+    wilds: int
+    wild: Tile | None
+
+    @staticmethod
+    def parse(tiles: str | Iterable[Tile], wild: Tile | str | None = None) -> HandTiles:
+        """Read a tile string or tiles; tiles of the wild face become ★.
+
+        >>> HandTiles.parse("5z").counts
+        Traceback (most recent call last):
+        ...
+        paiju.errors.InvalidHandError: 白 (5z) is a bonus tile and is never kept in a hand
+
+        Raises :class:`~paiju.errors.NotationError` for bad notation and
+        :class:`~paiju.errors.InvalidHandError` for a bonus tile, a fifth copy of a face,
+        more than three ★ or a bonus face as the wild.
+        """
+        wild_tile = _as_wild(wild)
+        seq = parse_tiles(tiles) if isinstance(tiles, str) else list(tiles)
+        counts = [0] * 34
+        wilds = 0
+        for tile in seq:
+            if tile.is_bonus:
+                raise InvalidHandError(
+                    f"{tile.name_zh} ({tile}) is a bonus tile and is never kept in a hand"
+                )
+            if tile == wild_tile:
+                wilds += 1
+            else:
+                counts[tile.index] += 1
+        for index, count in enumerate(counts):
+            if count > 4:
+                raise InvalidHandError(f"{count} copies of {ALL_TILES[index]}: there are only 4")
+        if wilds > 3:
+            raise InvalidHandError(f"{wilds} wild tiles ({wild_tile}): only three ★ are in play")
+        return HandTiles(tuple(counts), wilds, wild_tile)
+
+    @property
+    def size(self) -> int:
+        """How many tiles, ★ included.
+
+        >>> HandTiles.parse("123m").size
+        3
+        """
+        return sum(self.counts) + self.wilds
+
+    def is_complete(self) -> bool:
+        """True when the tiles are ``n`` sets and a pair.
+
+        >>> HandTiles.parse("11m").is_complete()
+        True
+        """
+        return self.size <= 17 and is_complete_counts(self.counts, self.wilds)
+
+
+def _as_wild(wild: Tile | str | None) -> Tile | None:
+    if wild is None:
+        return None
+    tile = Tile.parse(wild) if isinstance(wild, str) else wild
+    if tile.is_bonus:
+        raise InvalidHandError(f"{tile} is a bonus tile and cannot be the wild face")
+    return tile
+
+
+def is_complete(tiles: str | Iterable[Tile], wild: Tile | str | None = None) -> bool:
+    """True when the concealed tiles form sets and one pair, ★ read as needed.
+
+    ``tiles`` is a notation string or tiles; ``wild`` the wild face (its copies are ★).
+    Seventeen tiles make a whole concealed hand; fewer (``3n + 2``) are what is left beside
+    exposed melds. Other sizes are never complete.
+
+    >>> is_complete("1m1112223334446667z")
+    False
+    >>> is_complete("1m1112223334446667z", wild="1m")  # the 1m is a ★: 77z
+    True
+    >>> is_complete("1m")
+    False
+
+    Raises :class:`~paiju.errors.NotationError` or :class:`~paiju.errors.InvalidHandError`.
+    """
+    hand = HandTiles.parse(tiles, wild)
+    if hand.size > 17:
+        raise InvalidHandError(f"{hand.size} tiles: a hand has at most 17")
+    return hand.is_complete()
+
+
+class GroupKind(Enum):
+    """What a group of a decomposition is: a chow 順, a pung 刻 or the pair 將.
+
+    >>> GroupKind("pung").name_zh
+    '刻'
+    """
+
+    CHOW = "chow"
+    PUNG = "pung"
+    PAIR = "pair"
+
+    @property
+    def name_zh(self) -> str:
+        """The Chinese name.
+
+        >>> GroupKind.CHOW.name_zh
+        '順'
+        """
+        return {"chow": "順", "pung": "刻", "pair": "將"}[self.value]
+
+
+_KIND_ORDER = {GroupKind.CHOW: 0, GroupKind.PUNG: 1, GroupKind.PAIR: 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """One set or the pair of a decomposition of the concealed tiles.
+
+    ``face`` is the tile read (a chow's lowest); ``None`` for a group of ★ only, whose
+    reading is free. Bit ``i`` of ``wild_mask`` marks the ``i``-th tile as a ★.
+
+    >>> g = Group(GroupKind.CHOW, Tile.parse("3m"), 0b010)
+    >>> str(g), g.wilds, [str(t) for t in g.naturals]
+    ('3m★5m', 1, ['3m', '5m'])
+    """
+
+    kind: GroupKind
+    face: Tile | None
+    wild_mask: int
+
+    @property
+    def size(self) -> int:
+        """Tiles in the group.
+
+        >>> Group(GroupKind.PAIR, None, 0b11).size
+        2
+        """
+        return 2 if self.kind is GroupKind.PAIR else 3
+
+    @property
+    def wilds(self) -> int:
+        """How many ★ the group uses.
+
+        >>> Group(GroupKind.PUNG, Tile.parse("1z"), 0b110).wilds
+        2
+        """
+        return self.wild_mask.bit_count()
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        """The tiles as read (★ as the faces they stand for); empty for a free ★ group.
+
+        >>> Group(GroupKind.CHOW, Tile.parse("7s"), 0).tiles
+        (Tile.parse('7s'), Tile.parse('8s'), Tile.parse('9s'))
+        """
+        if self.face is None:
+            return ()
+        if self.kind is GroupKind.CHOW:
+            i = self.face.index
+            return (ALL_TILES[i], ALL_TILES[i + 1], ALL_TILES[i + 2])
+        return (self.face,) * self.size
+
+    @property
+    def naturals(self) -> tuple[Tile, ...]:
+        """The natural (non-★) tiles of the group.
+
+        >>> Group(GroupKind.PUNG, Tile.parse("5p"), 0b100).naturals
+        (Tile.parse('5p'), Tile.parse('5p'))
+        """
+        return tuple(t for i, t in enumerate(self.tiles) if not self.wild_mask >> i & 1)
+
+    def sort_key(self) -> tuple[int, int, int]:
+        """Canonical order: chows, pungs, pair; then by face.
+
+        >>> Group(GroupKind.PAIR, None, 3).sort_key()
+        (2, 99, 3)
+        """
+        face = 99 if self.face is None else self.face.index
+        return (_KIND_ORDER[self.kind], face, self.wild_mask)
+
+    def __str__(self) -> str:
+        if self.face is None:
+            return "★" * self.size
+        return "".join("★" if self.wild_mask >> i & 1 else str(t) for i, t in enumerate(self.tiles))
+
+
+@dataclass(frozen=True, slots=True)
+class Decomposition:
+    """The concealed tiles read as sets and one pair, in canonical order.
+
+    >>> d = decompositions("123m11z")[0]
+    >>> [str(g) for g in d.groups], str(d.pair)
+    (['1m2m3m', '1z1z'], '1z1z')
+    """
+
+    groups: tuple[Group, ...]
+
+    @property
+    def pair(self) -> Group:
+        """The pair.
+
+        >>> str(decompositions("22p")[0].pair)
+        '2p2p'
+        """
+        for group in self.groups:
+            if group.kind is GroupKind.PAIR:
+                return group
+        raise AssertionError("a decomposition always has a pair")  # pragma: no cover
+
+    @property
+    def sets(self) -> tuple[Group, ...]:
+        """The chows and pungs.
+
+        >>> len(decompositions("111222333m44z")[0].sets)
+        3
+        """
+        return tuple(g for g in self.groups if g.kind is not GroupKind.PAIR)
+
+    def __str__(self) -> str:
+        return " ".join(str(g) for g in self.groups)
+
+
+Reading = tuple[Group, ...]
+
+
+@cache
+def suit_readings(
+    suit: int, counts: tuple[int, ...], wilds: int, pair: bool
+) -> tuple[Reading, ...]:
+    """Every reading of one suit's tiles as sets (and the pair if ``pair``) with exactly
+    ``wilds`` ★ placed beside natural tiles of the suit; computed once per key and kept.
+
+    ``suit`` is 0–3 (萬 筒 索 字) and ``counts`` its 9 (or 7) counts.
+
+    >>> suit_readings(0, (1, 1, 1, 0, 0, 0, 0, 0, 0), 1, False)  # four tiles: no sets
+    ()
+    >>> [str(g) for (g,) in suit_readings(0, (1, 0, 1, 0, 0, 0, 0, 0, 0), 1, False)]
+    ['1m★3m']
+    >>> [str(g) for (g,) in suit_readings(3, (0, 0, 0, 0, 0, 0, 2), 1, False)]
+    ['7z7z★']
+    """
+    found: set[Reading] = set()
+    work = list(counts)
+    _readings(suit * 9, suit == 3, work, wilds, pair, [], found)
+    return tuple(sorted(found, key=lambda r: [g.sort_key() for g in r]))
+
+
+def _readings(
+    offset: int,
+    honor: bool,
+    counts: list[int],
+    wilds: int,
+    pair: bool,
+    current: list[Group],
+    found: set[Reading],
+) -> None:
+    r = next((i for i, c in enumerate(counts) if c), -1)
+    if r < 0:
+        if wilds == 0 and not pair:
+            found.add(tuple(sorted(current, key=Group.sort_key)))
+        return
+    face = ALL_TILES[offset + r]
+    # a pung (or the pair) of face r: k natural tiles, the rest ★
+    options: list[tuple[GroupKind, int]] = [(GroupKind.PUNG, 3)]
+    if pair:
+        options.append((GroupKind.PAIR, 2))
+    for kind, size in options:
+        for k in range(min(size, counts[r]), 0, -1):
+            need = size - k
+            if need > wilds:
+                continue
+            counts[r] -= k
+            current.append(Group(kind, face, ((1 << need) - 1) << k))
+            _readings(
+                offset,
+                honor,
+                counts,
+                wilds - need,
+                pair and kind is not GroupKind.PAIR,
+                current,
+                found,
+            )
+            current.pop()
+            counts[r] += k
+    if honor:
+        return
+    # chows that hold the tile at r; positions below r are empty, so those are ★
+    for start in range(max(0, r - 2), min(r, 6) + 1):
+        fixed = r - start  # wild positions before r
+        if fixed > wilds:
+            continue
+        choices = []
+        for pos in range(r - start + 1, 3):
+            rank = start + pos
+            choices.append((False, True) if counts[rank] else (True,))
+        for picks in itertools.product(*choices):
+            mask = (1 << fixed) - 1
+            used = fixed
+            for j, is_wild in enumerate(picks):
+                if is_wild:
+                    mask |= 1 << (r - start + 1 + j)
+                    used += 1
+            if used > wilds:
+                continue
+            taken = [start + p for p in range(3) if not mask >> p & 1]
+            for rank in taken:
+                counts[rank] -= 1
+            current.append(Group(GroupKind.CHOW, ALL_TILES[offset + start], mask))
+            _readings(offset, honor, counts, wilds - used, pair, current, found)
+            current.pop()
+            for rank in taken:
+                counts[rank] += 1
+
+
+_FREE_PAIR = Group(GroupKind.PAIR, None, 0b11)
+_FREE_SET = Group(GroupKind.PUNG, None, 0b111)
+
+
+def decompositions(
+    tiles: str | Iterable[Tile] | HandTiles, wild: Tile | str | None = None
+) -> list[Decomposition]:
+    """Every way to read the concealed tiles as sets and one pair, ★ included.
+
+    A group of ★ only (``★★`` pair, ``★★★`` set) has no fixed face: the scorer reads it.
+
+    >>> [str(d) for d in decompositions("111222333m44z")]
+    ['1m2m3m 1m2m3m 1m2m3m 4z4z', '1m1m1m 2m2m2m 3m3m3m 4z4z']
+    >>> [str(d) for d in decompositions("13m66z", wild="9s")]
+    []
+    >>> [str(d) for d in decompositions("13m9s66z", wild="9s")]
+    ['1m★3m 6z6z']
+
+    Raises like :func:`is_complete`.
+    """
+    hand = tiles if isinstance(tiles, HandTiles) else HandTiles.parse(tiles, wild)
+    if hand.size % 3 != 2 or hand.size > 17:
+        return []
+    suit_counts = [tuple(hand.counts[lo:hi]) for lo, hi in _SUIT_SPANS]
+    results: list[Decomposition] = []
+    w = hand.wilds
+    for pair_at in range(5):  # 0–3: in that suit; 4: two ★
+        for split in _wild_splits(w, pair_at == 4):
+            per_suit = []
+            for s in range(4):
+                readings = suit_readings(s, suit_counts[s], split[s], pair_at == s)
+                if not readings:
+                    break
+                per_suit.append(readings)
+            else:
+                free: list[Group] = []
+                if pair_at == 4:
+                    free.append(_FREE_PAIR)
+                if split[4] - (2 if pair_at == 4 else 0) == 3:
+                    free.append(_FREE_SET)
+                for combo in itertools.product(*per_suit):
+                    groups = [g for reading in combo for g in reading] + free
+                    groups.sort(key=Group.sort_key)
+                    results.append(Decomposition(tuple(groups)))
+    unique = {d.groups: d for d in results}
+    return sorted(unique.values(), key=lambda d: [g.sort_key() for g in d.groups])
+
+
+def _wild_splits(wilds: int, free_pair: bool) -> list[tuple[int, int, int, int, int]]:
+    """Ways to share ``wilds`` among the four suits and the ★-only groups."""
+    free_options = (2, 5) if free_pair else (0, 3)
+    out = []
+    for free in free_options:
+        rest = wilds - free
+        if rest < 0:
+            continue
+        for a in range(rest + 1):
+            for b in range(rest - a + 1):
+                for c in range(rest - a - b + 1):
+                    out.append((a, b, c, rest - a - b - c, free))
+    return out
+
+
+def waiting_faces(
+    tiles: str | Iterable[Tile] | HandTiles, wild: Tile | str | None = None
+) -> list[Tile]:
+    """The faces that would complete these ``3n + 1`` concealed tiles (a ★ counted as one).
+
+    The wild face itself is listed when drawing a ★ would complete the hand.
+
+    >>> [str(t) for t in waiting_faces("1112345678999m")][:3]
+    ['1m', '2m', '3m']
+    >>> [str(t) for t in waiting_faces("123m4z", wild="9m")]
+    ['9m', '4z']
+
+    Raises like :func:`is_complete`.
+    """
+    hand = tiles if isinstance(tiles, HandTiles) else HandTiles.parse(tiles, wild)
+    if hand.size % 3 != 1 or hand.size > 16:
+        return []
+    counts = list(hand.counts)
+    keys = list(suit_keys(counts))
+    out = []
+    for tile in PLAYABLE_FACES:
+        if tile == hand.wild:
+            if hand.wilds < 3 and is_complete_keys(
+                keys[0], keys[1], keys[2], keys[3], hand.wilds + 1
+            ):
+                out.append(tile)
+            continue
+        i = tile.index
+        if counts[i] == 4:
+            continue  # no fifth copy to draw
+        s = 3 if i >= 27 else i // 9
+        step = _POW5[i - s * 9]
+        keys[s] += step
+        if is_complete_keys(keys[0], keys[1], keys[2], keys[3], hand.wilds):
+            out.append(tile)
+        keys[s] -= step
+    return out

@@ -1,0 +1,377 @@
+"""A finished hand as the scorer reads it (rules §11), checked strictly.
+
+:meth:`FinishedHand.from_json` takes the JSON object of §11 and raises
+:class:`~paiju.errors.InvalidHandError` (or :class:`~paiju.errors.NotationError`) with a
+one-line message that names the field and the problem.
+
+>>> hand = FinishedHand.from_json({
+...     "wild": "9p", "winner": None,
+...     "players": {s: {"concealed": "123m456m789m123p4p", "melds": ["chow 567p"]}
+...                 for s in "E"},
+... })
+Traceback (most recent call last):
+...
+paiju.errors.InvalidHandError: players: expected the four seats E, S, W, N; missing S, W, N
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from paiju.errors import InvalidHandError, NotationError
+from paiju.mazhan.hand import HandTiles
+from paiju.mazhan.melds import Meld, MeldKind
+from paiju.mazhan.seats import SEATS, Seat
+from paiju.mazhan.tiles import Tile, parse_tiles
+
+__all__ = ["FinishedHand", "SeatHand", "WinBy"]
+
+
+class WinBy(Enum):
+    """How the hand was won.
+
+    >>> WinBy("robbed_kong").is_discard_like
+    True
+    """
+
+    SELF_DRAW = "self_draw"
+    DISCARD = "discard"
+    ROBBED_KONG = "robbed_kong"
+    KONG_REPLACEMENT = "kong_replacement"
+    SHA_ZHU = "sha_zhu"
+
+    @property
+    def is_discard_like(self) -> bool:
+        """A discard or a robbed kong: the tile came from another player.
+
+        >>> WinBy.SELF_DRAW.is_discard_like
+        False
+        """
+        return self in (WinBy.DISCARD, WinBy.ROBBED_KONG)
+
+    @property
+    def is_self_drawn(self) -> bool:
+        """自摸: a self-drawn win, a win on a kong replacement included.
+
+        >>> WinBy.KONG_REPLACEMENT.is_self_drawn
+        True
+        """
+        return self in (WinBy.SELF_DRAW, WinBy.KONG_REPLACEMENT)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatHand:
+    """One seat's tiles at the end of the hand.
+
+    >>> SeatHand.parse({"concealed": "11m", "melds": [], "bonus": "5z1h"}, "E").bonus
+    (Tile.parse('5z'), Tile.parse('1h'))
+    """
+
+    concealed: tuple[Tile, ...]
+    melds: tuple[Meld, ...]
+    bonus: tuple[Tile, ...]
+
+    @staticmethod
+    def parse(data: object, where: str) -> SeatHand:
+        """Read one seat's ``{"concealed", "melds", "bonus"}``.
+
+        >>> SeatHand.parse({"concealed": "11m", "flowers": ""}, "S")
+        Traceback (most recent call last):
+        ...
+        paiju.errors.InvalidHandError: players.S: unknown field 'flowers' (expected concealed, ...)
+
+        Raises :class:`~paiju.errors.InvalidHandError`.
+        """
+        path = f"players.{where}"
+        obj = _object(data, path, required=("concealed",), optional=("melds", "bonus"))
+        concealed = _tiles(obj["concealed"], f"{path}.concealed")
+        for tile in concealed:
+            if tile.is_bonus:
+                raise InvalidHandError(
+                    f"{path}.concealed: {tile} ({tile.name_zh}) is a bonus tile; "
+                    "list it under bonus"
+                )
+        melds_raw = obj.get("melds", [])
+        if not isinstance(melds_raw, list):
+            raise InvalidHandError(f"{path}.melds: expected a list of strings like 'pung 777z'")
+        melds = []
+        for i, text in enumerate(melds_raw):
+            try:
+                melds.append(Meld.parse(text))
+            except (InvalidHandError, NotationError) as err:
+                raise InvalidHandError(f"{path}.melds[{i}]: {err}") from None
+        bonus = _tiles(obj.get("bonus", ""), f"{path}.bonus")
+        for tile in bonus:
+            if not tile.is_bonus:
+                raise InvalidHandError(
+                    f"{path}.bonus: {tile} is not a bonus tile (only 5z, 1h–4h, 1j–4j)"
+                )
+        return SeatHand(tuple(concealed), tuple(melds), tuple(bonus))
+
+    @property
+    def size(self) -> int:
+        """Tiles held, a kong counting as three, bonus tiles not counted.
+
+        >>> SeatHand((), (Meld.parse("kong 1111m"),), ()).size
+        3
+        """
+        return len(self.concealed) + 3 * len(self.melds)
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedHand:
+    """Everything the scorer needs about one finished hand (§11).
+
+    >>> h = FinishedHand.from_json(EXAMPLE)
+    >>> h.winner, h.win_by, h.win_tile
+    (<Seat.S: 'S'>, <WinBy.SELF_DRAW: 'self_draw'>, Tile.parse('2p'))
+    """
+
+    wild: Tile
+    winner: Seat | None
+    win_tile: Tile | None
+    win_by: WinBy | None
+    discarder: Seat | None
+    tianhu: bool
+    dihu: bool
+    players: Mapping[Seat, SeatHand]
+
+    @staticmethod
+    def from_json(data: object) -> FinishedHand:
+        """Read and check a finished hand given as the JSON object of §11.
+
+        >>> FinishedHand.from_json({**EXAMPLE, "winner": "X"})
+        Traceback (most recent call last):
+        ...
+        paiju.errors.InvalidHandError: winner: expected "E", "S", "W", "N" or null, got 'X'
+
+        Raises :class:`~paiju.errors.InvalidHandError` naming the field and the problem.
+        """
+        obj = _object(
+            data,
+            "hand",
+            required=("wild", "winner", "players"),
+            optional=("win_tile", "win_by", "discarder", "tianhu", "dihu"),
+        )
+        wild = _one_tile(obj["wild"], "wild")
+        if wild.is_bonus:
+            raise InvalidHandError(f"wild: {wild} is a bonus tile; the wild is never a bonus tile")
+        winner = _seat(obj["winner"], "winner")
+        discarder = _seat(obj.get("discarder"), "discarder")
+        win_tile = None if obj.get("win_tile") is None else _one_tile(obj["win_tile"], "win_tile")
+        win_by_raw = obj.get("win_by")
+        win_by = None
+        if win_by_raw is not None:
+            try:
+                win_by = WinBy(win_by_raw)
+            except ValueError:
+                choices = ", ".join(w.value for w in WinBy)
+                raise InvalidHandError(
+                    f"win_by: expected one of {choices}, got {win_by_raw!r}"
+                ) from None
+        tianhu = _flag(obj.get("tianhu", False), "tianhu")
+        dihu = _flag(obj.get("dihu", False), "dihu")
+        players_raw = obj["players"]
+        if not isinstance(players_raw, dict):
+            raise InvalidHandError("players: expected an object with the seats E, S, W, N")
+        missing = [s.value for s in SEATS if s.value not in players_raw]
+        extra = [k for k in players_raw if k not in {s.value for s in SEATS}]
+        if missing or extra:
+            parts = []
+            if missing:
+                parts.append("missing " + ", ".join(missing))
+            if extra:
+                parts.append("unknown " + ", ".join(repr(k) for k in extra))
+            raise InvalidHandError(
+                "players: expected the four seats E, S, W, N; " + "; ".join(parts)
+            )
+        players = {s: SeatHand.parse(players_raw[s.value], s.value) for s in SEATS}
+        hand = FinishedHand(wild, winner, win_tile, win_by, discarder, tianhu, dihu, players)
+        hand._check()
+        return hand
+
+    def _check(self) -> None:
+        self._check_counts()
+        for seat, sh in self.players.items():
+            for meld in sh.melds:
+                if self.wild in meld.tiles:
+                    raise InvalidHandError(
+                        f"players.{seat.value}.melds: {meld} holds the wild face {self.wild}; "
+                        "a ★ is never part of a meld"
+                    )
+            expected = 17 if seat is self.winner else 16
+            if sh.size != expected:
+                role = "the winner" if seat is self.winner else "a non-winner"
+                raise InvalidHandError(
+                    f"players.{seat.value}: holds {sh.size} tiles ({len(sh.concealed)} concealed"
+                    f" + {len(sh.melds)} melds × 3), {role} holds {expected}"
+                )
+        if self.winner is None:
+            self._check_draw()
+        else:
+            self._check_win(self.winner)
+
+    def _check_counts(self) -> None:
+        counts: Counter[Tile] = Counter()
+        for sh in self.players.values():
+            counts.update(sh.concealed)
+            counts.update(sh.bonus)
+            for meld in sh.melds:
+                counts.update(meld.tiles)
+        for tile, n in sorted(counts.items()):
+            if tile == self.wild and n > 3:
+                raise InvalidHandError(
+                    f"{n} copies of the wild face {tile} in play: the indicator is the fourth, "
+                    "so at most three ★"
+                )
+            limit = 1 if tile.index >= 34 else 4
+            if n > limit:
+                raise InvalidHandError(
+                    f"{n} copies of {tile} ({tile.name_zh}) at the table: there "
+                    + ("is only one" if limit == 1 else "are only four")
+                )
+
+    def _check_draw(self) -> None:
+        for name in ("win_tile", "win_by", "discarder"):
+            if getattr(self, name) is not None:
+                raise InvalidHandError(f"{name}: must be null when there is no winner (流局)")
+        if self.tianhu or self.dihu:
+            raise InvalidHandError("tianhu/dihu: a drawn hand (流局) has no winner")
+
+    def _check_win(self, winner: Seat) -> None:
+        win_by = self.win_by
+        sh = self.players[winner]
+        stars = sum(1 for t in sh.concealed if t == self.wild)
+        if win_by is None:
+            raise InvalidHandError(
+                "win_by: required when there is a winner "
+                "(self_draw, discard, robbed_kong, kong_replacement or sha_zhu)"
+            )
+        if self.tianhu and self.dihu:
+            raise InvalidHandError("tianhu and dihu: a hand cannot be both")
+        if self.tianhu:
+            if winner is not Seat.E:
+                raise InvalidHandError("tianhu: only the dealer (E) can win 天胡")
+            if not win_by.is_self_drawn:
+                raise InvalidHandError("tianhu: 天胡 is won before the first discard, not on one")
+        if self.dihu:
+            if winner is Seat.E:
+                raise InvalidHandError("dihu: 地胡 is won by a non-dealer, not by E")
+            if win_by is not WinBy.DISCARD or self.discarder is not Seat.E:
+                raise InvalidHandError("dihu: 地胡 is a win on the dealer's (E's) first discard")
+        if win_by.is_discard_like:
+            if self.discarder is None:
+                raise InvalidHandError(f"discarder: required for a {win_by.value} win")
+            if self.discarder is winner:
+                raise InvalidHandError("discarder: the winner cannot win on their own discard")
+        elif self.discarder is not None:
+            raise InvalidHandError(f"discarder: must be null for a {win_by.value} win")
+        if win_by is WinBy.SHA_ZHU:
+            if stars != 3:
+                raise InvalidHandError(
+                    f"win_by: sha_zhu (殺豬) needs all three ★ ({self.wild}) in "
+                    f"{winner.value}'s concealed tiles; found {stars}"
+                )
+            if self.win_tile is not None:
+                raise InvalidHandError("win_tile: omit it for sha_zhu (殺豬)")
+            return
+        if self.win_tile is None:
+            if not self.tianhu:
+                raise InvalidHandError(f"win_tile: required for a {win_by.value} win")
+        else:
+            if self.win_tile not in sh.concealed:
+                raise InvalidHandError(
+                    f"win_tile: {self.win_tile} is not among {winner.value}'s concealed tiles "
+                    "(the winner's concealed tiles include the winning tile)"
+                )
+            if win_by.is_discard_like and self.win_tile == self.wild:
+                raise InvalidHandError(
+                    f"win_tile: {self.win_tile} is the wild face; a ★ is never discarded"
+                )
+        if win_by is WinBy.ROBBED_KONG:
+            robbed = self.players[self.discarder] if self.discarder else None
+            pung = robbed is not None and any(
+                m.kind is MeldKind.PUNG and m.face == self.win_tile for m in robbed.melds
+            )
+            if not pung:
+                raise InvalidHandError(
+                    f"discarder: a robbed kong (搶槓) leaves the robbed player "
+                    f"{self.discarder.value if self.discarder else '?'} an exposed pung of "
+                    f"{self.win_tile}; none is listed"
+                )
+        if not HandTiles.parse(sh.concealed, self.wild).is_complete():
+            raise InvalidHandError(
+                f"players.{winner.value}: the winner's hand is not complete "
+                "(five sets and a pair, ★ read as needed)"
+            )
+
+
+def _object(
+    data: object, path: str, *, required: tuple[str, ...], optional: tuple[str, ...]
+) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise InvalidHandError(f"{path}: expected a JSON object, got {type(data).__name__}")
+    for key in required:
+        if key not in data:
+            raise InvalidHandError(f"{path}: missing field {key!r}")
+    allowed = required + optional
+    for key in data:
+        if key not in allowed:
+            raise InvalidHandError(f"{path}: unknown field {key!r} (expected {', '.join(allowed)})")
+    return data
+
+
+def _tiles(value: object, path: str) -> list[Tile]:
+    if not isinstance(value, str):
+        raise InvalidHandError(f"{path}: expected a tile string like '123m45p', got {value!r}")
+    try:
+        return parse_tiles(value)
+    except NotationError as err:
+        raise InvalidHandError(f"{path}: {err}") from None
+
+
+def _one_tile(value: object, path: str) -> Tile:
+    tiles = _tiles(value, path)
+    if len(tiles) != 1:
+        raise InvalidHandError(f"{path}: expected one tile, got {value!r}")
+    return tiles[0]
+
+
+def _seat(value: object, path: str) -> Seat | None:
+    if value is None:
+        return None
+    if isinstance(value, str) and value in {"E", "S", "W", "N"}:
+        return Seat(value)
+    raise InvalidHandError(f'{path}: expected "E", "S", "W", "N" or null, got {value!r}')
+
+
+def _flag(value: object, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidHandError(f"{path}: expected true or false, got {value!r}")
+    return value
+
+
+#: The seed example of rules §7 (example 1), as §11's JSON.
+EXAMPLE: dict[str, Any] = {
+    "wild": "9s",
+    "winner": "S",
+    "win_tile": "2p",
+    "win_by": "self_draw",
+    "discarder": None,
+    "tianhu": False,
+    "dihu": False,
+    "players": {
+        "E": {"concealed": "1123456789m123456s", "melds": [], "bonus": ""},
+        "S": {
+            "concealed": "1p3p678p789p2p2p2p",
+            "melds": ["pung 777z", "pung 555p"],
+            "bonus": "2j",
+        },
+        "W": {"concealed": "2345679m44p1122334z", "melds": [], "bonus": ""},
+        "N": {"concealed": "15678s23456p99p44z66z", "melds": [], "bonus": ""},
+    },
+}

@@ -1,0 +1,605 @@
+"""Scoring a finished Mazhan hand (rules §7, §8): every seat's value and the payments.
+
+Every figure comes with named items: base points (基礎分) item by item, the rounding (進一),
+the 台 that double it, the hand types, and each payment between two seats.
+
+The winner's value H is the best over every decomposition of the concealed tiles, every
+reading of the ★ and every place the winning tile can go (§7 "Precisely"): the highest value,
+then the highest uncapped value, then the most 台, then the highest base.
+
+>>> from paiju.mazhan.record import EXAMPLE
+>>> result = score_json(EXAMPLE)
+>>> result["net"]
+{'E': -640, 'S': 1280, 'W': -320, 'N': -320}
+>>> s = result["players"]["S"]
+>>> s["base"], s["rounded"], s["tai"], s["value"], s["hand"]
+(14, 20, 3, 320, ['混一色'])
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from paiju.mazhan.hand import (
+    Decomposition,
+    Group,
+    GroupKind,
+    HandTiles,
+    decompositions,
+    waiting_faces,
+)
+from paiju.mazhan.melds import Meld, MeldKind
+from paiju.mazhan.record import FinishedHand, SeatHand, WinBy
+from paiju.mazhan.seats import SEATS, Seat
+from paiju.mazhan.tiles import ALL_TILES, Suit, Tile
+
+__all__ = [
+    "LIMIT",
+    "Item",
+    "Payment",
+    "SeatScore",
+    "Settlement",
+    "TaiItem",
+    "payments",
+    "round_up",
+    "score",
+    "score_json",
+]
+
+#: 辣子: the cap of every value, and the value of the limit hands.
+LIMIT = 400
+_T = {str(t): t for t in ALL_TILES}
+_RED, _GREEN, _WHITE = _T["7z"], _T["6z"], _T["5z"]
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One base-point item.
+
+    >>> Item("碰 中", "exposed pung of red dragon", 4).to_json()
+    {'name': '碰 中', 'en': 'exposed pung of red dragon', 'points': 4}
+    """
+
+    name: str
+    en: str
+    points: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The item as §11's JSON.
+
+        >>> Item("自摸", "self-drawn", 2).to_json()["points"]
+        2
+        """
+        return {"name": self.name, "en": self.en, "points": self.points}
+
+
+@dataclass(frozen=True, slots=True)
+class TaiItem:
+    """One 台: each doubles the value.
+
+    >>> TaiItem("中", "red dragon pung", 1).to_json()
+    {'name': '中', 'en': 'red dragon pung', 'tai': 1}
+    """
+
+    name: str
+    en: str
+    tai: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The item as §11's JSON.
+
+        >>> TaiItem("對對胡", "all pungs", 1).to_json()["tai"]
+        1
+        """
+        return {"name": self.name, "en": self.en, "tai": self.tai}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatScore:
+    """One seat's score: base, 進一 rounding, 台, value, and the items behind them.
+
+    >>> SeatScore.empty("loser").to_json()["value"]
+    0
+    """
+
+    role: str
+    base: int
+    rounded: int
+    tai: int
+    value: int
+    uncapped: int
+    hand: tuple[tuple[str, str], ...]
+    items: tuple[Item, ...]
+    tai_items: tuple[TaiItem, ...]
+    sets: tuple[str, ...]
+
+    @staticmethod
+    def empty(role: str) -> SeatScore:
+        """A seat with nothing to score.
+
+        >>> SeatScore.empty("drawn").base
+        0
+        """
+        return SeatScore(role, 0, 0, 0, 0, 0, (), (), (), ())
+
+    def to_json(self) -> dict[str, Any]:
+        """The seat as §11's JSON (with ``uncapped``, ``hand_en`` and ``sets`` besides).
+
+        >>> sorted(SeatScore.empty("loser").to_json())[:4]
+        ['base', 'capped', 'hand', 'hand_en']
+        """
+        return {
+            "role": self.role,
+            "base": self.base,
+            "rounded": self.rounded,
+            "tai": self.tai,
+            "value": self.value,
+            "uncapped": self.uncapped,
+            "capped": self.value == LIMIT,
+            "hand": [zh for zh, _ in self.hand],
+            "hand_en": [en for _, en in self.hand],
+            "items": [i.to_json() for i in self.items],
+            "tai_items": [t.to_json() for t in self.tai_items],
+            "sets": list(self.sets),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """Points one seat pays another, and why (``win`` or ``difference``).
+
+    >>> Payment(Seat.E, Seat.S, 640, "win").to_json()
+    {'from': 'E', 'to': 'S', 'amount': 640, 'reason': 'win'}
+    """
+
+    payer: Seat
+    payee: Seat
+    amount: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The payment as JSON.
+
+        >>> Payment(Seat.N, Seat.W, 10, "difference").to_json()["reason"]
+        'difference'
+        """
+        return {
+            "from": self.payer.value,
+            "to": self.payee.value,
+            "amount": self.amount,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """Every seat's score, the payments and each seat's net (zero-sum).
+
+    >>> from paiju.mazhan.record import EXAMPLE
+    >>> sum(score(FinishedHand.from_json(EXAMPLE)).net.values())
+    0
+    """
+
+    winner: Seat | None
+    players: Mapping[Seat, SeatScore]
+    payments: tuple[Payment, ...]
+    net: Mapping[Seat, int]
+
+    def to_json(self) -> dict[str, Any]:
+        """§11's output object (with ``winner`` and ``payments`` besides).
+
+        >>> from paiju.mazhan.record import EXAMPLE
+        >>> sorted(score(FinishedHand.from_json(EXAMPLE)).to_json())
+        ['net', 'payments', 'players', 'winner']
+        """
+        return {
+            "winner": None if self.winner is None else self.winner.value,
+            "players": {s.value: self.players[s].to_json() for s in SEATS},
+            "payments": [p.to_json() for p in self.payments],
+            "net": {s.value: self.net[s] for s in SEATS},
+        }
+
+
+def round_up(base: int) -> int:
+    """進一法: round up to a multiple of ten.
+
+    >>> [round_up(b) for b in (0, 2, 12, 14, 32, 40)]
+    [0, 10, 20, 20, 40, 40]
+    """
+    return -(-base // 10) * 10
+
+
+def score_json(data: object) -> dict[str, Any]:
+    """Score §11's JSON input and return §11's JSON output.
+
+    >>> from paiju.mazhan.record import EXAMPLE
+    >>> score_json(EXAMPLE)["players"]["S"]["tai_items"][0]
+    {'name': '中', 'en': 'red dragon pung', 'tai': 1}
+
+    Raises :class:`~paiju.errors.InvalidHandError` (a ``ValueError``) for bad input.
+    """
+    return score(FinishedHand.from_json(data)).to_json()
+
+
+def score(hand: FinishedHand) -> Settlement:
+    """Score every seat of a checked finished hand and settle the payments.
+
+    >>> from paiju.mazhan.record import EXAMPLE
+    >>> s = score(FinishedHand.from_json(EXAMPLE))
+    >>> s.players[Seat.S].value, s.net[Seat.E]
+    (320, -640)
+    """
+    winner = hand.winner
+    players: dict[Seat, SeatScore] = {}
+    for seat in SEATS:
+        sh = hand.players[seat]
+        if seat is winner:
+            players[seat] = _score_winner(hand, seat, sh)
+        else:
+            players[seat] = _score_other(hand, seat, sh, "loser" if winner else "drawn")
+    pays = payments(winner, {s: p.value for s, p in players.items()})
+    net = {s: 0 for s in SEATS}
+    for p in pays:
+        net[p.payer] -= p.amount
+        net[p.payee] += p.amount
+    return Settlement(winner, players, tuple(pays), net)
+
+
+def payments(winner: Seat | None, values: Mapping[Seat, int]) -> list[Payment]:
+    """The payments of §7: each non-winner pays H, non-winners settle their differences;
+    doubled between the dealer (East) and anyone. A draw pays nothing.
+
+    >>> [(p.payer.value, p.payee.value, p.amount) for p in
+    ...  payments(Seat.E, {Seat.E: 100, Seat.S: 10, Seat.W: 10, Seat.N: 0})]
+    [('S', 'E', 200), ('W', 'E', 200), ('N', 'E', 200), ('N', 'S', 10), ('N', 'W', 10)]
+    """
+    if winner is None:
+        return []
+    out: list[Payment] = []
+    others = [s for s in SEATS if s is not winner]
+    for s in others:
+        out.append(Payment(s, winner, values[winner] * _mult(s, winner), "win"))
+    for a, b in itertools.combinations(others, 2):
+        diff = values[a] - values[b]
+        if diff > 0:
+            out.append(Payment(b, a, diff * _mult(a, b), "difference"))
+        elif diff < 0:
+            out.append(Payment(a, b, -diff * _mult(a, b), "difference"))
+    return out
+
+
+def _mult(a: Seat, b: Seat) -> int:
+    return 2 if Seat.E in (a, b) else 1
+
+
+# --- items shared by every seat -------------------------------------------------------------
+
+_SET_POINTS = {"exposed_pung": 2, "concealed_pung": 4, "exposed_kong": 8, "concealed_kong": 16}
+_SET_NAMES = {
+    "exposed_pung": ("碰", "exposed pung of"),
+    "concealed_pung": ("手牌", "concealed pung of"),
+    "exposed_kong": ("明槓", "exposed kong of"),
+    "concealed_kong": ("暗槓", "concealed kong of"),
+    "won_pung": ("碰", "pung completed by the winning discard:"),
+}
+
+
+def _set_item(kind: str, face: Tile) -> Item:
+    points = _SET_POINTS["exposed_pung" if kind == "won_pung" else kind]
+    if face.is_terminal_or_honor:
+        points *= 2
+    zh, en = _SET_NAMES[kind]
+    return Item(f"{zh} {face.name_zh}", f"{en} {face.name_en}", points)
+
+
+def _face_tai(face: Tile, seat: Seat) -> TaiItem | None:
+    if face == _RED:
+        return TaiItem("中", "red dragon pung", 1)
+    if face == _GREEN:
+        return TaiItem("發", "green dragon pung", 1)
+    if face == seat.wind:
+        return TaiItem(f"{face.name_zh}風", f"seat wind pung ({face.name_en})", 1)
+    return None
+
+
+def _bonus_items(bonus: Iterable[Tile], seat: Seat) -> tuple[list[Item], list[TaiItem]]:
+    items: list[Item] = []
+    tai: list[TaiItem] = []
+    whites = 0
+    for tile in sorted(bonus):
+        if tile == _WHITE:
+            whites += 1
+            items.append(Item("白板", "white dragon (bonus tile)", 4))
+            continue
+        kind_zh, kind_en = ("花", "flower") if tile.suit is Suit.FLOWER else ("季", "season")
+        items.append(Item(f"{kind_zh} {tile.name_zh}", f"{kind_en}: {tile.name_en}", 4))
+        if tile.rank == seat.number:
+            tai.append(
+                TaiItem(
+                    f"{tile.name_zh}（{seat.name_zh}位）",
+                    f"{tile.name_en} matches the seat ({seat.value})",
+                    1,
+                )
+            )
+    if whites >= 2:
+        tai.append(TaiItem(f"白板 ×{whites}", f"{whites} white dragons", whites // 2))
+    return items, tai
+
+
+def _meld_items(melds: Iterable[Meld], seat: Seat) -> tuple[list[Item], list[TaiItem]]:
+    items: list[Item] = []
+    tai: list[TaiItem] = []
+    kinds = {
+        MeldKind.PUNG: "exposed_pung",
+        MeldKind.KONG: "exposed_kong",
+        MeldKind.CKONG: "concealed_kong",
+    }
+    for meld in melds:
+        kind = kinds.get(meld.kind)
+        if kind is None:
+            continue
+        items.append(_set_item(kind, meld.face))
+        t = _face_tai(meld.face, seat)
+        if t is not None:
+            tai.append(t)
+    return items, tai
+
+
+def _finish(role: str, items: list[Item], tai_items: list[TaiItem]) -> tuple[int, int, int]:
+    base = sum(i.points for i in items)
+    return base, round_up(base), sum(t.tai for t in tai_items)
+
+
+# --- non-winners ----------------------------------------------------------------------------
+
+
+def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> SeatScore:
+    """U = min(400, rounded × 2^台): melds, kongs, natural concealed triplets, bonus tiles."""
+    items, tai = _meld_items(sh.melds, seat)
+    counts = Counter(t for t in sh.concealed if t != hand.wild)
+    for tile in sorted(counts):
+        if counts[tile] >= 3:
+            items.append(_set_item("concealed_pung", tile))
+            t = _face_tai(tile, seat)
+            if t is not None:
+                tai.append(t)
+    b_items, b_tai = _bonus_items(sh.bonus, seat)
+    items += b_items
+    tai += b_tai
+    base, rounded, n_tai = _finish(role, items, tai)
+    uncapped = rounded * 2**n_tai
+    sets = [str(m) for m in sh.melds]
+    return SeatScore(
+        role,
+        base,
+        rounded,
+        n_tai,
+        min(LIMIT, uncapped),
+        uncapped,
+        (),
+        tuple(items),
+        tuple(tai),
+        tuple(sets),
+    )
+
+
+# --- the winner -----------------------------------------------------------------------------
+
+_HAND_NAMES = {
+    "天胡": "heavenly hand",
+    "地胡": "earthly hand",
+    "殺豬": "three wilds",
+    "清一色": "pure one suit",
+    "四台": "four tai or more",
+    "平胡": "all chows",
+    "對對胡": "all pungs",
+    "混一色": "one suit and honours",
+}
+
+
+def _hand(*names: str) -> tuple[tuple[str, str], ...]:
+    return tuple((n, _HAND_NAMES[n]) for n in names)
+
+
+def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
+    win_by = hand.win_by
+    assert win_by is not None  # FinishedHand._check guarantees it
+    stars = sum(1 for t in sh.concealed if t == hand.wild)
+    if win_by is WinBy.SHA_ZHU or hand.tianhu:
+        # 殺豬 and 天胡: 400, shown with the melds and bonus tiles only (§7 "Precisely").
+        items, tai = _meld_items(sh.melds, seat)
+        b_items, b_tai = _bonus_items(sh.bonus, seat)
+        items += b_items
+        tai += b_tai
+        base, rounded, n_tai = _finish("winner", items, tai)
+        names = ["天胡"] if hand.tianhu else []
+        if win_by is WinBy.SHA_ZHU or stars == 3:
+            names.append("殺豬")
+        uncapped = max(LIMIT, (rounded + 20) * 2**n_tai)
+        sets = [str(m) for m in sh.melds]
+        return SeatScore(
+            "winner",
+            base,
+            rounded,
+            n_tai,
+            LIMIT,
+            uncapped,
+            _hand(*names),
+            tuple(items),
+            tuple(tai),
+            tuple(sets),
+        )
+    single = _single_wait(hand, sh)
+    best: SeatScore | None = None
+    best_key: tuple[int, int, int, int] | None = None
+    for decomposition in decompositions(HandTiles.parse(sh.concealed, hand.wild)):
+        for groups in _readings_of_free_groups(decomposition, seat):
+            for won_pung in _win_placements(hand, groups):
+                candidate = _evaluate(hand, seat, sh, groups, won_pung, single, stars)
+                key = (candidate.value, candidate.uncapped, candidate.tai, candidate.base)
+                if best_key is None or key > best_key:
+                    best, best_key = candidate, key
+    assert best is not None  # the winner's hand was checked complete
+    return best
+
+
+def _single_wait(hand: FinishedHand, sh: SeatHand) -> bool:
+    """獨張: exactly one face completes the 16 tiles held before the winning tile, not
+    counting the wild face nor a face whose four copies are all in the player's hand."""
+    if hand.win_tile is None:
+        return False
+    before = list(sh.concealed)
+    before.remove(hand.win_tile)
+    own = Counter(sh.concealed)
+    for meld in sh.melds:
+        own.update(meld.tiles)
+    faces = [
+        t
+        for t in waiting_faces(HandTiles.parse(before, hand.wild))
+        if t != hand.wild and own[t] - (1 if t == hand.win_tile else 0) < 4
+    ]
+    return len(faces) == 1
+
+
+_FREE_PAIR_READINGS = ("5m", "5p", "5s", "7z")
+
+
+def _readings_of_free_groups(d: Decomposition, seat: Seat) -> Iterator[tuple[Group, ...]]:
+    """Give every ★-only group a face: the readings that can change the value."""
+    options: list[list[Group]] = []
+    for g in d.groups:
+        if g.face is not None:
+            options.append([g])
+        elif g.kind is GroupKind.PAIR:
+            options.append([Group(g.kind, _T[f], g.wild_mask) for f in _FREE_PAIR_READINGS])
+        else:
+            faces = {
+                _RED,
+                _GREEN,
+                seat.wind,
+                _T["1m"],
+                _T["1p"],
+                _T["1s"],
+                _T["5m"],
+                _T["5p"],
+                _T["5s"],
+            }
+            options.append([Group(g.kind, f, g.wild_mask) for f in sorted(faces)])
+    for combo in itertools.product(*options):
+        yield tuple(combo)
+
+
+def _win_placements(hand: FinishedHand, groups: tuple[Group, ...]) -> list[bool]:
+    """Whether the winning discard closes a pung (scored as exposed) or another group."""
+    tile = hand.win_tile
+    if hand.win_by is None or not hand.win_by.is_discard_like or tile is None:
+        return [False]
+    in_pung = any(g.kind is GroupKind.PUNG and tile in g.naturals for g in groups)
+    elsewhere = any(g.kind is not GroupKind.PUNG and tile in g.naturals for g in groups)
+    return [p for p, ok in ((True, in_pung), (False, elsewhere)) if ok]
+
+
+def _evaluate(
+    hand: FinishedHand,
+    seat: Seat,
+    sh: SeatHand,
+    groups: tuple[Group, ...],
+    won_pung: bool,
+    single: bool,
+    stars: int,
+) -> SeatScore:
+    win_by = hand.win_by
+    assert win_by is not None
+    items, tai = _meld_items(sh.melds, seat)
+    for g in groups:
+        if g.kind is not GroupKind.PUNG:
+            continue
+        assert g.face is not None
+        kind = "won_pung" if won_pung and g.face == hand.win_tile else "concealed_pung"
+        items.append(_set_item(kind, g.face))
+        t = _face_tai(g.face, seat)
+        if t is not None:
+            tai.append(t)
+    b_items, b_tai = _bonus_items(sh.bonus, seat)
+    items += b_items
+    tai += b_tai
+    if win_by.is_self_drawn:
+        items.append(Item("自摸", "self-drawn", 2))
+    if single:
+        items.append(Item("獨張", "single wait", 2))
+
+    sets_are_pungs = all(g.kind is not GroupKind.CHOW for g in groups) and all(
+        m.kind is not MeldKind.CHOW for m in sh.melds
+    )
+    all_chows = all(g.kind is not GroupKind.PUNG for g in groups) and all(
+        m.kind is MeldKind.CHOW for m in sh.melds
+    )
+    read_tiles = [t for g in groups for t in g.tiles] + [t for m in sh.melds for t in m.tiles]
+    suits = {t.suit for t in read_tiles if t.is_suited}
+    honors = any(not t.is_suited for t in read_tiles)
+    pure = len(suits) == 1 and not honors
+    mixed = len(suits) == 1 and honors
+    names: list[str] = []
+    if sets_are_pungs:
+        tai.append(TaiItem("對對胡", "all pungs", 1))
+    if mixed:
+        tai.append(TaiItem("混一色", "one suit and honours", 1))
+    base, rounded, n_tai = _finish("winner", items, tai)
+
+    pinghu = all_chows and not sh.bonus and win_by.is_discard_like and not single
+    if pinghu:
+        uncapped = 100 * 2**n_tai
+        value = LIMIT if stars >= 2 else min(LIMIT, uncapped)
+        uncapped = max(uncapped, value)
+    else:
+        uncapped = (rounded + 20) * 2**n_tai
+        value = min(LIMIT, uncapped)
+    if hand.dihu:
+        names.append("地胡")
+    if stars == 3:
+        names.append("殺豬")
+    if pure:
+        names.append("清一色")
+    if n_tai >= 4:
+        names.append("四台")
+    if names:  # a limit hand (辣子)
+        value = LIMIT
+        uncapped = max(uncapped, LIMIT)
+    if pinghu:
+        names.append("平胡")
+    if sets_are_pungs:
+        names.append("對對胡")
+    if mixed:
+        names.append("混一色")
+    sets = [str(m) for m in sh.melds] + [_group_label(g, won_pung, hand.win_tile) for g in groups]
+    return SeatScore(
+        "winner",
+        base,
+        rounded,
+        n_tai,
+        value,
+        uncapped,
+        _hand(*names),
+        tuple(items),
+        tuple(tai),
+        tuple(sets),
+    )
+
+
+def _group_label(g: Group, won_pung: bool, win_tile: Tile | None) -> str:
+    assert g.face is not None
+    tiles = "".join(str(t.rank) for t in g.tiles) + g.face.suit.value
+    label = f"{g.kind.value} {tiles}"
+    notes = []
+    if g.wilds:
+        stands = [t for i, t in enumerate(g.tiles) if g.wild_mask >> i & 1]
+        notes.append("★ = " + " ".join(str(t) for t in stands))
+    if g.kind is GroupKind.PUNG and won_pung and g.face == win_tile:
+        notes.append("completed by the discard")
+    elif g.kind is not GroupKind.PAIR:
+        notes.append("concealed")
+    return f"{label} ({', '.join(notes)})" if notes else label

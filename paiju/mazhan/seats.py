@@ -1,0 +1,73 @@
+"""The four seats (rules §2): East is always the dealer; play runs E → S → W → N.
+
+>>> Seat.W.number, Seat.W.wind, Seat.W.next, Seat.W.name_zh
+(3, Tile.parse('3z'), <Seat.N: 'N'>, '西')
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from paiju.mazhan.tiles import ALL_TILES, Tile
+
+__all__ = ["SEATS", "Seat"]
+
+
+class Seat(Enum):
+    """A seat by its wind letter; ``number`` is 1–4 (E S W N).
+
+    >>> Seat("S").number
+    2
+    """
+
+    E = "E"
+    S = "S"
+    W = "W"
+    N = "N"
+
+    @property
+    def number(self) -> int:
+        """1 for East up to 4 for North; a flower or season matches a seat of its number.
+
+        >>> Seat.N.number
+        4
+        """
+        return "ESWN".index(self.value) + 1
+
+    @property
+    def wind(self) -> Tile:
+        """The seat's wind tile (1z–4z).
+
+        >>> Seat.E.wind
+        Tile.parse('1z')
+        """
+        return ALL_TILES[26 + self.number]
+
+    @property
+    def next(self) -> Seat:
+        """The next seat in play order (下家).
+
+        >>> Seat.N.next
+        <Seat.E: 'E'>
+        """
+        return SEATS[self.number % 4]
+
+    @property
+    def name_zh(self) -> str:
+        """東, 南, 西 or 北.
+
+        >>> Seat.E.name_zh
+        '東'
+        """
+        return "東南西北"[self.number - 1]
+
+    def after(self, steps: int) -> Seat:
+        """The seat ``steps`` places later in play order.
+
+        >>> Seat.W.after(3)
+        <Seat.S: 'S'>
+        """
+        return SEATS[(self.number - 1 + steps) % 4]
+
+
+SEATS: tuple[Seat, Seat, Seat, Seat] = (Seat.E, Seat.S, Seat.W, Seat.N)

@@ -1,0 +1,378 @@
+"""Mazhan tiles and their notation (rules §1).
+
+A tile is written as digits followed by a suit letter; one letter closes every digit before
+it: ``123m456p11z`` is seven tiles. Suits: ``m`` characters 萬, ``p`` dots 筒, ``s`` bamboo 索,
+``z`` honours (``1z``–``4z`` east, south, west, north; ``5z`` 白, ``6z`` 發, ``7z`` 中),
+``h`` flowers 梅蘭菊竹 (``1h``–``4h``), ``j`` seasons 春夏秋冬 (``1j``–``4j``).
+
+>>> tiles = parse_tiles("3m21m7z")
+>>> tiles
+[Tile.parse('3m'), Tile.parse('2m'), Tile.parse('1m'), Tile.parse('7z')]
+>>> format_tiles(tiles)
+'123m7z'
+>>> Tile.parse("7z").name_zh, Tile.parse("2j").name_en
+('中', 'summer (season 2)')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+
+from paiju.errors import NotationError
+
+__all__ = [
+    "ALL_TILES",
+    "BONUS_TILES",
+    "FACE_COUNT",
+    "PLAYABLE_FACES",
+    "Suit",
+    "Tile",
+    "format_tiles",
+    "parse_tiles",
+]
+
+
+class Suit(Enum):
+    """The six suits of the notation, in canonical order.
+
+    >>> Suit("p").name_zh
+    '筒'
+    """
+
+    MAN = "m"
+    PIN = "p"
+    SOU = "s"
+    HONOR = "z"
+    FLOWER = "h"
+    SEASON = "j"
+
+    @property
+    def name_zh(self) -> str:
+        """The suit's Chinese name.
+
+        >>> Suit.SOU.name_zh
+        '索'
+        """
+        return _SUIT_ZH[self]
+
+    @property
+    def size(self) -> int:
+        """How many faces the suit has.
+
+        >>> Suit.HONOR.size, Suit.FLOWER.size
+        (7, 4)
+        """
+        return _SUIT_SIZE[self]
+
+    @property
+    def offset(self) -> int:
+        """The index of the suit's first face.
+
+        >>> Suit.PIN.offset
+        9
+        """
+        return _SUIT_OFFSET[self]
+
+
+_SUIT_ZH = {
+    Suit.MAN: "萬",
+    Suit.PIN: "筒",
+    Suit.SOU: "索",
+    Suit.HONOR: "字",
+    Suit.FLOWER: "花",
+    Suit.SEASON: "季",
+}
+_SUIT_SIZE = {Suit.MAN: 9, Suit.PIN: 9, Suit.SOU: 9, Suit.HONOR: 7, Suit.FLOWER: 4, Suit.SEASON: 4}
+_SUIT_OFFSET = {
+    Suit.MAN: 0,
+    Suit.PIN: 9,
+    Suit.SOU: 18,
+    Suit.HONOR: 27,
+    Suit.FLOWER: 34,
+    Suit.SEASON: 38,
+}
+_SUIT_BY_LETTER = {s.value: s for s in Suit}
+_SUIT_BY_INDEX = tuple(s for s in Suit for _ in range(s.size))
+
+#: Faces 0–33 are suit tiles and honours (the 34-count layout); 34–41 flowers and seasons.
+FACE_COUNT = 42
+
+_NUMERALS = "一二三四五六七八九"
+_HONOR_ZH = ("東", "南", "西", "北", "白", "發", "中")
+_HONOR_EN = (
+    "east wind",
+    "south wind",
+    "west wind",
+    "north wind",
+    "white dragon",
+    "green dragon",
+    "red dragon",
+)
+_FLOWER_ZH = ("梅", "蘭", "菊", "竹")
+_FLOWER_EN = ("plum", "orchid", "chrysanthemum", "bamboo")
+_SEASON_ZH = ("春", "夏", "秋", "冬")
+_SEASON_EN = ("spring", "summer", "autumn", "winter")
+_SUITED_EN = {Suit.MAN: "characters", Suit.PIN: "dots", Suit.SOU: "bamboo"}
+# Unicode Mahjong Tiles block; flowers there run plum, orchid, bamboo, chrysanthemum.
+_GLYPH_BASE = {Suit.MAN: 0x1F007, Suit.SOU: 0x1F010, Suit.PIN: 0x1F019}
+_HONOR_GLYPHS = "\U0001f000\U0001f001\U0001f002\U0001f003\U0001f006\U0001f005\U0001f004"
+_FLOWER_GLYPHS = "\U0001f022\U0001f023\U0001f025\U0001f024"
+_SEASON_GLYPHS = "\U0001f026\U0001f027\U0001f028\U0001f029"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Tile:
+    """One tile face. ``index`` is 0–41: 萬 0–8, 筒 9–17, 索 18–26, 字 27–33, 花 34–37, 季 38–41.
+
+    Build tiles with :meth:`parse` or :meth:`from_index`; equal faces are equal tiles.
+
+    >>> t = Tile.parse("9p")
+    >>> t.index, t.suit, t.rank, str(t)
+    (17, <Suit.PIN: 'p'>, 9, '9p')
+    >>> t.is_terminal_or_honor, Tile.parse("5z").is_bonus
+    (True, True)
+    """
+
+    index: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.index < FACE_COUNT:
+            raise ValueError(f"tile index {self.index} is outside 0–{FACE_COUNT - 1}")
+
+    @staticmethod
+    def from_index(index: int) -> Tile:
+        """The tile with this face index.
+
+        >>> Tile.from_index(27)
+        Tile.parse('1z')
+
+        Raises ``ValueError`` for an index outside 0–41.
+        """
+        if not 0 <= index < FACE_COUNT:
+            raise ValueError(f"tile index {index} is outside 0–{FACE_COUNT - 1}")
+        return ALL_TILES[index]
+
+    @staticmethod
+    def of(suit: Suit, rank: int) -> Tile:
+        """The tile of ``suit`` and ``rank``.
+
+        >>> Tile.of(Suit.SEASON, 4).name_zh
+        '冬'
+
+        Raises ``ValueError`` when the rank is not in the suit.
+        """
+        if not 1 <= rank <= suit.size:
+            raise ValueError(f"rank {rank} is not in suit {suit.value!r} (1–{suit.size})")
+        return ALL_TILES[suit.offset + rank - 1]
+
+    @staticmethod
+    def parse(text: str) -> Tile:
+        """Parse exactly one tile.
+
+        >>> Tile.parse("2j")
+        Tile.parse('2j')
+        >>> Tile.parse("11m")
+        Traceback (most recent call last):
+        ...
+        paiju.errors.NotationError: expected exactly one tile, found 2 in '11m' at position 0
+        """
+        tiles = parse_tiles(text)
+        if len(tiles) != 1:
+            raise NotationError(
+                f"expected exactly one tile, found {len(tiles)}", text=text, position=0
+            )
+        return tiles[0]
+
+    @property
+    def suit(self) -> Suit:
+        """The tile's suit.
+
+        >>> Tile.parse("4h").suit
+        <Suit.FLOWER: 'h'>
+        """
+        return _SUIT_BY_INDEX[self.index]
+
+    @property
+    def rank(self) -> int:
+        """The digit of the tile in its suit (1–9, 1–7 for honours, 1–4 for bonus suits).
+
+        >>> Tile.parse("6z").rank
+        6
+        """
+        return self.index - self.suit.offset + 1
+
+    @property
+    def is_suited(self) -> bool:
+        """True for 萬, 筒 and 索.
+
+        >>> Tile.parse("1z").is_suited
+        False
+        """
+        return self.index < 27
+
+    @property
+    def is_bonus(self) -> bool:
+        """True for the bonus tiles (補牌): flowers, seasons and the white dragon.
+
+        >>> [t.is_bonus for t in parse_tiles("5z6z1h")]
+        [True, False, True]
+        """
+        return self.index >= 34 or self.index == 31
+
+    @property
+    def is_terminal_or_honor(self) -> bool:
+        """True for 首尾 tiles: 1 and 9 of a suit, the winds, 發 and 中.
+
+        >>> [t.is_terminal_or_honor for t in parse_tiles("19m5p7z")]
+        [True, True, False, True]
+        """
+        if self.index < 27:
+            return self.index % 9 in (0, 8)
+        return self.index < 34
+
+    @property
+    def name_zh(self) -> str:
+        """The Chinese name.
+
+        >>> [t.name_zh for t in parse_tiles("1m5p9s")]
+        ['一萬', '五筒', '九索']
+        """
+        suit = self.suit
+        if suit is Suit.HONOR:
+            return _HONOR_ZH[self.rank - 1]
+        if suit is Suit.FLOWER:
+            return _FLOWER_ZH[self.rank - 1]
+        if suit is Suit.SEASON:
+            return _SEASON_ZH[self.rank - 1]
+        return _NUMERALS[self.rank - 1] + suit.name_zh
+
+    @property
+    def name_en(self) -> str:
+        """The English name.
+
+        >>> [t.name_en for t in parse_tiles("3p2z1h")]
+        ['3 dots', 'south wind', 'plum (flower 1)']
+        """
+        suit = self.suit
+        if suit is Suit.HONOR:
+            return _HONOR_EN[self.rank - 1]
+        if suit is Suit.FLOWER:
+            return f"{_FLOWER_EN[self.rank - 1]} (flower {self.rank})"
+        if suit is Suit.SEASON:
+            return f"{_SEASON_EN[self.rank - 1]} (season {self.rank})"
+        return f"{self.rank} {_SUITED_EN[suit]}"
+
+    @property
+    def glyph(self) -> str:
+        """The Unicode mahjong tile (many fonts lack these; prefer :attr:`name_zh` on screen).
+
+        >>> Tile.parse("7z").glyph == "\\U0001f004"
+        True
+        """
+        suit = self.suit
+        if suit is Suit.HONOR:
+            return _HONOR_GLYPHS[self.rank - 1]
+        if suit is Suit.FLOWER:
+            return _FLOWER_GLYPHS[self.rank - 1]
+        if suit is Suit.SEASON:
+            return _SEASON_GLYPHS[self.rank - 1]
+        return chr(_GLYPH_BASE[suit] + self.rank - 1)
+
+    def __str__(self) -> str:
+        return f"{self.rank}{self.suit.value}"
+
+    def __repr__(self) -> str:
+        return f"Tile.parse({str(self)!r})"
+
+
+ALL_TILES: tuple[Tile, ...] = tuple(Tile(i) for i in range(FACE_COUNT))
+
+#: The 33 faces that can stand in a hand: suit tiles, winds, 發 and 中 (not 白).
+PLAYABLE_FACES: tuple[Tile, ...] = tuple(t for t in ALL_TILES if not t.is_bonus)
+#: The 9 bonus faces: 白 and the flowers and seasons.
+BONUS_TILES: tuple[Tile, ...] = tuple(t for t in ALL_TILES if t.is_bonus)
+
+
+def parse_tiles(text: str) -> list[Tile]:
+    """Parse a tile string strictly, keeping the written order.
+
+    >>> parse_tiles("19m5z")
+    [Tile.parse('1m'), Tile.parse('9m'), Tile.parse('5z')]
+    >>> parse_tiles("")
+    []
+    >>> parse_tiles("123m456")
+    Traceback (most recent call last):
+    ...
+    paiju.errors.NotationError: digits '456' lack a suit letter in '123m456' at position 4
+    >>> parse_tiles("8z")
+    Traceback (most recent call last):
+    ...
+    paiju.errors.NotationError: 8z is not a tile (honours are 1z–7z) in '8z' at position 0
+
+    Raises :class:`~paiju.errors.NotationError` quoting the input and the position.
+    """
+    if not isinstance(text, str):
+        raise NotationError(
+            f"expected a tile string, got {type(text).__name__}", text=str(text), position=0
+        )
+    tiles: list[Tile] = []
+    pending: list[int] = []  # positions of digits waiting for their suit letter
+    for pos, ch in enumerate(text):
+        if "0" <= ch <= "9":
+            pending.append(pos)
+            continue
+        suit = _SUIT_BY_LETTER.get(ch)
+        if suit is None:
+            what = "unknown suit letter" if ch.isalpha() else "unexpected character"
+            raise NotationError(f"{what} {ch!r}", text=text, position=pos)
+        if not pending:
+            raise NotationError(
+                f"suit letter {ch!r} has no digits before it", text=text, position=pos
+            )
+        for dpos in pending:
+            rank = ord(text[dpos]) - 48
+            if not 1 <= rank <= suit.size:
+                raise NotationError(
+                    f"{rank}{ch} is not a tile ({_range_hint(suit)})", text=text, position=dpos
+                )
+            tiles.append(ALL_TILES[suit.offset + rank - 1])
+        pending.clear()
+    if pending:
+        digits = text[pending[0] :]
+        raise NotationError(f"digits {digits!r} lack a suit letter", text=text, position=pending[0])
+    return tiles
+
+
+def _range_hint(suit: Suit) -> str:
+    names = {
+        Suit.MAN: "characters are 1m–9m",
+        Suit.PIN: "dots are 1p–9p",
+        Suit.SOU: "bamboo are 1s–9s",
+        Suit.HONOR: "honours are 1z–7z",
+        Suit.FLOWER: "flowers are 1h–4h",
+        Suit.SEASON: "seasons are 1j–4j",
+    }
+    return names[suit]
+
+
+def format_tiles(tiles: Iterable[Tile]) -> str:
+    """The canonical notation: sorted by suit (m p s z h j) then rank, one letter per suit.
+
+    >>> format_tiles(parse_tiles("7z1m2h1m9p"))
+    '11m9p7z2h'
+    >>> format_tiles([])
+    ''
+    """
+    out: list[str] = []
+    current: Suit | None = None
+    for tile in sorted(tiles):
+        suit = tile.suit
+        if current is not None and suit is not current:
+            out.append(current.value)
+        out.append(str(tile.rank))
+        current = suit
+    if current is not None:
+        out.append(current.value)
+    return "".join(out)
