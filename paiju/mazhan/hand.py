@@ -91,19 +91,75 @@ def suit_keys(counts: Sequence[int]) -> tuple[int, int, int, int]:
     return keys[0], keys[1], keys[2], keys[3]
 
 
-def is_complete_counts(counts: Sequence[int], wilds: int) -> bool:
+def is_complete_counts(
+    c: Sequence[int],
+    wilds: int,
+    _n: bytes = _TABLES.dense_number,
+    _z: bytes = _TABLES.dense_honor,
+    _ok: tuple[bytes, ...] = _TABLES.ok,
+    _k: int = len(_TABLES.codes),
+    _bad: int = _TABLES.impossible_code,
+) -> bool:
     """Check a 34-count vector of natural tiles plus ``wilds`` ★ (0–3).
+
+    The keys are computed inline, honours first, and the check stops at the first suit
+    that no three ★ can complete. Sizes other than ``3n + 2`` are never complete (the
+    combined table already implies the size).
 
     >>> c = [0] * 34
     >>> c[0] = 3; c[27] = 1
     >>> is_complete_counts(c, 1)  # 111m and 1z + ★
     True
+    >>> is_complete_counts(c, 0)
+    False
     """
-    n = sum(counts) + wilds
-    if n % 3 != 2:
+    z = _z[(((((c[33] * 5 + c[32]) * 5 + c[31]) * 5 + c[30]) * 5 + c[29]) * 5 + c[28]) * 5 + c[27]]
+    if z == _bad:
         return False
-    km, kp, ks, kz = suit_keys(counts)
-    return is_complete_keys(km, kp, ks, kz, wilds)
+    m = _n[
+        (
+            (
+                ((((((c[8] * 5 + c[7]) * 5 + c[6]) * 5 + c[5]) * 5 + c[4]) * 5 + c[3]) * 5 + c[2])
+                * 5
+                + c[1]
+            )
+            * 5
+            + c[0]
+        )
+    ]
+    if m == _bad:
+        return False
+    p = _n[
+        (
+            (
+                (
+                    (((((c[17] * 5 + c[16]) * 5 + c[15]) * 5 + c[14]) * 5 + c[13]) * 5 + c[12]) * 5
+                    + c[11]
+                )
+                * 5
+                + c[10]
+            )
+            * 5
+            + c[9]
+        )
+    ]
+    if p == _bad:
+        return False
+    s = _n[
+        (
+            (
+                (
+                    (((((c[26] * 5 + c[25]) * 5 + c[24]) * 5 + c[23]) * 5 + c[22]) * 5 + c[21]) * 5
+                    + c[20]
+                )
+                * 5
+                + c[19]
+            )
+            * 5
+            + c[18]
+        )
+    ]
+    return _ok[wilds][((m * _k + p) * _k + s) * _k + z] == 1
 
 
 @dataclass(frozen=True, slots=True)
