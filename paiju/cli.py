@@ -1,7 +1,12 @@
 """The ``paiju`` command.
 
-``paiju mazhan score [FILE] [--explain]`` reads one finished hand as JSON (rules §11) from FILE
-or standard input and prints the settlement as JSON, or as readable tables with ``--explain``.
+- ``paiju mazhan score [FILE] [--explain]`` reads one finished hand as JSON (rules §11) from
+  FILE or standard input and prints the settlement as JSON, or as tables with ``--explain``.
+- ``paiju simulate mazhan --games N --seed S [--bots …] [--out F] [--json]`` plays seeded
+  hands with bots and summarises them.
+- ``paiju replay F`` re-applies every record of F and checks each reproduces its result
+  (exit 1 naming the hand and the action when one does not).
+
 Bad input of any kind prints one line, ``paiju: error: …``, and exits with code 2.
 
 >>> main(["mazhan", "score", "examples/seed_hand.json"])  # doctest: +ELLIPSIS
@@ -78,13 +83,79 @@ def _mazhan_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _simulate(args: argparse.Namespace) -> int:
+    from paiju.simulate import parse_bots, simulate
+
+    if args.games < 0:
+        _fail(f"--games must be 0 or more, got {args.games}")
+    try:
+        names = parse_bots(args.game, args.bots)
+    except ValueError as err:
+        _fail(str(err))
+    out = None
+    if args.out:
+        try:
+            out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as err:
+            _fail(f"cannot write {args.out}: {err.strerror}")
+    try:
+        if sys.stderr.isatty() and args.games > 0:
+            from rich.progress import Progress
+
+            with Progress(transient=True) as bar:
+                task = bar.add_task(f"{args.game} hands", total=args.games)
+                summary = simulate(
+                    args.game,
+                    args.games,
+                    args.seed,
+                    names,
+                    out,
+                    progress=lambda n: bar.update(task, completed=n),
+                )
+        else:
+            summary = simulate(args.game, args.games, args.seed, names, out)
+    finally:
+        if out is not None:
+            out.close()
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False, indent=2))
+    else:
+        from paiju.explain import print_summary
+
+        print_summary(summary)
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from paiju.replay import replay_file
+
+    try:
+        handle = open(args.file, encoding="utf-8")  # noqa: SIM115 - closed below
+    except FileNotFoundError:
+        _fail(f"cannot read {args.file}: no such file")
+    except OSError as err:
+        _fail(f"cannot read {args.file}: {err.strerror}")
+    with handle:
+        try:
+            checked, failures = replay_file(handle)
+        except UnicodeDecodeError:
+            _fail(f"cannot read {args.file}: not UTF-8 text")
+    for message in failures:
+        print(f"paiju: {message}", file=sys.stderr)
+    if failures:
+        print(f"replayed {checked} hands: {len(failures)} do not reproduce their records")
+        return 1
+    print(f"replayed {checked} hands: every one reproduces its result")
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="paiju", description="牌局: Mazhan mahjong and Ma Diao for players and scorers."
     )
-    games = parser.add_subparsers(dest="game", required=True, metavar="GAME")
+    games = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     mazhan = games.add_parser("mazhan", help="Mazhan mahjong (馬站麻將)")
-    mazhan_cmds = mazhan.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    mazhan_cmds = mazhan.add_subparsers(dest="subcommand", required=True, metavar="COMMAND")
     score = mazhan_cmds.add_parser(
         "score",
         help="score a finished hand (JSON in, JSON out)",
@@ -96,6 +167,33 @@ def _parser() -> argparse.ArgumentParser:
         "--explain", action="store_true", help="print each seat's items as readable tables"
     )
     score.set_defaults(run=_mazhan_score)
+
+    sim = games.add_parser(
+        "simulate",
+        help="play many seeded hands with bots and summarise them",
+        description="Play GAMES hands of one seeded match with bots; print a summary and "
+        "optionally write one JSON record per hand.",
+    )
+    sim.add_argument("game", choices=["mazhan"], help="the game")
+    sim.add_argument("--games", type=int, default=100, help="hands to play (default 100)")
+    sim.add_argument("--seed", type=int, default=0, help="the match seed (default 0)")
+    sim.add_argument(
+        "--bots",
+        help="one bot for all, or four separated by commas "
+        "(default greedy); mazhan: greedy, random",
+    )
+    sim.add_argument("--out", help="write each hand as a JSON line to this file")
+    sim.add_argument("--json", action="store_true", help="print the summary as JSON")
+    sim.set_defaults(run=_simulate)
+
+    rep = games.add_parser(
+        "replay",
+        help="replay game records and check each reproduces its result",
+        description="Re-apply every record of a .jsonl file and check that each reproduces "
+        "its recorded result. Exits 1 naming each hand and action that does not.",
+    )
+    rep.add_argument("file", help="a .jsonl file written by paiju simulate --out")
+    rep.set_defaults(run=_replay)
     return parser
 
 

@@ -80,3 +80,13 @@ class GameOverError(IllegalActionError):
     """
 
     code = "game_over"
+
+
+class ReplayError(RulesError):
+    """A game record that does not replay to its recorded result.
+
+    >>> ReplayError("action 3 'E hu': not legal").code
+    'replay_mismatch'
+    """
+
+    code = "replay_mismatch"

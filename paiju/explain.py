@@ -17,7 +17,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["print_settlement", "render_settlement"]
+__all__ = ["print_settlement", "print_summary", "render_settlement"]
 
 _SEAT_NAMES = {"E": "東 East (dealer)", "S": "南 South", "W": "西 West", "N": "北 North"}
 _ROLES = {"winner": "winner 胡家", "loser": "non-winner", "drawn": "drawn hand 流局"}
@@ -109,3 +109,48 @@ def print_settlement(result: dict[str, Any]) -> None:
     ...
     """
     Console().print(_renderables(result))
+
+
+def print_summary(summary: dict[str, Any]) -> None:
+    """Print a simulation summary (see :func:`paiju.simulate.simulate`) as tables.
+
+    >>> from paiju.simulate import simulate
+    >>> print_summary(simulate("mazhan", games=2, seed=1, bot_names=["random"]))
+    ... # doctest: +ELLIPSIS
+    <BLANKLINE>
+    ...
+    """
+    Console().print(_summary_tables(summary))
+
+
+def _summary_tables(s: dict[str, Any]) -> Group:
+    hands = s["hands"] or 1
+    head = Table(
+        title=f"{s['game']}: {s['hands']} hands, seed {s['seed']}",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_header=False,
+    )
+    head.add_column("")
+    head.add_column("", justify="right")
+    head.add_row("流局 draws", f"{s['draws']} ({s['draw_rate']:.1%})")
+    head.add_row("mean winning value", f"{s['mean_winning_value']:.1f} 胡")
+    head.add_row("actions per hand", f"{s['actions_per_hand']:.1f}")
+    head.add_row("hands per second", f"{s['hands_per_second']:.0f}")
+    seats = Table(title="wins per seat", title_justify="left", box=box.SIMPLE_HEAD)
+    for seat in s["wins_by_seat"]:
+        seats.add_column(_SEAT_NAMES[seat], justify="right")
+    seats.add_row(*(f"{n} ({n / hands:.1%})" for n in s["wins_by_seat"].values()))
+    types = Table(title="wins per hand type and method", title_justify="left", box=box.SIMPLE_HEAD)
+    types.add_column("hand type")
+    types.add_column("wins", justify="right")
+    for name, n in s["wins_by_hand_type"].items():
+        types.add_row(name, str(n))
+    for name, n in s["wins_by_method"].items():
+        types.add_row(f"by {name}", str(n))
+    players = Table(title="players", title_justify="left", box=box.SIMPLE_HEAD)
+    for col in ("player", "bot", "wins", "mean net 胡 per hand"):
+        players.add_column(col, justify="right" if col != "bot" else "left")
+    for p in s["players"]:
+        players.add_row(str(p["player"]), p["bot"], str(p["wins"]), f"{p['mean_net']:+.1f}")
+    return Group(head, seats, types, players)

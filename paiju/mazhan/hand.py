@@ -40,6 +40,7 @@ __all__ = [
     "is_complete",
     "is_complete_counts",
     "is_complete_keys",
+    "shortfall",
     "suit_keys",
     "suit_readings",
     "waiting_faces",
@@ -581,3 +582,61 @@ def waiting_faces(
             out.append(tile)
         keys[s] -= step
     return out
+
+
+@cache
+def _suit_shortfall(honor: bool, counts: tuple[int, ...], pair: bool) -> int:
+    """Fewest ★ that make every tile of one suit into sets (and the pair if ``pair``)."""
+    r = next((i for i, c in enumerate(counts) if c), -1)
+    if r < 0:
+        return 2 if pair else 0
+    work = list(counts)
+    best = 99
+    for size, is_pair in ((3, False), (2, True)):
+        if is_pair and not pair:
+            continue
+        for k in range(min(size, work[r]), 0, -1):
+            work[r] -= k
+            best = min(best, size - k + _suit_shortfall(honor, tuple(work), pair and not is_pair))
+            work[r] += k
+    if not honor:
+        for start in range(max(0, r - 2), min(r, 6) + 1):
+            used = 0
+            taken = []
+            for rank in range(start, start + 3):
+                if rank >= r and work[rank]:
+                    taken.append(rank)
+                else:
+                    used += 1
+            for rank in taken:
+                work[rank] -= 1
+            best = min(best, used + _suit_shortfall(honor, tuple(work), pair))
+            for rank in taken:
+                work[rank] += 1
+    return best
+
+
+def shortfall(counts: Sequence[int], wilds: int = 0) -> int:
+    """How many more ★ these tiles would need to become sets and one pair, every tile used:
+    0 for a complete hand; for ``3n + 1`` tiles, 1 means one tile from complete (聽牌).
+
+    It counts tiles to add, not to exchange, so junk weighs heavily: a measure for choosing
+    discards (the ``greedy`` bot), not a shanten number.
+
+    >>> c = [0] * 34
+    >>> c[0] = c[1] = 1; c[27] = 2  # 12m 11z
+    >>> shortfall(c)
+    1
+    >>> shortfall(c, wilds=1)
+    0
+    """
+    total0 = 0
+    best_pair_delta = 2
+    for lo, hi in _SUIT_SPANS:
+        part = tuple(counts[lo:hi])
+        honor = lo == 27
+        n0 = _suit_shortfall(honor, part, False)
+        n1 = _suit_shortfall(honor, part, True)
+        total0 += n0
+        best_pair_delta = min(best_pair_delta, n1 - n0)
+    return max(0, total0 + best_pair_delta - wilds)

@@ -191,10 +191,16 @@ class FinishedHand:
             )
         players = {s: SeatHand.parse(players_raw[s.value], s.value) for s in SEATS}
         hand = FinishedHand(wild, winner, win_tile, win_by, discarder, tianhu, dihu, players)
-        hand._check()
+        hand.validate()
         return hand
 
-    def _check(self) -> None:
+    def validate(self) -> None:
+        """Check the hand against the rules (tile counts, sizes, the win); raise if wrong.
+
+        >>> FinishedHand.from_json(EXAMPLE).validate()
+
+        Raises :class:`~paiju.errors.InvalidHandError` naming the problem.
+        """
         self._check_counts()
         for seat, sh in self.players.items():
             for meld in sh.melds:

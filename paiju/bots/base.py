@@ -1,0 +1,69 @@
+"""The bot protocol: ``act(view, legal, rng) -> Action``, and the registry of bots by name.
+
+>>> sorted(BOTS["mazhan"])
+['greedy', 'random']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+__all__ = ["BOTS", "Bot", "make_bot"]
+
+
+class Bot(Protocol):
+    """A player: picks one of ``legal`` from what its seat may see (``view``).
+
+    ``rng`` is the only source of chance a bot may use, so that a seeded match is the same
+    every time.
+    """
+
+    name: str
+
+    def act(self, view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
+        """Choose one of ``legal``."""
+        ...
+
+
+def _mazhan_bots() -> dict[str, Callable[[], Bot]]:
+    from paiju.bots.simple import GreedyBot, RandomBot
+
+    return {"random": RandomBot, "greedy": GreedyBot}
+
+
+_FACTORIES: dict[str, Callable[[], dict[str, Callable[[], Bot]]]] = {"mazhan": _mazhan_bots}
+
+
+class _Registry(dict[str, dict[str, Callable[[], Bot]]]):
+    def __missing__(self, game: str) -> dict[str, Callable[[], Bot]]:
+        if game not in _FACTORIES:
+            raise KeyError(game)
+        self[game] = _FACTORIES[game]()
+        return self[game]
+
+
+#: Bot factories by game and name.
+BOTS: dict[str, dict[str, Callable[[], Bot]]] = _Registry()
+
+
+def make_bot(game: str, name: str) -> Bot:
+    """A new bot of ``game`` by name.
+
+    >>> make_bot("mazhan", "random").name
+    'random'
+    >>> make_bot("mazhan", "clever")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown mazhan bot 'clever' (choose from greedy, random)
+
+    Raises ``ValueError`` for an unknown game or bot.
+    """
+    try:
+        bots = BOTS[game]
+    except KeyError:
+        raise ValueError(f"unknown game {game!r}") from None
+    if name not in bots:
+        raise ValueError(f"unknown {game} bot {name!r} (choose from {', '.join(sorted(bots))})")
+    return bots[name]()

@@ -1,0 +1,154 @@
+"""The Mazhan bots: ``random`` (uniform over legal actions) and ``greedy``.
+
+``greedy`` always takes a win (胡, 殺豬), declares its kongs, discards the tile that leaves the
+fewest tiles missing (:func:`~paiju.mazhan.hand.shortfall`, ★ counted), and claims a discard
+only when the claim brings it closer than passing does.
+
+>>> import random
+>>> from paiju.mazhan.rules import Ruleset, new_hand, legal_actions_for
+>>> from paiju.mazhan.views import observe
+>>> from paiju.mazhan.seats import Seat
+>>> state = new_hand(Ruleset(), seed=9)
+>>> action = GreedyBot().act(observe(state, Seat.E), legal_actions_for(state, Seat.E),
+...                          random.Random(0))
+>>> action.kind.value in ("discard", "hu", "shazhu", "angang")
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from paiju.mazhan.actions import Action, ActionKind
+from paiju.mazhan.hand import shortfall
+from paiju.mazhan.rules import Phase
+from paiju.mazhan.views import View
+
+__all__ = ["GreedyBot", "RandomBot"]
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions.
+
+    >>> RandomBot().act(None, [Action.parse("E hu")], random.Random(1))
+    Action.parse('E hu')
+    """
+
+    name = "random"
+    needs_view = False
+
+    def act(self, view: View | None, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Choose uniformly.
+
+        >>> RandomBot().act(None, [Action.parse("S pass"), Action.parse("S peng")],
+        ...                 random.Random(3)).kind.value in ("pass", "peng")
+        True
+        """
+        return legal[rng.randrange(len(legal))]
+
+
+_WINS = (ActionKind.HU, ActionKind.SHAZHU)
+_KONGS = (ActionKind.ANGANG, ActionKind.JIAGANG)
+
+
+class GreedyBot:
+    """Closer to a complete hand with every tile; always wins when it can.
+
+    >>> GreedyBot().name
+    'greedy'
+    """
+
+    name = "greedy"
+    needs_view = True
+
+    def act(self, view: View | None, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Choose an action (see the module docstring).
+
+        >>> GreedyBot().act(None, [Action.parse("N pass"), Action.parse("N hu")],
+        ...                 random.Random(0))
+        Action.parse('N hu')
+        """
+        for a in legal:
+            if a.kind in _WINS:
+                return a
+        if view is None:
+            return legal[0]
+        counts = view.hand_counts
+        wild = view.wild.index
+        wilds = counts[wild]
+        counts[wild] = 0
+        if view.phase is Phase.ACT:
+            for a in legal:
+                if a.kind in _KONGS:
+                    return a
+            return self._discard(counts, wilds, legal, rng)
+        return self._claim(view, counts, wilds, legal)
+
+    @staticmethod
+    def _discard(
+        counts: list[int], wilds: int, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        best: list[Action] = []
+        best_key: tuple[int, int] | None = None
+        for a in legal:
+            if a.kind is not ActionKind.DISCARD or a.tile is None:
+                continue
+            i = a.tile.index
+            counts[i] -= 1
+            key = (shortfall(counts, wilds), _connectedness(counts, i))
+            counts[i] += 1
+            if best_key is None or key < best_key:
+                best, best_key = [a], key
+            elif key == best_key:
+                best.append(a)
+        return best[rng.randrange(len(best))] if best else legal[0]
+
+    @staticmethod
+    def _claim(view: View, counts: list[int], wilds: int, legal: Sequence[Action]) -> Action:
+        passing = next(a for a in legal if a.kind is ActionKind.PASS)
+        tile = view.claim_tile
+        if tile is None:
+            return passing
+        now = shortfall(counts, wilds)
+        best, best_value = passing, now
+        f = tile.index
+        for a in legal:
+            if a.kind is ActionKind.GANG:
+                counts[f] -= 3
+                value = shortfall(counts, wilds)
+                counts[f] += 3
+                if value <= best_value:
+                    best, best_value = a, value
+            elif a.kind in (ActionKind.PENG, ActionKind.CHI):
+                used = (
+                    [f, f]
+                    if a.kind is ActionKind.PENG
+                    else [t.index for t in a.chow if t.index != f]
+                )
+                for u in used:
+                    counts[u] -= 1
+                value = min(
+                    (_after_discard(counts, wilds, d) for d in range(34) if counts[d]),
+                    default=99,
+                )
+                for u in used:
+                    counts[u] += 1
+                if value < best_value:
+                    best, best_value = a, value
+        return best
+
+
+def _after_discard(counts: list[int], wilds: int, d: int) -> int:
+    counts[d] -= 1
+    value = shortfall(counts, wilds)
+    counts[d] += 1
+    return value
+
+
+def _connectedness(counts: list[int], i: int) -> int:
+    """How many tiles stand near ``i`` in its suit (a lone honour scores 0)."""
+    if i >= 27:
+        return counts[i]
+    lo = i - i % 9
+    return sum(counts[j] for j in range(max(lo, i - 2), min(lo + 9, i + 3)))

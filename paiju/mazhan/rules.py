@@ -1,0 +1,817 @@
+"""The Mazhan game engine: one hand from the shuffle to the settlement (rules §2–§9).
+
+A hand is a fold: ``state = new_hand(ruleset, seed)``, then ``state, events = apply(state,
+action)`` for each action until ``state.phase is Phase.OVER``; ``state.result`` then holds the
+settlement, computed by :func:`paiju.mazhan.scoring.score`, so the engine and
+``paiju mazhan score`` can never disagree. Chance is the seed alone: the shuffle and the dice
+come from ``random.Random(seed)``; draws are not actions but follow from the wall.
+
+**Turns.** In phase ``ACT`` the seat to move (after a draw, or after a chow or pung) may
+discard, declare a win (自摸, 天胡), 殺豬, a concealed kong or an added kong (the last three
+after a draw only).
+
+**Claims are a simultaneous decision.** After a discard, every other seat that can claim it
+(胡, 槓, 碰, 吃 for the next seat only) gets its options, ``pass`` included, and the phase is
+``CLAIM``; ``acting(state)`` lists the seats still to decide, and each decides once, in any
+order, without seeing the others' decisions. When the last one has decided, the engine
+resolves them by priority: 胡 first, and among several winners only the first in play order
+after the discarder (截胡); then 槓 or 碰 (at most one seat can hold two copies of the
+discard); then 吃. Seats that cannot claim are not asked; when no seat can claim, the next seat
+draws at once. An added kong (加槓) opens the same kind of window, phase ``ROB``, to the seats
+that can win on its tile (搶槓), first in play order from the declarer.
+
+>>> state = new_hand(Ruleset(), seed=1)
+>>> state.phase, acting(state)
+(<Phase.ACT: 'act'>, (<Seat.E: 'E'>,))
+>>> action = next(a for a in legal_actions(state) if a.kind is ActionKind.DISCARD)
+>>> state, events = apply(state, action)
+>>> events[0].kind, state.version
+('discard', 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from paiju.errors import GameOverError, IllegalActionError, NotYourTurnError
+from paiju.mazhan.actions import Action, ActionKind
+from paiju.mazhan.hand import is_complete_counts
+from paiju.mazhan.melds import Meld, MeldKind
+from paiju.mazhan.record import FinishedHand, SeatHand, WinBy
+from paiju.mazhan.scoring import Settlement, score
+from paiju.mazhan.seats import SEATS, Seat
+from paiju.mazhan.tiles import ALL_TILES, Tile
+from paiju.mazhan.wall import shuffled_wall
+
+__all__ = [
+    "Event",
+    "HandResult",
+    "Phase",
+    "Ruleset",
+    "State",
+    "acting",
+    "apply",
+    "legal_actions",
+    "legal_actions_for",
+    "new_hand",
+]
+
+_WHITE = 31
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """The rule options of a Mazhan hand.
+
+    ``dead_wall``: the tiles at the end of the wall that a normal draw never takes (§5.6).
+
+    >>> Ruleset().to_json()
+    {'game': 'mazhan', 'dead_wall': 11}
+    >>> Ruleset.from_json({'game': 'mazhan', 'dead_wall': 11}) == Ruleset()
+    True
+    """
+
+    dead_wall: int = 11
+
+    def to_json(self) -> dict[str, Any]:
+        """The options as JSON, for game records.
+
+        >>> Ruleset(dead_wall=0).to_json()["dead_wall"]
+        0
+        """
+        return {"game": "mazhan", "dead_wall": self.dead_wall}
+
+    @staticmethod
+    def from_json(data: object) -> Ruleset:
+        """Read :meth:`to_json`'s output.
+
+        >>> Ruleset.from_json({"game": "madiao"})
+        Traceback (most recent call last):
+        ...
+        ValueError: not a Mazhan ruleset: {'game': 'madiao'}
+        """
+        if not isinstance(data, dict) or data.get("game") != "mazhan":
+            raise ValueError(f"not a Mazhan ruleset: {data!r}")
+        dead_wall = data.get("dead_wall", 11)
+        if not isinstance(dead_wall, int) or not 0 <= dead_wall <= 60:
+            raise ValueError(f"dead_wall must be an integer 0–60, got {dead_wall!r}")
+        unknown = set(data) - {"game", "dead_wall"}
+        if unknown:
+            raise ValueError(f"unknown ruleset options: {', '.join(sorted(unknown))}")
+        return Ruleset(dead_wall=dead_wall)
+
+
+class Phase(Enum):
+    """Where a hand stands.
+
+    >>> Phase("claim")
+    <Phase.CLAIM: 'claim'>
+    """
+
+    ACT = "act"
+    CLAIM = "claim"
+    ROB = "rob"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``private`` events (a draw, the deal) show their tiles only
+    to ``seat``; everyone else sees the event without them.
+
+    >>> e = Event("draw", Seat.S, (Tile.parse("5m"),), private=True)
+    >>> e.to_json(Seat.S)["tiles"], e.to_json(Seat.W)["tiles"]
+    ('5m', None)
+    """
+
+    kind: str
+    seat: Seat | None = None
+    tiles: tuple[Tile, ...] = ()
+    private: bool = False
+    detail: str = ""
+
+    def visible_tiles(self, viewer: Seat | None) -> tuple[Tile, ...] | None:
+        """The tiles ``viewer`` may see (``None`` when hidden from them).
+
+        >>> Event("discard", Seat.E, (Tile.parse("1z"),)).visible_tiles(Seat.N)
+        (Tile.parse('1z'),)
+        """
+        if self.private and viewer is not self.seat:
+            return None
+        return self.tiles
+
+    def to_json(self, viewer: Seat | None = None) -> dict[str, Any]:
+        """The event as JSON, as ``viewer`` may see it (``None``: an onlooker).
+
+        >>> Event("pass", Seat.N).to_json()
+        {'kind': 'pass', 'seat': 'N', 'tiles': '', 'detail': ''}
+        """
+        tiles = self.visible_tiles(viewer)
+        return {
+            "kind": self.kind,
+            "seat": None if self.seat is None else self.seat.value,
+            "tiles": None if tiles is None else "".join(str(t) for t in tiles),
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended, and its settlement.
+
+    >>> from paiju.bots.driver import play_hand
+    >>> from paiju.bots.simple import RandomBot
+    >>> state, _ = play_hand(Ruleset(), [RandomBot()] * 4, seed=3)
+    >>> sum(state.result.settlement.net.values())
+    0
+    """
+
+    winner: Seat | None
+    win_by: WinBy | None
+    win_tile: Tile | None
+    discarder: Seat | None
+    tianhu: bool
+    dihu: bool
+    finished: FinishedHand
+    settlement: Settlement
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as a game record stores it: who won, how, and each seat's net 胡.
+
+        >>> from paiju.bots.driver import play_hand
+        >>> from paiju.bots.simple import RandomBot
+        >>> state, _ = play_hand(Ruleset(), [RandomBot()] * 4, seed=3)
+        >>> sorted(state.result.to_json())
+        ['dihu', 'discarder', 'hand', 'net', 'tianhu', 'value', 'win_by', 'win_tile', 'winner']
+        """
+        players = self.settlement.players
+        return {
+            "winner": None if self.winner is None else self.winner.value,
+            "win_by": None if self.win_by is None else self.win_by.value,
+            "win_tile": None if self.win_tile is None else str(self.win_tile),
+            "discarder": None if self.discarder is None else self.discarder.value,
+            "tianhu": self.tianhu,
+            "dihu": self.dihu,
+            "value": None if self.winner is None else players[self.winner].value,
+            "hand": [] if self.winner is None else [zh for zh, _ in players[self.winner].hand],
+            "net": {s.value: self.settlement.net[s] for s in SEATS},
+        }
+
+
+@dataclass(slots=True)
+class State:
+    """The whole state of a hand. Treat it as immutable: :func:`apply` returns a new one.
+
+    Tiles are face indices (see :class:`~paiju.mazhan.tiles.Tile`); seats are 0–3 (E S W N).
+    ``hands[s]`` counts seat ``s``'s concealed tiles by face, ★ counted at ``wild``.
+
+    >>> s = new_hand(Ruleset(), seed=5)
+    >>> sum(s.hands[0]) + 3 * len(s.melds[0]), sum(s.hands[1])
+    (17, 16)
+    """
+
+    ruleset: Ruleset
+    seed: int
+    wall: tuple[int, ...]
+    dice: tuple[int, int]
+    head: int
+    tail: int
+    wild: int
+    indicator: int
+    set_aside: tuple[int, ...]
+    hands: list[list[int]]
+    melds: list[list[Meld]]
+    bonus: list[list[int]]
+    discards: list[list[int]]
+    claimed: list[list[bool]]
+    phase: Phase = Phase.ACT
+    current: int = 0
+    drawn: int = -1
+    drew: bool = True
+    after_kong: bool = False
+    claim_tile: int = -1
+    claim_from: int = -1
+    options: dict[int, tuple[Action, ...]] = field(default_factory=dict)
+    decisions: dict[int, Action] = field(default_factory=dict)
+    dealer_discarded: bool = False
+    dihu_window: bool = False
+    kongs: int = 0
+    result: HandResult | None = None
+    version: int = 0
+    _act: tuple[Action, ...] | None = None
+
+    def copy(self) -> State:
+        """A copy whose lists can change without touching this state.
+
+        >>> s = new_hand(Ruleset(), seed=5)
+        >>> t = s.copy(); t.hands[0][0] += 1
+        >>> s.hands[0][0] == t.hands[0][0]
+        False
+        """
+        return State(
+            self.ruleset,
+            self.seed,
+            self.wall,
+            self.dice,
+            self.head,
+            self.tail,
+            self.wild,
+            self.indicator,
+            self.set_aside,
+            [h[:] for h in self.hands],
+            [m[:] for m in self.melds],
+            [b[:] for b in self.bonus],
+            [d[:] for d in self.discards],
+            [c[:] for c in self.claimed],
+            self.phase,
+            self.current,
+            self.drawn,
+            self.drew,
+            self.after_kong,
+            self.claim_tile,
+            self.claim_from,
+            dict(self.options),
+            dict(self.decisions),
+            self.dealer_discarded,
+            self.dihu_window,
+            self.kongs,
+            self.result,
+            self.version,
+            None,
+        )
+
+    @property
+    def wild_tile(self) -> Tile:
+        """The wild face (its three copies in play are ★).
+
+        >>> new_hand(Ruleset(), seed=5).wild_tile.is_bonus
+        False
+        """
+        return ALL_TILES[self.wild]
+
+    @property
+    def live_tiles(self) -> int:
+        """Tiles still in the wall (the dead wall included).
+
+        >>> new_hand(Ruleset(), seed=5).live_tiles <= 144 - 65 - 1
+        True
+        """
+        return self.tail - self.head
+
+    def concealed(self, seat: Seat) -> tuple[Tile, ...]:
+        """A seat's concealed tiles, sorted (★ shown as the wild face).
+
+        >>> len(new_hand(Ruleset(), seed=5).concealed(Seat.S))
+        16
+        """
+        h = self.hands[seat.number - 1]
+        return tuple(ALL_TILES[f] for f in range(34) for _ in range(h[f]))
+
+    def __str__(self) -> str:
+        lines = [
+            f"Mazhan hand seed={self.seed} phase={self.phase.value} version={self.version}",
+            f"wild ★ {self.wild_tile} (indicator {ALL_TILES[self.indicator]}), "
+            f"wall {self.live_tiles} tiles, dice {self.dice[0]}+{self.dice[1]}",
+        ]
+        for i, seat in enumerate(SEATS):
+            mark = "→" if seat in acting(self) else " "
+            hand = "".join(str(t) for t in self.concealed(seat))
+            melds = " ".join(f"[{m}]" for m in self.melds[i])
+            bonus = "".join(str(ALL_TILES[b]) for b in sorted(self.bonus[i]))
+            river = " ".join(
+                str(ALL_TILES[t]) + ("*" if c else "")
+                for t, c in zip(self.discards[i], self.claimed[i], strict=True)
+            )
+            lines.append(f"{mark}{seat.value} {seat.name_zh} {hand} {melds} bonus:{bonus}")
+            lines.append(f"    river: {river}")
+        if self.result is not None:
+            lines.append(f"result: {self.result.to_json()}")
+        return "\n".join(lines)
+
+
+def new_hand(ruleset: Ruleset, seed: int) -> State:
+    """Shuffle, roll, deal 17/16, turn the wild indicator and replace the bonus tiles.
+
+    >>> s = new_hand(Ruleset(), seed=11)
+    >>> s.phase, s.current, len(s.wall)
+    (<Phase.ACT: 'act'>, 0, 144)
+
+    Raises ``ValueError`` for a seed that is not an integer.
+    """
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ValueError(f"the seed must be an integer, got {seed!r}")
+    wall, dice = shuffled_wall(seed)
+    hands = [[0] * 42 for _ in range(4)]
+    head = 0
+    for _round in range(4):  # four tiles to each seat, four times, then the dealer's 17th
+        for seat in range(4):
+            for tile in wall[head : head + 4]:
+                hands[seat][tile] += 1
+            head += 4
+    hands[0][wall[head]] += 1
+    head += 1
+    set_aside = []
+    while _is_bonus(wall[head]):
+        set_aside.append(wall[head])
+        head += 1
+    indicator = wall[head]
+    head += 1
+    state = State(
+        ruleset,
+        seed,
+        wall,
+        dice,
+        head,
+        len(wall),
+        indicator,
+        indicator,
+        tuple(set_aside),
+        hands,
+        [[] for _ in range(4)],
+        [[] for _ in range(4)],
+        [[] for _ in range(4)],
+        [[] for _ in range(4)],
+    )
+    # initial bonus replacement (補花), dealer first, in play order, until no bonus is left
+    changed = True
+    while changed:
+        changed = False
+        for seat in range(4):
+            h = hands[seat]
+            for tile in [t for t in range(42) if h[t] and _is_bonus(t)]:
+                while h[tile]:
+                    h[tile] -= 1
+                    state.bonus[seat].append(tile)
+                    state.tail -= 1
+                    h[state.wall[state.tail]] += 1
+                    changed = True
+    for h in hands:
+        del h[34:]  # bonus faces never stay in a hand
+    return state
+
+
+def _is_bonus(tile: int) -> bool:
+    return tile >= 34 or tile == _WHITE
+
+
+def acting(state: State) -> tuple[Seat, ...]:
+    """The seats that may act now (several during a claim window; none once it is over).
+
+    >>> acting(new_hand(Ruleset(), seed=2))
+    (<Seat.E: 'E'>,)
+    """
+    if state.phase is Phase.ACT:
+        return (SEATS[state.current],)
+    if state.phase is Phase.OVER:
+        return ()
+    order = [(state.claim_from + k) % 4 for k in (1, 2, 3)]
+    return tuple(SEATS[s] for s in order if s in state.options)
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Every legal action now, for every seat that may act (the single source of truth).
+
+    >>> state = new_hand(Ruleset(), seed=2)
+    >>> all(a.seat is Seat.E for a in legal_actions(state))
+    True
+    """
+    if state.phase is Phase.ACT:
+        return list(_act_options(state))
+    out: list[Action] = []
+    for seat in acting(state):
+        out.extend(state.options[seat.number - 1])
+    return out
+
+
+def legal_actions_for(state: State, seat: Seat) -> tuple[Action, ...]:
+    """The legal actions of one seat (empty when it may not act).
+
+    >>> legal_actions_for(new_hand(Ruleset(), seed=2), Seat.W)
+    ()
+    """
+    if state.phase is Phase.ACT:
+        return _act_options(state) if seat.number - 1 == state.current else ()
+    if state.phase is Phase.OVER:
+        return ()
+    return state.options.get(seat.number - 1, ())
+
+
+def apply(state: State, action: Action) -> tuple[State, list[Event]]:
+    """Check ``action`` and return the new state and the events it caused.
+
+    >>> state = new_hand(Ruleset(), seed=2)
+    >>> apply(state, Action.parse("S pass"))
+    Traceback (most recent call last):
+    ...
+    paiju.errors.NotYourTurnError: S pass: South may not act now (waiting for E)
+
+    Raises :class:`~paiju.errors.GameOverError` on a finished hand,
+    :class:`~paiju.errors.NotYourTurnError` for a seat that may not act and
+    :class:`~paiju.errors.IllegalActionError` for an action the rules do not allow.
+    """
+    if state.phase is Phase.OVER:
+        raise GameOverError(f"{action}: the hand is over")
+    legal = legal_actions_for(state, action.seat)
+    if not legal:
+        waiting = ", ".join(s.value for s in acting(state))
+        raise NotYourTurnError(
+            f"{action}: {_SEAT_EN[action.seat]} may not act now (waiting for {waiting})"
+        )
+    if action not in legal:
+        raise IllegalActionError(
+            f"{action} is not legal now ({state.phase.value}); legal: "
+            + ", ".join(str(a) for a in legal)
+        )
+    s = state.copy()
+    s.version += 1
+    events: list[Event] = []
+    if s.phase is Phase.ACT:
+        _act(s, action, events)
+    else:
+        s.decisions[action.seat.number - 1] = action
+        del s.options[action.seat.number - 1]
+        if action.kind is ActionKind.PASS:
+            events.append(Event("pass", action.seat))
+        if not s.options:
+            if s.phase is Phase.CLAIM:
+                _resolve_claims(s, events)
+            else:
+                _resolve_rob(s, events)
+    return s, events
+
+
+_SEAT_EN = {Seat.E: "East", Seat.S: "South", Seat.W: "West", Seat.N: "North"}
+
+
+# --- the seat to move --------------------------------------------------------------------
+
+
+def _act_options(s: State) -> tuple[Action, ...]:
+    if s._act is not None:
+        return s._act
+    c = s.current
+    seat = SEATS[c]
+    h = s.hands[c]
+    wild = s.wild
+    w = h[wild]
+    out: list[Action] = []
+    if s.drew:
+        natural = h[:]
+        natural[wild] = 0
+        if is_complete_counts(natural, w):
+            out.append(Action(seat, ActionKind.HU))
+    if w == 3:
+        out.append(Action(seat, ActionKind.SHAZHU))
+    if s.drew:
+        for f in range(34):
+            if h[f] == 4 and f != wild:
+                out.append(Action(seat, ActionKind.ANGANG, ALL_TILES[f]))
+        for meld in s.melds[c]:
+            if meld.kind is MeldKind.PUNG and h[meld.face.index]:
+                out.append(Action(seat, ActionKind.JIAGANG, meld.face))
+    for f in range(34):
+        if h[f] and f != wild:
+            out.append(Action(seat, ActionKind.DISCARD, ALL_TILES[f]))
+    s._act = tuple(out)
+    return s._act
+
+
+def _act(s: State, action: Action, events: list[Event]) -> None:
+    c = s.current
+    kind = action.kind
+    if kind is ActionKind.DISCARD:
+        assert action.tile is not None
+        _discard(s, c, action.tile.index, events)
+    elif kind is ActionKind.HU:
+        tianhu = c == 0 and not s.dealer_discarded
+        win_by = WinBy.KONG_REPLACEMENT if s.after_kong else WinBy.SELF_DRAW
+        tile = None if s.drawn < 0 else ALL_TILES[s.drawn]
+        _finish(s, events, c, win_by, tile, None, tianhu=tianhu, dihu=False)
+    elif kind is ActionKind.SHAZHU:
+        _finish(s, events, c, WinBy.SHA_ZHU, None, None, tianhu=False, dihu=False)
+    elif kind is ActionKind.ANGANG:
+        assert action.tile is not None
+        f = action.tile.index
+        s.hands[c][f] -= 4
+        s.melds[c].append(Meld(MeldKind.CKONG, (action.tile,) * 4))
+        s.kongs += 1
+        events.append(Event("angang", action.seat, (action.tile,)))
+        _draw(s, c, events, from_tail=True)
+    else:  # JIAGANG
+        assert action.tile is not None
+        f = action.tile.index
+        robbers: dict[int, tuple[Action, ...]] = {}
+        for k in (1, 2, 3):
+            o = (c + k) % 4
+            h = s.hands[o]
+            natural = h[:]
+            natural[s.wild] = 0
+            natural[f] += 1
+            if is_complete_counts(natural, h[s.wild]):
+                seat = SEATS[o]
+                robbers[o] = (Action(seat, ActionKind.HU), Action(seat, ActionKind.PASS))
+        events.append(Event("jiagang", action.seat, (action.tile,)))
+        if robbers:
+            s.phase = Phase.ROB
+            s.claim_tile = f
+            s.claim_from = c
+            s.options = robbers
+            s.decisions = {}
+        else:
+            _complete_added_kong(s, c, f, events)
+
+
+def _complete_added_kong(s: State, c: int, f: int, events: list[Event]) -> None:
+    s.hands[c][f] -= 1
+    melds = s.melds[c]
+    for i, meld in enumerate(melds):
+        if meld.kind is MeldKind.PUNG and meld.face.index == f:
+            melds[i] = Meld(MeldKind.KONG, (meld.face,) * 4)
+            break
+    s.kongs += 1
+    s.phase = Phase.ACT
+    s.current = c
+    _draw(s, c, events, from_tail=True)
+
+
+def _discard(s: State, c: int, f: int, events: list[Event]) -> None:
+    s.hands[c][f] -= 1
+    s.discards[c].append(f)
+    s.claimed[c].append(False)
+    tile = ALL_TILES[f]
+    events.append(Event("discard", SEATS[c], (tile,)))
+    if c == 0 and not s.dealer_discarded:
+        s.dihu_window = s.kongs == 0
+        s.dealer_discarded = True
+    else:
+        s.dihu_window = False
+    options: dict[int, tuple[Action, ...]] = {}
+    wild = s.wild
+    for k in (1, 2, 3):
+        o = (c + k) % 4
+        h = s.hands[o]
+        w = h[wild]
+        seat = SEATS[o]
+        opts: list[Action] = []
+        natural = h[:]
+        natural[wild] = 0
+        natural[f] += 1
+        if is_complete_counts(natural, w):
+            opts.append(Action(seat, ActionKind.HU))
+        held = h[f]
+        spare = sum(h) - 2 - w  # non-★ tiles left to discard after a pung or chow
+        if held == 3:
+            opts.append(Action(seat, ActionKind.GANG))
+        if held >= 2 and spare >= 1:
+            opts.append(Action(seat, ActionKind.PENG))
+        if k == 1 and f < 27 and spare >= 1:
+            rank = f % 9
+            for low in range(max(0, rank - 2), min(rank, 6) + 1):
+                base = f - rank + low
+                if all(h[t] and t != wild for t in (base, base + 1, base + 2) if t != f):
+                    opts.append(Action(seat, ActionKind.CHI, ALL_TILES[base]))
+        if opts:
+            opts.append(Action(seat, ActionKind.PASS))
+            options[o] = tuple(opts)
+    s.claim_tile = f
+    s.claim_from = c
+    s.decisions = {}
+    if options:
+        s.phase = Phase.CLAIM
+        s.options = options
+    else:
+        s.options = {}
+        _next_turn(s, (c + 1) % 4, events)
+
+
+def _next_turn(s: State, seat: int, events: list[Event]) -> None:
+    s.phase = Phase.ACT
+    s.current = seat
+    s.options = {}
+    s.decisions = {}
+    if s.tail - s.head <= s.ruleset.dead_wall:
+        events.append(Event("exhausted", SEATS[seat], detail=f"{s.tail - s.head} tiles left"))
+        _finish_draw(s, events)
+        return
+    _draw(s, seat, events, from_tail=False)
+
+
+def _draw(s: State, seat: int, events: list[Event], *, from_tail: bool) -> None:
+    """Draw for ``seat``: from the head, or from the tail for a replacement; lay out bonus
+    tiles and replace them from the tail. An empty wall when a tile is due is a draw."""
+    s.phase = Phase.ACT
+    s.current = seat
+    s.drew = True
+    s.after_kong = from_tail
+    s.options = {}
+    s.decisions = {}
+    who = SEATS[seat]
+    while True:
+        if s.head >= s.tail:
+            events.append(Event("exhausted", who, detail="no tile left to replace"))
+            _finish_draw(s, events)
+            return
+        if from_tail:
+            s.tail -= 1
+            tile = s.wall[s.tail]
+        else:
+            s.head += 1
+            tile = s.wall[s.head - 1]
+        if _is_bonus(tile):
+            s.bonus[seat].append(tile)
+            events.append(Event("bonus", who, (ALL_TILES[tile],)))
+            from_tail = True
+            continue
+        s.hands[seat][tile] += 1
+        s.drawn = tile
+        events.append(
+            Event(
+                "draw",
+                who,
+                (ALL_TILES[tile],),
+                private=True,
+                detail="tail" if from_tail else "head",
+            )
+        )
+        return
+
+
+# --- claims ------------------------------------------------------------------------------
+
+
+def _resolve_claims(s: State, events: list[Event]) -> None:
+    d = s.claim_from
+    f = s.claim_tile
+    order = [(d + k) % 4 for k in (1, 2, 3)]
+    decided = s.decisions
+    tile = ALL_TILES[f]
+    for o in order:
+        if o in decided and decided[o].kind is ActionKind.HU:
+            s.claimed[d][-1] = True
+            s.hands[o][f] += 1
+            _finish(
+                s,
+                events,
+                o,
+                WinBy.DISCARD,
+                tile,
+                SEATS[d],
+                tianhu=False,
+                dihu=s.dihu_window and o != 0,
+            )
+            return
+    for o in order:
+        a = decided.get(o)
+        if a is not None and a.kind in (ActionKind.GANG, ActionKind.PENG):
+            s.claimed[d][-1] = True
+            h = s.hands[o]
+            if a.kind is ActionKind.GANG:
+                h[f] -= 3
+                s.melds[o].append(Meld(MeldKind.KONG, (tile,) * 4))
+                s.kongs += 1
+                events.append(Event("gang", a.seat, (tile,)))
+                _draw(s, o, events, from_tail=True)
+            else:
+                h[f] -= 2
+                s.melds[o].append(Meld(MeldKind.PUNG, (tile,) * 3))
+                events.append(Event("peng", a.seat, (tile,)))
+                _after_claim(s, o)
+            return
+    for o in order:
+        a = decided.get(o)
+        if a is not None and a.kind is ActionKind.CHI:
+            s.claimed[d][-1] = True
+            h = s.hands[o]
+            chow = a.chow
+            for t in chow:
+                if t.index != f:
+                    h[t.index] -= 1
+            s.melds[o].append(Meld(MeldKind.CHOW, chow))
+            events.append(Event("chi", a.seat, chow))
+            _after_claim(s, o)
+            return
+    _next_turn(s, (d + 1) % 4, events)
+
+
+def _after_claim(s: State, seat: int) -> None:
+    s.phase = Phase.ACT
+    s.current = seat
+    s.drew = False
+    s.after_kong = False
+    s.drawn = -1
+    s.options = {}
+    s.decisions = {}
+
+
+def _resolve_rob(s: State, events: list[Event]) -> None:
+    c = s.claim_from
+    f = s.claim_tile
+    for k in (1, 2, 3):
+        o = (c + k) % 4
+        a = s.decisions.get(o)
+        if a is not None and a.kind is ActionKind.HU:
+            s.hands[c][f] -= 1  # the robbed player keeps the pung
+            s.hands[o][f] += 1
+            _finish(
+                s, events, o, WinBy.ROBBED_KONG, ALL_TILES[f], SEATS[c], tianhu=False, dihu=False
+            )
+            return
+    _complete_added_kong(s, c, f, events)
+
+
+# --- the end -----------------------------------------------------------------------------
+
+
+def _seat_hands(s: State) -> dict[Seat, SeatHand]:
+    return {
+        seat: SeatHand(
+            s.concealed(seat),
+            tuple(s.melds[i]),
+            tuple(ALL_TILES[b] for b in s.bonus[i]),
+        )
+        for i, seat in enumerate(SEATS)
+    }
+
+
+def _finish(
+    s: State,
+    events: list[Event],
+    winner: int,
+    win_by: WinBy,
+    win_tile: Tile | None,
+    discarder: Seat | None,
+    *,
+    tianhu: bool,
+    dihu: bool,
+) -> None:
+    finished = FinishedHand(
+        ALL_TILES[s.wild],
+        SEATS[winner],
+        win_tile,
+        win_by,
+        discarder,
+        tianhu,
+        dihu,
+        _seat_hands(s),
+    )
+    finished.validate()  # the engine's own safety net: a wrong state fails loudly here
+    settlement = score(finished)
+    s.result = HandResult(
+        SEATS[winner], win_by, win_tile, discarder, tianhu, dihu, finished, settlement
+    )
+    s.phase = Phase.OVER
+    s.options = {}
+    events.append(
+        Event("hu", SEATS[winner], () if win_tile is None else (win_tile,), detail=win_by.value)
+    )
+
+
+def _finish_draw(s: State, events: list[Event]) -> None:
+    finished = FinishedHand(ALL_TILES[s.wild], None, None, None, None, False, False, _seat_hands(s))
+    finished.validate()
+    s.result = HandResult(None, None, None, None, False, False, finished, score(finished))
+    s.phase = Phase.OVER
+    s.options = {}
+    events.append(Event("liuju", None, detail="流局"))

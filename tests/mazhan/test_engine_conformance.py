@@ -1,0 +1,115 @@
+"""Seeded playouts: the invariants of every hand, step by step (rules §2–§9)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+from paiju.bots.driver import bot_rng, play_match
+from paiju.bots.simple import GreedyBot, RandomBot
+from paiju.errors import NotYourTurnError
+from paiju.mazhan.actions import Action, ActionKind
+from paiju.mazhan.replay import check_record
+from paiju.mazhan.rules import Phase, Ruleset, State, acting, apply, legal_actions_for, new_hand
+from paiju.mazhan.seats import SEATS
+from paiju.mazhan.views import observe
+from paiju.mazhan.wall import FULL_SET
+
+
+def tiles_in_play(s: State) -> Counter[int]:
+    c: Counter[int] = Counter()
+    c.update(s.wall[s.head : s.tail])
+    c.update(s.set_aside)
+    c[s.indicator] += 1
+    for i in range(4):
+        c.update({f: n for f, n in enumerate(s.hands[i]) if n})
+        for m in s.melds[i]:
+            c.update(t.index for t in m.tiles)
+        c.update(s.bonus[i])
+        c.update(t for t, claimed in zip(s.discards[i], s.claimed[i], strict=True) if not claimed)
+    return c
+
+
+def check_invariants(s: State) -> None:
+    assert tiles_in_play(s) == Counter(FULL_SET), "the 144 tiles are not all accounted for"
+    stars = sum(h[s.wild] for h in s.hands)
+    assert stars <= 3
+    for i in range(4):
+        for m in s.melds[i]:
+            assert s.wild not in [t.index for t in m.tiles]
+        assert s.wild not in s.discards[i]
+        size = sum(s.hands[i]) + 3 * len(s.melds[i])
+        turn = (s.phase is Phase.ACT and s.current == i) or (
+            s.phase is Phase.ROB and s.claim_from == i  # the added kong's tile is still held
+        )
+        assert size == (17 if turn else 16) or s.phase is Phase.OVER
+    movers = set(acting(s))
+    for seat in SEATS:
+        if seat not in movers:
+            assert legal_actions_for(s, seat) == ()
+
+
+def playout(seed: int, bots: list[RandomBot | GreedyBot]) -> tuple[State, list[Action]]:
+    s = new_hand(Ruleset(), seed)
+    rngs = [bot_rng(seed, seat) for seat in SEATS]
+    actions: list[Action] = []
+    check_invariants(s)
+    while s.phase is not Phase.OVER:
+        seat = acting(s)[0]
+        others = [o for o in SEATS if o not in acting(s)]
+        if others:
+            with pytest.raises(NotYourTurnError):
+                apply(s, Action(others[0], ActionKind.PASS))
+        view = observe(s, seat)
+        a = bots[seat.number - 1].act(view, view.legal, rngs[seat.number - 1])
+        s, _ = apply(s, a)
+        actions.append(a)
+        check_invariants(s)
+    assert s.result is not None
+    assert sum(s.result.settlement.net.values()) == 0
+    return s, actions
+
+
+@pytest.mark.parametrize("kind", ["random", "greedy"])
+def test_playouts_keep_every_invariant(kind: str) -> None:
+    bot = RandomBot() if kind == "random" else GreedyBot()
+    hands = 1500 if kind == "random" else 400
+    outcomes: Counter[str] = Counter()
+    for seed in range(hands):
+        s, _actions = playout(seed, [bot] * 4)
+        assert s.result is not None
+        outcomes["draw" if s.result.winner is None else s.result.win_by.value] += 1  # type: ignore[union-attr]
+    assert outcomes["draw"] < hands
+    if kind == "greedy":
+        assert outcomes["self_draw"] and outcomes["discard"]
+
+
+def test_views_never_show_another_seats_tiles_or_the_wall() -> None:
+    rng = random.Random(0)
+    for seed in range(60):
+        s = new_hand(Ruleset(), seed)
+        while s.phase is not Phase.OVER:
+            for seat in SEATS:
+                v = observe(s, seat).to_json()
+                assert v["hand"] == "".join(str(t) for t in s.concealed(seat))
+                text = json.dumps(v)
+                assert "wall" not in {k for k in v if k not in ("wall_left",)}
+                for other in SEATS:
+                    if other is not seat and v["result"] is None:
+                        hidden = "".join(str(t) for t in s.concealed(other))
+                        assert hidden not in text or len(hidden) <= 2
+                assert v["drawn"] is None or seat.number - 1 == s.current
+            seat = acting(s)[0]
+            legal = legal_actions_for(s, seat)
+            s, _ = apply(s, legal[rng.randrange(len(legal))])
+
+
+def test_same_seed_same_match_and_records_replay() -> None:
+    a = play_match(Ruleset(), [GreedyBot(), RandomBot(), GreedyBot(), RandomBot()], 5, 30)
+    b = play_match(Ruleset(), [GreedyBot(), RandomBot(), GreedyBot(), RandomBot()], 5, 30)
+    assert [r.to_json() for r in a] == [r.to_json() for r in b]
+    for r in a:
+        check_record(json.loads(json.dumps(r.to_json())))
