@@ -31,6 +31,7 @@ pytest: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/win_check.py
+	$(BIN)/python benchmarks/simulate.py
 
 ## Rebuild the packaged complete-hand tables (tests check they match).
 tables: $(STAMP)

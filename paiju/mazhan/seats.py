@@ -25,14 +25,9 @@ class Seat(Enum):
     W = "W"
     N = "N"
 
-    @property
-    def number(self) -> int:
-        """1 for East up to 4 for North; a flower or season matches a seat of its number.
-
-        >>> Seat.N.number
-        4
-        """
-        return "ESWN".index(self.value) + 1
+    def __init__(self, letter: str) -> None:
+        #: 1 for East up to 4 for North; a flower or season matches a seat of its number.
+        self.number: int = "ESWN".index(letter) + 1
 
     @property
     def wind(self) -> Tile:
