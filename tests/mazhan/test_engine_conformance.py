@@ -7,6 +7,8 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from paiju.bots.driver import bot_rng, play_match
 from paiju.bots.simple import GreedyBot, RandomBot
@@ -113,3 +115,12 @@ def test_same_seed_same_match_and_records_replay() -> None:
     assert [r.to_json() for r in a] == [r.to_json() for r in b]
     for r in a:
         check_record(json.loads(json.dumps(r.to_json())))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**63 - 1), st.sampled_from(["random", "greedy"]))
+def test_a_replay_reproduces_the_game(seed: int, kind: str) -> None:
+    bot = RandomBot() if kind == "random" else GreedyBot()
+    record = play_match(Ruleset(), [bot] * 4, seed, 1)[0].to_json()
+    state = check_record(record)
+    assert state.result is not None and state.result.to_json() == record["result"]

@@ -222,3 +222,13 @@ def test_s9_dealer_keeps_the_deal_by_winning_else_it_passes_south() -> None:
             passed += 1
         assert nxt.players["S"] == (nxt.players["E"] + 1) % 4
     assert kept and passed
+
+
+def test_s5_4_exposed_kong_on_a_discard_then_a_tail_replacement() -> None:
+    s = custom_state({"E": "4m9m147p258p147s1234z67z", "W": "4m4m4m147p258s1234z67z9p"}, wall="3m8s")
+    s = play(s, "E discard 4m")
+    assert "W gang" in legal(s) and "W peng" in legal(s)
+    s = play(s, "W gang")
+    assert str(s.melds[2][0]) == "kong 4444m"
+    assert s.current == 2 and s.drew and s.after_kong
+    assert s.drawn == 25  # 8s, the last tile of the wall
