@@ -27,8 +27,11 @@ def paiju_rate(bot_name: str, hands: int, seed: int) -> dict[str, float]:
         _state, acts = play_hand(ruleset, [bot] * 4, seed + k)
         actions += len(acts)
     elapsed = time.perf_counter() - start
-    return {"hands": hands, "hands_per_second": hands / elapsed,
-            "actions_per_second": actions / elapsed}
+    return {
+        "hands": hands,
+        "hands_per_second": hands / elapsed,
+        "actions_per_second": actions / elapsed,
+    }
 
 
 def rlcard_rate(seconds: float, seed: int) -> dict[str, float] | None:
@@ -53,8 +56,11 @@ def measure(hands: int, rlcard_seconds: float, seed: int) -> dict[str, Any]:
     random_bots = paiju_rate("random", hands, seed)
     greedy_bots = paiju_rate("greedy", max(1, hands // 4), seed)
     rl = rlcard_rate(rlcard_seconds, seed)
-    out: dict[str, Any] = {"paiju_random": random_bots, "paiju_greedy": greedy_bots,
-                           "rlcard_random": rl}
+    out: dict[str, Any] = {
+        "paiju_random": random_bots,
+        "paiju_greedy": greedy_bots,
+        "rlcard_random": rl,
+    }
     if rl is not None:
         out["ratio_random_vs_rlcard"] = random_bots["hands_per_second"] / rl["hands_per_second"]
     return out
@@ -62,17 +68,23 @@ def measure(hands: int, rlcard_seconds: float, seed: int) -> dict[str, Any]:
 
 def report(r: dict[str, Any]) -> str:
     lines = ["hands simulated per second (one core)"]
-    for key, label in (("paiju_random", "paiju, random bots"), ("paiju_greedy",
-                                                                  "paiju, greedy bots")):
+    for key, label in (
+        ("paiju_random", "paiju, random bots"),
+        ("paiju_greedy", "paiju, greedy bots"),
+    ):
         x = r[key]
-        lines.append(f"  {label:<28}{x['hands_per_second']:>9.0f} hands/s"
-                     f"  ({x['actions_per_second']:,.0f} actions/s, {x['hands']} hands)")
+        lines.append(
+            f"  {label:<28}{x['hands_per_second']:>9.0f} hands/s"
+            f"  ({x['actions_per_second']:,.0f} actions/s, {x['hands']} hands)"
+        )
     rl = r["rlcard_random"]
     if rl is None:
         lines.append("  RLCard mahjong, random agents: not installed")
     else:
-        lines.append(f"  {'RLCard mahjong, random agents':<28}{rl['hands_per_second']:>9.0f}"
-                     f" hands/s  ({rl['hands']} hands)")
+        lines.append(
+            f"  {'RLCard mahjong, random agents':<28}{rl['hands_per_second']:>9.0f}"
+            f" hands/s  ({rl['hands']} hands)"
+        )
         lines.append(f"  ratio paiju/RLCard (random): {r['ratio_random_vs_rlcard']:.1f}x")
     return "\n".join(lines)
 

@@ -225,7 +225,9 @@ def test_s9_dealer_keeps_the_deal_by_winning_else_it_passes_south() -> None:
 
 
 def test_s5_4_exposed_kong_on_a_discard_then_a_tail_replacement() -> None:
-    s = custom_state({"E": "4m9m147p258p147s1234z67z", "W": "4m4m4m147p258s1234z67z9p"}, wall="3m8s")
+    s = custom_state(
+        {"E": "4m9m147p258p147s1234z67z", "W": "4m4m4m147p258s1234z67z9p"}, wall="3m8s"
+    )
     s = play(s, "E discard 4m")
     assert "W gang" in legal(s) and "W peng" in legal(s)
     s = play(s, "W gang")
