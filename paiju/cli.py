@@ -2,7 +2,8 @@
 
 - ``paiju mazhan score [FILE] [--explain]`` reads one finished hand as JSON (rules §11) from
   FILE or standard input and prints the settlement as JSON, or as tables with ``--explain``.
-- ``paiju simulate mazhan --games N --seed S [--bots …] [--out F] [--json]`` plays seeded
+- ``paiju madiao chong [FILE]`` scores one player's 開沖 draws (Ma Diao rules §7).
+- ``paiju simulate mazhan|madiao --games N --seed S [--bots …] [--out F] [--json]`` plays seeded
   hands with bots and summarises them.
 - ``paiju replay F`` re-applies every record of F and checks each reproduces its result
   (exit 1 naming the hand and the action when one does not).
@@ -80,6 +81,14 @@ def _mazhan_score(args: argparse.Namespace) -> int:
         print_settlement(result)
     else:
         print(json.dumps(result, ensure_ascii=False, indent=2))
+    return 0
+
+
+def _madiao_chong(args: argparse.Namespace) -> int:
+    from paiju.madiao.chong import parse_chong_input
+
+    points = parse_chong_input(_read_json(args.file))
+    print(json.dumps({"points": points, "total": sum(points)}))
     return 0
 
 
@@ -168,13 +177,24 @@ def _parser() -> argparse.ArgumentParser:
     )
     score.set_defaults(run=_mazhan_score)
 
+    madiao = games.add_parser("madiao", help="Ma Diao (馬吊)")
+    madiao_cmds = madiao.add_subparsers(dest="subcommand", required=True, metavar="COMMAND")
+    chong = madiao_cmds.add_parser(
+        "chong",
+        help="score one player's 開沖 draws (JSON in, JSON out)",
+        description='Read {"table": "9m", "draws": "76854m", "captured": {...}} (rules §7) '
+        'and print {"points": [...], "total": n}.',
+    )
+    chong.add_argument("file", nargs="?", help="a JSON file (default: standard input)")
+    chong.set_defaults(run=_madiao_chong)
+
     sim = games.add_parser(
         "simulate",
         help="play many seeded hands with bots and summarise them",
         description="Play GAMES hands of one seeded match with bots; print a summary and "
         "optionally write one JSON record per hand.",
     )
-    sim.add_argument("game", choices=["mazhan"], help="the game")
+    sim.add_argument("game", choices=["mazhan", "madiao"], help="the game")
     sim.add_argument("--games", type=int, default=100, help="hands to play (default 100)")
     sim.add_argument("--seed", type=int, default=0, help="the match seed (default 0)")
     sim.add_argument(

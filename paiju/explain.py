@@ -133,24 +133,52 @@ def _summary_tables(s: dict[str, Any]) -> Group:
     )
     head.add_column("")
     head.add_column("", justify="right")
-    head.add_row("流局 draws", f"{s['draws']} ({s['draw_rate']:.1%})")
-    head.add_row("mean winning value", f"{s['mean_winning_value']:.1f} 胡")
+    tables: list[Table] = [head]
+    if s["game"] == "mazhan":
+        head.add_row("流局 draws", f"{s['draws']} ({s['draw_rate']:.1%})")
+        head.add_row("mean winning value", f"{s['mean_winning_value']:.1f} 胡")
+        seats = Table(title="wins per seat", title_justify="left", box=box.SIMPLE_HEAD)
+        for seat in s["wins_by_seat"]:
+            seats.add_column(_SEAT_NAMES[seat], justify="right")
+        seats.add_row(*(f"{n} ({n / hands:.1%})" for n in s["wins_by_seat"].values()))
+        tables.append(seats)
+        tables.append(
+            _counts(
+                "wins per hand type and method",
+                "hand type",
+                {
+                    **s["wins_by_hand_type"],
+                    **{f"by {k}": v for k, v in s["wins_by_method"].items()},
+                },
+            )
+        )
+    else:
+        head.add_row("banker's mean net", f"{s['banker_mean_net']:+.2f} 注")
+        head.add_row("正本 rate", f"{s['zhengben_rate']:.1%}")
+        head.add_row("開沖 points per hand", f"{s['chong_points_per_hand']:.1f}")
+        seats = Table(title="mean net per seat (注)", title_justify="left", box=box.SIMPLE_HEAD)
+        for seat in s["mean_net_by_seat"]:
+            seats.add_column(seat, justify="right")
+        seats.add_row(*(f"{v:+.2f}" for v in s["mean_net_by_seat"].values()))
+        tables.append(seats)
+        tables.append(
+            _counts("吊 outcomes and 百老", "outcome", {**s["diao_outcomes"], **s["bailao"]})
+        )
     head.add_row("actions per hand", f"{s['actions_per_hand']:.1f}")
     head.add_row("hands per second", f"{s['hands_per_second']:.0f}")
-    seats = Table(title="wins per seat", title_justify="left", box=box.SIMPLE_HEAD)
-    for seat in s["wins_by_seat"]:
-        seats.add_column(_SEAT_NAMES[seat], justify="right")
-    seats.add_row(*(f"{n} ({n / hands:.1%})" for n in s["wins_by_seat"].values()))
-    types = Table(title="wins per hand type and method", title_justify="left", box=box.SIMPLE_HEAD)
-    types.add_column("hand type")
-    types.add_column("wins", justify="right")
-    for name, n in s["wins_by_hand_type"].items():
-        types.add_row(name, str(n))
-    for name, n in s["wins_by_method"].items():
-        types.add_row(f"by {name}", str(n))
     players = Table(title="players", title_justify="left", box=box.SIMPLE_HEAD)
-    for col in ("player", "bot", "wins", "mean net 胡 per hand"):
+    for col in ("player", "bot", "mean net per hand"):
         players.add_column(col, justify="right" if col != "bot" else "left")
     for p in s["players"]:
-        players.add_row(str(p["player"]), p["bot"], str(p["wins"]), f"{p['mean_net']:+.1f}")
-    return Group(head, seats, types, players)
+        players.add_row(str(p["player"]), p["bot"], f"{p['mean_net']:+.2f}")
+    tables.append(players)
+    return Group(*tables)
+
+
+def _counts(title: str, label: str, counts: dict[str, int]) -> Table:
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    table.add_column(label)
+    table.add_column("hands", justify="right")
+    for name, n in sorted(counts.items(), key=lambda kv: -kv[1]):
+        table.add_row(name, str(n))
+    return table

@@ -97,3 +97,53 @@ def test_bad_options_are_one_line_errors(tmp_path: Path) -> None:
         proc = paiju(*args)
         assert proc.returncode == 2, args
         assert proc.stderr.startswith("paiju: error: ") and proc.stderr.count("\n") == 1
+
+
+def test_madiao_simulate_replay_and_chong(tmp_path: Path) -> None:
+    out = tmp_path / "m.jsonl"
+    proc = paiju(
+        "simulate",
+        "madiao",
+        "--games",
+        "12",
+        "--seed",
+        "4",
+        "--bots",
+        "heuristic,random,heuristic,random",
+        "--out",
+        str(out),
+        "--json",
+    )
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert summary["game"] == "madiao" and summary["hands"] == 12
+    assert summary["actions_per_hand"] == 32
+    ok = paiju("replay", str(out))
+    assert ok.returncode == 0, ok.stderr
+    lines = out.read_text().splitlines()
+    record = json.loads(lines[1])
+    record["actions"][0], record["actions"][1] = record["actions"][1], record["actions"][0]
+    lines[1] = json.dumps(record)
+    out.write_text("\n".join(lines) + "\n")
+    bad = paiju("replay", str(out))
+    assert bad.returncode == 1 and "line 2, hand 1: action 1" in bad.stderr
+
+    chong = subprocess.run(
+        [sys.executable, "-m", "paiju.cli", "madiao", "chong"],
+        input='{"table": "qt", "captured": {"qt": "bt"}, "draws": "29t"}',
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert json.loads(chong.stdout) == {"points": [10, 4], "total": 14}
+    worse = subprocess.run(
+        [sys.executable, "-m", "paiju.cli", "madiao", "chong"],
+        input='{"table": "9m", "draws": "9m"}',
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert worse.returncode == 2 and worse.stderr.count("\n") == 1
+    assert "already on the table" in worse.stderr

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CORES = [ROOT / "paiju" / "mazhan"]
-ALLOWED_OWN = ("paiju.errors", "paiju.mazhan")
+CORES = [ROOT / "paiju" / "mazhan", ROOT / "paiju" / "madiao"]
+ALLOWED = {"mazhan": ("paiju.errors", "paiju.mazhan"), "madiao": ("paiju.errors", "paiju.madiao")}
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -29,7 +29,7 @@ def test_core_sources_import_only_the_standard_library() -> None:
             for name in imported_modules(path):
                 top = name.split(".")[0]
                 if top == "paiju":
-                    assert name.startswith(ALLOWED_OWN), f"{path}: imports {name}"
+                    assert name.startswith(ALLOWED[core.name]), f"{path}: imports {name}"
                 else:
                     assert top in sys.stdlib_module_names or top == "__future__", (
                         f"{path}: imports {name}, not in the standard library"
@@ -40,7 +40,8 @@ def test_importing_the_core_loads_no_third_party_module() -> None:
     code = (
         "import sys\n"
         "before = set(sys.modules)\n"
-        "import paiju.mazhan, paiju.mazhan.scoring, paiju.mazhan.record\n"
+        "import paiju.mazhan.rules, paiju.mazhan.views, paiju.mazhan.scoring\n"
+        "import paiju.madiao.rules, paiju.madiao.views, paiju.madiao.chong\n"
         "new = set(sys.modules) - before\n"
         "bad = sorted(m for m in new if m.split('.')[0] not in sys.stdlib_module_names"
         " and m.split('.')[0] != 'paiju')\n"

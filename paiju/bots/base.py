@@ -1,7 +1,7 @@
 """The bot protocol: ``act(view, legal, rng) -> Action``, and the registry of bots by name.
 
->>> sorted(BOTS["mazhan"])
-['greedy', 'random']
+>>> sorted(BOTS["mazhan"]), sorted(BOTS["madiao"])
+(['greedy', 'random'], ['heuristic', 'random'])
 """
 
 from __future__ import annotations
@@ -33,7 +33,17 @@ def _mazhan_bots() -> dict[str, Callable[[], Bot]]:
     return {"random": RandomBot, "greedy": GreedyBot}
 
 
-_FACTORIES: dict[str, Callable[[], dict[str, Callable[[], Bot]]]] = {"mazhan": _mazhan_bots}
+def _madiao_bots() -> dict[str, Callable[[], Bot]]:
+    from paiju.bots.madiao_bots import HeuristicBot
+    from paiju.bots.simple import RandomBot
+
+    return {"random": RandomBot, "heuristic": HeuristicBot}
+
+
+_FACTORIES: dict[str, Callable[[], dict[str, Callable[[], Bot]]]] = {
+    "mazhan": _mazhan_bots,
+    "madiao": _madiao_bots,
+}
 
 
 class _Registry(dict[str, dict[str, Callable[[], Bot]]]):

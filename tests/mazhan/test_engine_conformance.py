@@ -14,11 +14,11 @@ from paiju.bots.driver import bot_rng, play_match
 from paiju.bots.simple import GreedyBot, RandomBot
 from paiju.errors import NotYourTurnError
 from paiju.mazhan.actions import Action, ActionKind
-from paiju.mazhan.replay import check_record
 from paiju.mazhan.rules import Phase, Ruleset, State, acting, apply, legal_actions_for, new_hand
 from paiju.mazhan.seats import SEATS
 from paiju.mazhan.views import observe
 from paiju.mazhan.wall import FULL_SET
+from paiju.replay import check_record
 
 
 def tiles_in_play(s: State) -> Counter[int]:
