@@ -29,9 +29,9 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest -n 2
 
+## Run every benchmark and write benchmarks/RESULTS.md.
 bench: $(STAMP)
-	$(BIN)/python benchmarks/win_check.py
-	$(BIN)/python benchmarks/simulate.py
+	$(BIN)/python benchmarks/run_all.py
 
 ## Rebuild the packaged complete-hand tables (tests check they match).
 tables: $(STAMP)

@@ -5,6 +5,8 @@
 - ``paiju madiao chong [FILE]`` scores one player's 開沖 draws (Ma Diao rules §7).
 - ``paiju simulate mazhan|madiao --games N --seed S [--bots …] [--out F] [--json]`` plays seeded
   hands with bots and summarises them.
+- ``paiju arena mazhan|madiao --games N --seed S --bots a,b,c,d [--json]`` rates bots on the
+  same deals with every bot in every seat.
 - ``paiju replay F`` re-applies every record of F and checks each reproduces its result
   (exit 1 naming the hand and the action when one does not).
 
@@ -135,6 +137,51 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _arena(args: argparse.Namespace) -> int:
+    from paiju.arena import arena
+    from paiju.simulate import parse_bots
+
+    if args.games < 1:
+        _fail(f"--games must be 1 or more, got {args.games}")
+    try:
+        names = parse_bots(args.game, args.bots)
+    except ValueError as err:
+        _fail(str(err))
+    if sys.stderr.isatty():
+        from rich.progress import Progress
+
+        with Progress(transient=True) as bar:
+            task = bar.add_task(f"{args.game} arena", total=4 * -(-args.games // 4))
+            report = arena(
+                args.game,
+                args.games,
+                args.seed,
+                names,
+                progress=lambda n: bar.update(task, completed=n),
+            )
+    else:
+        report = arena(args.game, args.games, args.seed, names)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "bots": report["bots"],
+                    "differences": report["differences"],
+                    "hands": report["hands"],
+                    "game": report["game"],
+                    "seed": report["seed"],
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+    else:
+        from paiju.explain import print_arena
+
+        print_arena(report)
+    return 0
+
+
 def _replay(args: argparse.Namespace) -> int:
     from paiju.replay import replay_file
 
@@ -205,6 +252,23 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--out", help="write each hand as a JSON line to this file")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
     sim.set_defaults(run=_simulate)
+
+    are = games.add_parser(
+        "arena",
+        help="rate bots against each other on the same deals, each in every seat",
+        description="Play GAMES hands in deals of four (one seed, the bots rotated one seat "
+        "each time) and print each bot's mean net per hand with a 95% confidence interval, "
+        "its win rate and its rate of discarding into a win.",
+    )
+    are.add_argument("game", choices=["mazhan", "madiao"], help="the game")
+    are.add_argument("--games", type=int, default=400, help="hands to play (default 400)")
+    are.add_argument("--seed", type=int, default=0, help="the seed (default 0)")
+    are.add_argument(
+        "--bots",
+        help="four bots separated by commas, e.g. strong,greedy,greedy,greedy (one name: all four)",
+    )
+    are.add_argument("--json", action="store_true", help="print the ratings as JSON")
+    are.set_defaults(run=_arena)
 
     rep = games.add_parser(
         "replay",

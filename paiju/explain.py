@@ -17,7 +17,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-__all__ = ["print_settlement", "print_summary", "render_settlement"]
+__all__ = ["print_arena", "print_settlement", "print_summary", "render_settlement"]
 
 _SEAT_NAMES = {"E": "東 East (dealer)", "S": "南 South", "W": "西 West", "N": "北 North"}
 _ROLES = {"winner": "winner 胡家", "loser": "non-winner", "drawn": "drawn hand 流局"}
@@ -182,3 +182,40 @@ def _counts(title: str, label: str, counts: dict[str, int]) -> Table:
     for name, n in sorted(counts.items(), key=lambda kv: -kv[1]):
         table.add_row(name, str(n))
     return table
+
+
+def print_arena(report: dict[str, Any]) -> None:
+    """Print an arena report (see :func:`paiju.arena.arena`) as tables.
+
+    >>> from paiju.arena import arena
+    >>> print_arena(arena("madiao", 4, 1, ["heuristic", "random", "random", "random"]))
+    ... # doctest: +ELLIPSIS
+    <BLANKLINE>
+    ...
+    """
+    title = (
+        f"{report['game']} arena: {report['hands']} hands ({report['deals']} deals × 4 "
+        f"seatings), seed {report['seed']}"
+    )
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD)
+    for col in ("bot", "hands", "mean net", "95% interval", "win rate", "deal-in rate"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for name, b in sorted(report["bots"].items(), key=lambda kv: -kv[1]["mean_net"]):
+        lo, hi = b["ci95"]
+        deal_in = "—" if b["deal_in_rate"] is None else f"{b['deal_in_rate']:.1%}"
+        table.add_row(
+            name,
+            str(b["hands"]),
+            f"{b['mean_net']:+.2f}",
+            f"[{lo:+.2f}, {hi:+.2f}]",
+            f"{b['win_rate']:.1%}",
+            deal_in,
+        )
+    diffs = Table(title="differences (per deal)", title_justify="left", box=box.SIMPLE_HEAD)
+    for col in ("pair", "mean", "95% interval", ""):
+        diffs.add_column(col, justify="left" if col in ("pair", "") else "right")
+    for pair, d in report["differences"].items():
+        lo, hi = d["ci95"]
+        verdict = "significant" if lo > 0 or hi < 0 else "not significant"
+        diffs.add_row(pair, f"{d['mean']:+.2f}", f"[{lo:+.2f}, {hi:+.2f}]", verdict)
+    Console().print(Group(table, diffs))

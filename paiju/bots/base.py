@@ -1,7 +1,7 @@
 """The bot protocol: ``act(view, legal, rng) -> Action``, and the registry of bots by name.
 
 >>> sorted(BOTS["mazhan"]), sorted(BOTS["madiao"])
-(['greedy', 'random'], ['heuristic', 'random'])
+(['greedy', 'random', 'strong'], ['heuristic', 'random'])
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ class Bot(Protocol):
 
 def _mazhan_bots() -> dict[str, Callable[[], Bot]]:
     from paiju.bots.simple import GreedyBot, RandomBot
+    from paiju.bots.strong import StrongBot
 
-    return {"random": RandomBot, "greedy": GreedyBot}
+    return {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
 
 
 def _madiao_bots() -> dict[str, Callable[[], Bot]]:
@@ -66,7 +67,7 @@ def make_bot(game: str, name: str) -> Bot:
     >>> make_bot("mazhan", "clever")
     Traceback (most recent call last):
     ...
-    ValueError: unknown mazhan bot 'clever' (choose from greedy, random)
+    ValueError: unknown mazhan bot 'clever' (choose from greedy, random, strong)
 
     Raises ``ValueError`` for an unknown game or bot.
     """

@@ -95,6 +95,7 @@ _SUIT_OFFSET = {
 }
 _SUIT_BY_LETTER = {s.value: s for s in Suit}
 _SUIT_BY_INDEX = tuple(s for s in Suit for _ in range(s.size))
+_RANK_BY_INDEX = tuple(r for s in Suit for r in range(1, s.size + 1))
 
 #: Faces 0–33 are suit tiles and honours (the 34-count layout); 34–41 flowers and seasons.
 FACE_COUNT = 42
@@ -201,7 +202,7 @@ class Tile:
         >>> Tile.parse("6z").rank
         6
         """
-        return self.index - self.suit.offset + 1
+        return _RANK_BY_INDEX[self.index]
 
     @property
     def is_suited(self) -> bool:

@@ -1,0 +1,143 @@
+"""Run every benchmark and write ``benchmarks/RESULTS.md`` with today's figures (``make bench``).
+
+python benchmarks/run_all.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import env_steps
+import scoring
+import simulate
+import win_check
+
+RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
+
+
+def _machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def render(r: dict[str, Any]) -> str:
+    m = 1e6
+    w = r["win_check"]
+    s = r["scoring"]
+    sim = r["simulate"]
+    env = r["env_steps"]
+    lines = [
+        "# Performance record",
+        "",
+        f"Written by `make bench` on {r['date']} ({r['machine']}). Every figure is measured in",
+        "the same run as the peer library it is compared with; one core unless said otherwise.",
+        "",
+        "## Complete-hand checks per call (`benchmarks/win_check.py`)",
+        "",
+        "paiju: 17-tile Mazhan hands with 0–3 ★ (uniform); mahjong: `Agari.is_agari` on 14-tile",
+        "riichi hands. Inputs prepared outside the timer: paiju's as its native suit keys (the",
+        "form the engine keeps) and, separately, as a 34-count list (keys computed inside the",
+        "timer); mahjong's as its 34-count list.",
+        "",
+        "| hands | paiju, suit keys | paiju, 34-count list | mahjong | ratio (keys) "
+        "| ratio (list) |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for kind in win_check.KINDS:
+        k = w["per_call"][kind]
+        lines.append(
+            f"| {kind} | {k['paiju_keys'] / m:.2f} M/s | {k['paiju_counts'] / m:.2f} M/s | "
+            f"{k['mahjong'] / m:.2f} M/s | {k['ratio_keys']:.2f}× | {k['ratio_counts']:.2f}× |"
+        )
+    b = w["batch"]
+    lines += [
+        "",
+        f"Batch check (NumPy, `paiju.fast`), {b['hands']:,} random hands: "
+        f"**{b['from_keys'] / m:.1f} M hands/s** from suit keys, "
+        f"{b['from_counts'] / m:.1f} M hands/s from 34-count rows.",
+        "",
+        "## Scored hands per second (`benchmarks/scoring.py`)",
+        "",
+        "| scorer | hands/s |",
+        "|---|---:|",
+        f"| paiju `score` (every seat, every decomposition and ★ reading) | "
+        f"{s['paiju_per_second']:,.0f} |",
+        f"| mahjong `HandCalculator.estimate_hand_value` (the winner, riichi rules) | "
+        f"{s['mahjong_per_second']:,.0f} |",
+        f"| ratio | {s['ratio']:.2f}× |",
+        "",
+        "## Hands simulated per second (`benchmarks/simulate.py`)",
+        "",
+        "| engine and bots | hands/s | actions/s |",
+        "|---|---:|---:|",
+        f"| paiju Mazhan, random bots | {sim['paiju_random']['hands_per_second']:,.0f} | "
+        f"{sim['paiju_random']['actions_per_second']:,.0f} |",
+        f"| paiju Mazhan, greedy bots | {sim['paiju_greedy']['hands_per_second']:,.0f} | "
+        f"{sim['paiju_greedy']['actions_per_second']:,.0f} |",
+    ]
+    rl = sim["rlcard_random"]
+    if rl is not None:
+        lines.append(f"| RLCard mahjong, random agents | {rl['hands_per_second']:,.0f} | |")
+        lines.append(f"| ratio paiju/RLCard (random) | {sim['ratio_random_vs_rlcard']:.1f}× | |")
+    lines += [
+        "",
+        "## Environment steps per second (`benchmarks/env_steps.py`)",
+        "",
+        "Random legal actions. A paiju step is one agent's action; a riichienv step is one",
+        "`step` call with the actions of every player that must act.",
+        "",
+        "| environment | steps/s | hands/s |",
+        "|---|---:|---:|",
+    ]
+    for key, label in (
+        ("paiju_mazhan_v0", "paiju `mazhan_v0`"),
+        ("paiju_madiao_v0", "paiju `madiao_v0`"),
+        ("riichienv", "riichienv (Rust core)"),
+    ):
+        x = env[key]
+        if x is None:
+            lines.append(f"| {label} | not installed | |")
+        else:
+            lines.append(
+                f"| {label} | {x['steps_per_second']:,.0f} | {x['hands_per_second']:,.0f} |"
+            )
+    lines += ["", "Raw figures:", "", "```json", json.dumps(r, indent=1), "```", ""]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller runs (a smoke test)")
+    args = parser.parse_args()
+    q = args.quick
+    r: dict[str, Any] = {
+        "date": datetime.date.today().isoformat(),
+        "machine": _machine(),
+        "win_check": win_check.measure(20_000 if q else 100_000, 2 if q else 5, 1),
+        "scoring": scoring.measure(200 if q else 2000, 1),
+        "simulate": simulate.measure(200 if q else 2000, 1.0 if q else 10.0, 1),
+        "env_steps": env_steps.measure(1.0 if q else 5.0, 1),
+    }
+    text = render(r)
+    RESULTS.write_text(text, encoding="utf-8")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

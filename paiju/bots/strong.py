@@ -1,0 +1,242 @@
+"""The ``strong`` Mazhan bot: discards and claims chosen by expected value, not distance alone.
+
+Every candidate (each discard, each claim or pass) is rated by the hand it leaves:
+
+- **distance**: shanten with ★ (:func:`~paiju.mazhan.shanten.shanten`: tiles from a complete
+  hand, junk costing nothing), first of all;
+- **acceptance** (進張): how many of the tiles still unseen would bring the hand one step
+  closer, counted against what this seat can see (its hand, every meld, bonus tile and
+  discard, the wild indicator), ★ included;
+- **value**: the hand it heads for: a flush (清一色 is a limit hand, 混一色 a 台), pairs of
+  中, 發 or the seat wind (a 台 each once they are pungs), pairs and pungs towards 對對胡;
+- **defence**: when an opponent shows two or more melds, or the wall runs low, while this hand
+  is still far, tiles that opponent has not discarded are dangerous (a discard that completes
+  another hand pays its whole value).
+
+>>> import random
+>>> from paiju.mazhan.rules import Ruleset, new_hand, legal_actions_for
+>>> from paiju.mazhan.views import observe
+>>> from paiju.mazhan.seats import Seat
+>>> state = new_hand(Ruleset(), seed=9)
+>>> view = observe(state, Seat.E)
+>>> StrongBot().act(view, view.legal, random.Random(0)).kind.value in (
+...     "discard", "hu", "shazhu", "angang")
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from paiju.mazhan.actions import Action, ActionKind
+from paiju.mazhan.melds import MeldKind
+from paiju.mazhan.rules import Phase
+from paiju.mazhan.seats import SEATS
+from paiju.mazhan.shanten import shanten
+from paiju.mazhan.views import View
+
+__all__ = ["StrongBot"]
+
+_WINS = (ActionKind.HU, ActionKind.SHAZHU)
+_KONGS = (ActionKind.ANGANG, ActionKind.JIAGANG)
+_RED, _GREEN = 33, 32
+#: 清一色 pull: a bonus for each suited tile fewer than this off the main suit, ×8.
+_FLUSH_SPAN = 3
+
+
+def _unseen(view: View) -> list[int]:
+    """Copies of each face this seat cannot see (★ counted at the wild face)."""
+    seen = [0] * 34
+    for t in view.hand:
+        seen[t.index] += 1
+    for melds in view.melds.values():
+        for m in melds:
+            for t in m.tiles:
+                seen[t.index] += 1
+    for discards in view.discards.values():
+        for t, claimed in discards:
+            if not claimed:
+                seen[t.index] += 1
+    seen[view.indicator.index] += 1
+    return [max(0, 4 - s) for s in seen]
+
+
+def _neighbours(counts: list[int]) -> list[int]:
+    """Faces that could improve these tiles: the same honour, or within two in a suit."""
+    out = set()
+    for i, c in enumerate(counts):
+        if not c:
+            continue
+        if i >= 27:
+            out.add(i)
+            continue
+        lo = i - i % 9
+        for j in range(max(lo, i - 2), min(lo + 9, i + 3)):
+            out.add(j)
+    return sorted(out)
+
+
+class StrongBot:
+    """Expected value over distance; see the module docstring.
+
+    >>> StrongBot().name
+    'strong'
+    """
+
+    name = "strong"
+    needs_view = True
+
+    def act(self, view: View | None, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Choose an action.
+
+        >>> StrongBot().act(None, [Action.parse("N pass"), Action.parse("N hu")],
+        ...                 random.Random(0))
+        Action.parse('N hu')
+        """
+        for a in legal:
+            if a.kind in _WINS:
+                return a
+        if view is None:
+            return legal[0]
+        counts = view.hand_counts
+        wild = view.wild.index
+        wilds = counts[wild]
+        counts[wild] = 0
+        ctx = _Context(view, wilds)
+        if view.phase is Phase.ACT:
+            for a in legal:
+                if a.kind in _KONGS:
+                    return a
+            best: list[Action] = []
+            best_u = -1e9
+            for a in legal:
+                if a.kind is not ActionKind.DISCARD or a.tile is None:
+                    continue
+                i = a.tile.index
+                counts[i] -= 1
+                u = ctx.utility(counts) - ctx.danger(i)
+                counts[i] += 1
+                if u > best_u + 1e-9:
+                    best, best_u = [a], u
+                elif abs(u - best_u) <= 1e-9:
+                    best.append(a)
+            return best[rng.randrange(len(best))] if best else legal[0]
+        return self._claim(view, ctx, counts, legal)
+
+    @staticmethod
+    def _claim(view: View, ctx: _Context, counts: list[int], legal: Sequence[Action]) -> Action:
+        passing = next(a for a in legal if a.kind is ActionKind.PASS)
+        tile = view.claim_tile
+        if tile is None:
+            return passing
+        f = tile.index
+        best, best_u = passing, ctx.utility(counts)
+        for a in legal:
+            if a.kind is ActionKind.GANG:
+                counts[f] -= 3
+                u = ctx.utility(counts, melds=1) + 5  # a kong's points and an extra draw
+                counts[f] += 3
+            elif a.kind in (ActionKind.PENG, ActionKind.CHI):
+                used = (
+                    [f, f]
+                    if a.kind is ActionKind.PENG
+                    else [t.index for t in a.chow if t.index != f]
+                )
+                for x in used:
+                    counts[x] -= 1
+                u = -1e9
+                for d in range(34):
+                    if counts[d]:
+                        counts[d] -= 1
+                        u = max(u, ctx.utility(counts, melds=1) - ctx.danger(d))
+                        counts[d] += 1
+                for x in used:
+                    counts[x] += 1
+            else:
+                continue
+            if u > best_u:
+                best, best_u = a, u
+        return best
+
+
+class _Context:
+    """What the evaluation needs from the view, computed once per decision."""
+
+    def __init__(self, view: View, wilds: int) -> None:
+        self.view = view
+        self.wilds = wilds
+        self.wild_face = view.wild.index
+        self.unseen = _unseen(view)
+        self.unseen_wilds = max(
+            0,
+            3
+            - wilds
+            - sum(1 for ms in view.melds.values() for m in ms for t in m.tiles if t == view.wild),
+        )
+        self.seat_wind = view.seat.wind.index
+        my_melds = view.melds[view.seat]
+        self.meld_suits = {m.face.suit for m in my_melds if m.face.is_suited}
+        self.meld_honours = any(not m.face.is_suited for m in my_melds)
+        self.meld_chows = any(m.kind is MeldKind.CHOW for m in my_melds)
+        self.meld_count = len(my_melds)
+        late = view.wall_left <= view.dead_wall + 24
+        self.threats = [
+            s for s in SEATS if s is not view.seat and (len(view.melds[s]) >= 2 or late)
+        ]
+        self.discarded = {s: {t.index for t, _ in view.discards[s]} for s in SEATS}
+        self.far = True  # set by each utility() call, read by danger()
+
+    def distance(self, counts: list[int], melds: int) -> int:
+        """Shanten of these concealed tiles beside this seat's melds (and ``melds`` more)."""
+        return shanten(counts, self.meld_count + melds, self.wilds)
+
+    def utility(self, counts: list[int], melds: int = 0) -> float:
+        """Higher is better: distance first, then acceptance, then value."""
+        sf = self.distance(counts, melds)
+        accept = 0
+        if sf > -1:
+            accept += self.unseen_wilds
+            for x in _neighbours(counts):
+                if x != self.wild_face and self.unseen[x] and counts[x] < 4:
+                    counts[x] += 1
+                    if self.distance(counts, melds) < sf:
+                        accept += self.unseen[x]
+                    counts[x] -= 1
+        self.far = sf >= 1
+        return -100.0 * sf + accept + self._value(counts, melds)
+
+    def _value(self, counts: list[int], extra_melds: int) -> float:
+        suited = [sum(counts[s * 9 : s * 9 + 9]) for s in range(3)]
+        honours = sum(counts[27:34])
+        total = sum(suited) + honours
+        value = 0.0
+        top = max(range(3), key=lambda s: suited[s])
+        off_melds = any(s.value != "mps"[top] for s in self.meld_suits)
+        if total and not off_melds:
+            off = total - suited[top]
+            pure_off = off if not self.meld_honours else 99
+            if pure_off <= _FLUSH_SPAN:
+                value += (_FLUSH_SPAN + 1 - pure_off) * 8.0  # 清一色 is a limit hand
+            elif off - honours <= 2:
+                value += (3 - (off - honours)) * 3.0  # 混一色: one 台
+        for face in {_RED, _GREEN, self.seat_wind}:
+            if counts[face] >= 2:
+                value += 6.0
+        pairs = sum(1 for c in counts if c >= 2)
+        if not self.meld_chows and pairs + self.meld_count + extra_melds >= 4:
+            value += 4.0
+        return value
+
+    def danger(self, face: int) -> float:
+        """How dangerous discarding ``face`` is now (0 when nobody threatens or when this
+        hand is close enough to push)."""
+        if not self.threats or not self.far:
+            return 0.0
+        risk = 0.0
+        for s in self.threats:
+            if face not in self.discarded[s]:
+                risk += 1.0
+        if self.unseen[face] == 0:
+            risk *= 0.5  # every other copy is visible: only a wait on this exact tile
+        return 12.0 * risk
