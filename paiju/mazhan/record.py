@@ -282,8 +282,11 @@ class FinishedHand:
                     f"win_by: sha_zhu (殺豬) needs all three ★ ({self.wild}) in "
                     f"{winner.value}'s concealed tiles; found {stars}"
                 )
-            if self.win_tile is not None:
-                raise InvalidHandError("win_tile: omit it for sha_zhu (殺豬)")
+            if self.win_tile is not None and self.win_tile not in sh.concealed:
+                raise InvalidHandError(
+                    f"win_tile: {self.win_tile} is not among {winner.value}'s concealed tiles "
+                    "(殺豬 needs no winning tile: omit it)"
+                )
             return
         if self.win_tile is None:
             if not self.tianhu:

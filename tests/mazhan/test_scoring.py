@@ -379,3 +379,21 @@ def test_every_settlement_is_zero_sum_and_capped(seed: int) -> None:
 def test_scoring_is_deterministic(seed: int) -> None:
     hand = random_finished_hand(random.Random(seed))
     assert score_json(hand) == score_json(hand)
+
+
+def test_s8_sha_zhu_accepts_the_tile_just_drawn_and_ignores_it() -> None:
+    hand = fill(
+        {
+            "wild": "9s",
+            "winner": "W",
+            "win_by": "sha_zhu",
+            "win_tile": "1m",
+            "players": {
+                "W": seat("9s9s9s1m4m7m2p5p8p3z4z", ["pung 777z", "chow 123s"], "2h"),
+            },
+        }
+    )
+    w = score_json(hand)["players"]["W"]
+    assert w["value"] == LIMIT and "獨張" not in names(w["items"])
+    with pytest.raises(InvalidHandError, match="not among"):
+        score_json({**hand, "win_tile": "6m"})
