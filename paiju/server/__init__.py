@@ -1,0 +1,6 @@
+"""The online table server (Mazhan rules §10): accounts, the ledger, rooms, clocks.
+
+Storage goes through SQLAlchemy with Alembic migrations: an embedded SQLite file by default,
+PostgreSQL when ``PAIJU_DATABASE_URL`` is set. Money moves only through
+:mod:`paiju.server.ledger`, one transaction per event, so the books always balance.
+"""

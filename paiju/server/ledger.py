@@ -1,0 +1,145 @@
+"""The ledger: every movement of points, one database transaction per event.
+
+Points enter only by issue (a new account's starting balance) and then only move between
+accounts, the house included; so the sum of all balances always equals the points ever
+issued, which :func:`audit` checks. Every event carries a key: applying the same event twice
+changes nothing (a retried or replayed settlement is never counted twice).
+
+>>> from paiju.server.db import make_engine, make_sessions, migrate
+>>> engine = make_engine("sqlite://"); migrate(engine)
+>>> sessions = make_sessions(engine)
+>>> with sessions.begin() as s:
+...     a = new_account(s, "ana", "", 1000); b = new_account(s, "bo", "", 1000)
+...     ok = apply(s, [(a.id, b.id, 300), (a.id, HOUSE, 5)], "hand", "hand:1")
+>>> with sessions() as s:
+...     [x.balance for x in (s.get(Account, a.id), s.get(Account, b.id))], audit(s)
+([695, 1300], (2000, 2000))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from paiju.server.errors import ServerError
+from paiju.server.models import Account, LedgerEntry
+from paiju.server.money import HOUSE
+
+__all__ = ["HOUSE", "apply", "audit", "house", "new_account"]
+
+HOUSE_NAME = "__house__"
+
+
+def house(s: Session) -> Account:
+    """The house account (created on first use).
+
+    >>> from paiju.server.db import make_engine, make_sessions, migrate
+    >>> e = make_engine("sqlite://"); migrate(e)
+    >>> with make_sessions(e).begin() as s:
+    ...     house(s).is_house
+    True
+    """
+    acc = s.scalars(sa.select(Account).where(Account.is_house.is_(True))).first()
+    if acc is None:
+        acc = Account(name=HOUSE_NAME, password_hash="", balance=0, is_house=True)
+        s.add(acc)
+        s.flush()
+    return acc
+
+
+def new_account(s: Session, name: str, password_hash: str, start_balance: int) -> Account:
+    """Create an account and issue its starting balance (one ledger entry, reason ``issue``).
+
+    Raises :class:`~paiju.server.errors.ServerError` ``name_taken``.
+    """
+    if s.scalars(sa.select(Account.id).where(Account.name == name)).first() is not None:
+        raise ServerError("name_taken", f"the name {name!r} is taken", 409)
+    acc = Account(name=name, password_hash=password_hash, balance=start_balance, is_house=False)
+    s.add(acc)
+    s.flush()
+    s.add(
+        LedgerEntry(
+            account_id=acc.id,
+            amount=start_balance,
+            balance_after=start_balance,
+            reason="issue",
+            hand_id=None,
+            event_key=f"issue:{acc.id}",
+            seq=0,
+        )
+    )
+    s.flush()
+    return acc
+
+
+def apply(
+    s: Session,
+    movements: Sequence[tuple[int | str, int | str, int]],
+    reason: str,
+    event_key: str,
+    hand_id: int | None = None,
+) -> bool:
+    """Move points between accounts (ids, or ``HOUSE``) inside the caller's transaction;
+    False, changing nothing, when this event was applied before.
+
+    Raises :class:`~paiju.server.errors.ServerError` ``insufficient_funds`` (the whole event
+    is rolled back with the transaction) or ``bad_movement``.
+    """
+    seen = s.scalars(sa.select(LedgerEntry.id).where(LedgerEntry.event_key == event_key)).first()
+    if seen is not None:
+        return False
+    house_id = house(s).id
+    ids = sorted({house_id if k == HOUSE else int(k) for m in movements for k in m[:2]})
+    query = sa.select(Account).where(Account.id.in_(ids)).order_by(Account.id)
+    if s.bind is not None and s.bind.dialect.name != "sqlite":
+        query = query.with_for_update()
+    accounts = {a.id: a for a in s.scalars(query)}
+    seq = 0
+    for payer, payee, amount in movements:
+        if amount < 0:
+            raise ServerError("bad_movement", f"negative movement {amount}")
+        if amount == 0:
+            continue
+        src = accounts[house_id if payer == HOUSE else int(payer)]
+        dst = accounts[house_id if payee == HOUSE else int(payee)]
+        if src.balance < amount:
+            raise ServerError(
+                "insufficient_funds", f"{src.name} has {src.balance} points, {amount} are due", 402
+            )
+        src.balance -= amount
+        dst.balance += amount
+        for acc, delta in ((src, -amount), (dst, amount)):
+            s.add(
+                LedgerEntry(
+                    account_id=acc.id,
+                    amount=delta,
+                    balance_after=acc.balance,
+                    reason=reason,
+                    hand_id=hand_id,
+                    event_key=event_key,
+                    seq=seq,
+                )
+            )
+            seq += 1
+    s.flush()
+    return True
+
+
+def audit(s: Session) -> tuple[int, int]:
+    """``(sum of all balances, points ever issued)``: equal when the books balance.
+
+    >>> from paiju.server.db import make_engine, make_sessions, migrate
+    >>> e = make_engine("sqlite://"); migrate(e)
+    >>> with make_sessions(e)() as s:
+    ...     audit(s)
+    (0, 0)
+    """
+    balances = s.scalar(sa.select(sa.func.coalesce(sa.func.sum(Account.balance), 0)))
+    issued = s.scalar(
+        sa.select(sa.func.coalesce(sa.func.sum(LedgerEntry.amount), 0)).where(
+            LedgerEntry.reason == "issue"
+        )
+    )
+    return int(balances or 0), int(issued or 0)

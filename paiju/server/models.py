@@ -1,0 +1,122 @@
+"""The database schema (SQLAlchemy 2; migrations in ``paiju/server/migrations``).
+
+- ``accounts``: players and the house (``is_house``), with their balances;
+- ``tokens``: login sessions (the SHA-256 of the bearer token, never the token);
+- ``ledger``: every movement of points, with its reason, hand and an idempotency key;
+- ``tables``, ``hands``, ``hand_actions``: the tables and the action log each hand is
+  rebuilt from after a restart.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    func,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = ["Account", "Base", "GameTable", "Hand", "HandAction", "LedgerEntry", "Token"]
+
+
+class Base(DeclarativeBase):
+    """The declarative base of every table."""
+
+
+class Account(Base):
+    """A player, or the house."""
+
+    __tablename__ = "accounts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200), default="")
+    balance: Mapped[int] = mapped_column(BigInteger, default=0)
+    is_house: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+
+class Token(Base):
+    """A login session."""
+
+    __tablename__ = "tokens"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+
+class LedgerEntry(Base):
+    """One side of one movement of points."""
+
+    __tablename__ = "ledger"
+    __table_args__ = (UniqueConstraint("event_key", "seq", name="uq_ledger_event"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    amount: Mapped[int] = mapped_column(BigInteger)
+    balance_after: Mapped[int] = mapped_column(BigInteger)
+    reason: Mapped[str] = mapped_column(String(20))
+    hand_id: Mapped[int | None] = mapped_column(ForeignKey("hands.id"), nullable=True)
+    event_key: Mapped[str] = mapped_column(String(120))
+    seq: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+
+class GameTable(Base):
+    """A table of a room."""
+
+    __tablename__ = "tables"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    room: Mapped[str] = mapped_column(String(40), index=True)
+    game: Mapped[str] = mapped_column(String(20))
+    status: Mapped[str] = mapped_column(String(20), default="open")
+    created_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+
+class Hand(Base):
+    """One hand played at a table: enough to rebuild it by replay."""
+
+    __tablename__ = "hands"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
+    game: Mapped[str] = mapped_column(String(20))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    ruleset: Mapped[dict[str, Any]] = mapped_column(JSON)
+    setup: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    seats: Mapped[dict[str, Any]] = mapped_column(JSON)
+    stake: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(20), default="live")
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+
+class HandAction(Base):
+    """One action of a hand, in order."""
+
+    __tablename__ = "hand_actions"
+    __table_args__ = (UniqueConstraint("hand_id", "seq", name="uq_hand_action_seq"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(40))
+    created_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )

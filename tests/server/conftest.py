@@ -1,0 +1,56 @@
+"""Databases for the server tests: a fresh SQLite file per test, and a PostgreSQL database
+created for this test run (and dropped after it), so that runs never see each other's data."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.orm import Session, sessionmaker
+
+from paiju.server.db import make_engine, make_sessions, migrate
+
+PG_ADMIN = os.environ.get(
+    "PAIJU_TEST_PG_ADMIN", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+)
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL database of this run's own."""
+    name = f"paiju_test_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    url = PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
+    try:
+        yield url
+    finally:
+        with admin.connect() as c:
+            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def sessions(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[sessionmaker[Session]]:
+    """A migrated, empty database of each kind."""
+    if request.param == "sqlite":
+        engine = make_engine(f"sqlite:///{tmp_path / 'paiju.db'}")
+        migrate(engine)
+    else:
+        url = request.getfixturevalue("postgres_url")
+        engine = make_engine(url)
+        migrate(engine)
+        with engine.begin() as c:  # every test starts from empty tables
+            c.execute(
+                sa.text(
+                    "TRUNCATE ledger, hand_actions, hands, tables, tokens, accounts "
+                    "RESTART IDENTITY CASCADE"
+                )
+            )
+    yield make_sessions(engine)
+    engine.dispose()
