@@ -7,6 +7,7 @@
   hands with bots and summarises them.
 - ``paiju arena mazhan|madiao --games N --seed S --bots a,b,c,d [--json]`` rates bots on the
   same deals with every bot in every seat.
+- ``paiju serve [--host 127.0.0.1] [--port 8000]`` runs the table server.
 - ``paiju replay F`` re-applies every record of F and checks each reproduces its result
   (exit 1 naming the hand and the action when one does not).
 
@@ -182,6 +183,25 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from paiju.server.app import create_app
+    from paiju.server.config import Settings
+
+    try:
+        settings = Settings.from_env()
+    except ValueError as err:
+        _fail(str(err))
+    print(
+        f"paiju: serving on http://{args.host}:{args.port}/ (database: "
+        f"{settings.database_url.split('@')[-1]})",
+        flush=True,
+    )
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
 def _replay(args: argparse.Namespace) -> int:
     from paiju.replay import replay_file
 
@@ -269,6 +289,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     are.add_argument("--json", action="store_true", help="print the ratings as JSON")
     are.set_defaults(run=_arena)
+
+    serve = games.add_parser(
+        "serve",
+        help="run the table server (HTTP API, WebSocket /ws, OpenAPI at /docs)",
+        description="Run the table server. Storage: an SQLite file in PAIJU_DATA_DIR "
+        "(default ./data), or PAIJU_DATABASE_URL (PostgreSQL).",
+    )
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.set_defaults(run=_serve)
 
     rep = games.add_parser(
         "replay",

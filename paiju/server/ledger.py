@@ -1,7 +1,8 @@
 """The ledger: every movement of points, one database transaction per event.
 
 Points enter only by issue (a new account's starting balance) and then only move between
-accounts, the house included; so the sum of all balances always equals the points ever
+accounts, the house included (the house is the bank: it pays for the bots, and only its
+balance may go below zero); so the sum of all balances always equals the points ever
 issued, which :func:`audit` checks. Every event carries a key: applying the same event twice
 changes nothing (a retried or replayed settlement is never counted twice).
 
@@ -104,7 +105,7 @@ def apply(
             continue
         src = accounts[house_id if payer == HOUSE else int(payer)]
         dst = accounts[house_id if payee == HOUSE else int(payee)]
-        if src.balance < amount:
+        if src.balance < amount and not src.is_house:  # the house is the bank
             raise ServerError(
                 "insufficient_funds", f"{src.name} has {src.balance} points, {amount} are due", 402
             )

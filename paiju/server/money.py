@@ -99,17 +99,17 @@ def settle_hand(
 
 
 def escape_penalty(
-    escaper: K, others: Sequence[K], balance: int, stake: int
+    escaper: K, others: Sequence[K | str], balance: int, stake: int, multiple: int = 400
 ) -> list[tuple[K | str, K | str, int]]:
-    """逃跑: the escaper loses 400 × 底注 (all they have, if less); each other player gets a
-    quarter, the house keeps the rest (a quarter and any remainder).
+    """逃跑: the escaper loses ``multiple`` × 底注 (400 in Mazhan; all they have, if less);
+    each other player gets a quarter, the house keeps the rest (a quarter and any remainder).
 
     >>> escape_penalty("e", ["a", "b", "c"], 10_000, 5)
     [('e', 'a', 500), ('e', 'b', 500), ('e', 'c', 500), ('e', '__house__', 500)]
     >>> escape_penalty("e", ["a", "b", "c"], 1001, 5)[-1]
     ('e', '__house__', 251)
     """
-    amount = min(400 * stake, max(0, balance))
+    amount = min(multiple * stake, max(0, balance))
     quarter = amount // 4
     out: list[tuple[K | str, K | str, int]] = [(escaper, o, quarter) for o in others if quarter]
     rest = amount - quarter * len(others)

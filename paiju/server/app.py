@@ -1,0 +1,231 @@
+"""The FastAPI application: the HTTP API, the WebSocket ``/ws`` (docs/protocol.md).
+
+>>> from paiju.server.config import Settings
+>>> app = create_app(Settings.from_env({"PAIJU_DATABASE_URL": "sqlite://"}))
+>>> sorted(r.path for r in app.routes if r.path.startswith("/api"))[:3]
+['/api/health', '/api/ledger', '/api/login']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import Depends, FastAPI, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+
+from paiju.server.accounts import account_for_token, login, register
+from paiju.server.config import Settings
+from paiju.server.db import make_engine, make_sessions, migrate
+from paiju.server.errors import ServerError
+from paiju.server.hub import Hub
+from paiju.server.models import Account
+from paiju.server.store import Store
+from paiju.server.table import Connection, Timing
+
+__all__ = ["create_app"]
+
+COOKIE = "paiju_session"
+
+
+class Credentials(BaseModel):
+    """``{"name", "password"}`` for register and login."""
+
+    name: str
+    password: str
+
+
+def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
+    """Build the app for these settings (the database is migrated on startup and every hand
+    that was live is rebuilt by replay)."""
+    engine = make_engine(settings.database_url)
+    sessions = make_sessions(engine)
+    store = Store(sessions)
+    hub = Hub(store, timing or Timing(turn=settings.turn_seconds, bot_wait=settings.bot_wait))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        migrate(engine)
+        hub.restore()
+        yield
+        engine.dispose()
+
+    app = FastAPI(
+        title="paiju",
+        version="0.1.0",
+        lifespan=lifespan,
+        description="牌局: Mazhan and Ma Diao tables. WebSocket protocol: docs/protocol.md.",
+    )
+    app.state.hub = hub
+    app.state.store = store
+    app.state.settings = settings
+
+    @app.exception_handler(ServerError)
+    async def _server_error(_request: Request, err: ServerError) -> JSONResponse:
+        return JSONResponse(
+            {"error": {"code": err.code, "message": err.message}}, status_code=err.status
+        )
+
+    def current(request: Request) -> Account:
+        token = _token(request.headers.get("authorization"), request.cookies.get(COOKIE))
+        with sessions() as s:
+            acc = account_for_token(s, token or "")
+        if acc is None:
+            raise ServerError("unauthorized", "log in first", 401)
+        return acc
+
+    @app.get("/api/health")
+    def health() -> dict[str, Any]:
+        """Liveness."""
+        return {"ok": True, "tables": len(hub.tables)}
+
+    @app.post("/api/register", status_code=201)
+    def api_register(body: Credentials) -> dict[str, Any]:
+        """Create an account with the starting balance."""
+        with sessions.begin() as s:
+            acc = register(s, body.name, body.password, settings.start_balance)
+            return {"name": acc.name, "balance": acc.balance}
+
+    @app.post("/api/login")
+    def api_login(body: Credentials, response: Response) -> dict[str, Any]:
+        """Log in: a bearer token, also set as the session cookie."""
+        with sessions.begin() as s:
+            token = login(s, body.name, body.password)
+        response.set_cookie(COOKIE, token, httponly=True, samesite="lax")
+        return {"token": token}
+
+    @app.get("/api/me")
+    def api_me(acc: Account = Depends(current)) -> dict[str, Any]:  # noqa: B008
+        """The caller's name and balance, and where they sit."""
+        found = hub.find(acc.id)
+        seat = None
+        if found is not None:
+            table, i = found
+            seat = {"table": table.id, "room": table.room.name, "seat": table.rules.seats[i].value}
+        return {"name": acc.name, "balance": acc.balance, "seated": seat}
+
+    @app.get("/api/rooms")
+    def api_rooms() -> dict[str, Any]:
+        """The rooms: game, minimum balance, seats, tables and players."""
+        return {"rooms": hub.rooms_json()}
+
+    @app.get("/api/ledger")
+    def api_ledger(acc: Account = Depends(current)) -> dict[str, Any]:  # noqa: B008
+        """The caller's own ledger entries, newest first."""
+        return {"entries": store.ledger_for(acc.id)}
+
+    @app.websocket("/ws")
+    async def ws(websocket: WebSocket) -> None:
+        await websocket.accept()
+        token = _token(
+            websocket.headers.get("authorization"),
+            websocket.cookies.get(COOKIE),
+            websocket.query_params.get("token"),
+        )
+        with sessions() as s:
+            acc = account_for_token(s, token or "")
+        if acc is None:
+            await websocket.send_json(
+                {"type": "error", "code": "unauthorized", "message": "log in first"}
+            )
+            await websocket.close(code=4401)
+            return
+        conn = Connection()
+        writer = asyncio.create_task(_writer(websocket, conn))
+        conn.send({"type": "hello", "name": acc.name, "balance": acc.balance})
+        found = hub.find(acc.id)
+        if found is not None:  # back at a seat held through a disconnect or a restart
+            table, seat = found
+            table.reconnect(seat, conn)
+            conn.send(
+                {
+                    "type": "seated",
+                    "table": table.id,
+                    "room": table.room.name,
+                    "seat": table.rules.seats[seat].value,
+                }
+            )
+        try:
+            while True:
+                try:
+                    message = await websocket.receive_json()
+                except (ValueError, KeyError):
+                    conn.send(
+                        {
+                            "type": "error",
+                            "code": "bad_message",
+                            "message": "messages are JSON objects",
+                        }
+                    )
+                    continue
+                try:
+                    _dispatch(hub, store, acc, conn, message)
+                except ServerError as err:
+                    conn.send({"type": "error", "code": err.code, "message": err.message})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            writer.cancel()
+            found = hub.find(acc.id)
+            if found is not None:
+                table, seat = found
+                seat_info = table.seats[seat]
+                if seat_info is not None and seat_info.connection is conn:
+                    table.disconnect(seat)
+
+    return app
+
+
+def _dispatch(hub: Hub, store: Store, acc: Account, conn: Connection, message: Any) -> None:
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise ServerError("bad_message", "a message is a JSON object with a 'type'")
+    kind = message["type"]
+    if kind == "ping":
+        conn.send({"type": "pong"})
+        return
+    if kind == "join":
+        balance = store.balances([acc.id]).get(acc.id, 0)
+        table, seat = hub.join(acc.id, acc.name, balance, message.get("room"), conn)
+        conn.send(
+            {
+                "type": "seated",
+                "table": table.id,
+                "room": table.room.name,
+                "seat": table.rules.seats[seat].value,
+            }
+        )
+        return
+    found = hub.find(acc.id)
+    if found is None:
+        raise ServerError("not_seated", "join a room first")
+    table, seat = found
+    if kind == "ready":
+        table.ready(seat)
+    elif kind == "action":
+        table.act(seat, message.get("action"), message.get("version"))
+    elif kind == "tuoguan":
+        on = message.get("on")
+        if not isinstance(on, bool):
+            raise ServerError("bad_message", "tuoguan needs 'on': true or false")
+        table.set_tuoguan(seat, on)
+    elif kind == "leave":
+        table.leave(seat)
+        conn.send({"type": "left"})
+    else:
+        raise ServerError("bad_message", f"unknown message type {kind!r}")
+
+
+async def _writer(websocket: WebSocket, conn: Connection) -> None:
+    with contextlib.suppress(Exception):
+        while True:
+            message = await conn.queue.get()
+            await websocket.send_json(message)
+
+
+def _token(header: str | None, cookie: str | None, query: str | None = None) -> str | None:
+    if header and header.lower().startswith("bearer "):
+        return header[7:].strip()
+    return query or cookie

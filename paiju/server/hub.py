@@ -1,0 +1,97 @@
+"""The hub: every table of every room in this process, and who sits where.
+
+>>> from paiju.server.rooms import ROOMS
+>>> sorted(ROOMS)
+['madiao', 'mazhan', 'mazhan-vip']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from paiju.server.errors import ServerError
+from paiju.server.rooms import ROOMS
+from paiju.server.store import Store
+from paiju.server.table import Connection, Table, Timing
+
+__all__ = ["Hub"]
+
+
+class Hub:
+    """Tables by id; matchmaking into rooms; reconnection to one's seat."""
+
+    def __init__(self, store: Store, timing: Timing) -> None:
+        self.store = store
+        self.timing = timing
+        self.tables: dict[int, Table] = {}
+
+    def _new_table(self, room_name: str, table_id: int | None = None) -> Table:
+        room = ROOMS[room_name]
+        tid = table_id if table_id is not None else self.store.create_table(room.name, room.game)
+        table = Table(tid, room, self.store, self.timing, on_empty=self._drop)
+        self.tables[tid] = table
+        return table
+
+    def _drop(self, table: Table) -> None:
+        if not table.live:
+            self.tables.pop(table.id, None)
+
+    def find(self, account_id: int) -> tuple[Table, int] | None:
+        """Where an account sits, if anywhere."""
+        for table in self.tables.values():
+            seat = table.seat_of(account_id)
+            if seat is not None:
+                return table, seat
+        return None
+
+    def join(
+        self, account_id: int, name: str, balance: int, room_name: object, conn: Connection
+    ) -> tuple[Table, int]:
+        """Seat a player in a room (or back at the seat they hold).
+
+        Raises :class:`~paiju.server.errors.ServerError` ``unknown_room`` or
+        ``too_few_points``.
+        """
+        found = self.find(account_id)
+        if found is not None:
+            table, seat = found
+            table.reconnect(seat, conn)
+            return table, seat
+        if not isinstance(room_name, str) or room_name not in ROOMS:
+            raise ServerError("unknown_room", f"there is no room {room_name!r}", 404)
+        room = ROOMS[room_name]
+        if balance < room.min_balance:
+            raise ServerError(
+                "too_few_points",
+                f"{room.title} needs {room.min_balance} points; you have {balance}",
+                402,
+            )
+        waiting = next(
+            (
+                t
+                for t in self.tables.values()
+                if t.room.name == room.name and not t.live and t.free_seat() is not None
+            ),
+            None,
+        )
+        table = waiting if waiting is not None else self._new_table(room.name)
+        seat = table.sit(account_id, name, conn)
+        return table, seat
+
+    def restore(self) -> int:
+        """Rebuild every live hand from the database (after a restart); how many."""
+        count = 0
+        for live in self.store.live_hands():
+            table = self._new_table(live.room, live.table_id)
+            table.restore(live.hand_id, live.seed, live.stake, live.setup, live.seats, live.actions)
+            count += 1
+        return count
+
+    def rooms_json(self) -> list[dict[str, Any]]:
+        """The rooms with their tables and players."""
+        out = []
+        for room in ROOMS.values():
+            tables = [t for t in self.tables.values() if t.room.name == room.name]
+            players = sum(1 for t in tables for s in t.seats if s is not None and s.human)
+            out.append({**room.to_json(), "tables": len(tables), "players": players})
+        return out

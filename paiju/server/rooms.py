@@ -1,0 +1,60 @@
+"""The rooms (Mazhan rules §10): who may sit, which game, what an escape costs.
+
+| room | game | minimum balance | escape |
+|---|---|---|---|
+| ``mazhan`` | Mazhan | 800 | 400 × 底注 (the rules) |
+| ``mazhan-vip`` | Mazhan | 1,000,000 | 400 × 底注 |
+| ``madiao`` | Ma Diao | 800 | 40 × 底注 (paiju's choice, see docs/rules-decisions.md) |
+
+>>> ROOMS["mazhan-vip"].min_balance
+1000000
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["ROOMS", "Room"]
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """A room's rules.
+
+    >>> ROOMS["madiao"].to_json()["game"]
+    'madiao'
+    """
+
+    name: str
+    game: str
+    title: str
+    min_balance: int
+    escape_multiple: int
+    bots: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        """The room as the lobby lists it.
+
+        >>> ROOMS["mazhan"].to_json()["seats"]
+        4
+        """
+        return {
+            "name": self.name,
+            "game": self.game,
+            "title": self.title,
+            "min_balance": self.min_balance,
+            "seats": 4,
+            "escape_multiple": self.escape_multiple,
+            "bots": self.bots,
+        }
+
+
+ROOMS: dict[str, Room] = {
+    r.name: r
+    for r in (
+        Room("mazhan", "mazhan", "馬站麻將 · 普通房", 800, 400),
+        Room("mazhan-vip", "mazhan", "馬站麻將 · VIP 房", 1_000_000, 400),
+        Room("madiao", "madiao", "馬吊 · 普通房", 800, 40),
+    )
+}

@@ -1,0 +1,162 @@
+"""Persistence of tables and hands: each hand's seed and every action as it happens, so that
+a table can be rebuilt by replay after a restart; money through the ledger, one transaction
+per event (the fee, the settlement, an escape), each keyed by hand so it is never counted
+twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session, sessionmaker
+
+from paiju.server import ledger
+from paiju.server.models import Account, GameTable, Hand, HandAction, LedgerEntry
+
+__all__ = ["LiveHand", "Store"]
+
+Moves = Sequence[tuple[int | str, int | str, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class LiveHand:
+    """A hand that was live when the server stopped."""
+
+    table_id: int
+    room: str
+    hand_id: int
+    game: str
+    seed: int
+    ruleset: dict[str, Any]
+    setup: dict[str, Any]
+    seats: dict[str, Any]
+    stake: int
+    actions: list[str]
+
+
+class Store:
+    """The server's database operations."""
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self.sessions = sessions
+
+    def balances(self, account_ids: Sequence[int]) -> dict[int, int]:
+        """Current balances of some accounts."""
+        with self.sessions() as s:
+            rows = s.execute(
+                sa.select(Account.id, Account.balance).where(Account.id.in_(list(account_ids)))
+            )
+            return {i: int(b) for i, b in rows}
+
+    def create_table(self, room: str, game: str) -> int:
+        """A new table row."""
+        with self.sessions.begin() as s:
+            t = GameTable(room=room, game=game, status="open")
+            s.add(t)
+            s.flush()
+            return t.id
+
+    def start_hand(
+        self,
+        table_id: int,
+        game: str,
+        seed: int,
+        ruleset: dict[str, Any],
+        setup: dict[str, Any],
+        seats: dict[str, Any],
+        stake: int,
+        fees: Moves,
+    ) -> int:
+        """Record a new hand and charge the table fees, in one transaction."""
+        with self.sessions.begin() as s:
+            h = Hand(
+                table_id=table_id,
+                game=game,
+                seed=seed,
+                ruleset=ruleset,
+                setup=setup,
+                seats=seats,
+                stake=stake,
+                status="live",
+            )
+            s.add(h)
+            s.flush()
+            ledger.apply(s, fees, "fee", f"hand:{h.id}:fee", h.id)
+            return h.id
+
+    def log_action(self, hand_id: int, seq: int, action: str) -> None:
+        """Append an action to a hand's log."""
+        with self.sessions.begin() as s:
+            s.add(HandAction(hand_id=hand_id, seq=seq, action=action))
+
+    def finish_hand(self, hand_id: int, result: dict[str, Any], moves: Moves) -> None:
+        """Close a hand with its result and settle it, in one transaction."""
+        with self.sessions.begin() as s:
+            h = s.get(Hand, hand_id)
+            assert h is not None
+            h.status = "done"
+            h.result = result
+            ledger.apply(s, moves, "hand", f"hand:{hand_id}:settle", hand_id)
+
+    def abort_hand(self, hand_id: int, reason: dict[str, Any], moves: Moves) -> None:
+        """Abort a hand (an escape) and charge the penalty, in one transaction."""
+        with self.sessions.begin() as s:
+            h = s.get(Hand, hand_id)
+            assert h is not None
+            h.status = "aborted"
+            h.result = reason
+            ledger.apply(s, moves, "escape", f"hand:{hand_id}:escape", hand_id)
+
+    def live_hands(self) -> list[LiveHand]:
+        """Every hand still live, with its actions, for rebuilding after a restart."""
+        with self.sessions() as s:
+            out = []
+            for h in s.scalars(sa.select(Hand).where(Hand.status == "live").order_by(Hand.id)):
+                t = s.get(GameTable, h.table_id)
+                assert t is not None
+                actions = list(
+                    s.scalars(
+                        sa.select(HandAction.action)
+                        .where(HandAction.hand_id == h.id)
+                        .order_by(HandAction.seq)
+                    )
+                )
+                out.append(
+                    LiveHand(
+                        t.id,
+                        t.room,
+                        h.id,
+                        h.game,
+                        int(h.seed),
+                        h.ruleset,
+                        h.setup,
+                        h.seats,
+                        int(h.stake),
+                        actions,
+                    )
+                )
+            return out
+
+    def ledger_for(self, account_id: int, limit: int = 200) -> list[dict[str, Any]]:
+        """An account's newest ledger entries."""
+        with self.sessions() as s:
+            rows = s.scalars(
+                sa.select(LedgerEntry)
+                .where(LedgerEntry.account_id == account_id)
+                .order_by(LedgerEntry.id.desc())
+                .limit(limit)
+            )
+            return [
+                {
+                    "id": e.id,
+                    "amount": int(e.amount),
+                    "balance_after": int(e.balance_after),
+                    "reason": e.reason,
+                    "hand": e.hand_id,
+                    "at": e.created_at.isoformat(),
+                }
+                for e in rows
+            ]

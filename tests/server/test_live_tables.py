@@ -1,0 +1,226 @@
+"""The table server over real WebSocket connections (the ASGI test client), on SQLite and
+PostgreSQL: a whole hand, the clock and escapes, reconnects, a restart, server authority."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
+
+from paiju.server.app import create_app
+from paiju.server.config import Settings
+from paiju.server.db import make_engine, make_sessions
+from paiju.server.ledger import audit
+from paiju.server.models import Hand
+from paiju.server.table import Timing
+
+FAST = Timing(turn=5.0, bot_wait=0.01, disconnect=30.0, bot_delay=0.0, next_hand=60.0)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'paiju.db'}"
+        return
+    url = request.getfixturevalue("postgres_url")
+    engine = make_engine(url)
+    with engine.begin() as c:
+        if sa.inspect(c).has_table("ledger"):
+            c.execute(
+                sa.text(
+                    "TRUNCATE ledger, hand_actions, hands, tables, tokens, accounts "
+                    "RESTART IDENTITY CASCADE"
+                )
+            )
+    engine.dispose()
+    yield url
+
+
+def make(url: str, timing: Timing = FAST) -> TestClient:
+    return TestClient(create_app(Settings(database_url=url, data_dir=Path(".")), timing))
+
+
+def signup(client: TestClient, name: str) -> str:
+    assert (
+        client.post("/api/register", json={"name": name, "password": "secret-pw"}).status_code
+        == 201
+    )
+    token: str = client.post("/api/login", json={"name": name, "password": "secret-pw"}).json()[
+        "token"
+    ]
+    return token
+
+
+def books_balance(url: str) -> None:
+    engine = make_engine(url)
+    with make_sessions(engine)() as s:
+        total, issued = audit(s)
+    engine.dispose()
+    assert total == issued
+
+
+def until(
+    ws: WebSocketTestSession,
+    kinds: set[str],
+    log: list[dict[str, Any]] | None = None,
+    play: bool = False,
+) -> dict[str, Any]:
+    """Read frames until one of ``kinds``; with ``play``, answer every view with its last
+    legal action (a pass, or the last discard)."""
+    while True:
+        m = ws.receive_json()
+        if log is not None:
+            log.append(m)
+        if m["type"] in kinds:
+            return m
+        if play and m["type"] == "view" and m["view"]["legal"]:
+            ws.send_json(
+                {"type": "action", "action": m["view"]["legal"][-1], "version": m["version"]}
+            )
+
+
+def test_a_whole_hand_with_one_person_and_three_bots(db_url: str) -> None:
+    with make(db_url) as client:
+        token = signup(client, "ana")
+        with client.websocket_connect(f"/ws?token={token}") as ws:
+            assert until(ws, {"hello"})["balance"] == 10_000
+            ws.send_json({"type": "join", "room": "mazhan"})
+            seat = until(ws, {"seated"})["seat"]
+            ws.send_json({"type": "ready"})
+            start = until(ws, {"hand_start"})
+            assert start["stake"] == 10 and start["fee"] == 10
+            frames: list[dict[str, Any]] = []
+            settlement = until(ws, {"settlement"}, frames, play=True)
+        net = settlement["result"]["net"][seat]
+        assert settlement["balance_change"] == settlement["balance"] - 10_000
+        assert settlement["balance"] >= 0
+        assert net * 10 - 10 == settlement["balance_change"] or settlement["balance"] == 0
+        me = client.get("/api/me", headers={"authorization": f"Bearer {token}"}).json()
+        assert me["balance"] == settlement["balance"]
+        entries = client.get("/api/ledger", headers={"authorization": f"Bearer {token}"}).json()[
+            "entries"
+        ]
+        assert {e["reason"] for e in entries} >= {"issue", "fee"}
+        for m in frames:  # a seat only ever sees its own tiles, never the wall
+            if m["type"] == "view":
+                assert m["view"]["seat"] == seat
+                assert "wall" not in m["view"]
+                assert (m["view"]["result"] is None) == (m["view"]["phase"] != "over")
+    books_balance(db_url)
+
+
+def test_four_timeouts_in_a_row_are_an_escape_and_cost_400_stakes(db_url: str) -> None:
+    timing = Timing(turn=0.05, bot_wait=0.01, disconnect=30.0, bot_delay=0.0, next_hand=60.0)
+    with make(db_url, timing) as client:
+        token = signup(client, "bo")
+        with client.websocket_connect(f"/ws?token={token}") as ws:
+            ws.send_json({"type": "join", "room": "mazhan"})
+            until(ws, {"seated"})
+            ws.send_json({"type": "ready"})
+            frames: list[dict[str, Any]] = []
+            end = until(ws, {"escape", "settlement"}, frames)
+        if end["type"] == "settlement":  # the hand ended before a fourth timeout
+            pytest.skip("the hand ended within three turns")
+        assert end["why"] == "timeouts" and end["penalty"] == 400 * 10
+        me = client.get("/api/me", headers={"authorization": f"Bearer {token}"}).json()
+        assert me["balance"] == 10_000 - 10 - 4000
+        assert me["seated"] is None
+    books_balance(db_url)
+
+
+def test_reconnecting_resumes_the_hand_with_the_full_view(db_url: str) -> None:
+    with make(db_url) as client:
+        token = signup(client, "cy")
+        with client.websocket_connect(f"/ws?token={token}") as ws:
+            ws.send_json({"type": "join", "room": "mazhan"})
+            until(ws, {"seated"})
+            ws.send_json({"type": "ready"})
+            view = until(ws, {"view"})
+        with client.websocket_connect(f"/ws?token={token}") as ws2:
+            assert until(ws2, {"seated"})["room"] == "mazhan"
+            again = until(ws2, {"view"})
+            assert again["hand"] == view["hand"]
+            assert len(again["view"]["hand"]) >= 16 * 2  # the whole concealed hand
+            settlement = until(ws2, {"settlement"}, play=True)
+            assert settlement["hand"] == view["hand"]
+    books_balance(db_url)
+
+
+def test_a_restart_in_mid_hand_rebuilds_the_table(db_url: str) -> None:
+    with make(db_url) as client:
+        token = signup(client, "di")
+        with client.websocket_connect(f"/ws?token={token}") as ws:
+            ws.send_json({"type": "join", "room": "mazhan"})
+            until(ws, {"seated"})
+            ws.send_json({"type": "ready"})
+            first = until(ws, {"view"})
+    engine = make_engine(db_url)
+    with make_sessions(engine)() as s:
+        live = s.scalars(sa.select(Hand).where(Hand.status == "live")).all()
+        assert [h.id for h in live] == [first["hand"]]
+    engine.dispose()
+    # a new server process on the same database
+    with make(db_url) as client, client.websocket_connect(f"/ws?token={token}") as ws:
+        assert until(ws, {"seated"})["table"] == first["table"]
+        view = until(ws, {"view"})
+        assert view["hand"] == first["hand"] and view["version"] >= first["version"]
+        settlement = until(ws, {"settlement"}, play=True)
+        assert settlement["hand"] == first["hand"]
+    books_balance(db_url)
+
+
+def test_illegal_stale_and_out_of_turn_actions_change_nothing(db_url: str) -> None:
+    with make(db_url) as client:
+        token = signup(client, "ed")
+        with client.websocket_connect(f"/ws?token={token}") as ws:
+            ws.send_json({"type": "action", "action": "E discard 1m", "version": 0})
+            assert until(ws, {"error"})["code"] == "not_seated"
+            ws.send_json({"type": "join", "room": "nowhere"})
+            assert until(ws, {"error"})["code"] == "unknown_room"
+            ws.send_json({"type": "join", "room": "mazhan-vip"})
+            assert until(ws, {"error"})["code"] == "too_few_points"
+            ws.send_json({"type": "join", "room": "mazhan"})
+            seat = until(ws, {"seated"})["seat"]
+            ws.send_json({"type": "ready"})
+            view = until(ws, {"view"})
+            while not view["view"]["legal"]:
+                view = until(ws, {"view"})
+            version = view["version"]
+            ws.send_json(
+                {"type": "action", "action": view["view"]["legal"][0], "version": version - 1}
+            )
+            assert until(ws, {"error"})["code"] == "stale_version"
+            ws.send_json({"type": "action", "action": f"{seat} angang 1m", "version": version})
+            err = until(ws, {"error"})
+            assert err["code"] in ("illegal_action", "not_your_turn")
+            other = next(s for s in "ESWN" if s != seat)
+            ws.send_json({"type": "action", "action": f"{other} pass", "version": version})
+            assert until(ws, {"error"})["code"] == "not_your_turn"
+            ws.send_json({"type": "action", "action": "garbage", "version": version})
+            assert until(ws, {"error"})["code"] == "bad_action"
+            ws.send_text("not json")
+            assert until(ws, {"error"})["code"] == "bad_message"
+            ws.send_json(
+                {"type": "action", "action": view["view"]["legal"][-1], "version": version}
+            )
+            nxt = until(ws, {"view", "settlement"})
+            assert nxt.get("version", version + 1) > version
+
+
+def test_unauthenticated_and_bad_http_requests() -> None:
+    with make("sqlite://") as client:
+        assert client.get("/api/me").json()["error"]["code"] == "unauthorized"
+        r = client.post("/api/register", json={"name": "x", "password": "secret-pw"})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_name"
+        r = client.post("/api/login", json={"name": "nobody", "password": "secret-pw"})
+        assert r.status_code == 401
+        assert client.get("/api/rooms").json()["rooms"][0]["min_balance"] == 800
+        with client.websocket_connect("/ws?token=forged") as ws:
+            assert ws.receive_json()["code"] == "unauthorized"
+        assert json.loads(client.get("/openapi.json").text)["info"]["title"] == "paiju"
