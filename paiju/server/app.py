@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import Depends, FastAPI, Request, Response, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel
 
 from paiju.server.accounts import account_for_token, login, register
@@ -29,6 +29,11 @@ from paiju.server.table import Connection, Timing
 __all__ = ["create_app"]
 
 COOKIE = "paiju_session"
+_INDEX = """<!doctype html><html lang="zh"><meta charset="utf-8"><title>paiju 牌局</title>
+<body style="font-family:sans-serif;max-width:40em;margin:3em auto">
+<h1>牌局 paiju</h1><p>The table server is running: the HTTP API is described at
+<a href="/docs">/docs</a>, the WebSocket protocol in <code>docs/protocol.md</code>.</p>
+</body></html>"""
 
 
 class Credentials(BaseModel):
@@ -44,7 +49,17 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
     engine = make_engine(settings.database_url)
     sessions = make_sessions(engine)
     store = Store(sessions)
-    hub = Hub(store, timing or Timing(turn=settings.turn_seconds, bot_wait=settings.bot_wait))
+    hub = Hub(
+        store,
+        timing
+        or Timing(
+            turn=settings.turn_seconds,
+            bot_wait=settings.bot_wait,
+            bot_delay=settings.bot_delay,
+            disconnect=settings.disconnect_seconds,
+            next_hand=settings.next_hand_seconds,
+        ),
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -76,6 +91,11 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
         if acc is None:
             raise ServerError("unauthorized", "log in first", 401)
         return acc
+
+    @app.get("/", response_class=HTMLResponse)
+    def index() -> str:
+        """The landing page (the browser client replaces it)."""
+        return _INDEX
 
     @app.get("/api/health")
     def health() -> dict[str, Any]:

@@ -7,6 +7,9 @@
 | ``PAIJU_START_BALANCE`` | points a new account starts with | 10000 |
 | ``PAIJU_TURN_SECONDS`` | the turn clock | 15 |
 | ``PAIJU_BOT_WAIT`` | seconds before bots fill empty seats | 10 |
+| ``PAIJU_BOT_DELAY`` | seconds a bot (or 托管) waits before it plays | 0.3 |
+| ``PAIJU_DISCONNECT_SECONDS`` | how long a player may stay away from a live hand | 180 |
+| ``PAIJU_NEXT_HAND_SECONDS`` | the pause between two hands | 3 |
 
 >>> Settings.from_env({"PAIJU_TURN_SECONDS": "3"}).turn_seconds
 3.0
@@ -35,6 +38,9 @@ class Settings:
     start_balance: int = 10_000
     turn_seconds: float = 15.0
     bot_wait: float = 10.0
+    bot_delay: float = 0.3
+    disconnect_seconds: float = 180.0
+    next_hand_seconds: float = 3.0
 
     @staticmethod
     def from_env(env: Mapping[str, str] | None = None) -> Settings:
@@ -54,6 +60,9 @@ class Settings:
             start_balance=_int(e, "PAIJU_START_BALANCE", 10_000),
             turn_seconds=_float(e, "PAIJU_TURN_SECONDS", 15.0),
             bot_wait=_float(e, "PAIJU_BOT_WAIT", 10.0),
+            bot_delay=_float(e, "PAIJU_BOT_DELAY", 0.3, zero=True),
+            disconnect_seconds=_float(e, "PAIJU_DISCONNECT_SECONDS", 180.0),
+            next_hand_seconds=_float(e, "PAIJU_NEXT_HAND_SECONDS", 3.0, zero=True),
         )
 
 
@@ -67,7 +76,7 @@ def _int(e: Mapping[str, str], name: str, default: int) -> int:
         raise ValueError(f"{name} must be a whole number, got {raw!r}") from None
 
 
-def _float(e: Mapping[str, str], name: str, default: float) -> float:
+def _float(e: Mapping[str, str], name: str, default: float, zero: bool = False) -> float:
     raw = e.get(name)
     if raw is None:
         return default
@@ -75,6 +84,6 @@ def _float(e: Mapping[str, str], name: str, default: float) -> float:
         value = float(raw)
     except ValueError:
         raise ValueError(f"{name} must be a number of seconds, got {raw!r}") from None
-    if value <= 0:
+    if value < 0 or (value == 0 and not zero):
         raise ValueError(f"{name} must be positive, got {raw!r}")
     return value

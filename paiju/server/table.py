@@ -115,6 +115,8 @@ class Table:
         self._fill_timer: asyncio.TimerHandle | None = None
         self._next_timer: asyncio.TimerHandle | None = None
         self._deadline: float | None = None
+        self._window_start: int | None = None
+        self._last: tuple[int, str] | None = None
         self._rng = random.Random(table_id * 7919 + int(time.time()))
         self.on_empty = on_empty
 
@@ -338,7 +340,9 @@ class Table:
         if self.hand is None:
             raise ServerError("no_hand", "no hand is being played at this table")
         state = self.hand.state
-        if not isinstance(version, int) or version != state.version:
+        if not isinstance(version, int) or not (
+            version == state.version or self._same_window(version)
+        ):
             raise ServerError(
                 "stale_version", f"the table is at version {state.version}, not {version!r}"
             )
@@ -355,6 +359,11 @@ class Table:
         self._apply(action, human=True)
         info.timeouts = 0
 
+    def _same_window(self, version: int) -> bool:
+        """A claim window is one decision for every seat in it: another seat's answer moves
+        the version on, but an answer given on the window's first version still counts."""
+        return self._window_start is not None and self._window_start <= version
+
     def _apply(self, action: Any, human: bool = False) -> None:
         assert self.hand is not None
         from paiju.errors import RulesError
@@ -363,8 +372,21 @@ class Table:
             state, events = self.rules.apply(self.hand.state, action)
         except RulesError as err:
             raise ServerError(err.code, str(err)) from None
+        before = self.hand.state
         self.hand.state = state
+        self._last = (action.seat.number - 1, str(action))
         self.store.log_action(self.hand.hand_id, state.version, str(action))
+        window = ("claim", "rob")
+        if state.phase.value in window:
+            same = (
+                before.phase.value in window
+                and before.claim_from == state.claim_from
+                and before.claim_tile == state.claim_tile
+            )
+            if not same:
+                self._window_start = state.version
+        else:
+            self._window_start = None
         self._after_change(events)
 
     def _after_change(self, events: list[Any]) -> None:
@@ -616,6 +638,7 @@ class Table:
                 "events": [e.to_json(seat_obj) for e in events],
                 "seconds_left": deadline,
                 "stake": self.hand.stake,
+                "your_action": self._last[1] if self._last and self._last[0] == seat else None,
             }
         )
 

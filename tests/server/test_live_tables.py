@@ -224,3 +224,66 @@ def test_unauthenticated_and_bad_http_requests() -> None:
         with client.websocket_connect("/ws?token=forged") as ws:
             assert ws.receive_json()["code"] == "unauthorized"
         assert json.loads(client.get("/openapi.json").text)["info"]["title"] == "paiju"
+
+
+def test_a_ma_diao_room_plays_a_hand_and_settles_through_the_ledger(db_url: str) -> None:
+    with make(db_url) as client:
+        token = signup(client, "fu")
+        with client.websocket_connect(f"/ws?token={token}") as ws:
+            ws.send_json({"type": "join", "room": "madiao"})
+            until(ws, {"seated"})
+            ws.send_json({"type": "ready"})
+            settlement = until(ws, {"settlement"}, play=True)
+        assert len(settlement["result"]["chong"]) == 8
+        assert settlement["balance"] == 10_000 + settlement["balance_change"]
+    books_balance(db_url)
+
+
+def test_tuoguan_plays_the_hand_for_the_player(db_url: str) -> None:
+    with make(db_url) as client:
+        token = signup(client, "gu")
+        with client.websocket_connect(f"/ws?token={token}") as ws:
+            ws.send_json({"type": "join", "room": "mazhan"})
+            until(ws, {"seated"})
+            ws.send_json({"type": "tuoguan", "on": True})
+            assert until(ws, {"table"})["seats"]["E"]["tuoguan"] is True
+            ws.send_json({"type": "ready"})
+            settlement = until(ws, {"settlement"})  # never answering: auto-play finishes
+        assert settlement["result"]["net"] is not None
+    books_balance(db_url)
+
+
+def test_leaving_a_live_hand_is_an_escape(db_url: str) -> None:
+    with make(db_url) as client:
+        token = signup(client, "ha")
+        with client.websocket_connect(f"/ws?token={token}") as ws:
+            ws.send_json({"type": "join", "room": "mazhan"})
+            until(ws, {"seated"})
+            ws.send_json({"type": "ready"})
+            until(ws, {"view"})
+            ws.send_json({"type": "leave"})
+            escape = until(ws, {"escape"})
+        assert escape["why"] == "left" and escape["penalty"] == 4000
+        me = client.get("/api/me", headers={"authorization": f"Bearer {token}"}).json()
+        assert me["balance"] == 10_000 - 10 - 4000 and me["seated"] is None
+    books_balance(db_url)
+
+
+def test_staying_away_too_long_is_an_escape() -> None:
+    timing = Timing(turn=30.0, bot_wait=0.01, disconnect=0.2, bot_delay=0.0, next_hand=60.0)
+    with make("sqlite://", timing) as client:
+        token = signup(client, "io")
+        with client.websocket_connect(f"/ws?token={token}") as ws:
+            ws.send_json({"type": "join", "room": "mazhan"})
+            until(ws, {"seated"})
+            ws.send_json({"type": "ready"})
+            until(ws, {"view"})
+        import time
+
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            me = client.get("/api/me", headers={"authorization": f"Bearer {token}"}).json()
+            if me["seated"] is None:
+                break
+            time.sleep(0.05)
+        assert me["seated"] is None and me["balance"] == 10_000 - 10 - 4000
