@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest bench tables clean
+.PHONY: run score-example test lint typecheck pytest bench tables clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,8 +12,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-## The main job: score the example hand and explain every figure.
+## The main job: the table server on http://127.0.0.1:8000 (SQLite in ./data).
 run: $(STAMP)
+	$(BIN)/paiju serve
+
+## Score the example hand and explain every figure.
+score-example: $(STAMP)
 	$(BIN)/paiju mazhan score --explain examples/seed_hand.json
 
 ## Everything CI checks: lint, types, tests (doctests included).
