@@ -1,9 +1,10 @@
 """Load: N players, each at their own table with three bots, over WebSockets on loopback.
 
 Starts ``paiju serve`` in a subprocess (SQLite in a temporary folder, or ``--database-url``),
-registers N accounts, connects N WebSocket clients that join the Mazhan room and play random
-legal actions for ``--seconds``, and reports the tables held, actions per second and the
-action latency (from sending an action to the first frame of a newer version). Bounded in
+registers N accounts (not timed), connects N WebSocket clients that join the Mazhan room and
+wait until every table is live, then plays random legal actions for ``--seconds`` and reports
+the tables held, player actions per second (each table's three bots play as many again) and
+the action latency (from sending an action to the view that shows it taken). Bounded in
 count (at most 1,000 clients) and in time, loopback only.
 
     python benchmarks/load.py --tables 50 --seconds 30 [--json]
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -29,56 +31,66 @@ import websockets
 MAX_CLIENTS = 1000
 
 
-async def player(
-    base: str, ws_url: str, name: str, until: float, stats: dict[str, Any], rng: random.Random
-) -> None:
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+async def signup(base: str, name: str, sem: asyncio.Semaphore) -> str:
+    async with sem, httpx.AsyncClient(base_url=base, timeout=120) as http:
         await http.post("/api/register", json={"name": name, "password": "secret-pw"})
-        token = (
-            await http.post("/api/login", json={"name": name, "password": "secret-pw"})
-        ).json()["token"]
+        r = await http.post("/api/login", json={"name": name, "password": "secret-pw"})
+        token: str = r.json()["token"]
+        return token
+
+
+async def player(
+    ws_url: str,
+    token: str,
+    seated: asyncio.Event,
+    go: asyncio.Event,
+    until: list[float],
+    stats: dict[str, Any],
+    rng: random.Random,
+) -> None:
     async with websockets.connect(f"{ws_url}?token={token}", max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "join", "room": "mazhan"}))
         await ws.send(json.dumps({"type": "ready"}))
         sent_at: float | None = None
-        sent_version = -1
         sent_action = ""
-        seated = False
-        while time.perf_counter() < until:
-            try:
-                raw = await asyncio.wait_for(
-                    ws.recv(), timeout=max(0.1, until - time.perf_counter())
-                )
-            except TimeoutError:
+        while True:
+            now = time.perf_counter()
+            if go.is_set() and now >= until[0]:
                 break
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
+            except TimeoutError:
+                continue
             m = json.loads(raw)
             kind = m["type"]
-            if kind == "hand_start" and not seated:
-                seated = True
-                stats["tables"] += 1
+            counting = go.is_set()
+            if kind == "hand_start" and not seated.is_set():
+                seated.set()
             elif kind == "settlement":
-                stats["hands"] += 1
-                if sent_at is not None:
-                    stats["latency"].append(time.perf_counter() - sent_at)
-                    sent_at = None
+                if counting:
+                    stats["hands"] += 1
+                sent_at = None
             elif kind == "error":
-                stats["errors"] += 1
-                stats["error_codes"][m["code"]] = stats["error_codes"].get(m["code"], 0) + 1
+                if counting:
+                    stats["errors"] += 1
+                    stats["error_codes"][m["code"]] = stats["error_codes"].get(m["code"], 0) + 1
                 sent_at = None
             elif kind == "view":
                 if sent_at is not None and m.get("your_action") == sent_action:
-                    stats["latency"].append(time.perf_counter() - sent_at)
+                    if counting:
+                        stats["latency"].append(time.perf_counter() - sent_at)
                     sent_at = None
                 legal = m["view"]["legal"]
                 if legal and sent_at is None:
-                    action = legal[rng.randrange(len(legal))]
-                    sent_action = action
-                    sent_version = m["version"]
+                    sent_action = legal[rng.randrange(len(legal))]
                     sent_at = time.perf_counter()
                     await ws.send(
-                        json.dumps({"type": "action", "action": action, "version": sent_version})
+                        json.dumps(
+                            {"type": "action", "action": sent_action, "version": m["version"]}
+                        )
                     )
-                    stats["actions"] += 1
+                    if counting:
+                        stats["actions"] += 1
 
 
 def run(tables: int, seconds: float, database_url: str | None, port: int) -> dict[str, Any]:
@@ -121,33 +133,44 @@ def run(tables: int, seconds: float, database_url: str | None, port: int) -> dic
             "latency": [],
         }
 
-        async def main() -> float:
-            start = time.perf_counter()
-            until = start + seconds
+        async def main() -> tuple[float, int]:
+            sem = asyncio.Semaphore(16)
+            tokens = await asyncio.gather(*(signup(base, f"load{i}", sem) for i in range(tables)))
             rng = random.Random(1)
-            await asyncio.gather(
-                *(
+            seated = [asyncio.Event() for _ in range(tables)]
+            go = asyncio.Event()
+            until = [0.0]
+            clients = [
+                asyncio.create_task(
                     player(
-                        base,
                         f"ws://127.0.0.1:{port}/ws",
-                        f"load{i}",
+                        tokens[i],
+                        seated[i],
+                        go,
                         until,
                         stats,
                         random.Random(rng.getrandbits(32)),
                     )
-                    for i in range(tables)
                 )
-            )
-            return time.perf_counter() - start
+                for i in range(tables)
+            ]
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*(e.wait() for e in seated)), 120)
+            held = sum(e.is_set() for e in seated)
+            start = time.perf_counter()
+            until[0] = start + seconds
+            go.set()
+            await asyncio.gather(*clients, return_exceptions=True)
+            return time.perf_counter() - start, held
 
-        elapsed = asyncio.run(main())
+        elapsed, held = asyncio.run(main())
     finally:
         server.terminate()
         server.wait(timeout=30)
     lat = sorted(stats["latency"])
     return {
         "tables_requested": tables,
-        "tables_held": stats["tables"],
+        "tables_held": held,
         "seconds": elapsed,
         "hands": stats["hands"],
         "actions": stats["actions"],

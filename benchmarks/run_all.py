@@ -17,6 +17,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import env_steps
+import load
 import scoring
 import simulate
 import win_check
@@ -34,6 +35,40 @@ def _machine() -> str:
     except OSError:
         pass
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def _load(quick: bool) -> list[dict[str, Any]]:
+    """The server under 50, 200 and 500 tables (SQLite), and 200 on PostgreSQL if it runs."""
+    out = [
+        load.run(n, 10.0 if quick else 30.0, None, 8790 + i)
+        for i, n in enumerate((10,) if quick else (50, 200, 500))
+    ]
+    try:
+        import sqlalchemy as sa
+
+        admin = sa.create_engine(
+            "postgresql+psycopg://postgres@127.0.0.1:5432/postgres", isolation_level="AUTOCOMMIT"
+        )
+        with admin.connect() as c:
+            c.execute(sa.text("DROP DATABASE IF EXISTS paiju_bench_load WITH (FORCE)"))
+            c.execute(sa.text("CREATE DATABASE paiju_bench_load"))
+    except Exception as err:  # no PostgreSQL here: SQLite figures only
+        print(f"PostgreSQL load run skipped: {err}", file=sys.stderr)
+        return out
+    try:
+        out.append(
+            load.run(
+                10 if quick else 200,
+                10.0 if quick else 30.0,
+                "postgresql+psycopg://postgres@127.0.0.1:5432/paiju_bench_load",
+                8799,
+            )
+        )
+    finally:
+        with admin.connect() as c:
+            c.execute(sa.text("DROP DATABASE IF EXISTS paiju_bench_load WITH (FORCE)"))
+        admin.dispose()
+    return out
 
 
 def render(r: dict[str, Any]) -> str:
@@ -117,6 +152,24 @@ def render(r: dict[str, Any]) -> str:
             lines.append(
                 f"| {label} | {x['steps_per_second']:,.0f} | {x['hands_per_second']:,.0f} |"
             )
+    if r.get("load"):
+        lines += [
+            "",
+            "## The table server under load (`benchmarks/load.py`)",
+            "",
+            "One `paiju serve` process on loopback; each client is one person at a table of its",
+            "own with three bots, playing random legal actions (the bots play as many actions",
+            "again, unmeasured). Latency: from sending an action to the view that shows it taken.",
+            "",
+            "| tables | database | held | player actions/s | hands | p50 | p99 | errors |",
+            "|---:|---|---:|---:|---:|---:|---:|---:|",
+        ]
+        for x in r["load"]:
+            lines.append(
+                f"| {x['tables_requested']} | {x['database']} | {x['tables_held']} | "
+                f"{x['actions_per_second']:,.0f} | {x['hands']} | {x['latency_p50_ms']:.0f} ms | "
+                f"{x['latency_p99_ms']:.0f} ms | {x['errors']} |"
+            )
     lines += ["", "Raw figures:", "", "```json", json.dumps(r, indent=1), "```", ""]
     return "\n".join(lines)
 
@@ -124,6 +177,7 @@ def render(r: dict[str, Any]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller runs (a smoke test)")
+    parser.add_argument("--no-load", action="store_true", help="skip the server load runs")
     args = parser.parse_args()
     q = args.quick
     r: dict[str, Any] = {
@@ -133,6 +187,7 @@ def main() -> None:
         "scoring": scoring.measure(200 if q else 2000, 1),
         "simulate": simulate.measure(200 if q else 2000, 1.0 if q else 10.0, 1),
         "env_steps": env_steps.measure(1.0 if q else 5.0, 1),
+        "load": [] if args.no_load else _load(q),
     }
     text = render(r)
     RESULTS.write_text(text, encoding="utf-8")

@@ -59,6 +59,7 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
             disconnect=settings.disconnect_seconds,
             next_hand=settings.next_hand_seconds,
         ),
+        seed=settings.seed,
     )
 
     @contextlib.asynccontextmanager

@@ -10,6 +10,7 @@
 | ``PAIJU_BOT_DELAY`` | seconds a bot (or 托管) waits before it plays | 0.3 |
 | ``PAIJU_DISCONNECT_SECONDS`` | how long a player may stay away from a live hand | 180 |
 | ``PAIJU_NEXT_HAND_SECONDS`` | the pause between two hands | 3 |
+| ``PAIJU_SEED`` | deal the hands from this seed (tests, demos); unset: unpredictable | — |
 
 >>> Settings.from_env({"PAIJU_TURN_SECONDS": "3"}).turn_seconds
 3.0
@@ -41,6 +42,7 @@ class Settings:
     bot_delay: float = 0.3
     disconnect_seconds: float = 180.0
     next_hand_seconds: float = 3.0
+    seed: int | None = None
 
     @staticmethod
     def from_env(env: Mapping[str, str] | None = None) -> Settings:
@@ -63,6 +65,7 @@ class Settings:
             bot_delay=_float(e, "PAIJU_BOT_DELAY", 0.3, zero=True),
             disconnect_seconds=_float(e, "PAIJU_DISCONNECT_SECONDS", 180.0),
             next_hand_seconds=_float(e, "PAIJU_NEXT_HAND_SECONDS", 3.0, zero=True),
+            seed=_int(e, "PAIJU_SEED", 0) if e.get("PAIJU_SEED") else None,
         )
 
 

@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import random
+import secrets
 from typing import Any
 
 from paiju.server.errors import ServerError
@@ -20,15 +22,19 @@ __all__ = ["Hub"]
 class Hub:
     """Tables by id; matchmaking into rooms; reconnection to one's seat."""
 
-    def __init__(self, store: Store, timing: Timing) -> None:
+    def __init__(self, store: Store, timing: Timing, seed: int | None = None) -> None:
         self.store = store
         self.timing = timing
+        self.seed = seed
         self.tables: dict[int, Table] = {}
 
     def _new_table(self, room_name: str, table_id: int | None = None) -> Table:
         room = ROOMS[room_name]
         tid = table_id if table_id is not None else self.store.create_table(room.name, room.game)
-        table = Table(tid, room, self.store, self.timing, on_empty=self._drop)
+        # each hand's seed is drawn here and recorded, so every hand replays exactly; without
+        # a configured seed the deals cannot be predicted
+        rng = random.Random(f"{self.seed}:{tid}" if self.seed is not None else secrets.randbits(64))
+        table = Table(tid, room, self.store, self.timing, on_empty=self._drop, rng=rng)
         self.tables[tid] = table
         return table
 

@@ -100,6 +100,7 @@ class Table:
         store: Store,
         timing: Timing,
         on_empty: Callable[[Table], None] | None = None,
+        rng: random.Random | None = None,
     ) -> None:
         self.id = table_id
         self.room = room
@@ -117,7 +118,7 @@ class Table:
         self._deadline: float | None = None
         self._window_start: int | None = None
         self._last: tuple[int, str] | None = None
-        self._rng = random.Random(table_id * 7919 + int(time.time()))
+        self._rng = rng or random.Random()
         self.on_empty = on_empty
 
     # --- seating ---------------------------------------------------------------------
@@ -565,6 +566,7 @@ class Table:
                         "hand": hand.hand_id,
                         "seat": self.rules.seats[seat].value,
                         "why": why,
+                        "stake": hand.stake,
                         "penalty": penalty,
                         "moves": _moves_json(moves, self.seats),
                     }
