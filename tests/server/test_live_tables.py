@@ -4,6 +4,7 @@ PostgreSQL: a whole hand, the clock and escapes, reconnects, a restart, server a
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -291,3 +292,60 @@ def test_staying_away_too_long_is_an_escape() -> None:
                 break
             time.sleep(0.05)
         assert me["seated"] is None and me["balance"] == 10_000 - 10 - 4000
+
+
+def test_no_frame_to_a_seat_holds_another_seats_tiles(db_url: str) -> None:
+    """Two people at one table: neither ever receives the other's concealed tiles."""
+    timing = Timing(turn=5.0, bot_wait=0.3, disconnect=30.0, bot_delay=0.0, next_hand=60.0)
+    with make(db_url, timing) as client:
+        tokens = [signup(client, "p1"), signup(client, "p2")]
+        with (
+            client.websocket_connect(f"/ws?token={tokens[0]}") as a,
+            client.websocket_connect(f"/ws?token={tokens[1]}") as b,
+        ):
+            a.send_json({"type": "join", "room": "mazhan"})
+            seat_a = until(a, {"seated"})["seat"]
+            b.send_json({"type": "join", "room": "mazhan"})
+            seat_b = until(b, {"seated"})["seat"]
+            assert seat_a != seat_b
+            a.send_json({"type": "ready"})
+            b.send_json({"type": "ready"})
+            frames: dict[str, list[dict[str, Any]]] = {seat_a: [], seat_b: []}
+            hands: dict[str, dict[int, str]] = {seat_a: {}, seat_b: {}}
+
+            def play(ws: WebSocketTestSession, seat: str) -> None:
+                while True:
+                    m = ws.receive_json()
+                    frames[seat].append(m)
+                    if m["type"] == "settlement":
+                        return
+                    if m["type"] == "view":
+                        hands[seat][m["version"]] = m["view"]["hand"]
+                        if m["view"]["legal"]:
+                            ws.send_json(
+                                {
+                                    "type": "action",
+                                    "action": m["view"]["legal"][-1],
+                                    "version": m["version"],
+                                }
+                            )
+
+            workers = [
+                threading.Thread(target=play, args=(a, seat_a)),
+                threading.Thread(target=play, args=(b, seat_b)),
+            ]
+            for w in workers:
+                w.start()
+            for w in workers:
+                w.join(timeout=120)
+        for me, other in ((seat_a, seat_b), (seat_b, seat_a)):
+            for m in frames[me]:
+                if m["type"] != "view" or m["view"]["phase"] == "over":
+                    continue
+                theirs = hands[other].get(m["version"])
+                text = json.dumps(m, ensure_ascii=False)
+                assert m["view"]["seat"] == me
+                if theirs:
+                    assert theirs not in text  # the other seat's concealed tiles
+                assert "wall" not in m["view"]
+    books_balance(db_url)
