@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import Depends, FastAPI, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel
 
@@ -78,6 +79,16 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
     app.state.hub = hub
     app.state.store = store
     app.state.settings = settings
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(_request: Request, err: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(x) for x in e.get('loc', ())[1:]) or 'body'}: {e.get('msg')}"
+            for e in err.errors()
+        )
+        return JSONResponse(
+            {"error": {"code": "bad_request", "message": problems}}, status_code=422
+        )
 
     @app.exception_handler(ServerError)
     async def _server_error(_request: Request, err: ServerError) -> JSONResponse:

@@ -225,6 +225,9 @@ def test_unauthenticated_and_bad_http_requests() -> None:
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_name"
         r = client.post("/api/login", json={"name": "nobody", "password": "secret-pw"})
         assert r.status_code == 401
+        r = client.post("/api/register", json={"name": "x"})
+        assert r.status_code == 422 and r.json()["error"]["code"] == "bad_request"
+        assert "password" in r.json()["error"]["message"]
         assert client.get("/api/rooms").json()["rooms"][0]["min_balance"] == 800
         with client.websocket_connect("/ws?token=forged") as ws:
             assert ws.receive_json()["code"] == "unauthorized"
