@@ -52,6 +52,31 @@ _WINS = (ActionKind.HU, ActionKind.SHAZHU)
 _KONGS = (ActionKind.ANGANG, ActionKind.JIAGANG)
 
 
+def first_of(legal: Sequence[Action], kinds: tuple[ActionKind, ...]) -> Action | None:
+    """The first legal action of one of these kinds (a win, a kong), if any.
+
+    >>> first_of([Action.parse("E discard 1m"), Action.parse("E hu")], (ActionKind.HU,))
+    Action.parse('E hu')
+    """
+    return next((a for a in legal if a.kind in kinds), None)
+
+
+def natural_counts(view: View) -> tuple[list[int], int]:
+    """The seat's natural tiles as 34 counts, and how many ★ it holds.
+
+    >>> from paiju.mazhan.rules import Ruleset, new_hand
+    >>> from paiju.mazhan.views import observe
+    >>> from paiju.mazhan.seats import Seat
+    >>> counts, wilds = natural_counts(observe(new_hand(Ruleset(), 1), Seat.S))
+    >>> sum(counts) + wilds
+    16
+    """
+    counts = view.hand_counts
+    wilds = counts[view.wild.index]
+    counts[view.wild.index] = 0
+    return counts, wilds
+
+
 class GreedyBot:
     """Closer to a complete hand with every tile; always wins when it can.
 
@@ -69,19 +94,16 @@ class GreedyBot:
         ...                 random.Random(0))
         Action.parse('N hu')
         """
-        for a in legal:
-            if a.kind in _WINS:
-                return a
+        win = first_of(legal, _WINS)
+        if win is not None:
+            return win
         if view is None:
             return legal[0]
-        counts = view.hand_counts
-        wild = view.wild.index
-        wilds = counts[wild]
-        counts[wild] = 0
+        counts, wilds = natural_counts(view)
         if view.phase is Phase.ACT:
-            for a in legal:
-                if a.kind in _KONGS:
-                    return a
+            kong = first_of(legal, _KONGS)
+            if kong is not None:
+                return kong
             return self._discard(counts, wilds, legal, rng)
         return self._claim(view, counts, wilds, legal)
 

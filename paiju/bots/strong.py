@@ -29,6 +29,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from paiju.bots.simple import first_of, natural_counts
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.melds import MeldKind
 from paiju.mazhan.rules import Phase
@@ -94,20 +95,17 @@ class StrongBot:
         ...                 random.Random(0))
         Action.parse('N hu')
         """
-        for a in legal:
-            if a.kind in _WINS:
-                return a
+        win = first_of(legal, _WINS)
+        if win is not None:
+            return win
         if view is None:
             return legal[0]
-        counts = view.hand_counts
-        wild = view.wild.index
-        wilds = counts[wild]
-        counts[wild] = 0
+        counts, wilds = natural_counts(view)
         ctx = _Context(view, wilds)
         if view.phase is Phase.ACT:
-            for a in legal:
-                if a.kind in _KONGS:
-                    return a
+            kong = first_of(legal, _KONGS)
+            if kong is not None:
+                return kong
             best: list[Action] = []
             best_u = -1e9
             for a in legal:
