@@ -434,7 +434,7 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
             tuple(sets),
         )
     single = _single_wait(hand, sh)
-    best: SeatScore | None = None
+    best: tuple[tuple[Group, ...], bool] | None = None
     best_key: tuple[int, int, int, int] | None = None
     for decomposition in decompositions(HandTiles.parse(sh.concealed, hand.wild)):
         for groups in _readings_of_free_groups(decomposition, seat):
@@ -442,9 +442,10 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
                 candidate = _evaluate(hand, seat, sh, groups, won_pung, single, stars)
                 key = (candidate.value, candidate.uncapped, candidate.tai, candidate.base)
                 if best_key is None or key > best_key:
-                    best, best_key = candidate, key
+                    best, best_key = (groups, won_pung), key
     assert best is not None  # the winner's hand was checked complete
-    return best
+    # the chosen reading again, with the labels of its sets (only this one needs them)
+    return _evaluate(hand, seat, sh, best[0], best[1], single, stars, label=True)
 
 
 def _single_wait(hand: FinishedHand, sh: SeatHand) -> bool:
@@ -511,6 +512,7 @@ def _evaluate(
     won_pung: bool,
     single: bool,
     stars: int,
+    label: bool = False,
 ) -> SeatScore:
     win_by = hand.win_by
     assert win_by is not None
@@ -575,7 +577,11 @@ def _evaluate(
         names.append("對對胡")
     if mixed:
         names.append("混一色")
-    sets = [str(m) for m in sh.melds] + [_group_label(g, won_pung, hand.win_tile) for g in groups]
+    sets = (
+        [str(m) for m in sh.melds] + [_group_label(g, won_pung, hand.win_tile) for g in groups]
+        if label
+        else []
+    )
     return SeatScore(
         "winner",
         base,
