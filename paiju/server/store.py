@@ -99,7 +99,7 @@ class Store:
             assert h is not None
             h.status = "done"
             h.result = result
-            ledger.apply(s, moves, "hand", f"hand:{hand_id}:settle", hand_id)
+            ledger.apply(s, moves, "hand", f"hand:{hand_id}:settle", hand_id)  # once only
 
     def abort_hand(self, hand_id: int, reason: dict[str, Any], moves: Moves) -> None:
         """Abort a hand (an escape) and charge the penalty, in one transaction."""

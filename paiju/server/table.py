@@ -324,6 +324,11 @@ class Table:
         humans = [s.account_id for s in self.seats if s is not None and s.account_id]
         self.hand = _Hand(hand_id, seed, stake, state, self.store.balances(humans))
         self._prepare_bots()
+        if state.phase.value == "over":
+            # stopped between the last action and the settlement: settle now (the ledger
+            # event is keyed by hand, so a settlement already written is not counted twice)
+            self._settle([])
+            return
         loop = asyncio.get_running_loop()
         for i, s in enumerate(self.seats):
             if s is not None and s.human:
@@ -412,6 +417,8 @@ class Table:
             self._timer.cancel()
             self._timer = None
         movers = [s.number - 1 for s in self.rules.acting(state)]
+        if not movers:
+            return
         auto = [i for i in movers if self._auto(i)]
         if auto:
             self._timer = loop.call_later(self.timing.bot_delay, self._bot_move, auto[0])
@@ -445,6 +452,8 @@ class Table:
             return
         state = self.hand.state
         movers = [s.number - 1 for s in self.rules.acting(state)]
+        if not movers:
+            return
         seat = movers[0]
         legal = self.rules.legal_actions_for(state, self.rules.seats[seat])
         passing = [a for a in legal if a.kind.value == "pass"]

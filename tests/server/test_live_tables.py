@@ -352,3 +352,32 @@ def test_no_frame_to_a_seat_holds_another_seats_tiles(db_url: str) -> None:
                     assert theirs not in text  # the other seat's concealed tiles
                 assert "wall" not in m["view"]
     books_balance(db_url)
+
+
+def test_a_settlement_is_never_counted_twice(db_url: str) -> None:
+    """A hand marked live again after its settlement (as if the server stopped between the
+    two writes) is settled again on restart, and the ledger counts it once."""
+    with make(db_url) as client:
+        token = signup(client, "ju")
+        with client.websocket_connect(f"/ws?token={token}") as ws:
+            ws.send_json({"type": "join", "room": "mazhan"})
+            until(ws, {"seated"})
+            ws.send_json({"type": "ready"})
+            settlement = until(ws, {"settlement"}, play=True)
+            ws.send_json({"type": "leave"})
+            until(ws, {"left", "escape"})
+    engine = make_engine(db_url)
+    with make_sessions(engine).begin() as s:
+        hand = s.get(Hand, settlement["hand"])
+        assert hand is not None and hand.status == "done"
+        hand.status = "live"
+    engine.dispose()
+    with make(db_url) as client:
+        me = client.get("/api/me", headers={"authorization": f"Bearer {token}"}).json()
+        assert me["balance"] == settlement["balance"]
+    engine = make_engine(db_url)
+    with make_sessions(engine)() as s:
+        hand = s.get(Hand, settlement["hand"])
+        assert hand is not None and hand.status == "done"
+    engine.dispose()
+    books_balance(db_url)
