@@ -11,11 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 from fastapi import Depends, FastAPI, Request, Response, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
 from paiju.server.accounts import account_for_token, login, register
@@ -27,14 +29,43 @@ from paiju.server.models import Account
 from paiju.server.store import Store
 from paiju.server.table import Connection, Timing
 
+
+def replay_step(record: dict[str, Any], seat: str, step: int) -> dict[str, Any]:
+    """The view of ``seat`` after ``step`` actions of a finished hand's record.
+
+    >>> from paiju.bots.driver import play_match
+    >>> from paiju.bots.simple import RandomBot
+    >>> from paiju.madiao.rules import Ruleset
+    >>> r = play_match(Ruleset(), [RandomBot()] * 4, 3, 1)[0].to_json()
+    >>> replay_step(r, "E", 32)["steps"], replay_step(r, "E", 0)["view"]["trick_no"]
+    (32, 0)
+    """
+    from paiju.games import rules_of
+
+    rules = rules_of(record["game"])
+    kwargs: dict[str, Any] = {}
+    if "banker" in record:
+        kwargs["banker"] = rules.seats["ESWN".index(record["banker"])]
+    state = rules.new_hand(rules.ruleset_from_json(record["ruleset"]), record["seed"], **kwargs)
+    actions = record["actions"]
+    step = max(0, min(step, len(actions)))
+    for text in actions[:step]:
+        state, _ = rules.apply(state, rules.parse_action(text))
+    view = rules.observe(state, rules.seats["ESWN".index(seat)]).to_json()
+    return {
+        "game": record["game"],
+        "seat": seat,
+        "step": step,
+        "steps": len(actions),
+        "last": actions[step - 1] if step else None,
+        "view": view,
+    }
+
+
 __all__ = ["create_app"]
 
 COOKIE = "paiju_session"
-_INDEX = """<!doctype html><html lang="zh"><meta charset="utf-8"><title>paiju 牌局</title>
-<body style="font-family:sans-serif;max-width:40em;margin:3em auto">
-<h1>牌局 paiju</h1><p>The table server is running: the HTTP API is described at
-<a href="/docs">/docs</a>, the WebSocket protocol in <code>docs/protocol.md</code>.</p>
-</body></html>"""
+_WEB = Path(__file__).resolve().parent.parent / "web"
 
 
 class Credentials(BaseModel):
@@ -104,10 +135,26 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
             raise ServerError("unauthorized", "log in first", 401)
         return acc
 
+    app.mount("/static", StaticFiles(directory=_WEB), name="static")
+
     @app.get("/", response_class=HTMLResponse)
     def index() -> str:
-        """The landing page (the browser client replaces it)."""
-        return _INDEX
+        """The browser client."""
+        return (_WEB / "index.html").read_text(encoding="utf-8")
+
+    @app.get("/api/hands")
+    def api_hands(acc: Account = Depends(current)) -> dict[str, Any]:  # noqa: B008
+        """The caller's finished hands, newest first."""
+        return {"hands": store.hands_for(acc.id)}
+
+    @app.get("/api/hands/{hand_id}/replay")
+    def api_replay(hand_id: int, step: int = 0, acc: Account = Depends(current)) -> dict[str, Any]:  # noqa: B008
+        """One step of a finished hand the caller played, as the caller's seat saw it."""
+        found = store.hand_record(hand_id, acc.id)
+        if found is None:
+            raise ServerError("unknown_hand", f"you played no finished hand {hand_id}", 404)
+        record, seat = found
+        return replay_step(record, seat, step)
 
     @app.get("/api/health")
     def health() -> dict[str, Any]:

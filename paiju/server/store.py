@@ -160,3 +160,62 @@ class Store:
                 }
                 for e in rows
             ]
+
+    def hands_for(self, account_id: int, limit: int = 50) -> list[dict[str, Any]]:
+        """The finished hands an account played, newest first."""
+        with self.sessions() as s:
+            rows = s.scalars(
+                sa.select(Hand).where(Hand.status == "done").order_by(Hand.id.desc()).limit(2000)
+            )
+            out = []
+            for h in rows:
+                seat = _seat_of(h.seats, account_id)
+                if seat is None:
+                    continue
+                net = (h.result or {}).get("net", {}).get(seat)
+                out.append(
+                    {
+                        "hand": h.id,
+                        "game": h.game,
+                        "seat": seat,
+                        "stake": int(h.stake),
+                        "net": net,
+                        "at": h.created_at.isoformat(),
+                    }
+                )
+                if len(out) >= limit:
+                    break
+            return out
+
+    def hand_record(self, hand_id: int, account_id: int) -> tuple[dict[str, Any], str] | None:
+        """A finished hand the account played: its record and the account's seat."""
+        with self.sessions() as s:
+            h = s.get(Hand, hand_id)
+            if h is None or h.status != "done":
+                return None
+            seat = _seat_of(h.seats, account_id)
+            if seat is None:
+                return None
+            actions = list(
+                s.scalars(
+                    sa.select(HandAction.action)
+                    .where(HandAction.hand_id == h.id)
+                    .order_by(HandAction.seq)
+                )
+            )
+            return (
+                {
+                    "game": h.game,
+                    "seed": int(h.seed),
+                    "ruleset": h.ruleset,
+                    **h.setup,
+                    "actions": actions,
+                    "seats": h.seats,
+                    "stake": int(h.stake),
+                },
+                seat,
+            )
+
+
+def _seat_of(seats: dict[str, Any], account_id: int) -> str | None:
+    return next((k for k, v in seats.items() if v.get("account") == account_id), None)
