@@ -3,7 +3,7 @@
 >>> from paiju.server.config import Settings
 >>> app = create_app(Settings.from_env({"PAIJU_DATABASE_URL": "sqlite://"}))
 >>> sorted(r.path for r in app.routes if r.path.startswith("/api"))[:3]
-['/api/health', '/api/ledger', '/api/login']
+['/api/hands', '/api/hands/{hand_id}/replay', '/api/health']
 """
 
 from __future__ import annotations

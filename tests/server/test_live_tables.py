@@ -381,3 +381,25 @@ def test_a_settlement_is_never_counted_twice(db_url: str) -> None:
         assert hand is not None and hand.status == "done"
     engine.dispose()
     books_balance(db_url)
+
+
+def test_replays_of_finished_hands_are_the_players_own() -> None:
+    with make("sqlite://") as client:
+        token = signup(client, "ko")
+        other = signup(client, "lu")
+        with client.websocket_connect(f"/ws?token={token}") as ws:
+            ws.send_json({"type": "join", "room": "madiao"})
+            seat = until(ws, {"seated"})["seat"]
+            ws.send_json({"type": "ready"})
+            settlement = until(ws, {"settlement"}, play=True)
+        auth = {"authorization": f"Bearer {token}"}
+        hands = client.get("/api/hands", headers=auth).json()["hands"]
+        assert [h["hand"] for h in hands] == [settlement["hand"]] and hands[0]["seat"] == seat
+        first = client.get(f"/api/hands/{settlement['hand']}/replay?step=0", headers=auth).json()
+        last = client.get(f"/api/hands/{settlement['hand']}/replay?step=999", headers=auth).json()
+        assert first["step"] == 0 and last["step"] == last["steps"] == 32
+        assert last["view"]["result"]["net"] == settlement["result"]["net"]
+        r = client.get(
+            f"/api/hands/{settlement['hand']}/replay", headers={"authorization": f"Bearer {other}"}
+        )
+        assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_hand"
