@@ -66,6 +66,14 @@ def books_balance(url: str) -> None:
     assert total == issued
 
 
+def sit_down(ws: WebSocketTestSession, room: str) -> str:
+    """Join a room and confirm; the seat."""
+    ws.send_json({"type": "join", "room": room})
+    seat: str = until(ws, {"seated"})["seat"]
+    ws.send_json({"type": "ready"})
+    return seat
+
+
 def until(
     ws: WebSocketTestSession,
     kinds: set[str],
@@ -91,9 +99,7 @@ def test_a_whole_hand_with_one_person_and_three_bots(db_url: str) -> None:
         token = signup(client, "ana")
         with client.websocket_connect(f"/ws?token={token}") as ws:
             assert until(ws, {"hello"})["balance"] == 10_000
-            ws.send_json({"type": "join", "room": "mazhan"})
-            seat = until(ws, {"seated"})["seat"]
-            ws.send_json({"type": "ready"})
+            seat = sit_down(ws, "mazhan")
             start = until(ws, {"hand_start"})
             assert start["stake"] == 10 and start["fee"] == 10
             frames: list[dict[str, Any]] = []
@@ -122,9 +128,7 @@ def test_four_timeouts_in_a_row_are_an_escape_and_cost_400_stakes(db_url: str) -
     with make(db_url, timing) as client:
         token = signup(client, "bo")
         with client.websocket_connect(f"/ws?token={token}") as ws:
-            ws.send_json({"type": "join", "room": "mazhan"})
-            until(ws, {"seated"})
-            ws.send_json({"type": "ready"})
+            sit_down(ws, "mazhan")
             settled = 0
             while (end := until(ws, {"escape", "settlement"}))["type"] == "settlement":
                 settled += end["balance_change"]
@@ -143,9 +147,7 @@ def test_reconnecting_resumes_the_hand_with_the_full_view(db_url: str) -> None:
     with make(db_url) as client:
         token = signup(client, "cy")
         with client.websocket_connect(f"/ws?token={token}") as ws:
-            ws.send_json({"type": "join", "room": "mazhan"})
-            until(ws, {"seated"})
-            ws.send_json({"type": "ready"})
+            sit_down(ws, "mazhan")
             view = until(ws, {"view"})
         with client.websocket_connect(f"/ws?token={token}") as ws2:
             assert until(ws2, {"seated"})["room"] == "mazhan"
@@ -161,9 +163,7 @@ def test_a_restart_in_mid_hand_rebuilds_the_table(db_url: str) -> None:
     with make(db_url) as client:
         token = signup(client, "di")
         with client.websocket_connect(f"/ws?token={token}") as ws:
-            ws.send_json({"type": "join", "room": "mazhan"})
-            until(ws, {"seated"})
-            ws.send_json({"type": "ready"})
+            sit_down(ws, "mazhan")
             first = until(ws, {"view"})
     engine = make_engine(db_url)
     with make_sessions(engine)() as s:
@@ -190,9 +190,7 @@ def test_illegal_stale_and_out_of_turn_actions_change_nothing(db_url: str) -> No
             assert until(ws, {"error"})["code"] == "unknown_room"
             ws.send_json({"type": "join", "room": "mazhan-vip"})
             assert until(ws, {"error"})["code"] == "too_few_points"
-            ws.send_json({"type": "join", "room": "mazhan"})
-            seat = until(ws, {"seated"})["seat"]
-            ws.send_json({"type": "ready"})
+            seat = sit_down(ws, "mazhan")
             view = until(ws, {"view"})
             while not view["view"]["legal"]:
                 view = until(ws, {"view"})
@@ -238,9 +236,7 @@ def test_a_ma_diao_room_plays_a_hand_and_settles_through_the_ledger(db_url: str)
     with make(db_url) as client:
         token = signup(client, "fu")
         with client.websocket_connect(f"/ws?token={token}") as ws:
-            ws.send_json({"type": "join", "room": "madiao"})
-            until(ws, {"seated"})
-            ws.send_json({"type": "ready"})
+            sit_down(ws, "madiao")
             settlement = until(ws, {"settlement"}, play=True)
         assert len(settlement["result"]["chong"]) == 8
         assert settlement["balance"] == 10_000 + settlement["balance_change"]
@@ -265,9 +261,7 @@ def test_leaving_a_live_hand_is_an_escape(db_url: str) -> None:
     with make(db_url) as client:
         token = signup(client, "ha")
         with client.websocket_connect(f"/ws?token={token}") as ws:
-            ws.send_json({"type": "join", "room": "mazhan"})
-            until(ws, {"seated"})
-            ws.send_json({"type": "ready"})
+            sit_down(ws, "mazhan")
             until(ws, {"view"})
             ws.send_json({"type": "leave"})
             escape = until(ws, {"escape"})
@@ -282,9 +276,7 @@ def test_staying_away_too_long_is_an_escape() -> None:
     with make("sqlite://", timing) as client:
         token = signup(client, "io")
         with client.websocket_connect(f"/ws?token={token}") as ws:
-            ws.send_json({"type": "join", "room": "mazhan"})
-            until(ws, {"seated"})
-            ws.send_json({"type": "ready"})
+            sit_down(ws, "mazhan")
             until(ws, {"view"})
         import time
 
@@ -360,9 +352,7 @@ def test_a_settlement_is_never_counted_twice(db_url: str) -> None:
     with make(db_url) as client:
         token = signup(client, "ju")
         with client.websocket_connect(f"/ws?token={token}") as ws:
-            ws.send_json({"type": "join", "room": "mazhan"})
-            until(ws, {"seated"})
-            ws.send_json({"type": "ready"})
+            sit_down(ws, "mazhan")
             settlement = until(ws, {"settlement"}, play=True)
             ws.send_json({"type": "leave"})
             until(ws, {"left", "escape"})
@@ -388,9 +378,7 @@ def test_replays_of_finished_hands_are_the_players_own() -> None:
         token = signup(client, "ko")
         other = signup(client, "lu")
         with client.websocket_connect(f"/ws?token={token}") as ws:
-            ws.send_json({"type": "join", "room": "madiao"})
-            seat = until(ws, {"seated"})["seat"]
-            ws.send_json({"type": "ready"})
+            seat = sit_down(ws, "madiao")
             settlement = until(ws, {"settlement"}, play=True)
         auth = {"authorization": f"Bearer {token}"}
         hands = client.get("/api/hands", headers=auth).json()["hands"]
