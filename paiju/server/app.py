@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
 from paiju.server.accounts import account_for_token, login, register
+from paiju.server.cluster import Cluster
 from paiju.server.config import Settings
 from paiju.server.db import make_engine, make_sessions, migrate
 from paiju.server.errors import ServerError
@@ -94,11 +95,22 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
         seed=settings.seed,
     )
 
+    cluster = (
+        Cluster(settings.redis_url, hub, store, settings.redis_prefix)
+        if settings.redis_url
+        else None
+    )
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         migrate(engine)
-        hub.restore()
+        if cluster is not None:
+            await cluster.start()  # live hands are taken over by lease, not all at once
+        else:
+            hub.restore()
         yield
+        if cluster is not None:
+            await cluster.stop()
         engine.dispose()
 
     app = FastAPI(
@@ -159,7 +171,11 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
     @app.get("/api/health")
     def health() -> dict[str, Any]:
         """Liveness."""
-        return {"ok": True, "tables": len(hub.tables)}
+        return {
+            "ok": True,
+            "tables": len(hub.tables),
+            "process": None if cluster is None else cluster.pid,
+        }
 
     @app.post("/api/register", status_code=201)
     def api_register(body: Credentials) -> dict[str, Any]:
@@ -187,9 +203,22 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
         return {"name": acc.name, "balance": acc.balance, "seated": seat}
 
     @app.get("/api/rooms")
-    def api_rooms() -> dict[str, Any]:
-        """The rooms: game, minimum balance, seats, tables and players."""
-        return {"rooms": hub.rooms_json()}
+    async def api_rooms() -> dict[str, Any]:
+        """The rooms: game, minimum balance, seats, tables and players (every process's),
+        and how many people are online."""
+        rooms = hub.rooms_json()
+        if cluster is None:
+            online = sum(
+                1
+                for t in hub.tables.values()
+                for s in t.seats
+                if s is not None and s.human and s.connection is not None
+            )
+            return {"rooms": rooms, "online": online}
+        world = await cluster.lobby()
+        for r in rooms:
+            r.update(world.get(r["name"], {"tables": 0, "players": 0}))
+        return {"rooms": rooms, "online": world["_online"]["players"]}
 
     @app.get("/api/ledger")
     def api_ledger(acc: Account = Depends(current)) -> dict[str, Any]:  # noqa: B008
@@ -216,7 +245,9 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
         writer = asyncio.create_task(_writer(websocket, conn))
         conn.send({"type": "hello", "name": acc.name, "balance": acc.balance})
         found = hub.find(acc.id)
-        if found is not None:  # back at a seat held through a disconnect or a restart
+        if cluster is not None:
+            await cluster.connected(acc.id, conn)
+        elif found is not None:  # back at a seat held through a disconnect or a restart
             table, seat = found
             table.reconnect(seat, conn)
             conn.send(
@@ -241,24 +272,32 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
                     )
                     continue
                 try:
-                    _dispatch(hub, store, acc, conn, message)
+                    if cluster is not None:
+                        await cluster.route(acc.id, acc.name, conn, message)
+                    else:
+                        dispatch(hub, store, acc.id, acc.name, conn, message)
                 except ServerError as err:
                     conn.send({"type": "error", "code": err.code, "message": err.message})
         except WebSocketDisconnect:
             pass
         finally:
             writer.cancel()
-            found = hub.find(acc.id)
-            if found is not None:
-                table, seat = found
-                seat_info = table.seats[seat]
-                if seat_info is not None and seat_info.connection is conn:
-                    table.disconnect(seat)
+            if cluster is not None:
+                await cluster.disconnected(acc.id, conn)
+            else:
+                found = hub.find(acc.id)
+                if found is not None:
+                    table, seat = found
+                    seat_info = table.seats[seat]
+                    if seat_info is not None and seat_info.connection is conn:
+                        table.disconnect(seat)
 
     return app
 
 
-def _dispatch(hub: Hub, store: Store, acc: Account, conn: Connection, message: Any) -> None:
+def dispatch(
+    hub: Hub, store: Store, account_id: int, name: str, conn: Connection, message: Any
+) -> None:
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise ServerError("bad_message", "a message is a JSON object with a 'type'")
     kind = message["type"]
@@ -266,8 +305,8 @@ def _dispatch(hub: Hub, store: Store, acc: Account, conn: Connection, message: A
         conn.send({"type": "pong"})
         return
     if kind == "join":
-        balance = store.balances([acc.id]).get(acc.id, 0)
-        table, seat = hub.join(acc.id, acc.name, balance, message.get("room"), conn)
+        balance = store.balances([account_id]).get(account_id, 0)
+        table, seat = hub.join(account_id, name, balance, message.get("room"), conn)
         conn.send(
             {
                 "type": "seated",
@@ -277,7 +316,7 @@ def _dispatch(hub: Hub, store: Store, acc: Account, conn: Connection, message: A
             }
         )
         return
-    found = hub.find(acc.id)
+    found = hub.find(account_id)
     if found is None:
         raise ServerError("not_seated", "join a room first")
     table, seat = found

@@ -10,6 +10,8 @@
 | ``PAIJU_BOT_DELAY`` | seconds a bot (or 托管) waits before it plays | 0.3 |
 | ``PAIJU_DISCONNECT_SECONDS`` | how long a player may stay away from a live hand | 180 |
 | ``PAIJU_NEXT_HAND_SECONDS`` | the pause between two hands | 3 |
+| ``PAIJU_REDIS_URL`` | Redis: many processes form one world (docs/deploy.md) | — |
+| ``PAIJU_REDIS_PREFIX`` | the prefix of every Redis key and channel | paiju |
 | ``PAIJU_SEED`` | deal the hands from this seed (tests, demos); unset: unpredictable | — |
 
 >>> Settings.from_env({"PAIJU_TURN_SECONDS": "3"}).turn_seconds
@@ -43,6 +45,8 @@ class Settings:
     disconnect_seconds: float = 180.0
     next_hand_seconds: float = 3.0
     seed: int | None = None
+    redis_url: str | None = None
+    redis_prefix: str = "paiju"
 
     @staticmethod
     def from_env(env: Mapping[str, str] | None = None) -> Settings:
@@ -66,6 +70,8 @@ class Settings:
             disconnect_seconds=_float(e, "PAIJU_DISCONNECT_SECONDS", 180.0),
             next_hand_seconds=_float(e, "PAIJU_NEXT_HAND_SECONDS", 3.0, zero=True),
             seed=_int(e, "PAIJU_SEED", 0) if e.get("PAIJU_SEED") else None,
+            redis_url=e.get("PAIJU_REDIS_URL") or None,
+            redis_prefix=e.get("PAIJU_REDIS_PREFIX") or "paiju",
         )
 
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from paiju.server.errors import ServerError
 from paiju.server.rooms import ROOMS
-from paiju.server.store import Store
+from paiju.server.store import LiveHand, Store
 from paiju.server.table import Connection, Table, Timing
 
 __all__ = ["Hub"]
@@ -27,6 +28,7 @@ class Hub:
         self.timing = timing
         self.seed = seed
         self.tables: dict[int, Table] = {}
+        self.listener: Callable[[Table], None] | None = None
 
     def _new_table(self, room_name: str, table_id: int | None = None) -> Table:
         room = ROOMS[room_name]
@@ -35,6 +37,8 @@ class Hub:
         # a configured seed the deals cannot be predicted
         rng = random.Random(f"{self.seed}:{tid}" if self.seed is not None else secrets.randbits(64))
         table = Table(tid, room, self.store, self.timing, on_empty=self._drop, rng=rng)
+        table.listener = self.listener
+        table.listener = self.listener
         self.tables[tid] = table
         return table
 
@@ -88,10 +92,15 @@ class Hub:
         """Rebuild every live hand from the database (after a restart); how many."""
         count = 0
         for live in self.store.live_hands():
-            table = self._new_table(live.room, live.table_id)
-            table.restore(live.hand_id, live.seed, live.stake, live.setup, live.seats, live.actions)
+            self.restore_hand(live)
             count += 1
         return count
+
+    def restore_hand(self, live: LiveHand) -> Table:
+        """Rebuild one live hand's table by replay."""
+        table = self._new_table(live.room, live.table_id)
+        table.restore(live.hand_id, live.seed, live.stake, live.setup, live.seats, live.actions)
+        return table
 
     def rooms_json(self) -> list[dict[str, Any]]:
         """The rooms with their tables and players."""

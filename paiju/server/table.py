@@ -118,6 +118,7 @@ class Table:
         self._deadline: float | None = None
         self._window_start: int | None = None
         self._last: tuple[int, str] | None = None
+        self.listener: Callable[[Table], None] | None = None
         self._rng = rng or random.Random()
         self.on_empty = on_empty
 
@@ -270,6 +271,7 @@ class Table:
         )
         self.hand = _Hand(hand_id, seed, stake, state, balances)
         self._prepare_bots()
+        self._notify()
         for i, s in enumerate(self.seats):
             if s is not None and s.connection is not None:
                 s.connection.send(
@@ -591,6 +593,7 @@ class Table:
 
     def _end_hand(self, result: dict[str, Any]) -> None:
         self.hand = None
+        self._notify()
         self.hands_played += 1
         if self.room.game == "mazhan":
             if result.get("winner") != "E":  # §9: the deal passes; South becomes East
@@ -658,6 +661,11 @@ class Table:
         for s in self.seats:
             if s is not None and s.connection is not None:
                 s.connection.send({"type": "table", **info})
+        self._notify()
+
+    def _notify(self) -> None:
+        if self.listener is not None:
+            self.listener(self)
 
     def table_json(self) -> dict[str, Any]:
         """The table as the lobby shows it."""

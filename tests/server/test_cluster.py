@@ -1,0 +1,251 @@
+"""Two ``paiju serve`` processes on two loopback ports, one world over real Redis and
+PostgreSQL: four people split across them finish a hand at one table; the owner of the table
+is killed in mid-hand and the hand finishes on the other process; the books balance."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis
+import sqlalchemy as sa
+from websockets.sync.client import ClientConnection, connect
+
+from paiju.server.db import make_engine, make_sessions, migrate
+from paiju.server.ledger import audit
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager")
+REDIS = os.environ.get("PAIJU_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class World:
+    """Two server processes sharing a database and a Redis key prefix."""
+
+    def __init__(self, db_url: str, prefix: str) -> None:
+        self.db_url = db_url
+        self.prefix = prefix
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.bases: dict[str, str] = {}
+        for name in ("A", "B"):
+            port = _port()
+            env = {
+                **os.environ,
+                "PAIJU_DATABASE_URL": db_url,
+                "PAIJU_REDIS_URL": REDIS,
+                "PAIJU_REDIS_PREFIX": prefix,
+                "PAIJU_BOT_WAIT": "600",
+                "PAIJU_BOT_DELAY": "0",
+                "PAIJU_TURN_SECONDS": "60",
+                "PAIJU_NEXT_HAND_SECONDS": "600",
+                "PAIJU_DISCONNECT_SECONDS": "120",
+            }
+            self.procs[name] = subprocess.Popen(
+                [sys.executable, "-m", "paiju.cli", "serve", "--port", str(port)],
+                env=env,
+                cwd=ROOT,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            self.bases[name] = f"127.0.0.1:{port}"
+        for base in self.bases.values():
+            for _ in range(150):
+                try:
+                    if httpx.get(f"http://{base}/api/health", timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+
+    def pid(self, name: str) -> str:
+        process: str = httpx.get(f"http://{self.bases[name]}/api/health").json()["process"]
+        return process
+
+    def kill(self, name: str) -> None:
+        self.procs[name].send_signal(signal.SIGKILL)
+        self.procs[name].wait(timeout=10)
+
+    def close(self) -> None:
+        for p in self.procs.values():
+            if p.poll() is None:
+                p.terminate()
+                p.wait(timeout=20)
+
+
+@pytest.fixture
+def world(postgres_url: str) -> Iterator[World]:
+    engine = make_engine(postgres_url)
+    migrate(engine)
+    with engine.begin() as c:
+        c.execute(
+            sa.text(
+                "TRUNCATE ledger, hand_actions, hands, tables, tokens, accounts "
+                "RESTART IDENTITY CASCADE"
+            )
+        )
+    engine.dispose()
+    prefix = f"paiju-test-{uuid.uuid4().hex[:8]}"
+    w = World(postgres_url, prefix)
+    yield w
+    w.close()
+    r = redis.Redis.from_url(REDIS)
+    for key in r.scan_iter(f"{prefix}:*"):
+        r.delete(key)
+
+
+def token(base: str, name: str) -> str:
+    httpx.post(f"http://{base}/api/register", json={"name": name, "password": "secret-pw"})
+    t: str = httpx.post(
+        f"http://{base}/api/login", json={"name": name, "password": "secret-pw"}
+    ).json()["token"]
+    return t
+
+
+def recv_until(ws: ClientConnection, kinds: set[str]) -> dict[str, Any]:
+    while True:
+        m = json.loads(ws.recv(timeout=60))
+        if m["type"] in kinds:
+            return m
+
+
+class Player(threading.Thread):
+    """A person who answers every view with its last legal action until the settlement,
+    reconnecting to ``fallback`` if their server goes away."""
+
+    def __init__(self, ws: ClientConnection, tok: str, fallback: list[str]) -> None:
+        super().__init__(daemon=True)
+        self.ws, self.tok, self.fallback = ws, tok, fallback
+        self.settlement: dict[str, Any] | None = None
+        self.actions = 0
+        self.reconnected = False
+        self.error: str | None = None
+
+    def run(self) -> None:
+        deadline = time.time() + 120
+        while time.time() < deadline and self.settlement is None:
+            try:
+                m = json.loads(self.ws.recv(timeout=30))
+            except Exception:  # the server died: come back through the other one
+                time.sleep(0.5)
+                try:
+                    self.ws = connect(f"ws://{self.fallback[0]}/ws?token={self.tok}")
+                    self.reconnected = True
+                except Exception as err:
+                    self.error = str(err)
+                continue
+            if m["type"] == "settlement":
+                self.settlement = m
+            elif m["type"] == "view" and m["view"]["legal"]:
+                self.ws.send(
+                    json.dumps(
+                        {
+                            "type": "action",
+                            "action": m["view"]["legal"][-1],
+                            "version": m["version"],
+                        }
+                    )
+                )
+                self.actions += 1
+
+
+def seat_four(world: World) -> tuple[list[Player], list[str]]:
+    names = ["a1", "a2", "b1", "b2"]
+    homes = ["A", "A", "B", "B"]
+    toks = [token(world.bases[h], n) for n, h in zip(names, homes, strict=True)]
+    socks = []
+    tables = set()
+    for tok, home in zip(toks, homes, strict=True):
+        ws = connect(f"ws://{world.bases[home]}/ws?token={tok}")
+        recv_until(ws, {"hello"})
+        ws.send(json.dumps({"type": "join", "room": "mazhan"}))
+        tables.add(recv_until(ws, {"seated"})["table"])
+        socks.append(ws)
+    assert len(tables) == 1  # one table, whichever process each person reached
+    for ws in socks:
+        ws.send(json.dumps({"type": "ready"}))
+    players = []
+    for ws, tok, home in zip(socks, toks, homes, strict=True):
+        other = "B" if home == "A" else "A"
+        players.append(Player(ws, tok, [world.bases[other]]))
+    return players, homes
+
+
+def books_balance(url: str) -> None:
+    engine = make_engine(url)
+    with make_sessions(engine)() as s:
+        total, issued = audit(s)
+    engine.dispose()
+    assert total == issued
+
+
+def test_four_people_on_two_processes_finish_a_hand_at_one_table(world: World) -> None:
+    players, _ = seat_four(world)
+    for p in players:
+        p.start()
+    for p in players:
+        p.join(timeout=120)
+    hands = {p.settlement["hand"] for p in players if p.settlement}
+    assert len(hands) == 1 and all(p.settlement for p in players)
+    assert sum(p.settlement["balance_change"] for p in players if p.settlement) < 0  # 台費
+    books_balance(world.db_url)
+
+
+def test_the_owner_dies_in_mid_hand_and_the_other_process_finishes_it(world: World) -> None:
+    players, homes = seat_four(world)
+    r = redis.Redis.from_url(REDIS, decode_responses=True)
+    lease = next(iter(r.scan_iter(f"{world.prefix}:lease:*")))
+    owner_pid = r.get(lease)
+    owner = next(n for n in ("A", "B") if world.pid(n) == owner_pid)
+    for p in players:
+        p.start()
+    deadline = time.time() + 30
+    while sum(p.actions for p in players) < 6 and time.time() < deadline:
+        time.sleep(0.05)
+    if any(p.settlement for p in players):
+        pytest.skip("the hand ended before the owner could be killed")
+    world.kill(owner)
+    for p in players:
+        p.join(timeout=120)
+    assert all(p.settlement for p in players), [p.error for p in players]
+    assert len({p.settlement["hand"] for p in players if p.settlement}) == 1
+    assert any(p.reconnected for p, h in zip(players, homes, strict=True) if h == owner)
+    books_balance(world.db_url)
+
+
+def test_the_lobby_counts_every_process(world: World) -> None:
+    toks = [token(world.bases["A"], "l1"), token(world.bases["B"], "l2")]
+    a = connect(f"ws://{world.bases['A']}/ws?token={toks[0]}")
+    b = connect(f"ws://{world.bases['B']}/ws?token={toks[1]}")
+    for ws in (a, b):
+        recv_until(ws, {"hello"})
+        ws.send(json.dumps({"type": "join", "room": "madiao"}))
+        recv_until(ws, {"seated"})
+    for base in world.bases.values():
+        for _ in range(40):  # the registry is written just after the seating
+            rooms = httpx.get(f"http://{base}/api/rooms").json()
+            madiao = next(r for r in rooms["rooms"] if r["name"] == "madiao")
+            if madiao["players"] == 2:
+                break
+            time.sleep(0.05)
+        assert madiao["tables"] == 1 and madiao["players"] == 2
+        assert rooms["online"] == 2
+    a.close()
+    b.close()
