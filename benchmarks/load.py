@@ -63,6 +63,8 @@ async def player(
                 continue
             m = json.loads(raw)
             kind = m["type"]
+            if os.environ.get("PAIJU_LOAD_DEBUG"):
+                print(kind, str(m)[:120], flush=True)
             counting = go.is_set()
             if kind == "hand_start" and not seated.is_set():
                 seated.set()
@@ -93,7 +95,14 @@ async def player(
                         stats["actions"] += 1
 
 
-def run(tables: int, seconds: float, database_url: str | None, port: int) -> dict[str, Any]:
+def run(
+    tables: int,
+    seconds: float,
+    database_url: str | None,
+    port: int,
+    processes: int = 1,
+    redis_url: str | None = None,
+) -> dict[str, Any]:
     if not 1 <= tables <= MAX_CLIENTS:
         raise SystemExit(f"--tables must be 1–{MAX_CLIENTS}")
     seconds = min(seconds, 300.0)
@@ -108,22 +117,41 @@ def run(tables: int, seconds: float, database_url: str | None, port: int) -> dic
     }
     if database_url:
         env["PAIJU_DATABASE_URL"] = database_url
-    server = subprocess.Popen(
-        [sys.executable, "-m", "paiju.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    if processes > 1:
+        if not redis_url:
+            raise SystemExit("several processes need --redis-url")
+        env["PAIJU_REDIS_URL"] = redis_url
+        env["PAIJU_REDIS_PREFIX"] = f"paiju-load-{os.getpid()}"
+    servers = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "paiju.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port + k),
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for k in range(processes)
+    ]
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(200):
-            try:
-                if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        else:
-            raise SystemExit("the server did not start")
+        for k in range(processes):
+            for _ in range(200):
+                try:
+                    url = f"http://127.0.0.1:{port + k}/api/health"
+                    if httpx.get(url, timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    time.sleep(0.1)
+            else:
+                raise SystemExit("a server did not start")
         stats: dict[str, Any] = {
             "tables": 0,
             "hands": 0,
@@ -143,7 +171,7 @@ def run(tables: int, seconds: float, database_url: str | None, port: int) -> dic
             clients = [
                 asyncio.create_task(
                     player(
-                        f"ws://127.0.0.1:{port}/ws",
+                        f"ws://127.0.0.1:{port + i % processes}/ws",
                         tokens[i],
                         seated[i],
                         go,
@@ -165,8 +193,9 @@ def run(tables: int, seconds: float, database_url: str | None, port: int) -> dic
 
         elapsed, held = asyncio.run(main())
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        for server in servers:
+            server.terminate()
+            server.wait(timeout=30)
     lat = sorted(stats["latency"])
     return {
         "tables_requested": tables,
@@ -180,6 +209,7 @@ def run(tables: int, seconds: float, database_url: str | None, port: int) -> dic
         "latency_p50_ms": 1000 * statistics.median(lat) if lat else None,
         "latency_p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))] if lat else None,
         "database": "postgresql" if database_url else "sqlite",
+        "processes": processes,
     }
 
 
@@ -189,9 +219,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes (more than one needs --redis-url)",
+    )
+    parser.add_argument("--redis-url", default=None)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    r = run(args.tables, args.seconds, args.database_url, args.port)
+    r = run(args.tables, args.seconds, args.database_url, args.port, args.processes, args.redis_url)
     if args.json:
         print(json.dumps(r, indent=2))
     else:

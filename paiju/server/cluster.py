@@ -71,6 +71,7 @@ class Cluster:
         self._outbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._seated: dict[int, set[int]] = {}
+        self._pending: dict[int, str] = {}  # account → the process a join was sent to
         hub.listener = self.table_changed
 
     # --- lifecycle -----------------------------------------------------------------------
@@ -117,6 +118,7 @@ class Cluster:
         """A socket closed here."""
         if self.local.get(account_id) is conn:
             del self.local[account_id]
+            self._pending.pop(account_id, None)
             key = f"{self.prefix}:conn:{account_id}"
             if _text(await self.redis.get(key)) == self.pid:
                 await self.redis.delete(key)
@@ -130,7 +132,26 @@ class Cluster:
         Raises :class:`~paiju.server.errors.ServerError` like the single-process server.
         """
         kind = message.get("type")
+        if self.hub.find(account_id) is not None:  # seated here: no need to ask Redis
+            self.handle(account_id, name, conn, message)
+            return
         tid = _text(await self.redis.get(f"{self.prefix}:seat:{account_id}"))
+        pending = self._pending.get(account_id) if tid is None else None
+        if tid is not None:
+            self._pending.pop(account_id, None)
+        if tid is None and pending is not None:
+            # a join was sent to that process and is not seated yet: keep the order
+            self.publish(
+                pending,
+                {
+                    "kind": "client",
+                    "account": account_id,
+                    "name": name,
+                    "from": self.pid,
+                    "message": message,
+                },
+            )
+            return
         if tid is None:
             if kind in ("_reconnect", "_disconnect"):
                 return
@@ -173,6 +194,7 @@ class Cluster:
                     continue
                 if owner == self.pid:
                     break
+                self._pending[account_id] = owner
                 self.publish(
                     owner,
                     {

@@ -57,6 +57,9 @@ def migrate(engine: sa.Engine) -> None:
     config = Config()
     config.set_main_option("script_location", str(_MIGRATIONS))
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # several processes may start at once: one migrates, the others wait for it
+            connection.execute(sa.text("SELECT pg_advisory_xact_lock(7273001)"))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
