@@ -55,15 +55,16 @@ def _load(quick: bool) -> list[dict[str, Any]]:
     except Exception as err:  # no PostgreSQL here: SQLite figures only
         print(f"PostgreSQL load run skipped: {err}", file=sys.stderr)
         return out
+    url = "postgresql+psycopg://postgres@127.0.0.1:5432/paiju_bench_load"
     try:
-        out.append(
-            load.run(
-                10 if quick else 200,
-                10.0 if quick else 30.0,
-                "postgresql+psycopg://postgres@127.0.0.1:5432/paiju_bench_load",
-                8799,
+        out.append(load.run(10 if quick else 200, 10.0 if quick else 30.0, url, 8799))
+        for n in (10,) if quick else (50, 200):  # two processes over Redis (docs/deploy.md)
+            with admin.connect() as c:
+                c.execute(sa.text("DROP DATABASE IF EXISTS paiju_bench_load WITH (FORCE)"))
+                c.execute(sa.text("CREATE DATABASE paiju_bench_load"))
+            out.append(
+                load.run(n, 10.0 if quick else 30.0, url, 8810, 2, "redis://127.0.0.1:6379/0")
             )
-        )
     finally:
         with admin.connect() as c:
             c.execute(sa.text("DROP DATABASE IF EXISTS paiju_bench_load WITH (FORCE)"))
@@ -165,8 +166,11 @@ def render(r: dict[str, Any]) -> str:
             "|---:|---|---:|---:|---:|---:|---:|---:|",
         ]
         for x in r["load"]:
+            db = x["database"] + (
+                f", {x['processes']} processes + Redis" if x.get("processes", 1) > 1 else ""
+            )
             lines.append(
-                f"| {x['tables_requested']} | {x['database']} | {x['tables_held']} | "
+                f"| {x['tables_requested']} | {db} | {x['tables_held']} | "
                 f"{x['actions_per_second']:,.0f} | {x['hands']} | {x['latency_p50_ms']:.0f} ms | "
                 f"{x['latency_p99_ms']:.0f} ms | {x['errors']} |"
             )

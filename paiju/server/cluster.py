@@ -2,7 +2,7 @@
 the database for everything that must survive.
 
 - **Ownership**: each table lives in exactly one process, the holder of the expiring lease
-  ``paiju:lease:{table}`` (renewed every second, 3 s to live). Only the owner applies actions
+  ``paiju:lease:{table}`` (renewed every second, 10 s to live). Only the owner applies actions
   and moves money.
 - **Routing**: a player may be connected to any process. ``paiju:seat:{account}`` names the
   table a player sits at, ``paiju:conn:{account}`` the process holding their socket. A message
@@ -33,7 +33,7 @@ from paiju.server.table import Connection, Table
 
 __all__ = ["Cluster", "RemoteConnection"]
 
-LEASE_MS = 3000
+LEASE_MS = 10_000  # a lease outlives a busy event loop by far; fail-over within 10 s
 _RENEW = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('pexpire', KEYS[1], ARGV[2])
@@ -313,7 +313,7 @@ class Cluster:
 
     async def _leases(self) -> None:
         while True:
-            await asyncio.sleep(LEASE_MS / 3000)
+            await asyncio.sleep(1.0)
             for tid in list(self.hub.tables):
                 ok = await self._renew(
                     keys=[f"{self.prefix}:lease:{tid}"], args=[self.pid, LEASE_MS]
