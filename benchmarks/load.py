@@ -196,6 +196,12 @@ def run(
         for server in servers:
             server.terminate()
             server.wait(timeout=30)
+        if processes > 1 and redis_url:  # leave no keys behind
+            import redis
+
+            r = redis.Redis.from_url(redis_url)
+            for key in r.scan_iter(f"{env['PAIJU_REDIS_PREFIX']}:*"):
+                r.delete(key)
     lat = sorted(stats["latency"])
     return {
         "tables_requested": tables,
