@@ -48,7 +48,7 @@ async def player(
     stats: dict[str, Any],
     rng: random.Random,
 ) -> None:
-    async with websockets.connect(f"{ws_url}?token={token}", max_size=2**22) as ws:
+    async with websockets.connect(f"{ws_url}?token={token}", max_size=2**22, open_timeout=90) as ws:
         await ws.send(json.dumps({"type": "join", "room": "mazhan"}))
         await ws.send(json.dumps({"type": "ready"}))
         sent_at: float | None = None

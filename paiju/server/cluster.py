@@ -42,6 +42,14 @@ return 0
 """
 
 
+_RELEASE = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  return redis.call('del', KEYS[1])
+end
+return 0
+"""
+
+
 class RemoteConnection(Connection):
     """A player connected to another process: messages go there through Redis, in order."""
 
@@ -81,6 +89,7 @@ class Cluster:
         self._pubsub = self.redis.pubsub()
         await self._pubsub.subscribe(f"{self.prefix}:proc:{self.pid}")
         self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
         for coro in (self._listen(), self._sender(), self._leases(), self._watch()):
             self._tasks.append(asyncio.create_task(coro))
 
@@ -179,8 +188,9 @@ class Cluster:
     ) -> None:
         room = message.get("room")
         lock = f"{self.prefix}:match:{room}"
-        for _ in range(50):
-            if await self.redis.set(lock, self.pid, nx=True, px=2000):
+        mine = f"{self.pid}:{uuid.uuid4().hex[:8]}"
+        for _ in range(250):  # a join takes milliseconds; wait up to 5 s for the room
+            if await self.redis.set(lock, mine, nx=True, px=2000):
                 break
             await asyncio.sleep(0.02)
         try:
@@ -209,8 +219,8 @@ class Cluster:
             self.handle(account_id, name, conn, message)
             await asyncio.sleep(0)  # let the registry writes of this seating go first
         finally:
-            with contextlib.suppress(Exception):
-                await self.redis.delete(lock)
+            with contextlib.suppress(Exception):  # release the room only if still ours
+                await self._release(keys=[lock], args=[mine])
 
     def handle(self, account_id: int, name: str, conn: Connection, message: dict[str, Any]) -> None:
         """A player's message for a table of this process (or a new one)."""
@@ -326,18 +336,30 @@ class Cluster:
                         self.hub.tables.pop(tid, None)
 
     async def _watch(self) -> None:
+        """Take over the live hands whose owner has gone (its lease expired)."""
+        tables_key = f"{self.prefix}:tables"
         while True:
             await asyncio.sleep(1.0)
             try:
-                hands = await asyncio.to_thread(self.store.live_hands)
+                known = [t for t in map(_text, await self.redis.smembers(tables_key)) if t]
+                orphans = []
+                for tid in known:
+                    if int(tid) in self.hub.tables:
+                        continue
+                    if not await self.redis.exists(f"{self.prefix}:lease:{tid}"):
+                        orphans.append(int(tid))
             except Exception:
                 continue
-            for live in hands:
-                if live.table_id in self.hub.tables:
-                    continue
-                key = f"{self.prefix}:lease:{live.table_id}"
+            for table_id in orphans:
+                key = f"{self.prefix}:lease:{table_id}"
                 if not await self.redis.set(key, self.pid, nx=True, px=LEASE_MS):
                     continue
+                hands = await asyncio.to_thread(self.store.live_hands, table_id)
+                if not hands:  # nothing live there: forget the table
+                    await self.redis.delete(key)
+                    await self.redis.srem(tables_key, str(table_id))
+                    continue
+                live = hands[-1]
                 table = self.hub.restore_hand(live)
                 for i, info in enumerate(table.seats):
                     if info is None or info.account_id is None:

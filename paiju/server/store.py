@@ -110,11 +110,15 @@ class Store:
             h.result = reason
             ledger.apply(s, moves, "escape", f"hand:{hand_id}:escape", hand_id)
 
-    def live_hands(self) -> list[LiveHand]:
-        """Every hand still live, with its actions, for rebuilding after a restart."""
+    def live_hands(self, table_id: int | None = None) -> list[LiveHand]:
+        """Every hand still live (at one table, if given), with its actions, for rebuilding
+        after a restart or a fail-over."""
         with self.sessions() as s:
             out = []
-            for h in s.scalars(sa.select(Hand).where(Hand.status == "live").order_by(Hand.id)):
+            query = sa.select(Hand).where(Hand.status == "live").order_by(Hand.id)
+            if table_id is not None:
+                query = query.where(Hand.table_id == table_id)
+            for h in s.scalars(query):
                 t = s.get(GameTable, h.table_id)
                 assert t is not None
                 actions = list(
