@@ -136,7 +136,9 @@ def run(
             ],
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stderr=open(os.environ["PAIJU_LOAD_LOG"] + str(k), "w")  # noqa: SIM115
+            if os.environ.get("PAIJU_LOAD_LOG")
+            else subprocess.DEVNULL,
         )
         for k in range(processes)
     ]

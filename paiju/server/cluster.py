@@ -70,7 +70,11 @@ class Cluster:
     """This process's membership of the world."""
 
     def __init__(self, url: str, hub: Hub, store: Store, prefix: str = "paiju") -> None:
-        self.redis = aioredis.from_url(url, decode_responses=True)
+        # a blocking pool: a burst of players waits for a connection instead of failing
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=256, timeout=30, decode_responses=True
+        )
+        self.redis = aioredis.Redis(connection_pool=pool)
         self.prefix = prefix
         self.hub = hub
         self.store = store
