@@ -43,26 +43,29 @@ def _fail(message: str) -> NoReturn:
     raise UsageError(message)
 
 
-def _read_json(path: str | None) -> Any:
+def _read_text(path: str | None) -> str:
+    """A file's (or standard input's) text, or a one-line error."""
     if path is None or path == "-":
-        source = "standard input"
         try:
-            text = sys.stdin.buffer.read().decode("utf-8")
+            return sys.stdin.buffer.read().decode("utf-8")
         except UnicodeDecodeError:
             _fail("standard input is not UTF-8 text")
-    else:
-        source = path
-        try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except FileNotFoundError:
-            _fail(f"cannot read {path}: no such file")
-        except IsADirectoryError:
-            _fail(f"cannot read {path}: it is a directory")
-        except UnicodeDecodeError:
-            _fail(f"cannot read {path}: not UTF-8 text")
-        except OSError as err:
-            _fail(f"cannot read {path}: {err.strerror}")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        _fail(f"cannot read {path}: no such file")
+    except IsADirectoryError:
+        _fail(f"cannot read {path}: it is a directory")
+    except UnicodeDecodeError:
+        _fail(f"cannot read {path}: not UTF-8 text")
+    except OSError as err:
+        _fail(f"cannot read {path}: {err.strerror}")
+
+
+def _read_json(path: str | None) -> Any:
+    source = "standard input" if path is None or path == "-" else path
+    text = _read_text(path)
     if not text.strip():
         _fail(f"no input: expected a JSON object (rules §11) on {source}")
     try:
@@ -205,17 +208,7 @@ def _serve(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     from paiju.replay import replay_file
 
-    try:
-        handle = open(args.file, encoding="utf-8")  # noqa: SIM115 - closed below
-    except FileNotFoundError:
-        _fail(f"cannot read {args.file}: no such file")
-    except OSError as err:
-        _fail(f"cannot read {args.file}: {err.strerror}")
-    with handle:
-        try:
-            checked, failures = replay_file(handle)
-        except UnicodeDecodeError:
-            _fail(f"cannot read {args.file}: not UTF-8 text")
+    checked, failures = replay_file(_read_text(args.file).splitlines())
     for message in failures:
         print(f"paiju: {message}", file=sys.stderr)
     if failures:
