@@ -187,6 +187,8 @@ def _arena(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import logging
+
     import uvicorn
 
     from paiju.server.app import create_app
@@ -196,6 +198,9 @@ def _serve(args: argparse.Namespace) -> int:
         settings = Settings.from_env()
     except ValueError as err:
         _fail(str(err))
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     print(
         f"paiju: serving on http://{args.host}:{args.port}/ (database: "
         f"{settings.database_url.split('@')[-1]})",

@@ -19,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
+from starlette.websockets import WebSocketDisconnected
 
 from paiju.server.accounts import account_for_token, login, register
 from paiju.server.cluster import Cluster
@@ -278,7 +279,7 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
                         dispatch(hub, store, acc.id, acc.name, conn, message)
                 except ServerError as err:
                     conn.send({"type": "error", "code": err.code, "message": err.message})
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, WebSocketDisconnected):
             pass
         finally:
             writer.cancel()

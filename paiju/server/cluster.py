@@ -2,18 +2,24 @@
 the database for everything that must survive.
 
 - **Ownership**: each table lives in exactly one process, the holder of the expiring lease
-  ``paiju:lease:{table}`` (renewed every second, 10 s to live). Only the owner applies actions
-  and moves money.
-- **Routing**: a player may be connected to any process. ``paiju:seat:{account}`` names the
-  table a player sits at, ``paiju:conn:{account}`` the process holding their socket. A message
-  from a player whose table lives elsewhere is published to the owner's channel
-  ``paiju:proc:{pid}``; the owner's messages to that player go back the same way, in order.
-- **Matchmaking**: ``paiju:open:{room}`` lists the tables with a free seat; a join goes to the
-  owner of one of them, or a new table is opened where the player connected.
-- **Fail-over**: every process watches the live hands in the database; when a hand's lease has
-  expired (its owner died), one process takes the lease, rebuilds the table by replay and goes
-  on; the players reconnect to any process. Every ledger write is keyed by hand and event, so
-  nothing is counted twice.
+  ``{prefix}:lease:{table}`` (renewed every second, 10 s to live). Only the owner applies
+  actions and moves money. The database fences a process that has lost its lease without
+  knowing it (a stalled event loop): a hand's action log takes each step once and a hand is
+  closed once, so the second writer learns it and lets the table go.
+- **Routing**: a player may be connected to any process. ``{prefix}:seat:{account}`` names the
+  table a player sits at, ``{prefix}:conn:{account}`` the process holding their socket. A
+  message from a player whose table lives elsewhere is published to the owner's channel
+  ``{prefix}:proc:{pid}``; the owner's messages to that player go back the same way, in order.
+- **Matchmaking**: ``{prefix}:open:{room}`` counts the free seats of the tables waiting for
+  players; a join reserves one in a single atomic step (no lock) and goes to that table's
+  owner, or a new table is opened where the player connected.
+- **Fail-over**: every process watches the tables of the world (and, less often, the live
+  hands in the database); when a table's lease has expired (its owner died), one process takes
+  the lease, rebuilds the live hand by replay and goes on; the players reconnect to any
+  process. A table without a live hand is forgotten and its players are told. Every ledger
+  write is keyed by hand and event, so nothing is counted twice.
+- **Liveness**: ``{prefix}:alive:{pid}`` lives as long as a lease; a player's socket on a
+  process that has died is not taken for a connection.
 """
 
 from __future__ import annotations
@@ -21,7 +27,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import uuid
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -33,20 +41,82 @@ from paiju.server.table import Connection, Table
 
 __all__ = ["Cluster", "RemoteConnection"]
 
-LEASE_MS = 10_000  # a lease outlives a busy event loop by far; fail-over within 10 s
-_RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
-  return redis.call('pexpire', KEYS[1], ARGV[2])
-end
-return 0
-"""
+log = logging.getLogger("paiju.cluster")
 
+LEASE_MS = 10_000  # a lease outlives a busy event loop by far; fail-over within 10 s
+DB_SWEEP_EVERY = 5  # the watch asks the database for live hands every 5th second
+BATCH = 512  # the most outgoing Redis commands sent in one round trip
+
+# take the lease if it is free or already ours (and extend it); 0 if another process holds it
+_ACQUIRE = """
+local v = redis.call('get', KEYS[1])
+if v and v ~= ARGV[1] then return 0 end
+redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
 
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1])
 end
 return 0
+"""
+
+# a table's registry entry, written only while this process holds its lease
+# KEYS: lease, tables, table hash, the room's open hash
+# ARGV: pid, lease ms, table id, room, players, live, free seats for joiners (0: not open),
+#       hash ttl ms, seat key prefix,
+#       number of seated accounts, the seated accounts..., the accounts that left...
+_REGISTER = """
+local v = redis.call('get', KEYS[1])
+if v and v ~= ARGV[1] then return 0 end
+redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('sadd', KEYS[2], ARGV[3])
+local n = tonumber(ARGV[10])
+local seated = {}
+for i = 11, 10 + n do
+  redis.call('set', ARGV[9] .. ARGV[i], ARGV[3])
+  seated[#seated + 1] = ARGV[i]
+end
+for i = 11 + n, #ARGV do
+  local key = ARGV[9] .. ARGV[i]
+  if redis.call('get', key) == ARGV[3] then redis.call('del', key) end
+end
+redis.call('hset', KEYS[3], 'room', ARGV[4], 'players', ARGV[5], 'live', ARGV[6],
+           'accounts', table.concat(seated, ','))
+redis.call('pexpire', KEYS[3], ARGV[8])
+if tonumber(ARGV[7]) > 0 then
+  redis.call('hset', KEYS[4], ARGV[3], ARGV[7])
+else
+  redis.call('hdel', KEYS[4], ARGV[3])
+end
+return 1
+"""
+
+# reserve a seat at the oldest table waiting for players (KEYS: the room's open hash, table →
+# free seats; ARGV: lease key prefix); drops tables whose owner has gone: {table, owner}
+_RESERVE = """
+local best = nil
+local entries = redis.call('hgetall', KEYS[1])
+for i = 1, #entries, 2 do
+  local tid = entries[i]
+  local free = tonumber(entries[i + 1])
+  if not redis.call('get', ARGV[1] .. tid) then
+    redis.call('hdel', KEYS[1], tid)
+  elseif free and free > 0 and (best == nil or tonumber(tid) < tonumber(best)) then
+    best = tid
+  end
+end
+if not best then return {false, false} end
+if redis.call('hincrby', KEYS[1], best, -1) <= 0 then redis.call('hdel', KEYS[1], best) end
+return {best, redis.call('get', ARGV[1] .. best)}
+"""
+
+# where a player sits and who owns that table: {table or false, owner or false}
+_WHERE = """
+local t = redis.call('get', KEYS[1])
+if not t then return {false, false} end
+return {t, redis.call('get', ARGV[1] .. t)}
 """
 
 
@@ -80,51 +150,90 @@ class Cluster:
         self.store = store
         self.pid = uuid.uuid4().hex[:12]
         self.local: dict[int, Connection] = {}
-        self._outbox: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        # outgoing Redis work, in order: ("publish", channel, data) or ("table", Table, args)
+        self._outbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._seated: dict[int, set[int]] = {}
         self._pending: dict[int, str] = {}  # account → the process a join was sent to
+        self._ticks = 0
         hub.listener = self.table_changed
+        hub.lost_listener = self._forget
+
+    def _key(self, *parts: object) -> str:
+        return ":".join([self.prefix, *map(str, parts)])
 
     # --- lifecycle -----------------------------------------------------------------------
 
     async def start(self) -> None:
         """Subscribe to this process's channel and start the lease and fail-over loops."""
+        await self.redis.set(self._key("alive", self.pid), "1", px=LEASE_MS)
         self._pubsub = self.redis.pubsub()
-        await self._pubsub.subscribe(f"{self.prefix}:proc:{self.pid}")
-        self._renew = self.redis.register_script(_RENEW)
-        self._release = self.redis.register_script(_RELEASE)
-        for coro in (self._listen(), self._sender(), self._leases(), self._watch()):
-            self._tasks.append(asyncio.create_task(coro))
+        await self._pubsub.subscribe(self._key("proc", self.pid))
+        loops: list[tuple[str, Callable[[], Awaitable[None]]]] = [
+            ("listen", self._listen),
+            ("send", self._send_batch),
+            ("leases", self._renew_leases),
+            ("watch", self._watch),
+        ]
+        for name, step in loops:
+            self._tasks.append(asyncio.create_task(self._forever(name, step)))
 
     async def stop(self) -> None:
-        """Stop the loops (leases then expire, and another process takes the tables)."""
+        """Stop the loops and hand the tables back at once (another process takes each live
+        hand within a second or two instead of waiting for the lease to expire)."""
         for t in self._tasks:
             t.cancel()
+        tables = list(self.hub.tables.values())
+        for table in tables:
+            table.stop()
+        with contextlib.suppress(Exception):
+            for table in tables:
+                await self.redis.eval(_RELEASE, 1, self._key("lease", table.id), self.pid)
+            await self.redis.delete(self._key("alive", self.pid))
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()  # type: ignore[no-untyped-call]
             await self.redis.aclose()
 
+    async def _forever(self, name: str, step: Callable[[], Awaitable[None]]) -> None:
+        """Run one of the process's loops for good: an error is logged, never fatal."""
+        while True:
+            try:
+                await step()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cluster loop %r failed; going on", name)
+                await asyncio.sleep(0.5)
+
     def publish(self, pid: str, payload: dict[str, Any]) -> None:
         """Send to a process's channel, after everything queued before."""
-        self._outbox.put_nowait(("publish", (f"{self.prefix}:proc:{pid}", json.dumps(payload))))
+        self._outbox.put_nowait(("publish", self._key("proc", pid), json.dumps(payload)))
 
-    def _redis_later(self, op: str, *args: Any) -> None:
-        self._outbox.put_nowait((op, args))
-
-    async def _sender(self) -> None:
-        while True:
-            op, args = await self._outbox.get()
-            with contextlib.suppress(Exception):  # a lost registry write is redone on change
-                await getattr(self.redis, op)(*args)
+    async def _send_batch(self) -> None:
+        """Send what is queued, in order, many commands per round trip."""
+        batch = [await self._outbox.get()]
+        while len(batch) < BATCH and not self._outbox.empty():
+            batch.append(self._outbox.get_nowait())
+        pipe = self.redis.pipeline(transaction=False)
+        for item in batch:
+            if item[0] == "publish":
+                pipe.publish(item[1], item[2])
+            else:
+                pipe.eval(_REGISTER, 4, *item[2])
+        results = await pipe.execute(raise_on_error=False)
+        for item, result in zip(batch, results, strict=True):
+            if isinstance(result, Exception):
+                log.warning("redis: %s failed: %s", item[0], result)
+            elif item[0] == "table" and result == 0:
+                self.hub.let_go(item[1])  # another process holds this table's lease
 
     # --- players -------------------------------------------------------------------------
 
     async def connected(self, account_id: int, conn: Connection) -> None:
         """A socket opened here: note it, and send the player back to their seat if any."""
         self.local[account_id] = conn
-        await self.redis.set(f"{self.prefix}:conn:{account_id}", self.pid)
-        if await self.redis.get(f"{self.prefix}:seat:{account_id}"):
+        await self.redis.set(self._key("conn", account_id), self.pid)
+        if await self.redis.get(self._key("seat", account_id)):
             await self.route(account_id, "", conn, {"type": "_reconnect"})
 
     async def disconnected(self, account_id: int, conn: Connection) -> None:
@@ -132,9 +241,7 @@ class Cluster:
         if self.local.get(account_id) is conn:
             del self.local[account_id]
             self._pending.pop(account_id, None)
-            key = f"{self.prefix}:conn:{account_id}"
-            if _text(await self.redis.get(key)) == self.pid:
-                await self.redis.delete(key)
+            await self.redis.eval(_RELEASE, 1, self._key("conn", account_id), self.pid)
             await self.route(account_id, "", conn, {"type": "_disconnect"})
 
     async def route(
@@ -142,89 +249,75 @@ class Cluster:
     ) -> None:
         """Handle a player's message here, or send it to the owner of their table.
 
-        Raises :class:`~paiju.server.errors.ServerError` like the single-process server.
+        Raises :class:`~paiju.server.errors.ServerError` like the single-process server, and
+        ``table_moving`` while the player's table is between processes (a fail-over).
         """
         kind = message.get("type")
         if self.hub.find(account_id) is not None:  # seated here: no need to ask Redis
             self.handle(account_id, name, conn, message)
             return
-        tid = _text(await self.redis.get(f"{self.prefix}:seat:{account_id}"))
-        pending = self._pending.get(account_id) if tid is None else None
-        if tid is not None:
-            self._pending.pop(account_id, None)
-        if tid is None and pending is not None:
-            # a join was sent to that process and is not seated yet: keep the order
-            self.publish(
-                pending,
-                {
-                    "kind": "client",
-                    "account": account_id,
-                    "name": name,
-                    "from": self.pid,
-                    "message": message,
-                },
-            )
-            return
+        tid, owner = await self._where(account_id)
+        log.debug("route %s %s: table %s, owner %s", account_id, kind, tid, owner)
+        if tid is not None and owner is None and not await self._table_known(tid):
+            # the table is gone (its process died between hands): the seat is void
+            await self.redis.eval(_RELEASE, 1, self._key("seat", account_id), tid)
+            tid = None
         if tid is None:
+            pending = self._pending.get(account_id)
+            if pending is not None:  # a join went to that process: keep the order
+                self._forward(pending, account_id, name, message)
+                return
             if kind in ("_reconnect", "_disconnect"):
                 return
             if kind == "join":
                 await self._matchmake(account_id, name, conn, message)
                 return
             raise ServerError("not_seated", "join a room first")
-        owner = _text(await self.redis.get(f"{self.prefix}:lease:{tid}"))
-        if owner == self.pid or owner is None:
+        self._pending.pop(account_id, None)
+        if owner == self.pid:
             self.handle(account_id, name, conn, message)
-        else:
-            self.publish(
-                owner,
-                {
-                    "kind": "client",
-                    "account": account_id,
-                    "name": name,
-                    "from": self.pid,
-                    "message": message,
-                },
+        elif owner is not None:
+            self._forward(owner, account_id, name, message)
+        elif kind not in ("_reconnect", "_disconnect"):  # the new owner finds the player
+            raise ServerError(
+                "table_moving",
+                "your table is moving to another server; try again in a few seconds",
+                503,
             )
+
+    async def _where(self, account_id: int) -> tuple[str | None, str | None]:
+        tid, owner = await self.redis.eval(
+            _WHERE, 1, self._key("seat", account_id), self._key("lease", "")
+        )
+        return _text(tid), _text(owner)
+
+    async def _table_known(self, tid: str) -> bool:
+        return bool(await self.redis.sismember(self._key("tables"), tid))
+
+    def _forward(self, pid: str, account_id: int, name: str, message: dict[str, Any]) -> None:
+        self.publish(
+            pid,
+            {"kind": "client", "account": account_id, "name": name, "from": self.pid,
+             "message": message},
+        )  # fmt: skip
 
     async def _matchmake(
         self, account_id: int, name: str, conn: Connection, message: dict[str, Any]
     ) -> None:
+        """Seat a player: at a table waiting for players anywhere in the world (the seat is
+        reserved in one atomic step, so no lock is held), else at a new table here."""
         room = message.get("room")
-        lock = f"{self.prefix}:match:{room}"
-        mine = f"{self.pid}:{uuid.uuid4().hex[:8]}"
-        for _ in range(250):  # a join takes milliseconds; wait up to 5 s for the room
-            if await self.redis.set(lock, mine, nx=True, px=2000):
-                break
-            await asyncio.sleep(0.02)
-        try:
-            members = [
-                t for t in map(_text, await self.redis.smembers(f"{self.prefix}:open:{room}")) if t
-            ]
-            for tid in sorted(members, key=int):
-                owner = _text(await self.redis.get(f"{self.prefix}:lease:{tid}"))
-                if owner is None:
-                    await self.redis.srem(f"{self.prefix}:open:{room}", tid)
-                    continue
-                if owner == self.pid:
-                    break
-                self._pending[account_id] = owner
-                self.publish(
-                    owner,
-                    {
-                        "kind": "client",
-                        "account": account_id,
-                        "name": name,
-                        "from": self.pid,
-                        "message": message,
-                    },
-                )
-                return
-            self.handle(account_id, name, conn, message)
-            await asyncio.sleep(0)  # let the registry writes of this seating go first
-        finally:
-            with contextlib.suppress(Exception):  # release the room only if still ours
-                await self._release(keys=[lock], args=[mine])
+        tid, owner = await self.redis.eval(
+            _RESERVE, 1, self._key("open", room), self._key("lease", "")
+        )
+        owner = _text(owner)
+        if owner is not None and owner != self.pid:
+            self._pending[account_id] = owner
+            self._forward(owner, account_id, name, message)
+            log.debug("join %s: sent to %s for table %s", account_id, owner, _text(tid))
+            return
+        log.debug("join %s: here", account_id)
+        self.handle(account_id, name, conn, message)
 
     def handle(self, account_id: int, name: str, conn: Connection, message: dict[str, Any]) -> None:
         """A player's message for a table of this process (or a new one)."""
@@ -248,18 +341,13 @@ class Cluster:
             info = table.seats[seat]
             if info is not None and (info.connection is None or kind == "_reconnect"):
                 table.reconnect(seat, conn)
-                conn.send(
-                    {
-                        "type": "seated",
-                        "table": table.id,
-                        "room": table.room.name,
-                        "seat": table.rules.seats[seat].value,
-                    }
-                )
+                conn.send(_seated(table, seat))
             if kind == "_reconnect":
                 return
             elif info is not None and isinstance(info.connection, RemoteConnection):
                 info.connection = conn
+        elif kind == "_reconnect":
+            return
         try:
             dispatch(self.hub, self.store, account_id, name, conn, message)
         except ServerError as err:
@@ -270,121 +358,147 @@ class Cluster:
             if item.get("type") != "message":
                 continue
             try:
-                payload = json.loads(item["data"])
-            except (TypeError, ValueError):
-                continue
-            if payload.get("kind") == "deliver":
-                conn = self.local.get(payload["account"])
-                if conn is not None:
-                    conn.send(payload["message"])
-            elif payload.get("kind") == "client":
-                remote = RemoteConnection(self, payload["from"], payload["account"])
-                self.handle(payload["account"], payload.get("name", ""), remote, payload["message"])
+                self._receive(json.loads(item["data"]))
+            except Exception:  # one bad message must not stop the channel
+                log.exception("cluster message failed: %.200s", item.get("data"))
+
+    def _receive(self, payload: dict[str, Any]) -> None:
+        if payload.get("kind") == "deliver":
+            conn = self.local.get(payload["account"])
+            if conn is not None:
+                conn.send(payload["message"])
+        elif payload.get("kind") == "client":
+            log.debug("from %s: %s %s", payload["from"], payload["account"], payload["message"])
+            remote = RemoteConnection(self, payload["from"], payload["account"])
+            self.handle(payload["account"], payload.get("name", ""), remote, payload["message"])
 
     async def lobby(self) -> dict[str, dict[str, int]]:
         """Tables and players per room, and the people online, across every process."""
         rooms: dict[str, dict[str, int]] = {}
-        for tid in map(_text, await self.redis.smembers(f"{self.prefix}:tables")):
-            info = await self.redis.hgetall(f"{self.prefix}:table:{tid}")
+        for tid in map(_text, await self.redis.smembers(self._key("tables"))):
+            info = await self.redis.hgetall(self._key("table", tid))
             if not info:
                 continue
             room = rooms.setdefault(_text(info.get("room")) or "", {"tables": 0, "players": 0})
             room["tables"] += 1
             room["players"] += int(info.get("players", 0))
+        alive: dict[str, bool] = {}
         online = 0
-        async for _key in self.redis.scan_iter(f"{self.prefix}:conn:*"):
-            online += 1
+        async for key in self.redis.scan_iter(self._key("conn", "*"), count=1000):
+            pid = _text(await self.redis.get(key))
+            if pid is not None and pid not in alive:
+                alive[pid] = bool(await self.redis.exists(self._key("alive", pid)))
+            online += bool(pid is not None and alive[pid])
         rooms["_online"] = {"tables": 0, "players": online}
         return rooms
 
     # --- registry, leases, fail-over -----------------------------------------------------
 
     def table_changed(self, table: Table) -> None:
-        """Mirror a local table's seating in Redis (called on every change)."""
+        """Mirror a local table's seating in Redis (called on every change), fenced by the
+        lease: if another process holds it, this process lets the table go."""
         tid = str(table.id)
-        self._redis_later("set", f"{self.prefix}:lease:{tid}", self.pid, None, LEASE_MS)
-        self._redis_later("sadd", f"{self.prefix}:tables", tid)
         now = {s.account_id for s in table.seats if s is not None and s.account_id}
-        for acc in self._seated.get(table.id, set()) - now:
-            self._redis_later("delete", f"{self.prefix}:seat:{acc}")
-        for acc in now:
-            self._redis_later("set", f"{self.prefix}:seat:{acc}", tid)
+        gone = self._seated.get(table.id, set()) - now
         self._seated[table.id] = now
-        players = sum(1 for s in table.seats if s is not None and s.account_id)
-        self._redis_later(
-            "hset",
-            f"{self.prefix}:table:{tid}",
-            None,
-            None,
-            {"room": table.room.name, "players": players, "live": int(table.live)},
-        )
-        self._redis_later("pexpire", f"{self.prefix}:table:{tid}", 10 * LEASE_MS)
-        key = f"{self.prefix}:open:{table.room.name}"
-        if not table.live and table.free_seat() is not None and now:
-            self._redis_later("sadd", key, tid)
-        else:
-            self._redis_later("srem", key, tid)
+        free = sum(s is None for s in table.seats) if not table.live and now else 0
+        keys = [self._key("lease", tid), self._key("tables"), self._key("table", tid)]
+        keys.append(self._key("open", table.room.name))
+        args = [self.pid, LEASE_MS, tid, table.room.name, len(now), int(table.live)]
+        args += [free, 10 * LEASE_MS, self._key("seat", ""), len(now), *now, *gone]
+        self._outbox.put_nowait(("table", table, [*keys, *args]))
 
-    async def _leases(self) -> None:
-        while True:
-            await asyncio.sleep(1.0)
-            for tid in list(self.hub.tables):
-                ok = await self._renew(
-                    keys=[f"{self.prefix}:lease:{tid}"], args=[self.pid, LEASE_MS]
-                )
-                if not ok:
-                    got = await self.redis.set(
-                        f"{self.prefix}:lease:{tid}", self.pid, nx=True, px=LEASE_MS
-                    )
-                    if not got:  # another process owns it now: let go
-                        self.hub.tables.pop(tid, None)
+    def _forget(self, table: Table) -> None:
+        """A table this process let go (the new owner rewrites its registry entry)."""
+        self._seated.pop(table.id, None)
+
+    async def _renew_leases(self) -> None:
+        """Every second: extend this process's leases, in one round trip; let go of any
+        table another process holds now."""
+        await asyncio.sleep(1.0)
+        tables = list(self.hub.tables.values())
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(self._key("alive", self.pid), "1", px=LEASE_MS)
+        for table in tables:
+            pipe.eval(_ACQUIRE, 1, self._key("lease", table.id), self.pid, LEASE_MS)
+        results = await pipe.execute()
+        for table, ok in zip(tables, results[1:], strict=True):
+            if not ok:
+                self.hub.let_go(table)
 
     async def _watch(self) -> None:
-        """Take over the live hands whose owner has gone (its lease expired)."""
-        tables_key = f"{self.prefix}:tables"
-        while True:
-            await asyncio.sleep(1.0)
-            try:
-                known = [t for t in map(_text, await self.redis.smembers(tables_key)) if t]
-                orphans = []
-                for tid in known:
-                    if int(tid) in self.hub.tables:
-                        continue
-                    if not await self.redis.exists(f"{self.prefix}:lease:{tid}"):
-                        orphans.append(int(tid))
-            except Exception:
+        """Take over the tables whose owner has gone (lease expired)."""
+        self._ticks += 1
+        await asyncio.sleep(1.0)
+        tables_key = self._key("tables")
+        known = {int(t) for t in map(_text, await self.redis.smembers(tables_key)) if t}
+        if self._ticks % DB_SWEEP_EVERY == 1:  # hands Redis has forgotten (it was flushed)
+            known |= set(await asyncio.to_thread(self.store.live_table_ids))
+        candidates = sorted(known - set(self.hub.tables))
+        if not candidates:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for tid in candidates:
+            pipe.exists(self._key("lease", tid))
+        leased = await pipe.execute()
+        for table_id, has_owner in zip(candidates, leased, strict=True):
+            if not has_owner:
+                try:
+                    await self._take_over(table_id)
+                except Exception:
+                    log.exception("taking over table %s failed", table_id)
+                    await self.redis.eval(_RELEASE, 1, self._key("lease", table_id), self.pid)
+
+    async def _take_over(self, table_id: int) -> None:
+        lease = self._key("lease", table_id)
+        if not await self.redis.set(lease, self.pid, nx=True, px=LEASE_MS):
+            return  # another process was first
+        hands = await asyncio.to_thread(self.store.live_hands, table_id)
+        table = self.hub.restore_hand(hands[-1]) if hands else None
+        if table is None:  # nothing live there: forget the table and tell its players
+            await self._forget_table(table_id)
+            await self.redis.eval(_RELEASE, 1, lease, self.pid)
+            return
+        log.info("took over table %s (hand %s)", table_id, hands[-1].hand_id)
+        for i, info in enumerate(table.seats):
+            if info is None or info.account_id is None:
                 continue
-            for table_id in orphans:
-                key = f"{self.prefix}:lease:{table_id}"
-                if not await self.redis.set(key, self.pid, nx=True, px=LEASE_MS):
-                    continue
-                hands = await asyncio.to_thread(self.store.live_hands, table_id)
-                if not hands:  # nothing live there: forget the table
-                    await self.redis.delete(key)
-                    await self.redis.srem(tables_key, str(table_id))
-                    continue
-                live = hands[-1]
-                table = self.hub.restore_hand(live)
-                for i, info in enumerate(table.seats):
-                    if info is None or info.account_id is None:
-                        continue
-                    acc = info.account_id
-                    conn: Connection | None = self.local.get(acc)
-                    if conn is None:
-                        pid = _text(await self.redis.get(f"{self.prefix}:conn:{acc}"))
-                        if pid:
-                            conn = RemoteConnection(self, pid, acc)
-                    if conn is not None:
-                        table.reconnect(i, conn)
-                        conn.send(
-                            {
-                                "type": "seated",
-                                "table": table.id,
-                                "room": table.room.name,
-                                "seat": table.rules.seats[i].value,
-                            }
-                        )
-                self.table_changed(table)
+            conn = await self._connection_of(info.account_id)
+            if conn is not None:
+                table.reconnect(i, conn)
+                conn.send(_seated(table, i))
+        self.table_changed(table)
+
+    async def _connection_of(self, account_id: int) -> Connection | None:
+        """The player's socket, here or on a live process, if they have one."""
+        conn = self.local.get(account_id)
+        if conn is not None:
+            return conn
+        pid = _text(await self.redis.get(self._key("conn", account_id)))
+        if pid and await self.redis.exists(self._key("alive", pid)):
+            return RemoteConnection(self, pid, account_id)
+        return None
+
+    async def _forget_table(self, table_id: int) -> None:
+        info = await self.redis.hgetall(self._key("table", table_id))
+        for acc in filter(None, (_text(info.get("accounts")) or "").split(",")):
+            await self.redis.eval(_RELEASE, 1, self._key("seat", acc), str(table_id))
+            conn = await self._connection_of(int(acc))
+            if conn is not None:
+                conn.send({"type": "unseated", "why": "table_closed"})
+        await self.redis.delete(self._key("table", table_id))
+        await self.redis.srem(self._key("tables"), str(table_id))
+        if info.get("room"):
+            await self.redis.hdel(self._key("open", info["room"]), str(table_id))
+
+
+def _seated(table: Table, seat: int) -> dict[str, Any]:
+    return {
+        "type": "seated",
+        "table": table.id,
+        "room": table.room.name,
+        "seat": table.rules.seats[seat].value,
+    }
 
 
 def _text(value: object) -> str | None:

@@ -13,6 +13,7 @@
 | ``PAIJU_REDIS_URL`` | Redis: many processes form one world (docs/deploy.md) | — |
 | ``PAIJU_REDIS_PREFIX`` | the prefix of every Redis key and channel | paiju |
 | ``PAIJU_SEED`` | deal the hands from this seed (tests, demos); unset: unpredictable | — |
+| ``PAIJU_LOG_LEVEL`` | the server's log level (DEBUG, INFO, WARNING, ERROR) | INFO |
 
 >>> Settings.from_env({"PAIJU_TURN_SECONDS": "3"}).turn_seconds
 3.0
@@ -47,6 +48,7 @@ class Settings:
     seed: int | None = None
     redis_url: str | None = None
     redis_prefix: str = "paiju"
+    log_level: str = "INFO"
 
     @staticmethod
     def from_env(env: Mapping[str, str] | None = None) -> Settings:
@@ -72,6 +74,7 @@ class Settings:
             seed=_int(e, "PAIJU_SEED", 0) if e.get("PAIJU_SEED") else None,
             redis_url=e.get("PAIJU_REDIS_URL") or None,
             redis_prefix=e.get("PAIJU_REDIS_PREFIX") or "paiju",
+            log_level=_level(e),
         )
 
 
@@ -96,3 +99,10 @@ def _float(e: Mapping[str, str], name: str, default: float, zero: bool = False) 
     if value < 0 or (value == 0 and not zero):
         raise ValueError(f"{name} must be positive, got {raw!r}")
     return value
+
+
+def _level(e: Mapping[str, str]) -> str:
+    raw = (e.get("PAIJU_LOG_LEVEL") or "INFO").upper()
+    if raw not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        raise ValueError(f"PAIJU_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {raw!r}")
+    return raw

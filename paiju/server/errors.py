@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-__all__ = ["ServerError"]
+__all__ = ["HandConflict", "ServerError"]
 
 
 class ServerError(Exception):
@@ -22,3 +22,23 @@ class ServerError(Exception):
         self.code = code
         self.message = message
         self.status = status
+
+
+class HandConflict(ServerError):
+    """Another server process has written this hand on: this process must let the table go.
+
+    The database is the fence: a hand's action log takes each sequence number once, and a
+    hand is closed once, so of two processes that both believe they own a table, the second
+    to write learns it here and steps down.
+
+    >>> HandConflict(7).code
+    'table_moved'
+    """
+
+    def __init__(self, hand_id: int) -> None:
+        super().__init__(
+            "table_moved",
+            f"hand {hand_id} is now played by another server; reconnect to continue",
+            409,
+        )
+        self.hand_id = hand_id

@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from paiju.server.errors import ServerError
+from paiju.server.errors import HandConflict, ServerError
 from paiju.server.rooms import ROOMS
 from paiju.server.store import LiveHand, Store
 from paiju.server.table import Connection, Table, Timing
@@ -29,6 +29,7 @@ class Hub:
         self.seed = seed
         self.tables: dict[int, Table] = {}
         self.listener: Callable[[Table], None] | None = None
+        self.lost_listener: Callable[[Table], None] | None = None
 
     def _new_table(self, room_name: str, table_id: int | None = None) -> Table:
         room = ROOMS[room_name]
@@ -36,8 +37,9 @@ class Hub:
         # each hand's seed is drawn here and recorded, so every hand replays exactly; without
         # a configured seed the deals cannot be predicted
         rng = random.Random(f"{self.seed}:{tid}" if self.seed is not None else secrets.randbits(64))
-        table = Table(tid, room, self.store, self.timing, on_empty=self._drop, rng=rng)
-        table.listener = self.listener
+        table = Table(
+            tid, room, self.store, self.timing, on_empty=self._drop, rng=rng, on_lost=self.let_go
+        )
         table.listener = self.listener
         self.tables[tid] = table
         return table
@@ -45,6 +47,14 @@ class Hub:
     def _drop(self, table: Table) -> None:
         if not table.live:
             self.tables.pop(table.id, None)
+
+    def let_go(self, table: Table) -> None:
+        """Forget a table another process plays now (its clocks are stopped)."""
+        table.stop()
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if self.lost_listener is not None:
+            self.lost_listener(table)
 
     def find(self, account_id: int) -> tuple[Table, int] | None:
         """Where an account sits, if anywhere."""
@@ -92,14 +102,18 @@ class Hub:
         """Rebuild every live hand from the database (after a restart); how many."""
         count = 0
         for live in self.store.live_hands():
-            self.restore_hand(live)
-            count += 1
+            if self.restore_hand(live) is not None:
+                count += 1
         return count
 
-    def restore_hand(self, live: LiveHand) -> Table:
-        """Rebuild one live hand's table by replay."""
+    def restore_hand(self, live: LiveHand) -> Table | None:
+        """Rebuild one live hand's table by replay (None if another process closed the hand
+        meanwhile)."""
         table = self._new_table(live.room, live.table_id)
-        table.restore(live.hand_id, live.seed, live.stake, live.setup, live.seats, live.actions)
+        try:
+            table.restore(live.hand_id, live.seed, live.stake, live.setup, live.seats, live.actions)
+        except HandConflict:
+            return None
         return table
 
     def rooms_json(self) -> list[dict[str, Any]]:

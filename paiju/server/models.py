@@ -101,7 +101,7 @@ class Hand(Base):
     setup: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     seats: Mapped[dict[str, Any]] = mapped_column(JSON)
     stake: Mapped[int] = mapped_column(BigInteger)
-    status: Mapped[str] = mapped_column(String(20), default="live")
+    status: Mapped[str] = mapped_column(String(20), default="live", index=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()

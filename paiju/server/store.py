@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
 from paiju.server import ledger
+from paiju.server.errors import HandConflict
 from paiju.server.models import Account, GameTable, Hand, HandAction, LedgerEntry
 
 __all__ = ["LiveHand", "Store"]
@@ -88,27 +89,40 @@ class Store:
             return h.id
 
     def log_action(self, hand_id: int, seq: int, action: str) -> None:
-        """Append an action to a hand's log."""
-        with self.sessions.begin() as s:
-            s.add(HandAction(hand_id=hand_id, seq=seq, action=action))
+        """Append an action to a hand's log.
+
+        Raises :class:`~paiju.server.errors.HandConflict` when that step is already written
+        (another process plays this hand now).
+        """
+        try:
+            with self.sessions.begin() as s:
+                s.add(HandAction(hand_id=hand_id, seq=seq, action=action))
+        except sa.exc.IntegrityError:
+            raise HandConflict(hand_id) from None
 
     def finish_hand(self, hand_id: int, result: dict[str, Any], moves: Moves) -> None:
-        """Close a hand with its result and settle it, in one transaction."""
+        """Close a live hand with its result and settle it, in one transaction.
+
+        Raises :class:`~paiju.server.errors.HandConflict` if the hand is no longer live.
+        """
         with self.sessions.begin() as s:
-            h = s.get(Hand, hand_id)
-            assert h is not None
-            h.status = "done"
-            h.result = result
+            _close(s, hand_id, "done", result)
             ledger.apply(s, moves, "hand", f"hand:{hand_id}:settle", hand_id)  # once only
 
     def abort_hand(self, hand_id: int, reason: dict[str, Any], moves: Moves) -> None:
-        """Abort a hand (an escape) and charge the penalty, in one transaction."""
+        """Abort a live hand (an escape) and charge the penalty, in one transaction.
+
+        Raises :class:`~paiju.server.errors.HandConflict` if the hand is no longer live.
+        """
         with self.sessions.begin() as s:
-            h = s.get(Hand, hand_id)
-            assert h is not None
-            h.status = "aborted"
-            h.result = reason
+            _close(s, hand_id, "aborted", reason)
             ledger.apply(s, moves, "escape", f"hand:{hand_id}:escape", hand_id)
+
+    def live_table_ids(self) -> list[int]:
+        """The tables with a live hand (one cheap query, for the fail-over watch)."""
+        with self.sessions() as s:
+            query = sa.select(Hand.table_id).where(Hand.status == "live").distinct()
+            return sorted(s.scalars(query))
 
     def live_hands(self, table_id: int | None = None) -> list[LiveHand]:
         """Every hand still live (at one table, if given), with its actions, for rebuilding
@@ -219,6 +233,18 @@ class Store:
                 },
                 seat,
             )
+
+
+def _close(s: Session, hand_id: int, status: str, result: dict[str, Any]) -> None:
+    """Close a hand once: the update takes effect only while the hand is live (an atomic
+    check on every database, so two processes cannot both close it)."""
+    done = s.execute(
+        sa.update(Hand)
+        .where(Hand.id == hand_id, Hand.status == "live")
+        .values(status=status, result=result)
+    )
+    if done.rowcount != 1:  # type: ignore[attr-defined]
+        raise HandConflict(hand_id)
 
 
 def _seat_of(seats: dict[str, Any], account_id: int) -> str | None:

@@ -9,6 +9,7 @@ it may see, and, at the end, the settlement.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from typing import Any
 from paiju.bots.base import Bot, make_bot
 from paiju.bots.driver import bot_rng
 from paiju.games import GameRules, rules_of
-from paiju.server.errors import ServerError
+from paiju.server.errors import HandConflict, ServerError
 from paiju.server.money import HOUSE, escape_penalty, settle_hand, stake_for, table_fees
 from paiju.server.rooms import Room
 from paiju.server.store import Store
@@ -26,6 +27,8 @@ from paiju.server.store import Store
 __all__ = ["Connection", "SeatInfo", "Table", "Timing"]
 
 BOT_NAMES = ("春風", "夏雨", "秋月", "冬雪")
+
+log = logging.getLogger("paiju.table")
 
 
 class Connection:
@@ -101,6 +104,7 @@ class Table:
         timing: Timing,
         on_empty: Callable[[Table], None] | None = None,
         rng: random.Random | None = None,
+        on_lost: Callable[[Table], None] | None = None,
     ) -> None:
         self.id = table_id
         self.room = room
@@ -121,6 +125,55 @@ class Table:
         self.listener: Callable[[Table], None] | None = None
         self._rng = rng or random.Random()
         self.on_empty = on_empty
+        self.on_lost = on_lost
+        self.stopped = False
+
+    # --- the table's clocks ------------------------------------------------------------
+
+    def _later(self, delay: float, fn: Callable[..., None], *args: Any) -> asyncio.TimerHandle:
+        """Run ``fn(*args)`` after ``delay`` seconds, unless the table has stopped by then."""
+        return asyncio.get_running_loop().call_later(delay, self._run_timer, fn, args)
+
+    def _run_timer(self, fn: Callable[..., None], args: tuple[Any, ...]) -> None:
+        if self.stopped:
+            return
+        try:
+            fn(*args)
+        except HandConflict:
+            self.lose()
+        except Exception:  # a timer must not take the table down silently
+            log.exception("table %s: %s failed", self.id, getattr(fn, "__name__", fn))
+
+    def _fenced(self, write: Callable[..., None], *args: Any) -> None:
+        """A write to a live hand; if another process has written it on, let the table go
+        and raise :class:`~paiju.server.errors.HandConflict`."""
+        try:
+            write(*args)
+        except HandConflict:
+            self.lose()
+            raise
+
+    def stop(self) -> None:
+        """Stop every clock of this table; it no longer acts (another process owns it, or
+        the server is shutting down)."""
+        self.stopped = True
+        for handle in (self._timer, self._fill_timer, self._next_timer):
+            if handle is not None:
+                handle.cancel()
+        self._timer = self._fill_timer = self._next_timer = None
+        for info in self.seats:
+            if info is not None and info.disconnect_timer is not None:
+                info.disconnect_timer.cancel()
+                info.disconnect_timer = None
+
+    def lose(self) -> None:
+        """Another process plays this table now: stop, and let the owner of the table know."""
+        if self.stopped:
+            return
+        log.warning("table %s is played elsewhere now; letting it go", self.id)
+        self.stop()
+        if self.on_lost is not None:
+            self.on_lost(self)
 
     # --- seating ---------------------------------------------------------------------
 
@@ -170,8 +223,7 @@ class Table:
         if not self.live:
             self._remove(seat)
             return
-        loop = asyncio.get_running_loop()
-        info.disconnect_timer = loop.call_later(
+        info.disconnect_timer = self._later(
             self.timing.disconnect, self._escape, seat, "disconnected"
         )
         self._broadcast_table()
@@ -222,8 +274,7 @@ class Table:
             return
         if self._fill_timer is not None:
             self._fill_timer.cancel()
-        loop = asyncio.get_running_loop()
-        self._fill_timer = loop.call_later(self.timing.bot_wait, self._fill_bots)
+        self._fill_timer = self._later(self.timing.bot_wait, self._fill_bots)
 
     def _fill_bots(self) -> None:
         self._fill_timer = None
@@ -331,10 +382,9 @@ class Table:
             # event is keyed by hand, so a settlement already written is not counted twice)
             self._settle([])
             return
-        loop = asyncio.get_running_loop()
         for i, s in enumerate(self.seats):
             if s is not None and s.human:
-                s.disconnect_timer = loop.call_later(
+                s.disconnect_timer = self._later(
                     self.timing.disconnect, self._escape, i, "disconnected"
                 )
         self._schedule()
@@ -380,10 +430,11 @@ class Table:
             state, events = self.rules.apply(self.hand.state, action)
         except RulesError as err:
             raise ServerError(err.code, str(err)) from None
+        # the log first: a step another process has written fences this one off
+        self._fenced(self.store.log_action, self.hand.hand_id, state.version, str(action))
         before = self.hand.state
         self.hand.state = state
         self._last = (action.seat.number - 1, str(action))
-        self.store.log_action(self.hand.hand_id, state.version, str(action))
         window = ("claim", "rob")
         if state.phase.value in window:
             same = (
@@ -414,7 +465,6 @@ class Table:
         """Arm the clock for the seats that must decide; bots and 托管 play at once."""
         assert self.hand is not None
         state = self.hand.state
-        loop = asyncio.get_running_loop()
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -423,11 +473,11 @@ class Table:
             return
         auto = [i for i in movers if self._auto(i)]
         if auto:
-            self._timer = loop.call_later(self.timing.bot_delay, self._bot_move, auto[0])
+            self._timer = self._later(self.timing.bot_delay, self._bot_move, auto[0])
             self._deadline = None
             return
         self._deadline = time.time() + self.timing.turn
-        self._timer = loop.call_later(self.timing.turn, self._expire, state.version)
+        self._timer = self._later(self.timing.turn, self._expire, state.version)
 
     def _auto(self, seat: int) -> bool:
         s = self.seats[seat]
@@ -530,7 +580,7 @@ class Table:
         balances: dict[int | str, int] = {k: v for k, v in self.store.balances(humans).items()}
         balances[HOUSE] = 10**15  # the bank pays for its bots
         moves = settle_hand(balances, payments)
-        self.store.finish_hand(hand.hand_id, result, moves)
+        self._fenced(self.store.finish_hand, hand.hand_id, result, moves)
         after = self.store.balances(humans)
         for i, s in enumerate(self.seats):
             if s is None or s.connection is None:
@@ -567,7 +617,7 @@ class Table:
             info.account_id, others, balance, hand.stake, self.room.escape_multiple
         )
         reason = {"aborted": "escape", "escaper": self.rules.seats[seat].value, "why": why}
-        self.store.abort_hand(hand.hand_id, reason, moves)
+        self._fenced(self.store.abort_hand, hand.hand_id, reason, moves)
         penalty = sum(a for _, _, a in moves)
         for s in self.seats:
             if s is not None and s.connection is not None:
@@ -617,10 +667,9 @@ class Table:
     def _schedule_next(self) -> None:
         if not any(s is not None and s.human for s in self.seats):
             return
-        loop = asyncio.get_running_loop()
         if self._next_timer is not None:
             self._next_timer.cancel()
-        self._next_timer = loop.call_later(self.timing.next_hand, self._next_hand)
+        self._next_timer = self._later(self.timing.next_hand, self._next_hand)
 
     def _next_hand(self) -> None:
         self._next_timer = None

@@ -1,0 +1,22 @@
+"""An index on hands.status: the fail-over watch and a restart look for the live hands.
+
+Revision ID: 0002
+Revises: 0001
+"""
+
+from __future__ import annotations
+
+from alembic import op
+
+revision = "0002"
+down_revision = "0001"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_index("ix_hands_status", "hands", ["status"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_hands_status", table_name="hands")
