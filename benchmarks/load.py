@@ -1,13 +1,18 @@
-"""Load: N players, each at their own table with three bots, over WebSockets on loopback.
+"""Load: N players, each at a table of their own with three bots, over WebSockets on loopback.
 
 Starts ``paiju serve`` in a subprocess (SQLite in a temporary folder, or ``--database-url``),
-registers N accounts (not timed), connects N WebSocket clients that join the Mazhan room and
-wait until every table is live, then plays random legal actions for ``--seconds`` and reports
-the tables held, player actions per second (each table's three bots play as many again) and
-the action latency (from sending an action to the view that shows it taken). Bounded in
-count (at most 1,000 clients) and in time, loopback only.
+or ``--processes K`` of them sharing the database and ``--redis-url``; registers N accounts
+(not timed), connects N WebSocket clients (spread over the processes) that join the Mazhan
+room ``alone`` and wait until every table is live, then plays random legal actions for
+``--seconds`` and reports the tables held, player actions per second (each table's three bots
+play about three times as many again) and the action latency (from sending an action to the
+view that shows it taken). With ``--remote`` every player, once their hand is live, reconnects
+to the next process and plays through it, so that every action and view crosses Redis.
+Bounded in count (at most 1,000 clients) and in time, loopback only.
 
     python benchmarks/load.py --tables 50 --seconds 30 [--json]
+    python benchmarks/load.py --tables 200 --processes 2 --redis-url redis://127.0.0.1:6379/0 \
+        --database-url postgresql+psycopg://postgres@127.0.0.1:5432/paiju_load [--remote]
 """
 
 from __future__ import annotations
@@ -47,10 +52,35 @@ async def player(
     until: list[float],
     stats: dict[str, Any],
     rng: random.Random,
+    play_url: str | None = None,
+) -> None:
+    """Join a table of one's own through ``ws_url`` and play random legal actions; with
+    ``play_url``, reconnect there once the hand is live and play through that process."""
+    if play_url is None:
+        await play(ws_url, token, seated, go, until, stats, rng, join=True)
+        return
+    async with websockets.connect(f"{ws_url}?token={token}", max_size=2**22, open_timeout=90) as ws:
+        await ws.send(json.dumps({"type": "join", "room": "mazhan", "alone": True}))
+        await ws.send(json.dumps({"type": "ready"}))
+        while json.loads(await ws.recv())["type"] != "hand_start":
+            pass
+    await play(play_url, token, seated, go, until, stats, rng, join=False)
+
+
+async def play(
+    ws_url: str,
+    token: str,
+    seated: asyncio.Event,
+    go: asyncio.Event,
+    until: list[float],
+    stats: dict[str, Any],
+    rng: random.Random,
+    join: bool,
 ) -> None:
     async with websockets.connect(f"{ws_url}?token={token}", max_size=2**22, open_timeout=90) as ws:
-        await ws.send(json.dumps({"type": "join", "room": "mazhan"}))
-        await ws.send(json.dumps({"type": "ready"}))
+        if join:
+            await ws.send(json.dumps({"type": "join", "room": "mazhan", "alone": True}))
+            await ws.send(json.dumps({"type": "ready"}))
         sent_at: float | None = None
         sent_action = ""
         while True:
@@ -66,7 +96,7 @@ async def player(
             if os.environ.get("PAIJU_LOAD_DEBUG"):
                 print(kind, str(m)[:120], flush=True)
             counting = go.is_set()
-            if kind == "hand_start" and not seated.is_set():
+            if kind in ("hand_start", "view") and not seated.is_set():
                 seated.set()
             elif kind == "settlement":
                 if counting:
@@ -102,6 +132,7 @@ def run(
     port: int,
     processes: int = 1,
     redis_url: str | None = None,
+    remote: bool = False,
 ) -> dict[str, Any]:
     if not 1 <= tables <= MAX_CLIENTS:
         raise SystemExit(f"--tables must be 1–{MAX_CLIENTS}")
@@ -180,6 +211,7 @@ def run(
                         until,
                         stats,
                         random.Random(rng.getrandbits(32)),
+                        f"ws://127.0.0.1:{port + (i + 1) % processes}/ws" if remote else None,
                     )
                 )
                 for i in range(tables)
@@ -218,6 +250,7 @@ def run(
         "latency_p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))] if lat else None,
         "database": "postgresql" if database_url else "sqlite",
         "processes": processes,
+        "remote": remote,
     }
 
 
@@ -234,9 +267,24 @@ def main() -> None:
         help="server processes (more than one needs --redis-url)",
     )
     parser.add_argument("--redis-url", default=None)
+    parser.add_argument(
+        "--remote",
+        action="store_true",
+        help="each player plays through another process than their table's (via Redis)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    r = run(args.tables, args.seconds, args.database_url, args.port, args.processes, args.redis_url)
+    if args.remote and args.processes < 2:
+        raise SystemExit("--remote needs --processes 2 or more")
+    r = run(
+        args.tables,
+        args.seconds,
+        args.database_url,
+        args.port,
+        args.processes,
+        args.redis_url,
+        args.remote,
+    )
     if args.json:
         print(json.dumps(r, indent=2))
     else:
@@ -244,7 +292,9 @@ def main() -> None:
         p99 = "—" if r["latency_p99_ms"] is None else f"{r['latency_p99_ms']:.1f} ms"
         print(
             f"{r['tables_held']}/{r['tables_requested']} tables held for {r['seconds']:.0f} s "
-            f"({r['database']}): {r['actions']} player actions, "
+            f"({r['database']}, {r['processes']} process(es)"
+            f"{', played through another process' if r['remote'] else ''}): "
+            f"{r['actions']} player actions, "
             f"{r['actions_per_second']:.0f}/s, {r['hands']} hands, latency p50 {p50}, "
             f"p99 {p99}, {r['errors']} errors"
         )

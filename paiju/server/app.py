@@ -306,8 +306,11 @@ def dispatch(
         conn.send({"type": "pong"})
         return
     if kind == "join":
+        alone = message.get("alone", False)
+        if not isinstance(alone, bool):
+            raise ServerError("bad_message", "join's 'alone' is true or false")
         balance = store.balances([account_id]).get(account_id, 0)
-        table, seat = hub.join(account_id, name, balance, message.get("room"), conn)
+        table, seat = hub.join(account_id, name, balance, message.get("room"), conn, alone)
         conn.send(
             {
                 "type": "seated",

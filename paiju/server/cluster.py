@@ -307,6 +307,9 @@ class Cluster:
         """Seat a player: at a table waiting for players anywhere in the world (the seat is
         reserved in one atomic step, so no lock is held), else at a new table here."""
         room = message.get("room")
+        if message.get("alone") is True:  # a table of one's own: here
+            self.handle(account_id, name, conn, message)
+            return
         tid, owner = await self.redis.eval(
             _RESERVE, 1, self._key("open", room), self._key("lease", "")
         )
@@ -329,11 +332,7 @@ class Cluster:
             if found is not None:
                 table, seat = found
                 info = table.seats[seat]
-                if (
-                    info is not None
-                    and info.connection is not None
-                    and (info.connection is conn or isinstance(info.connection, RemoteConnection))
-                ):
+                if info is not None and _same_socket(info.connection, conn):
                     table.disconnect(seat)
             return
         if found is not None:
@@ -401,7 +400,7 @@ class Cluster:
         now = {s.account_id for s in table.seats if s is not None and s.account_id}
         gone = self._seated.get(table.id, set()) - now
         self._seated[table.id] = now
-        free = sum(s is None for s in table.seats) if not table.live and now else 0
+        free = table.open_seats
         keys = [self._key("lease", tid), self._key("tables"), self._key("table", tid)]
         keys.append(self._key("open", table.room.name))
         args = [self.pid, LEASE_MS, tid, table.room.name, len(now), int(table.live)]
@@ -490,6 +489,18 @@ class Cluster:
         await self.redis.srem(self._key("tables"), str(table_id))
         if info.get("room"):
             await self.redis.hdel(self._key("open", info["room"]), str(table_id))
+
+
+def _same_socket(held: Connection | None, closed: Connection) -> bool:
+    """Whether the socket that closed is the one the seat holds: the same object here, or a
+    socket on the same process (that process reports only its player's current socket)."""
+    if held is closed:
+        return True
+    return (
+        isinstance(held, RemoteConnection)
+        and isinstance(closed, RemoteConnection)
+        and held.pid == closed.pid
+    )
 
 
 def _seated(table: Table, seat: int) -> dict[str, Any]:

@@ -65,9 +65,16 @@ class Hub:
         return None
 
     def join(
-        self, account_id: int, name: str, balance: int, room_name: object, conn: Connection
+        self,
+        account_id: int,
+        name: str,
+        balance: int,
+        room_name: object,
+        conn: Connection,
+        alone: bool = False,
     ) -> tuple[Table, int]:
-        """Seat a player in a room (or back at the seat they hold).
+        """Seat a player in a room (or back at the seat they hold): at a table waiting for
+        players, else a new one; ``alone``: at a new table of their own, with bots at once.
 
         Raises :class:`~paiju.server.errors.ServerError` ``unknown_room`` or
         ``too_few_points``.
@@ -86,15 +93,14 @@ class Hub:
                 f"{room.title} needs {room.min_balance} points; you have {balance}",
                 402,
             )
-        waiting = next(
-            (
-                t
-                for t in self.tables.values()
-                if t.room.name == room.name and not t.live and t.free_seat() is not None
-            ),
-            None,
-        )
+        waiting = None
+        if not alone:
+            waiting = next(
+                (t for t in self.tables.values() if t.room.name == room.name and t.open_seats),
+                None,
+            )
         table = waiting if waiting is not None else self._new_table(room.name)
+        table.alone = alone
         seat = table.sit(account_id, name, conn)
         return table, seat
 

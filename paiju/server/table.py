@@ -127,6 +127,7 @@ class Table:
         self.on_empty = on_empty
         self.on_lost = on_lost
         self.stopped = False
+        self.alone = False  # a player's own table with bots: nobody else is seated there
 
     # --- the table's clocks ------------------------------------------------------------
 
@@ -181,6 +182,13 @@ class Table:
     def live(self) -> bool:
         """True while a hand is being played."""
         return self.hand is not None
+
+    @property
+    def open_seats(self) -> int:
+        """Seats other players may join now: empty seats of a table waiting for players."""
+        if self.alone or self.live or not any(s is not None and s.human for s in self.seats):
+            return 0
+        return sum(s is None for s in self.seats)
 
     def free_seat(self) -> int | None:
         """The first empty seat, or None."""
@@ -274,7 +282,8 @@ class Table:
             return
         if self._fill_timer is not None:
             self._fill_timer.cancel()
-        self._fill_timer = self._later(self.timing.bot_wait, self._fill_bots)
+        wait = 0.0 if self.alone else self.timing.bot_wait  # alone: the bots sit at once
+        self._fill_timer = self._later(wait, self._fill_bots)
 
     def _fill_bots(self) -> None:
         self._fill_timer = None

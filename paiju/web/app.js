@@ -6,7 +6,7 @@
 const T = {
   zh: { welcome: "歡迎來到牌局", name: "名字", password: "密碼", login: "登入", register: "註冊",
     rooms: "房間", history: "我的牌局（重播）", ledger: "帳目", ready: "準備", tuoguan: "托管",
-    leave: "離開", back: "返回", join: "入座", min: "最低", players: "人", balance: "積分",
+    leave: "離開", back: "返回", join: "入座", alone: "與機器人對局", min: "最低", players: "人", balance: "積分",
     logout: "登出", wild: "財神", wall: "牌牆", stake: "底注", fee: "台費", turn: "輪到",
     seconds: "秒", you: "你", bot: "機器人", waiting: "等待其他玩家…", over: "本局結束",
     change: "積分變化", items: "明細", net: "輸贏", value: "胡", mian: "面張", banker: "樁家",
@@ -17,7 +17,7 @@ const T = {
     jiagang: "加槓", fa: "發", zhuo: "捉", mie: "滅", settle: "結算", seat: "座位", zhu: "注" },
   en: { welcome: "Welcome to paiju", name: "Name", password: "Password", login: "Log in",
     register: "Register", rooms: "Rooms", history: "My hands (replay)", ledger: "Ledger",
-    ready: "Ready", tuoguan: "Auto-play", leave: "Leave", back: "Back", join: "Sit down",
+    ready: "Ready", tuoguan: "Auto-play", leave: "Leave", back: "Back", join: "Sit down", alone: "Play the bots",
     min: "min", players: "players", balance: "Points", logout: "Log out", wild: "Wild",
     wall: "Wall", stake: "Stake", fee: "Fee", turn: "Turn", seconds: "s", you: "you",
     bot: "bot", waiting: "Waiting for players…", over: "Hand over", change: "Change",
@@ -109,7 +109,9 @@ async function lobby() {
     const box = el("div", "room");
     box.append(el("h3", "", r.title), el("p", "", `${t("min")} ${r.min_balance} · ${r.players} ${t("players")}`));
     const b = el("button", "act", t("join")); b.dataset.room = r.name; b.disabled = me.balance < r.min_balance;
-    b.onclick = () => join(r.name); box.append(b); return box;
+    b.onclick = () => join(r.name);
+    const a = el("button", "", t("alone")); a.dataset.alone = r.name; a.disabled = b.disabled;
+    a.onclick = () => join(r.name, true); box.append(b, " ", a); return box;
   }));
   const { entries } = await api("/api/ledger");
   $("ledger").replaceChildren(...entries.slice(0, 30).map((e) => {
@@ -136,16 +138,16 @@ $("auth").onsubmit = (ev) => { ev.preventDefault(); auth(false); };
 $("do-register").onclick = () => auth(true);
 
 // --- the table ---------------------------------------------------------------------------
-function connect(room) {
+function connect(room, alone = false) {
   if (ws) ws.close();
   const proto = location.protocol === "https:" ? "wss" : "ws";
   ws = new WebSocket(`${proto}://${location.host}/ws?token=${encodeURIComponent(token)}`);
-  ws.onopen = () => { if (room) send({ type: "join", room }); };
+  ws.onopen = () => { if (room) send({ type: "join", room, alone }); };
   ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
   ws.onclose = () => { ws = null; };
   show("table"); $("result").hidden = true; $("board").replaceChildren(el("p", "", t("waiting")));
 }
-function join(room) { connect(room); }
+function join(room, alone = false) { connect(room, alone); }
 function send(m) { if (ws && ws.readyState === 1) ws.send(JSON.stringify(m)); }
 $("ready").onclick = () => { send({ type: "ready" }); $("ready").disabled = true; };
 $("tuoguan").onchange = () => send({ type: "tuoguan", on: $("tuoguan").checked });

@@ -391,3 +391,30 @@ def test_replays_of_finished_hands_are_the_players_own() -> None:
             f"/api/hands/{settlement['hand']}/replay", headers={"authorization": f"Bearer {other}"}
         )
         assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_hand"
+
+
+def test_a_table_of_ones_own_gets_its_bots_at_once(db_url: str) -> None:
+    """`join` with `alone`: a new table nobody else is sent to, bots seated at once (here
+    the others wait a minute for bots)."""
+    slow = Timing(turn=5.0, bot_wait=60.0, disconnect=30.0, bot_delay=0.0, next_hand=60.0)
+    with make(db_url, slow) as client:
+        tokens = [signup(client, name) for name in ("solo", "pair", "third")]
+        with (
+            client.websocket_connect(f"/ws?token={tokens[0]}") as solo,
+            client.websocket_connect(f"/ws?token={tokens[1]}") as pair,
+            client.websocket_connect(f"/ws?token={tokens[2]}") as third,
+        ):
+            pair.send_json({"type": "join", "room": "mazhan"})
+            waiting = until(pair, {"seated"})["table"]
+            solo.send_json({"type": "join", "room": "mazhan", "alone": "yes"})
+            assert until(solo, {"error"})["code"] == "bad_message"
+            solo.send_json({"type": "join", "room": "mazhan", "alone": True})
+            own = until(solo, {"seated"})["table"]
+            third.send_json({"type": "join", "room": "mazhan"})
+            assert until(third, {"seated"})["table"] == waiting != own
+            solo.send_json({"type": "ready"})
+            start = until(solo, {"hand_start"})
+            assert start["room"] == "mazhan"
+            settlement = until(solo, {"settlement"}, play=True)
+            assert settlement["hand"] == start["hand"]
+    books_balance(db_url)
