@@ -19,6 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
+from sqlalchemy.pool import StaticPool
 from starlette.websockets import WebSocketDisconnected
 
 from paiju.server.accounts import account_for_token, login, register
@@ -82,7 +83,8 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
     that was live is rebuilt by replay)."""
     engine = make_engine(settings.database_url)
     sessions = make_sessions(engine)
-    store = Store(sessions)
+    # the action log is written by a background thread (not for a private in-memory database)
+    store = Store(sessions, background=not isinstance(engine.pool, StaticPool))
     hub = Hub(
         store,
         timing
@@ -105,6 +107,13 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         migrate(engine)
+        loop = asyncio.get_running_loop()
+
+        def conflict(hand_id: int) -> None:  # from the writer thread to the event loop
+            loop.call_soon_threadsafe(hub.hand_conflict, hand_id)
+
+        if store.action_log is not None:
+            store.action_log.on_conflict = conflict
         if cluster is not None:
             await cluster.start()  # live hands are taken over by lease, not all at once
         else:
@@ -112,6 +121,9 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
         yield
         if cluster is not None:
             await cluster.stop()
+        for table in hub.tables.values():
+            table.stop()
+        store.close()  # every queued action is written
         engine.dispose()
 
     app = FastAPI(

@@ -56,6 +56,12 @@ class Hub:
         if self.lost_listener is not None:
             self.lost_listener(table)
 
+    def hand_conflict(self, hand_id: int) -> None:
+        """Another process wrote a step of this hand: the table playing it here lets go."""
+        for table in list(self.tables.values()):
+            if table.hand is not None and table.hand.hand_id == hand_id:
+                table.lose()
+
     def find(self, account_id: int) -> tuple[Table, int] | None:
         """Where an account sits, if anywhere."""
         for table in self.tables.values():

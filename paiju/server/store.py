@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
 from paiju.server import ledger
+from paiju.server.action_log import ACTION_INSERT, ActionLog
 from paiju.server.errors import HandConflict
 from paiju.server.models import Account, GameTable, Hand, HandAction, LedgerEntry
 
@@ -41,8 +42,24 @@ class LiveHand:
 class Store:
     """The server's database operations."""
 
-    def __init__(self, sessions: sessionmaker[Session]) -> None:
+    def __init__(self, sessions: sessionmaker[Session], background: bool = False) -> None:
         self.sessions = sessions
+        # background: actions are written by a thread, many per transaction (the server)
+        self.action_log = ActionLog(sessions) if background else None
+
+    def close(self) -> None:
+        """Write what is queued (the background action log) and stop."""
+        if self.action_log is not None:
+            self.action_log.close()
+            self.action_log = None
+
+    def _drain(self, hand_id: int | None = None) -> None:
+        """Make the action log complete (of one hand: raise HandConflict if another process
+        wrote it on)."""
+        if self.action_log is not None:
+            self.action_log.drain()
+            if hand_id is not None and self.action_log.conflicted(hand_id):
+                raise HandConflict(hand_id)
 
     def balances(self, account_ids: Sequence[int]) -> dict[int, int]:
         """Current balances of some accounts."""
@@ -92,11 +109,19 @@ class Store:
         """Append an action to a hand's log.
 
         Raises :class:`~paiju.server.errors.HandConflict` when that step is already written
-        (another process plays this hand now).
+        (another process plays this hand now); with the background log, once a step of the
+        hand has collided (the collision itself is reported through its ``on_conflict``).
         """
+        if self.action_log is not None:
+            if self.action_log.conflicted(hand_id):
+                raise HandConflict(hand_id)
+            self.action_log.append(hand_id, seq, action)
+            return
         try:
-            with self.sessions.begin() as s:
-                s.add(HandAction(hand_id=hand_id, seq=seq, action=action))
+            with self.sessions.begin() as s:  # a plain insert: no unit of work to flush
+                s.connection().execute(
+                    ACTION_INSERT, {"hand_id": hand_id, "seq": seq, "action": action}
+                )
         except sa.exc.IntegrityError:
             raise HandConflict(hand_id) from None
 
@@ -105,6 +130,7 @@ class Store:
 
         Raises :class:`~paiju.server.errors.HandConflict` if the hand is no longer live.
         """
+        self._drain(hand_id)
         with self.sessions.begin() as s:
             _close(s, hand_id, "done", result)
             ledger.apply(s, moves, "hand", f"hand:{hand_id}:settle", hand_id)  # once only
@@ -114,6 +140,7 @@ class Store:
 
         Raises :class:`~paiju.server.errors.HandConflict` if the hand is no longer live.
         """
+        self._drain(hand_id)
         with self.sessions.begin() as s:
             _close(s, hand_id, "aborted", reason)
             ledger.apply(s, moves, "escape", f"hand:{hand_id}:escape", hand_id)
@@ -127,6 +154,7 @@ class Store:
     def live_hands(self, table_id: int | None = None) -> list[LiveHand]:
         """Every hand still live (at one table, if given), with its actions, for rebuilding
         after a restart or a fail-over."""
+        self._drain()
         with self.sessions() as s:
             out = []
             query = sa.select(Hand).where(Hand.status == "live").order_by(Hand.id)

@@ -6,6 +6,7 @@ game whose money is counted once. On SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 
 import pytest
 import sqlalchemy as sa
@@ -53,15 +54,23 @@ def test_a_hand_is_closed_once(sessions: sessionmaker[Session]) -> None:
         assert hand is not None and hand.status == "aborted"
 
 
-def test_two_owners_of_one_hand_end_with_one_game(sessions: sessionmaker[Session]) -> None:
-    """Two hubs (two processes) rebuild the same live hand and both play it: one is fenced
-    off at its first conflicting write and stops; the other finishes; the log replays."""
-    store = Store(sessions)
-    hand_id = _bots_only_hand(store, 7)
+@pytest.mark.parametrize("background", [False, True], ids=["sync-log", "background-log"])
+def test_two_owners_of_one_hand_end_with_one_game(
+    sessions: sessionmaker[Session], background: bool
+) -> None:
+    """Two hubs (two processes, each with its own store) rebuild the same live hand and both
+    play it: one is fenced off at its first conflicting write and stops; the other finishes;
+    the log replays from the deal to the end."""
+    hand_id = _bots_only_hand(Store(sessions), 7)
+    stores = [Store(sessions, background=background) for _ in range(2)]
 
     async def play() -> tuple[Hub, Hub]:
-        live = store.live_hands()[0]
-        a, b = Hub(store, QUICK), Hub(store, QUICK)
+        loop = asyncio.get_running_loop()
+        live = stores[0].live_hands()[0]
+        a, b = Hub(stores[0], QUICK), Hub(stores[1], QUICK)
+        for store, hub in zip(stores, (a, b), strict=True):
+            if store.action_log is not None:
+                store.action_log.on_conflict = partial(loop.call_soon_threadsafe, hub.hand_conflict)
         table_a, table_b = a.restore_hand(live), b.restore_hand(live)
         assert table_a is not None and table_b is not None
         for _ in range(2000):
@@ -74,6 +83,8 @@ def test_two_owners_of_one_hand_end_with_one_game(sessions: sessionmaker[Session
         return a, b
 
     a, b = asyncio.run(play())
+    for store in stores:
+        store.close()
     assert [len(a.tables), len(b.tables)].count(0) == 1  # exactly one let the table go
     with sessions() as s:
         hand = s.get(Hand, hand_id)
