@@ -133,6 +133,7 @@ def run(
     processes: int = 1,
     redis_url: str | None = None,
     remote: bool = False,
+    bot_delay: float = 0.0,
 ) -> dict[str, Any]:
     if not 1 <= tables <= MAX_CLIENTS:
         raise SystemExit(f"--tables must be 1–{MAX_CLIENTS}")
@@ -142,7 +143,7 @@ def run(
         **os.environ,
         "PAIJU_DATA_DIR": data,
         "PAIJU_BOT_WAIT": "0.05",
-        "PAIJU_BOT_DELAY": "0",
+        "PAIJU_BOT_DELAY": str(bot_delay),
         "PAIJU_NEXT_HAND_SECONDS": "0",
         "PAIJU_TURN_SECONDS": "30",
     }
@@ -251,6 +252,7 @@ def run(
         "database": "postgresql" if database_url else "sqlite",
         "processes": processes,
         "remote": remote,
+        "bot_delay": bot_delay,
     }
 
 
@@ -272,6 +274,12 @@ def main() -> None:
         action="store_true",
         help="each player plays through another process than their table's (via Redis)",
     )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.0,
+        help="seconds a bot waits before it plays (0: as fast as the server goes; 0.3: as served)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.remote and args.processes < 2:
@@ -284,6 +292,7 @@ def main() -> None:
         args.processes,
         args.redis_url,
         args.remote,
+        args.bot_delay,
     )
     if args.json:
         print(json.dumps(r, indent=2))
@@ -293,7 +302,8 @@ def main() -> None:
         print(
             f"{r['tables_held']}/{r['tables_requested']} tables held for {r['seconds']:.0f} s "
             f"({r['database']}, {r['processes']} process(es)"
-            f"{', played through another process' if r['remote'] else ''}): "
+            f"{', played through another process' if r['remote'] else ''}, "
+            f"bots wait {r['bot_delay']} s): "
             f"{r['actions']} player actions, "
             f"{r['actions_per_second']:.0f}/s, {r['hands']} hands, latency p50 {p50}, "
             f"p99 {p99}, {r['errors']} errors"

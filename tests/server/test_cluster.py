@@ -249,3 +249,61 @@ def test_the_lobby_counts_every_process(world: World) -> None:
         assert rooms["online"] == 2
     a.close()
     b.close()
+
+
+def test_a_burst_of_joins_on_two_processes_seats_everyone(world: World) -> None:
+    """Twelve people join at once, half on each process: every join is answered, and no
+    table holds more than four (a seat is reserved atomically, no lock)."""
+    names = [f"j{i}" for i in range(12)]
+    homes = ["A" if i % 2 else "B" for i in range(12)]
+    toks = [token(world.bases[h], n) for n, h in zip(names, homes, strict=True)]
+    pairs = zip(toks, homes, strict=True)
+    socks = [connect(f"ws://{world.bases[h]}/ws?token={t}") for t, h in pairs]
+    seated: dict[int, dict[str, Any]] = {}
+
+    def join(i: int) -> None:
+        recv_until(socks[i], {"hello"})
+        socks[i].send(json.dumps({"type": "join", "room": "mazhan"}))
+        seated[i] = recv_until(socks[i], {"seated", "error"})
+
+    threads = [threading.Thread(target=join, args=(i,)) for i in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert sorted(seated) == list(range(12))
+    assert all(m["type"] == "seated" for m in seated.values()), seated
+    per_table: dict[int, set[str]] = {}
+    for m in seated.values():
+        per_table.setdefault(m["table"], set()).add(m["seat"])
+    assert sum(len(s) for s in per_table.values()) == 12  # twelve different seats
+    assert all(len(s) <= 4 for s in per_table.values())
+    for ws in socks:
+        ws.close()
+
+
+def test_a_clean_stop_hands_the_table_over_at_once(world: World) -> None:
+    """SIGTERM (a rolling restart): the owner gives its lease back on the way out, so the
+    other process takes the live hand without waiting for the lease to expire."""
+    players, _ = seat_four(world)
+    r = redis.Redis.from_url(REDIS, decode_responses=True)
+    lease = next(iter(r.scan_iter(f"{world.prefix}:lease:*")))
+    owner = next(n for n in ("A", "B") if world.pid(n) == r.get(lease))
+    other = world.pid("B" if owner == "A" else "A")
+    for p in players:
+        p.start()
+    deadline = time.time() + 30
+    while sum(p.actions for p in players) < 6 and time.time() < deadline:
+        time.sleep(0.05)
+    if any(p.settlement for p in players):
+        pytest.skip("the hand ended before the owner could be stopped")
+    world.procs[owner].terminate()
+    world.procs[owner].wait(timeout=20)
+    taken = time.time() + 5  # well inside the 10 s a lease lives
+    while r.get(lease) != other and time.time() < taken:
+        time.sleep(0.1)
+    assert r.get(lease) == other
+    for p in players:
+        p.join(timeout=120)
+    assert all(p.settlement for p in players), [p.error for p in players]
+    books_balance(world.db_url)
