@@ -62,8 +62,12 @@ async def player(
     async with websockets.connect(f"{ws_url}?token={token}", max_size=2**22, open_timeout=90) as ws:
         await ws.send(json.dumps({"type": "join", "room": "mazhan", "alone": True}))
         await ws.send(json.dumps({"type": "ready"}))
-        while json.loads(await ws.recv())["type"] != "hand_start":
-            pass
+        seen = []
+        while not seen or seen[-1] != "hand_start":
+            try:
+                seen.append(json.loads(await asyncio.wait_for(ws.recv(), 60))["type"])
+            except TimeoutError:
+                raise RuntimeError(f"no hand_start in 60 s; got {seen}") from None
     await play(play_url, token, seated, go, until, stats, rng, join=False)
 
 
@@ -223,7 +227,14 @@ def run(
             start = time.perf_counter()
             until[0] = start + seconds
             go.set()
-            await asyncio.gather(*clients, return_exceptions=True)
+            failed = [
+                r
+                for r in await asyncio.gather(*clients, return_exceptions=True)
+                if isinstance(r, BaseException)
+            ]
+            stats["client_failures"] = len(failed)
+            for err in failed[:3]:  # a client that broke is reported, not hidden
+                print(f"a client failed: {err!r}", file=sys.stderr)
             return time.perf_counter() - start, held
 
         elapsed, held = asyncio.run(main())
@@ -246,6 +257,7 @@ def run(
         "actions": stats["actions"],
         "actions_per_second": stats["actions"] / elapsed,
         "errors": stats["errors"],
+        "client_failures": stats.get("client_failures", 0),
         "error_codes": stats["error_codes"],
         "latency_p50_ms": 1000 * statistics.median(lat) if lat else None,
         "latency_p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))] if lat else None,

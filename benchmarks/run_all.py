@@ -38,11 +38,12 @@ def _machine() -> str:
 
 
 def _load(quick: bool) -> list[dict[str, Any]]:
-    """The server under 50, 200 and 500 tables (SQLite), and 200 on PostgreSQL if it runs."""
-    out = [
-        load.run(n, 10.0 if quick else 30.0, None, 8790 + i)
-        for i, n in enumerate((10,) if quick else (50, 200, 500))
-    ]
+    """The server with 50, 200 and 500 tables (SQLite), then, if PostgreSQL and Redis run,
+    200 tables on one process and on two (also played through the other process), with the
+    bots as fast as the server goes and as served (0.3 s)."""
+    seconds = 10.0 if quick else 30.0
+    sizes = (10,) if quick else (50, 200, 500)
+    out = [load.run(n, seconds, None, 8790 + i) for i, n in enumerate(sizes)]
     try:
         import sqlalchemy as sa
 
@@ -50,21 +51,28 @@ def _load(quick: bool) -> list[dict[str, Any]]:
             "postgresql+psycopg://postgres@127.0.0.1:5432/postgres", isolation_level="AUTOCOMMIT"
         )
         with admin.connect() as c:
-            c.execute(sa.text("DROP DATABASE IF EXISTS paiju_bench_load WITH (FORCE)"))
-            c.execute(sa.text("CREATE DATABASE paiju_bench_load"))
+            c.execute(sa.text("SELECT 1"))
     except Exception as err:  # no PostgreSQL here: SQLite figures only
-        print(f"PostgreSQL load run skipped: {err}", file=sys.stderr)
+        print(f"PostgreSQL load runs skipped: {err}", file=sys.stderr)
         return out
     url = "postgresql+psycopg://postgres@127.0.0.1:5432/paiju_bench_load"
+    redis_url = "redis://127.0.0.1:6379/0"
+    n = 10 if quick else 200
+    runs = [  # (processes, played through another process, bot delay)
+        (1, False, 0.0),
+        (2, False, 0.0),
+        (2, True, 0.0),
+        (1, False, 0.3),
+        (2, False, 0.3),
+        (2, True, 0.3),
+    ]
     try:
-        out.append(load.run(10 if quick else 200, 10.0 if quick else 30.0, url, 8799))
-        for n in (10,) if quick else (50, 200):  # two processes over Redis (docs/deploy.md)
-            with admin.connect() as c:
+        for k, (processes, remote, delay) in enumerate(runs):
+            with admin.connect() as c:  # a fresh database for every run
                 c.execute(sa.text("DROP DATABASE IF EXISTS paiju_bench_load WITH (FORCE)"))
                 c.execute(sa.text("CREATE DATABASE paiju_bench_load"))
-            out.append(
-                load.run(n, 10.0 if quick else 30.0, url, 8810, 2, "redis://127.0.0.1:6379/0")
-            )
+            port = 8800 + 10 * k
+            out.append(load.run(n, seconds, url, port, processes, redis_url, remote, delay))
     finally:
         with admin.connect() as c:
             c.execute(sa.text("DROP DATABASE IF EXISTS paiju_bench_load WITH (FORCE)"))
@@ -158,19 +166,23 @@ def render(r: dict[str, Any]) -> str:
             "",
             "## The table server under load (`benchmarks/load.py`)",
             "",
-            "One `paiju serve` process on loopback; each client is one person at a table of its",
-            "own with three bots, playing random legal actions (the bots play as many actions",
-            "again, unmeasured). Latency: from sending an action to the view that shows it taken.",
+            "`paiju serve` on loopback (one process, or two sharing PostgreSQL and Redis); each",
+            "client is one person at a table of their own with three bots, playing random legal",
+            "actions; the bots play about three times as many (unmeasured), at once (bot delay",
+            "0) or as served (0.3 s). *Remote*: every player plays through the process that does",
+            "not own their table, so every action and view crosses Redis. Latency: from sending",
+            "an action to the view that shows it taken. The clients, the database and Redis run",
+            "on the same two cores.",
             "",
-            "| tables | database | held | player actions/s | hands | p50 | p99 | errors |",
-            "|---:|---|---:|---:|---:|---:|---:|---:|",
+            "| tables | database | processes | bot delay | held | player actions/s | hands "
+            "| p50 | p99 | errors |",
+            "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for x in r["load"]:
-            db = x["database"] + (
-                f", {x['processes']} processes + Redis" if x.get("processes", 1) > 1 else ""
-            )
+            procs = str(x.get("processes", 1)) + (", remote" if x.get("remote") else "")
             lines.append(
-                f"| {x['tables_requested']} | {db} | {x['tables_held']} | "
+                f"| {x['tables_requested']} | {x['database']} | {procs} | "
+                f"{x.get('bot_delay', 0.0):g} s | {x['tables_held']} | "
                 f"{x['actions_per_second']:,.0f} | {x['hands']} | {x['latency_p50_ms']:.0f} ms | "
                 f"{x['latency_p99_ms']:.0f} ms | {x['errors']} |"
             )

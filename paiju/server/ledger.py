@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from paiju.server.errors import ServerError
@@ -34,7 +36,7 @@ HOUSE_NAME = "__house__"
 
 
 def house(s: Session) -> Account:
-    """The house account (created on first use).
+    """The house account (created on first use, by one process even if several try).
 
     >>> from paiju.server.db import make_engine, make_sessions, migrate
     >>> e = make_engine("sqlite://"); migrate(e)
@@ -42,11 +44,20 @@ def house(s: Session) -> Account:
     ...     house(s).is_house
     True
     """
-    acc = s.scalars(sa.select(Account).where(Account.is_house.is_(True))).first()
+    query = sa.select(Account).where(Account.is_house.is_(True))
+    acc = s.scalars(query).first()
     if acc is None:
-        acc = Account(name=HOUSE_NAME, password_hash="", balance=0, is_house=True)
-        s.add(acc)
-        s.flush()
+        # several processes may create it at once: the insert does nothing if one did
+        dialect = s.get_bind().dialect.name
+        row = {"name": HOUSE_NAME, "password_hash": "", "balance": 0, "is_house": True}
+        if dialect == "postgresql":
+            s.execute(pg_insert(Account).values(**row).on_conflict_do_nothing())
+        elif dialect == "sqlite":
+            s.execute(sqlite_insert(Account).values(**row).on_conflict_do_nothing())
+        else:
+            s.add(Account(**row))
+            s.flush()
+        acc = s.scalars(query).one()
     return acc
 
 

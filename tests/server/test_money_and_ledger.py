@@ -132,3 +132,32 @@ def test_an_overdraft_rolls_the_whole_event_back(sessions: sessionmaker[Session]
         assert s.get(Account, b).balance == 100  # type: ignore[union-attr]
         assert house(s).balance == 0
         assert audit(s) == (200, 200)
+
+
+def test_two_processes_creating_the_house_at_once_make_one(
+    sessions: sessionmaker[Session],
+) -> None:
+    """The house account is made on first use; two servers may both try at once (the
+    second waits for the first's transaction and then finds its row)."""
+    import threading
+    import time
+
+    first = sessions()
+    first.begin()
+    mine = house(first).id
+    theirs: list[int] = []
+
+    def other() -> None:
+        with sessions.begin() as s:
+            theirs.append(house(s).id)
+
+    t = threading.Thread(target=other)
+    t.start()
+    time.sleep(0.3)  # the other insert now waits on ours
+    first.commit()
+    first.close()
+    t.join(timeout=30)
+    assert theirs == [mine]
+    with sessions() as s:
+        count = s.scalar(sa.select(sa.func.count()).where(Account.is_house.is_(True)))
+        assert count == 1
