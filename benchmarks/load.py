@@ -100,9 +100,9 @@ async def play(
             if os.environ.get("PAIJU_LOAD_DEBUG"):
                 print(kind, str(m)[:120], flush=True)
             counting = go.is_set()
-            if kind in ("hand_start", "view") and not seated.is_set():
+            if kind in ("hand_start", "view"):  # a view: back at a live hand
                 seated.set()
-            elif kind == "settlement":
+            if kind == "settlement":
                 if counting:
                     stats["hands"] += 1
                 sent_at = None

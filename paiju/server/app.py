@@ -254,7 +254,7 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
             )
             await websocket.close(code=4401)
             return
-        conn = Connection()
+        conn = Connection() if cluster is None else cluster.connection()
         writer = asyncio.create_task(_writer(websocket, conn))
         conn.send({"type": "hello", "name": acc.name, "balance": acc.balance})
         found = hub.find(acc.id)
@@ -355,7 +355,7 @@ def dispatch(
 async def _writer(websocket: WebSocket, conn: Connection) -> None:
     with contextlib.suppress(Exception):
         while True:
-            message = await conn.queue.get()
+            message = await conn.next()
             await websocket.send_json(message)
 
 

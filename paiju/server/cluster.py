@@ -25,6 +25,7 @@ the database for everything that must survive.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -39,7 +40,7 @@ from paiju.server.hub import Hub
 from paiju.server.store import Store
 from paiju.server.table import Connection, Table
 
-__all__ = ["Cluster", "RemoteConnection"]
+__all__ = ["Cluster", "LocalConnection", "RemoteConnection"]
 
 log = logging.getLogger("paiju.cluster")
 
@@ -136,6 +137,28 @@ class RemoteConnection(Connection):
         )
 
 
+class LocalConnection(Connection):
+    """A socket on this process. A message waits until the registry writes queued before it
+    are in Redis, so a player who sees they are seated and reconnects elsewhere at once is
+    found there."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        super().__init__()
+        self.cluster = cluster
+        self._after: collections.deque[int] = collections.deque()
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Queue a message for the client, behind the registry writes queued so far."""
+        self._after.append(self.cluster._registry_queued)
+        super().send(message)
+
+    async def next(self) -> dict[str, Any]:
+        """The next message, once the registry writes before it are done."""
+        message = await self.queue.get()
+        await self.cluster.registry_written(self._after.popleft())
+        return message
+
+
 class Cluster:
     """This process's membership of the world."""
 
@@ -150,14 +173,28 @@ class Cluster:
         self.store = store
         self.pid = uuid.uuid4().hex[:12]
         self.local: dict[int, Connection] = {}
-        # outgoing Redis work, in order: ("publish", channel, data) or ("table", Table, args)
+        # outgoing Redis work, in order: ("publish", channel, data) or
+        # ("table", Table, script arguments, registry write number)
         self._outbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._seated: dict[int, set[int]] = {}
         self._pending: dict[int, str] = {}  # account → the process a join was sent to
         self._ticks = 0
+        self._registry_queued = 0  # registry writes queued, and written, so far
+        self._registry_done = 0
+        self._registry_event = asyncio.Event()
         hub.listener = self.table_changed
         hub.lost_listener = self._forget
+
+    def connection(self) -> LocalConnection:
+        """A connection for a socket opened on this process."""
+        return LocalConnection(self)
+
+    async def registry_written(self, count: int) -> None:
+        """Wait until the first ``count`` registry writes are in Redis."""
+        while self._registry_done < count:
+            event = self._registry_event
+            await event.wait()
 
     def _key(self, *parts: object) -> str:
         return ":".join([self.prefix, *map(str, parts)])
@@ -220,7 +257,14 @@ class Cluster:
                 pipe.publish(item[1], item[2])
             else:
                 pipe.eval(_REGISTER, 4, *item[2])
-        results = await pipe.execute(raise_on_error=False)
+        try:
+            results = await pipe.execute(raise_on_error=False)
+        finally:  # written or failed: the messages waiting for these writes may go now
+            done = [item[3] for item in batch if item[0] == "table"]
+            if done:
+                self._registry_done = max(self._registry_done, *done)
+                event, self._registry_event = self._registry_event, asyncio.Event()
+                event.set()
         for item, result in zip(batch, results, strict=True):
             if isinstance(result, Exception):
                 log.warning("redis: %s failed: %s", item[0], result)
@@ -405,7 +449,8 @@ class Cluster:
         keys.append(self._key("open", table.room.name))
         args = [self.pid, LEASE_MS, tid, table.room.name, len(now), int(table.live)]
         args += [free, 10 * LEASE_MS, self._key("seat", ""), len(now), *now, *gone]
-        self._outbox.put_nowait(("table", table, [*keys, *args]))
+        self._registry_queued += 1
+        self._outbox.put_nowait(("table", table, [*keys, *args], self._registry_queued))
 
     def _forget(self, table: Table) -> None:
         """A table this process let go (the new owner rewrites its registry entry)."""

@@ -41,6 +41,10 @@ class Connection:
         """Queue a message for the client."""
         self.queue.put_nowait(message)
 
+    async def next(self) -> dict[str, Any]:
+        """The next message to write to the socket."""
+        return await self.queue.get()
+
 
 @dataclass
 class Timing:
