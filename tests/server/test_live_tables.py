@@ -216,8 +216,8 @@ def test_illegal_stale_and_out_of_turn_actions_change_nothing(db_url: str) -> No
             assert nxt.get("version", version + 1) > version
 
 
-def test_unauthenticated_and_bad_http_requests() -> None:
-    with make("sqlite://") as client:
+def test_unauthenticated_and_bad_http_requests(tmp_path: Path) -> None:
+    with make(f"sqlite:///{tmp_path / 'paiju.db'}") as client:
         assert client.get("/api/me").json()["error"]["code"] == "unauthorized"
         r = client.post("/api/register", json={"name": "x", "password": "secret-pw"})
         assert r.status_code == 400 and r.json()["error"]["code"] == "bad_name"
@@ -271,9 +271,9 @@ def test_leaving_a_live_hand_is_an_escape(db_url: str) -> None:
     books_balance(db_url)
 
 
-def test_staying_away_too_long_is_an_escape() -> None:
+def test_staying_away_too_long_is_an_escape(tmp_path: Path) -> None:
     timing = Timing(turn=30.0, bot_wait=0.01, disconnect=0.2, bot_delay=0.0, next_hand=60.0)
-    with make("sqlite://", timing) as client:
+    with make(f"sqlite:///{tmp_path / 'paiju.db'}", timing) as client:
         token = signup(client, "io")
         with client.websocket_connect(f"/ws?token={token}") as ws:
             sit_down(ws, "mazhan")
@@ -373,8 +373,8 @@ def test_a_settlement_is_never_counted_twice(db_url: str) -> None:
     books_balance(db_url)
 
 
-def test_replays_of_finished_hands_are_the_players_own() -> None:
-    with make("sqlite://") as client:
+def test_replays_of_finished_hands_are_the_players_own(tmp_path: Path) -> None:
+    with make(f"sqlite:///{tmp_path / 'paiju.db'}") as client:
         token = signup(client, "ko")
         other = signup(client, "lu")
         with client.websocket_connect(f"/ws?token={token}") as ws:
