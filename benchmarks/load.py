@@ -44,6 +44,27 @@ async def signup(base: str, name: str, sem: asyncio.Semaphore) -> str:
         return token
 
 
+def _connect(url: str, token: str) -> Any:
+    return websockets.connect(f"{url}?token={token}", max_size=2**22, open_timeout=90)
+
+
+async def _join_alone(ws: Any) -> None:
+    await ws.send(json.dumps({"type": "join", "room": "mazhan", "alone": True}))
+    await ws.send(json.dumps({"type": "ready"}))
+
+
+async def _sit_until_live(url: str, token: str) -> None:
+    """Take a table of one's own through ``url`` and wait until its hand is live."""
+    async with _connect(url, token) as ws:
+        await _join_alone(ws)
+        seen: list[str] = []
+        while not seen or seen[-1] != "hand_start":
+            try:
+                seen.append(json.loads(await asyncio.wait_for(ws.recv(), 60))["type"])
+            except TimeoutError:
+                raise RuntimeError(f"no hand_start in 60 s; got {seen}") from None
+
+
 async def player(
     ws_url: str,
     token: str,
@@ -56,35 +77,11 @@ async def player(
 ) -> None:
     """Join a table of one's own through ``ws_url`` and play random legal actions; with
     ``play_url``, reconnect there once the hand is live and play through that process."""
-    if play_url is None:
-        await play(ws_url, token, seated, go, until, stats, rng, join=True)
-        return
-    async with websockets.connect(f"{ws_url}?token={token}", max_size=2**22, open_timeout=90) as ws:
-        await ws.send(json.dumps({"type": "join", "room": "mazhan", "alone": True}))
-        await ws.send(json.dumps({"type": "ready"}))
-        seen = []
-        while not seen or seen[-1] != "hand_start":
-            try:
-                seen.append(json.loads(await asyncio.wait_for(ws.recv(), 60))["type"])
-            except TimeoutError:
-                raise RuntimeError(f"no hand_start in 60 s; got {seen}") from None
-    await play(play_url, token, seated, go, until, stats, rng, join=False)
-
-
-async def play(
-    ws_url: str,
-    token: str,
-    seated: asyncio.Event,
-    go: asyncio.Event,
-    until: list[float],
-    stats: dict[str, Any],
-    rng: random.Random,
-    join: bool,
-) -> None:
-    async with websockets.connect(f"{ws_url}?token={token}", max_size=2**22, open_timeout=90) as ws:
-        if join:
-            await ws.send(json.dumps({"type": "join", "room": "mazhan", "alone": True}))
-            await ws.send(json.dumps({"type": "ready"}))
+    if play_url is not None:
+        await _sit_until_live(ws_url, token)
+    async with _connect(play_url or ws_url, token) as ws:
+        if play_url is None:
+            await _join_alone(ws)
         sent_at: float | None = None
         sent_action = ""
         while True:

@@ -188,6 +188,22 @@ def seat_four(world: World) -> tuple[list[Player], list[str]]:
     return players, homes
 
 
+def play_until_mid_hand(world: World, players: list[Player]) -> tuple[str, str]:
+    """Start the players and wait for a few of their actions; the table's owner ("A" or
+    "B") and its lease key. Skips the test if the hand ended first."""
+    r = redis.Redis.from_url(REDIS, decode_responses=True)
+    lease = next(iter(r.scan_iter(f"{world.prefix}:lease:*")))
+    owner = next(n for n in ("A", "B") if world.pid(n) == r.get(lease))
+    for p in players:
+        p.start()
+    deadline = time.time() + 30
+    while sum(p.actions for p in players) < 6 and time.time() < deadline:
+        time.sleep(0.05)
+    if any(p.settlement for p in players):
+        pytest.skip("the hand ended before the owner could be stopped")
+    return owner, lease
+
+
 def books_balance(url: str) -> None:
     engine = make_engine(url)
     with make_sessions(engine)() as s:
@@ -210,17 +226,7 @@ def test_four_people_on_two_processes_finish_a_hand_at_one_table(world: World) -
 
 def test_the_owner_dies_in_mid_hand_and_the_other_process_finishes_it(world: World) -> None:
     players, homes = seat_four(world)
-    r = redis.Redis.from_url(REDIS, decode_responses=True)
-    lease = next(iter(r.scan_iter(f"{world.prefix}:lease:*")))
-    owner_pid = r.get(lease)
-    owner = next(n for n in ("A", "B") if world.pid(n) == owner_pid)
-    for p in players:
-        p.start()
-    deadline = time.time() + 30
-    while sum(p.actions for p in players) < 6 and time.time() < deadline:
-        time.sleep(0.05)
-    if any(p.settlement for p in players):
-        pytest.skip("the hand ended before the owner could be killed")
+    owner, _ = play_until_mid_hand(world, players)
     world.kill(owner)
     for p in players:
         p.join(timeout=120)
@@ -286,17 +292,9 @@ def test_a_clean_stop_hands_the_table_over_at_once(world: World) -> None:
     """SIGTERM (a rolling restart): the owner gives its lease back on the way out, so the
     other process takes the live hand without waiting for the lease to expire."""
     players, _ = seat_four(world)
-    r = redis.Redis.from_url(REDIS, decode_responses=True)
-    lease = next(iter(r.scan_iter(f"{world.prefix}:lease:*")))
-    owner = next(n for n in ("A", "B") if world.pid(n) == r.get(lease))
+    owner, lease = play_until_mid_hand(world, players)
     other = world.pid("B" if owner == "A" else "A")
-    for p in players:
-        p.start()
-    deadline = time.time() + 30
-    while sum(p.actions for p in players) < 6 and time.time() < deadline:
-        time.sleep(0.05)
-    if any(p.settlement for p in players):
-        pytest.skip("the hand ended before the owner could be stopped")
+    r = redis.Redis.from_url(REDIS, decode_responses=True)
     world.procs[owner].terminate()
     world.procs[owner].wait(timeout=20)
     taken = time.time() + 5  # well inside the 10 s a lease lives
