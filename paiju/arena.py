@@ -20,7 +20,7 @@ from typing import Any
 
 from paiju.bots.base import make_bot
 from paiju.bots.driver import run_hand
-from paiju.games import GAMES, rules_of
+from paiju.games import game
 
 __all__ = ["arena", "mean_ci"]
 
@@ -42,7 +42,7 @@ def mean_ci(samples: Sequence[float]) -> tuple[float, float, float]:
 
 
 def arena(
-    game: str,
+    name: str,
     games: int,
     seed: int,
     bot_names: Sequence[str],
@@ -57,22 +57,20 @@ def arena(
 
     Raises ``ValueError`` for an unknown game or bot, or not four bots.
     """
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r} (choose from {', '.join(GAMES)})")
+    g = game(name)
     if len(bot_names) != 4:
         raise ValueError(f"the arena seats four bots, got {len(bot_names)}")
     if games < 1:
         raise ValueError(f"--games must be 1 or more, got {games}")
-    rules = rules_of(game)
-    ruleset = rules.default_ruleset()
-    bots = [make_bot(game, n) for n in bot_names]
+    ruleset = g.default_ruleset()
+    bots = [make_bot(g.name, n) for n in bot_names]
     names = sorted(set(bot_names))
     deals = math.ceil(games / 4)
     rng = random.Random(seed)
     net_sum = dict.fromkeys(names, 0.0)
     hands = dict.fromkeys(names, 0)
     wins = dict.fromkeys(names, 0)
-    deal_ins = dict.fromkeys(names, 0)
+    deal_ins: dict[str, int | None] = dict.fromkeys(names, None)
     per_deal: dict[str, list[float]] = {n: [] for n in names}
     done = 0
     for _ in range(deals):
@@ -81,20 +79,18 @@ def arena(
         deal_count = dict.fromkeys(names, 0)
         for rotation in range(4):
             seated = [bots[(i + rotation) % 4] for i in range(4)]
-            state, _ = run_hand(rules, rules.new_hand(ruleset, hand_seed), seated, hand_seed)
-            result = state.result.to_json()
-            for i, seat in enumerate(rules.seats):
-                name = seated[i].name
-                net = float(result["net"][seat.value])
-                net_sum[name] += net
-                hands[name] += 1
-                deal_net[name] += net
-                deal_count[name] += 1
-                if game == "mazhan":
-                    wins[name] += result["winner"] == seat.value
-                    deal_ins[name] += result["discarder"] == seat.value
-                else:
-                    wins[name] += net > 0
+            state, _ = run_hand(g, g.new_hand(ruleset, hand_seed, {}), seated, hand_seed)
+            for i in range(4):
+                bot = seated[i].name
+                outcome = g.outcome(state, i)
+                net = float(outcome.net)
+                net_sum[bot] += net
+                hands[bot] += 1
+                deal_net[bot] += net
+                deal_count[bot] += 1
+                wins[bot] += outcome.won
+                if outcome.dealt_in is not None:
+                    deal_ins[bot] = (deal_ins[bot] or 0) + outcome.dealt_in
             done += 1
             if progress is not None:
                 progress(done)
@@ -103,12 +99,13 @@ def arena(
     report: dict[str, Any] = {}
     for n in names:
         mean, lo, hi = mean_ci(per_deal[n])
+        dealt_in = deal_ins[n]
         report[n] = {
             "hands": hands[n],
             "mean_net": net_sum[n] / hands[n],
             "ci95": [lo, hi],
             "win_rate": wins[n] / hands[n],
-            "deal_in_rate": deal_ins[n] / hands[n] if game == "mazhan" else None,
+            "deal_in_rate": None if dealt_in is None else dealt_in / hands[n],
         }
     differences = {}
     for a in names:
@@ -118,7 +115,7 @@ def arena(
                 mean, lo, hi = mean_ci(diffs)
                 differences[f"{a} - {b}"] = {"mean": mean, "ci95": [lo, hi]}
     return {
-        "game": game,
+        "game": g.name,
         "hands": deals * 4,
         "deals": deals,
         "seed": seed,

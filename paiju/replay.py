@@ -1,6 +1,12 @@
-"""Replaying game records: a fold of the game's ``apply`` over the recorded actions.
+"""Checking game records: each is replayed with :func:`paiju.games.replay` (the one fold of
+``apply`` over actions) and must end where it says, with the same result.
 
->>> import io, json
+Records carry a format version (``format``, docs/records.md). Format 2 is written now;
+format 1 (no ``format`` field, the Ma Diao banker at the top level) is still read: such a
+record replays when the deal it names is still the same, and otherwise it is refused with a
+message naming its format, since format 2 changed how a Mazhan hand is dealt (the initial
+補花 order, rules §3.5).
+
 >>> from paiju.bots.driver import play_match
 >>> from paiju.bots.simple import RandomBot
 >>> from paiju.mazhan.rules import Ruleset
@@ -17,45 +23,45 @@ paiju.errors.ReplayError: action 6 'E hu': ...
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from paiju.bots.driver import RECORD_FORMAT
 from paiju.errors import ReplayError, RulesError
-from paiju.games import GAMES, GameRules, rules_of
+from paiju.games import GAMES, Game, game, replay
 
-__all__ = ["check_record", "replay", "replay_file"]
+__all__ = ["check_record", "read_record", "replay_file"]
+
+_FORMATS = (1, RECORD_FORMAT)
 
 
-def replay(rules: GameRules, ruleset: Any, seed: int, actions: Sequence[str], **setup: Any) -> Any:
-    """The state after applying every action to the hand dealt from ``seed``.
+def read_record(
+    record: Mapping[str, Any],
+) -> tuple[Game[Any, Any, Any, Any], Any, int, dict[str, Any], list[str]]:
+    """The game, ruleset, seed, setup and actions of a record, checked.
 
-    >>> from paiju.madiao.rules import Ruleset
-    >>> replay(rules_of("madiao"), Ruleset(), 4, []).version
-    0
+    >>> g, ruleset, seed, setup, actions = read_record(
+    ...     {"format": 2, "game": "madiao", "ruleset": {"game": "madiao"}, "seed": 3,
+    ...      "setup": {"banker": "S"}, "actions": []})
+    >>> g.name, seed, setup
+    ('madiao', 3, {'banker': 'S'})
+    >>> read_record({"format": 9, "game": "mazhan"})
+    Traceback (most recent call last):
+    ...
+    paiju.errors.ReplayError: record format 9 is not one this paiju reads (1, 2)
 
-    Raises :class:`~paiju.errors.ReplayError` naming the first action that fails (1-based).
+    Raises :class:`~paiju.errors.ReplayError` for a malformed record.
     """
-    state = rules.new_hand(ruleset, seed, **setup)
-    for n, text in enumerate(actions, start=1):
-        try:
-            state, _ = rules.apply(state, rules.parse_action(text))
-        except RulesError as err:
-            raise ReplayError(f"action {n} {text!r}: {err}") from None
-    return state
-
-
-def check_record(record: Mapping[str, Any]) -> Any:
-    """Replay one record and check it ends where it says, with the same result.
-
-    Raises :class:`~paiju.errors.ReplayError` for a malformed record, an illegal action, an
-    unfinished hand or a different result.
-    """
-    game = record.get("game")
-    if game not in GAMES:
-        raise ReplayError(f"unknown game {game!r}")
-    rules = rules_of(str(game))
+    fmt = record.get("format", 1)
+    if fmt not in _FORMATS or isinstance(fmt, bool):
+        known = ", ".join(str(f) for f in _FORMATS)
+        raise ReplayError(f"record format {fmt!r} is not one this paiju reads ({known})")
+    name = record.get("game")
+    if name not in GAMES:
+        raise ReplayError(f"unknown game {name!r}")
+    g = game(name)
     try:
-        ruleset = rules.ruleset_from_json(record.get("ruleset"))
+        ruleset = g.ruleset_from_json(record.get("ruleset"))
     except (ValueError, TypeError) as err:
         raise ReplayError(f"ruleset: {err}") from None
     seed = record.get("seed")
@@ -64,24 +70,55 @@ def check_record(record: Mapping[str, Any]) -> Any:
         raise ReplayError(f"seed: expected an integer, got {seed!r}")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise ReplayError("actions: expected a list of action strings")
-    setup: dict[str, Any] = {}
-    if game == "madiao":
-        banker = record.get("banker")
-        if banker not in ("E", "S", "W", "N"):
-            raise ReplayError(f"banker: expected E, S, W or N, got {banker!r}")
-        setup["banker"] = rules.seats["ESWN".index(str(banker))]
-    state = replay(rules, ruleset, seed, actions, **setup)
-    if state.phase.value != "over" or state.result is None:
-        raise ReplayError(f"the hand is not over after its {len(actions)} actions")
-    got = state.result.to_json()
-    want = record.get("result")
-    if got != want:
-        want_d = want if isinstance(want, dict) else {}
-        diff = sorted(k for k in set(got) | set(want_d) if want_d.get(k) != got.get(k))
-        detail = "; ".join(
-            f"{k}: recorded {want_d.get(k)!r}, replayed {got.get(k)!r}" for k in diff
-        )
-        raise ReplayError(f"the result differs: {detail}")
+    if fmt == 1:  # the setup lay at the top level: the Ma Diao banker
+        setup = {"banker": record["banker"]} if "banker" in record else {}
+        if name == "madiao" and "banker" not in record:
+            raise ReplayError("banker: a format 1 Ma Diao record names its banker")
+    else:
+        raw = record.get("setup", {})
+        if not isinstance(raw, dict):
+            raise ReplayError("setup: expected an object")
+        setup = dict(raw)
+    return g, ruleset, seed, setup, list(actions)
+
+
+def check_record(record: Mapping[str, Any]) -> Any:
+    """Replay one record and check it ends where it says, with the same result (and, in
+    format 2, the same chance: the dice).
+
+    Raises :class:`~paiju.errors.ReplayError` for a malformed record, an illegal action, an
+    unfinished hand or a different result.
+    """
+    g, ruleset, seed, setup, actions = read_record(record)
+    fmt = record.get("format", 1)
+    try:
+        try:
+            start = g.new_hand(ruleset, seed, setup)
+        except ValueError as err:
+            raise ReplayError(f"setup: {err}") from None
+        if fmt != 1 and "chance" in record and record["chance"] != g.chance_of(start):
+            raise ReplayError(
+                f"chance: recorded {record['chance']!r}, dealt {g.chance_of(start)!r}"
+            )
+        state = replay(g, ruleset, seed, setup, actions, start=start)
+        if not g.is_over(state):
+            raise ReplayError(f"the hand is not over after its {len(actions)} actions")
+        got = g.result_json(state)
+        want = record.get("result")
+        if got != want:
+            want_d = want if isinstance(want, dict) else {}
+            diff = sorted(k for k in set(got) | set(want_d) if want_d.get(k) != got.get(k))
+            detail = "; ".join(
+                f"{k}: recorded {want_d.get(k)!r}, replayed {got.get(k)!r}" for k in diff
+            )
+            raise ReplayError(f"the result differs: {detail}")
+    except ReplayError as err:
+        if fmt == 1:
+            raise ReplayError(
+                f"{err} (a format 1 record, written before format {RECORD_FORMAT} changed "
+                "how hands are dealt; this paiju cannot replay it)"
+            ) from None
+        raise
     return state
 
 
@@ -89,7 +126,7 @@ def replay_file(lines: Iterable[str]) -> tuple[int, list[str]]:
     """Check every record of a ``.jsonl`` file; the number checked and one message per
     record that fails, naming its line, its hand and the action at fault.
 
-    >>> replay_file(['{"game": "go"}'])
+    >>> replay_file(['{"format": 2, "game": "go"}'])
     (1, ["line 1: unknown game 'go'"])
     """
     checked = 0

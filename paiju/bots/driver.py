@@ -1,10 +1,6 @@
-"""One driver for every game and use: a hand, or a match of many hands.
-
-- **Mazhan** (§9): the first dealer is drawn with the match seed; the dealer keeps the deal by
-  winning (連莊), otherwise the player to the dealer's right (South) becomes East, and the
-  seat winds move with the players.
-- **Ma Diao** (§2): the players sit in random seats (drawn with the match seed); the first
-  banker comes from the first hand's 面張; after each hand the bank passes to the next seat.
+"""One driver for every game and use: a hand, or a match of many hands, through the
+:class:`~paiju.games.Game` protocol (the match level — who deals, who banks — is the game's
+:meth:`~paiju.games.Game.first_deal` and :meth:`~paiju.games.Game.next_deal`).
 
 Every hand gets its own seed from the match seed, and each seat's bot its own
 ``random.Random``, so a match is the same every time it is played.
@@ -19,14 +15,25 @@ Every hand gets its own seed from the match seed, and each seat's bot its own
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from paiju.bots.base import Bot
-from paiju.games import GameRules, game_of, rules_of
+from paiju.games import Game, game_of
 
-__all__ = ["HandRecord", "bot_rng", "iter_match", "play_hand", "play_match", "run_hand"]
+__all__ = [
+    "RECORD_FORMAT",
+    "HandRecord",
+    "bot_rng",
+    "iter_match",
+    "play_hand",
+    "play_match",
+    "run_hand",
+]
+
+#: The version of the game-record format this code writes (docs/records.md).
+RECORD_FORMAT = 2
 
 
 def bot_rng(seed: int, seat: Any) -> random.Random:
@@ -39,30 +46,35 @@ def bot_rng(seed: int, seat: Any) -> random.Random:
     return random.Random(seed * 4 + seat.number - 1)
 
 
-def run_hand(rules: GameRules, state: Any, bots: Sequence[Bot], seed: int) -> tuple[Any, list[Any]]:
+def run_hand(
+    g: Game[Any, Any, Any, Any], state: Any, bots: Sequence[Bot], seed: int
+) -> tuple[Any, list[Any]]:
     """Play ``state`` to its end with ``bots[i]`` in seat ``i``; the final state and actions.
 
     >>> from paiju.bots.simple import RandomBot
-    >>> from paiju.madiao.rules import Ruleset, new_hand
-    >>> state, actions = run_hand(rules_of("madiao"), new_hand(Ruleset(), 4), [RandomBot()] * 4, 4)
+    >>> from paiju.games import game
+    >>> g = game("madiao")
+    >>> state, actions = run_hand(g, g.new_hand(g.default_ruleset(), 4, {}), [RandomBot()] * 4, 4)
     >>> len(actions)
     32
     """
-    rngs = [bot_rng(seed, s) for s in rules.seats]
+    rngs = [bot_rng(seed, s) for s in g.seats]
     wants = [getattr(b, "needs_view", True) for b in bots]
     actions: list[Any] = []
-    while state.phase.value != "over":
-        seat = rules.acting(state)[0]
+    while not g.is_over(state):
+        seat = g.acting(state)[0]
         i = seat.number - 1
-        legal = rules.legal_actions_for(state, seat)
-        view = rules.observe(state, seat) if wants[i] else None
+        legal = g.legal_actions(state, seat)
+        view = g.observe(state, seat) if wants[i] else None
         action = bots[i].act(view, legal, rngs[i])
-        state, _events = rules.apply(state, action)
+        state, _events = g.apply(state, action)
         actions.append(action)
     return state, actions
 
 
-def play_hand(ruleset: Any, bots: Sequence[Bot], seed: int, **setup: Any) -> tuple[Any, list[Any]]:
+def play_hand(
+    ruleset: Any, bots: Sequence[Bot], seed: int, setup: Mapping[str, Any] | None = None
+) -> tuple[Any, list[Any]]:
     """Play one hand of the ruleset's game with ``bots[i]`` in seat ``i``.
 
     >>> from paiju.bots.simple import GreedyBot
@@ -71,16 +83,18 @@ def play_hand(ruleset: Any, bots: Sequence[Bot], seed: int, **setup: Any) -> tup
     >>> state.phase.value, len(actions) > 0
     ('over', True)
     """
-    rules = rules_of(game_of(ruleset))
-    return run_hand(rules, rules.new_hand(ruleset, seed, **setup), bots, seed)
+    g = game_of(ruleset)
+    return run_hand(g, g.new_hand(ruleset, seed, setup or {}), bots, seed)
 
 
 @dataclass(frozen=True, slots=True)
 class HandRecord:
-    """One hand of a match as a game record: enough to replay it, and its result.
+    """One hand of a match as a game record (docs/records.md): enough to replay it, and its
+    result.
 
     ``players`` maps each seat to the player (0–3) sitting there; ``setup`` holds what the
-    hand needs besides its seed (Ma Diao: the banker).
+    hand needs besides its seed (Ma Diao: the banker); ``chance`` what chance decided at the
+    deal, for people (Mazhan: the dice).
     """
 
     game: str
@@ -93,6 +107,7 @@ class HandRecord:
     bots: dict[str, str]
     actions: list[str]
     result: dict[str, Any]
+    chance: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The record as one JSON object (one line of a ``.jsonl`` file).
@@ -100,19 +115,23 @@ class HandRecord:
         >>> from paiju.bots.simple import RandomBot
         >>> from paiju.mazhan.rules import Ruleset
         >>> r = play_match(Ruleset(), [RandomBot()] * 4, seed=1, hands=1)[0]
-        >>> sorted(r.to_json())[:5]
-        ['actions', 'bots', 'game', 'hand', 'match_seed']
+        >>> list(r.to_json())[:6]
+        ['format', 'game', 'match_seed', 'hand', 'seed', 'ruleset']
         """
-        out: dict[str, Any] = {
+        return {
+            "format": RECORD_FORMAT,
             "game": self.game,
             "match_seed": self.match_seed,
             "hand": self.hand,
             "seed": self.seed,
             "ruleset": self.ruleset,
+            "setup": self.setup,
+            "chance": self.chance,
+            "players": self.players,
+            "bots": self.bots,
+            "actions": self.actions,
+            "result": self.result,
         }
-        out.update(self.setup)
-        out.update(players=self.players, bots=self.bots, actions=self.actions, result=self.result)
-        return out
 
 
 def iter_match(
@@ -128,72 +147,31 @@ def iter_match(
 
     Raises ``ValueError`` unless there are four bots.
     """
-    game = game_of(ruleset)
-    rules = rules_of(game)
+    g = game_of(ruleset)
     if len(bots) != 4:
-        raise ValueError(f"a {game} match needs four bots, got {len(bots)}")
+        raise ValueError(f"a {g.name} match needs four bots, got {len(bots)}")
     rng = random.Random(seed)
-    seats = rules.seats
-    if game == "mazhan":
-        east = rng.randrange(4)  # the player who deals first
-        for k in range(hands):
-            hand_seed = rng.getrandbits(63)
-            seated = [(east + i) % 4 for i in range(4)]
-            record, state = _record(
-                rules, ruleset, [bots[p] for p in seated], seed, k, hand_seed, seated, {}
-            )
-            yield record, state
-            if state.result.winner is not seats[0]:
-                east = (east + 1) % 4
-    else:
-        seated = list(range(4))
-        rng.shuffle(seated)  # CHOICE: random seats
-        banker = None
-        for k in range(hands):
-            hand_seed = rng.getrandbits(63)
-            state0 = rules.new_hand(ruleset, hand_seed, banker=banker)
-            banker = seats[state0.banker]
-            record, state = _record(
-                rules,
-                ruleset,
-                [bots[p] for p in seated],
-                seed,
-                k,
-                hand_seed,
-                seated,
-                {"banker": banker.value},
-            )
-            yield record, state
-            banker = banker.next
-
-
-def _record(
-    rules: GameRules,
-    ruleset: Any,
-    seated_bots: list[Bot],
-    match_seed: int,
-    k: int,
-    hand_seed: int,
-    seated: list[int],
-    setup: dict[str, Any],
-) -> tuple[HandRecord, Any]:
-    kwargs = {"banker": rules.seats["ESWN".index(setup["banker"])]} if setup else {}
-    state, actions = run_hand(
-        rules, rules.new_hand(ruleset, hand_seed, **kwargs), seated_bots, hand_seed
-    )
-    record = HandRecord(
-        game=rules.name,
-        match_seed=match_seed,
-        hand=k,
-        seed=hand_seed,
-        ruleset=ruleset.to_json(),
-        setup=setup,
-        players={s.value: seated[i] for i, s in enumerate(rules.seats)},
-        bots={s.value: seated_bots[i].name for i, s in enumerate(rules.seats)},
-        actions=[str(a) for a in actions],
-        result=state.result.to_json(),
-    )
-    return record, state
+    deal = g.first_deal(rng)
+    for _ in range(hands):
+        hand_seed = rng.getrandbits(63)
+        seated = [bots[deal.player_in(i)] for i in range(4)]
+        start = g.new_hand(ruleset, hand_seed, deal.setup)
+        state, actions = run_hand(g, start, seated, hand_seed)
+        record = HandRecord(
+            game=g.name,
+            match_seed=seed,
+            hand=deal.hand,
+            seed=hand_seed,
+            ruleset=ruleset.to_json(),
+            setup=g.setup_of(start),
+            players={s.value: deal.player_in(i) for i, s in enumerate(g.seats)},
+            bots={s.value: seated[i].name for i, s in enumerate(g.seats)},
+            actions=[str(a) for a in actions],
+            result=g.result_json(state),
+            chance=g.chance_of(start),
+        )
+        yield record, state
+        deal = g.next_deal(deal, state)
 
 
 def play_match(ruleset: Any, bots: Sequence[Bot], seed: int, hands: int = 1) -> list[HandRecord]:

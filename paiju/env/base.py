@@ -23,7 +23,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from paiju.games import GameRules, rules_of
+from paiju.games import Game, game
 
 __all__ = ["Encoding", "PaijuAECEnv"]
 
@@ -57,10 +57,10 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012
 
-    def __init__(self, game: str, encoding: Encoding, render_mode: str | None = None) -> None:
+    def __init__(self, game_name: str, encoding: Encoding, render_mode: str | None = None) -> None:
         super().__init__()
-        self.metadata = {**PaijuAECEnv.metadata, "name": f"paiju_{game}_v0"}
-        self.rules: GameRules = rules_of(game)
+        self.metadata = {**PaijuAECEnv.metadata, "name": f"paiju_{game_name}_v0"}
+        self.rules: Game[Any, Any, Any, Any] = game(game_name)
         self.ruleset = self.rules.default_ruleset()
         self.encoding = encoding
         self.render_mode = render_mode
@@ -93,7 +93,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         if seed is not None:
             self._rng = random.Random(seed)
         self.hand_seed = self._rng.getrandbits(63)
-        state = self.rules.new_hand(self.ruleset, self.hand_seed)
+        state = self.rules.new_hand(self.ruleset, self.hand_seed, {})
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
@@ -116,7 +116,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
             return
         seat = self.rules.acting(state)[0]
         self.agent_selection = AGENTS[seat.number - 1]
-        legal = self.rules.legal_actions_for(state, seat)
+        legal = self.rules.legal_actions(state, seat)
         self._episode.index = {self.encoding.action_index(a): a for a in legal}
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:

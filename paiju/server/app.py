@@ -43,18 +43,13 @@ def replay_step(record: dict[str, Any], seat: str, step: int) -> dict[str, Any]:
     >>> replay_step(r, "E", 32)["steps"], replay_step(r, "E", 0)["view"]["trick_no"]
     (32, 0)
     """
-    from paiju.games import rules_of
+    from paiju.games import replay
+    from paiju.replay import read_record
 
-    rules = rules_of(record["game"])
-    kwargs: dict[str, Any] = {}
-    if "banker" in record:
-        kwargs["banker"] = rules.seats["ESWN".index(record["banker"])]
-    state = rules.new_hand(rules.ruleset_from_json(record["ruleset"]), record["seed"], **kwargs)
-    actions = record["actions"]
+    g, ruleset, seed, setup, actions = read_record(record)
     step = max(0, min(step, len(actions)))
-    for text in actions[:step]:
-        state, _ = rules.apply(state, rules.parse_action(text))
-    view = rules.observe(state, rules.seats["ESWN".index(seat)]).to_json()
+    state = replay(g, ruleset, seed, setup, actions[:step])
+    view = g.observe(state, g.seats["ESWN".index(seat)]).to_json()
     return {
         "game": record["game"],
         "seat": seat,

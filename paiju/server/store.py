@@ -251,10 +251,11 @@ class Store:
             )
             return (
                 {
+                    "format": 2,
                     "game": h.game,
                     "seed": int(h.seed),
                     "ruleset": h.ruleset,
-                    **h.setup,
+                    "setup": h.setup,
                     "actions": actions,
                     "seats": h.seats,
                     "stake": int(h.stake),

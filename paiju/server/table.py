@@ -18,7 +18,7 @@ from typing import Any
 
 from paiju.bots.base import Bot, make_bot
 from paiju.bots.driver import bot_rng
-from paiju.games import GameRules, rules_of
+from paiju.games import Deal, Game, game, replay
 from paiju.server.errors import HandConflict, ServerError
 from paiju.server.money import HOUSE, escape_penalty, settle_hand, stake_for, table_fees
 from paiju.server.rooms import Room
@@ -114,12 +114,12 @@ class Table:
         self.room = room
         self.store = store
         self.timing = timing
-        self.rules: GameRules = rules_of(room.game)
+        self.rules: Game[Any, Any, Any, Any] = game(room.game)
         self.ruleset = self.rules.default_ruleset()
         self.seats: list[SeatInfo | None] = [None, None, None, None]
         self.hand: _Hand | None = None
         self.hands_played = 0
-        self.banker = None  # Ma Diao: the bank passes round the table
+        self.banker: int | None = None  # Ma Diao: the bank passes round the table
         self._timer: asyncio.TimerHandle | None = None
         self._fill_timer: asyncio.TimerHandle | None = None
         self._next_timer: asyncio.TimerHandle | None = None
@@ -291,7 +291,7 @@ class Table:
 
     def _fill_bots(self) -> None:
         self._fill_timer = None
-        bot = "greedy" if self.room.game == "mazhan" else "heuristic"
+        bot = self.rules.default_bot
         for i, s in enumerate(self.seats):
             if s is None:
                 self.seats[i] = SeatInfo(name=BOT_NAMES[i], bot=bot, ready=True)
@@ -318,16 +318,13 @@ class Table:
         balances = self.store.balances(list(humans.values()))
         stake = stake_for(list(balances.values()))
         seed = self._rng.getrandbits(63)
-        setup: dict[str, Any] = {}
-        kwargs: dict[str, Any] = {}
-        if self.room.game == "madiao":
-            if self.banker is not None:
-                kwargs["banker"] = self.rules.seats[self.banker]
-            state = self.rules.new_hand(self.ruleset, seed, **kwargs)
-            self.banker = state.banker
-            setup["banker"] = self.rules.seats[state.banker].value
-            kwargs["banker"] = self.rules.seats[state.banker]
-        state = self.rules.new_hand(self.ruleset, seed, **kwargs)
+        setup: dict[str, Any] = (
+            {} if self.banker is None else {"banker": self.rules.seats[self.banker].value}
+        )
+        state = self.rules.new_hand(self.ruleset, seed, setup)
+        setup = self.rules.setup_of(state)
+        if "banker" in setup:
+            self.banker = "ESWN".index(setup["banker"])
         seats_json = {self.rules.seats[i].value: self._seat_record(i) for i in range(4)}
         fees = table_fees({a: balances[a] for a in humans.values()}, stake)
         hand_id = self.store.start_hand(
@@ -358,7 +355,7 @@ class Table:
 
     def _prepare_bots(self) -> None:
         assert self.hand is not None
-        auto = "greedy" if self.room.game == "mazhan" else "heuristic"
+        auto = self.rules.default_bot
         for i, s in enumerate(self.seats):
             name = s.bot if s is not None and s.bot else auto
             self.hand.bots[i] = make_bot(self.room.game, name)
@@ -380,13 +377,9 @@ class Table:
             self.seats[i] = SeatInfo(
                 name=rec["name"], account_id=rec.get("account"), bot=rec.get("bot"), ready=True
             )
-        kwargs: dict[str, Any] = {}
         if "banker" in setup:
-            kwargs["banker"] = self.rules.seats["ESWN".index(setup["banker"])]
-            self.banker = kwargs["banker"].number - 1
-        state = self.rules.new_hand(self.ruleset, seed, **kwargs)
-        for text in actions:
-            state, _ = self.rules.apply(state, self.rules.parse_action(text))
+            self.banker = "ESWN".index(setup["banker"])
+        state = replay(self.rules, self.ruleset, seed, setup, actions)
         humans = [s.account_id for s in self.seats if s is not None and s.account_id]
         self.hand = _Hand(hand_id, seed, stake, state, self.store.balances(humans))
         self._prepare_bots()
@@ -502,7 +495,7 @@ class Table:
             return
         state = self.hand.state
         seat_obj = self.rules.seats[seat]
-        legal = self.rules.legal_actions_for(state, seat_obj)
+        legal = self.rules.legal_actions(state, seat_obj)
         if not legal:
             self._schedule()
             return
@@ -520,10 +513,9 @@ class Table:
         if not movers:
             return
         seat = movers[0]
-        legal = self.rules.legal_actions_for(state, self.rules.seats[seat])
-        passing = [a for a in legal if a.kind.value == "pass"]
-        if passing:  # a claim prompt: pass, not counted
-            self._apply(passing[0])
+        seat_obj = self.rules.seats[seat]
+        if self.rules.is_prompt(state, seat_obj):  # a claim prompt: pass, not counted
+            self._apply(self.rules.timeout_action(state, seat_obj))
             return
         info = self.seats[seat]
         assert info is not None
@@ -531,19 +523,7 @@ class Table:
         if info.timeouts >= 4:  # the 4th consecutive timeout is an escape
             self._escape(seat, "timeouts")
             return
-        self._apply(self._timeout_action(state, seat, legal))
-
-    def _timeout_action(self, state: Any, seat: int, legal: tuple[Any, ...]) -> Any:
-        if self.room.game == "mazhan":
-            discards = [a for a in legal if a.kind.value == "discard"]
-            if not discards:
-                return legal[0]
-            drawn = state.drawn
-            for a in discards:
-                if a.tile.index == drawn:
-                    return a  # the drawn tile, when it may be discarded
-            return max(discards, key=lambda a: a.tile.index)  # else the rightmost non-★ tile
-        return min(legal, key=lambda a: (a.kind.value != "fa", a.kind.value != "mie", a.card.rank))
+        self._apply(self.rules.timeout_action(state, seat_obj))
 
     # --- money -------------------------------------------------------------------------
 
@@ -555,39 +535,12 @@ class Table:
         assert self.hand is not None
         hand = self.hand
         state = hand.state
-        result = state.result.to_json()
+        result = self.rules.result_json(state)
         stake = hand.stake
-        payments: list[tuple[int | str, int | str, int]] = []
-        if self.room.game == "mazhan":
-            for p in state.result.settlement.payments:
-                payments.append(
-                    (
-                        self._account(p.payer.number - 1),
-                        self._account(p.payee.number - 1),
-                        p.amount * stake,
-                    )
-                )
-        else:
-            settlement = state.result.settlement
-            b = settlement.banker.number - 1
-            for i, seat in enumerate(self.rules.seats):
-                if i == b:
-                    continue
-                # the banker-versus-散家 part of the net; 敲門 moves separately below
-                pay = (
-                    settlement.seats[seat].net
-                    - sum(z for a, t, z in settlement.qiaomen if t is seat)
-                    + sum(z for a, t, z in settlement.qiaomen if a is seat)
-                )
-                amount = round(pay * stake)
-                if amount > 0:
-                    payments.append((self._account(b), self._account(i), amount))
-                elif amount < 0:
-                    payments.append((self._account(i), self._account(b), -amount))
-            for a, t, z in settlement.qiaomen:
-                payments.append(
-                    (self._account(a.number - 1), self._account(t.number - 1), z * stake)
-                )
+        payments: list[tuple[int | str, int | str, int]] = [
+            (self._account(t.payer), self._account(t.payee), round(t.units * stake))
+            for t in self.rules.transfers(state)
+        ]
         payments = [(a, b, x) for a, b, x in payments if a != b and x > 0]
         humans = [s.account_id for s in self.seats if s is not None and s.account_id]
         balances: dict[int | str, int] = {k: v for k, v in self.store.balances(humans).items()}
@@ -615,7 +568,7 @@ class Table:
                     "balance_change": change,
                 }
             )
-        self._end_hand(result)
+        self._end_hand(state)
 
     def _escape(self, seat: int, why: str) -> None:
         info = self.seats[seat]
@@ -654,15 +607,14 @@ class Table:
         self._remove(seat)
         self._schedule_next()
 
-    def _end_hand(self, result: dict[str, Any]) -> None:
+    def _end_hand(self, final: Any) -> None:
         self.hand = None
         self._notify()
         self.hands_played += 1
-        if self.room.game == "mazhan":
-            if result.get("winner") != "E":  # §9: the deal passes; South becomes East
-                self.seats = self.seats[1:] + self.seats[:1]
-        elif self.banker is not None:
-            self.banker = (self.banker + 1) % 4
+        deal = self.rules.next_deal(Deal(0, (0, 1, 2, 3), {}), final)
+        self.seats = [self.seats[deal.player_in(i)] for i in range(4)]
+        if "banker" in deal.setup:
+            self.banker = "ESWN".index(deal.setup["banker"])
         humans = {
             i: s.account_id
             for i, s in enumerate(self.seats)

@@ -12,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
-from paiju.games import rules_of
+from paiju.games import game
 from paiju.server.errors import HandConflict
 from paiju.server.hub import Hub
 from paiju.server.ledger import audit
@@ -25,7 +25,7 @@ QUICK = Timing(turn=5.0, bot_wait=0.01, disconnect=30.0, bot_delay=0.0, next_han
 
 def _bots_only_hand(store: Store, seed: int) -> int:
     table_id = store.create_table("mazhan", "mazhan")
-    rules = rules_of("mazhan")
+    rules = game("mazhan")
     seats = {
         s.value: {"account": None, "name": f"bot{s.value}", "bot": "greedy"} for s in rules.seats
     }
@@ -98,8 +98,8 @@ def test_two_owners_of_one_hand_end_with_one_game(
                 .order_by(HandAction.seq)
             )
         )
-    rules = rules_of("mazhan")
-    state = rules.new_hand(rules.default_ruleset(), 7)
+    rules = game("mazhan")
+    state = rules.new_hand(rules.default_ruleset(), 7, {})
     for text in log:
         state, _ = rules.apply(state, rules.parse_action(text))
     assert state.phase.value == "over"  # one legal game, from the deal to the end

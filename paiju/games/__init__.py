@@ -1,0 +1,310 @@
+"""One protocol for every game: what the driver, replays, the arena, the environments and the
+server use, so that none of them ever asks which game it holds.
+
+A :class:`Game` is the hand level (deal, legal actions, apply, observe, is over, result,
+transfers) and the match level (:class:`Deal`: who sits where and what the next hand needs;
+:meth:`Game.next_deal` passes the deal or the bank round). The registry, :func:`game`, is the
+only place that names the games.
+
+>>> g = game("mazhan")
+>>> state = g.new_hand(g.default_ruleset(), 7, g.first_deal(random.Random(1)).setup)
+>>> g.is_over(state), [s.value for s in g.acting(state)]
+(False, ['E'])
+>>> sorted(GAMES)
+['madiao', 'mazhan']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Generic, Protocol, TypeVar
+
+from paiju.errors import ReplayError, RulesError
+
+__all__ = [
+    "GAMES",
+    "Deal",
+    "Game",
+    "HandOutcome",
+    "Tally",
+    "Transfer",
+    "game",
+    "game_of",
+    "replay",
+]
+
+#: The games paiju plays.
+GAMES = ("mazhan", "madiao")
+
+S = TypeVar("S")  # a hand's state
+A = TypeVar("A")  # an action
+V = TypeVar("V", covariant=True)  # a seat's view
+R = TypeVar("R")  # a ruleset
+
+
+class SeatLike(Protocol):
+    """A seat of either game: ``value`` is ``"E" | "S" | "W" | "N"``, ``number`` 1–4."""
+
+    @property
+    def value(self) -> str: ...
+
+    @property
+    def number(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """A match position: the next hand's number, who sits where, what it needs besides its
+    seed.
+
+    ``seating[i]`` is the player (0–3) in seat ``i`` (E, S, W, N); ``setup`` is JSON the
+    game's :meth:`Game.new_hand` reads (Ma Diao: the banker, once known).
+
+    >>> Deal(0, (2, 3, 0, 1)).player_in(0)
+    2
+    """
+
+    hand: int
+    seating: tuple[int, int, int, int]
+    setup: Mapping[str, Any] = field(default_factory=dict)
+
+    def player_in(self, seat: int) -> int:
+        """The player sitting in seat ``seat`` (0–3).
+
+        >>> Deal(0, (0, 1, 2, 3)).player_in(3)
+        3
+        """
+        return self.seating[seat]
+
+    def seat_of(self, player: int) -> int:
+        """The seat (0–3) of player ``player``.
+
+        >>> Deal(0, (2, 3, 0, 1)).seat_of(0)
+        2
+        """
+        return self.seating.index(player)
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """Units (Mazhan 胡, Ma Diao 注) one seat pays another at a hand's end, and why.
+
+    >>> Transfer(0, 1, Fraction(5, 2), "win").to_json()
+    {'from': 0, 'to': 1, 'units': '5/2', 'reason': 'win'}
+    """
+
+    payer: int
+    payee: int
+    units: Fraction
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The transfer as JSON (units as an integer, or a fraction string).
+
+        >>> Transfer(2, 3, Fraction(4), "difference").to_json()["units"]
+        4
+        """
+        units: int | str = int(self.units) if self.units.denominator == 1 else str(self.units)
+        return {"from": self.payer, "to": self.payee, "units": units, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """How a hand went for one seat, for statistics: its net, whether it won, whether it
+    dealt in (Mazhan: discarded the winning tile or was robbed; ``None`` where the game has
+    no such thing).
+
+    >>> HandOutcome(Fraction(-3), False, None).net
+    Fraction(-3, 1)
+    """
+
+    net: Fraction
+    won: bool
+    dealt_in: bool | None
+
+
+class Game(Protocol, Generic[S, A, V, R]):
+    """A game, at the hand and at the match level. Implemented by
+    :class:`paiju.games.mazhan.MazhanGame` and :class:`paiju.games.madiao.MaDiaoGame`.
+    """
+
+    name: str
+    #: The four seats in play order (E, S, W, N).
+    seats: tuple[Any, ...]
+    #: The bot that plays a seat nobody plays (bots filling seats, 托管, timeouts).
+    default_bot: str
+
+    def default_ruleset(self) -> R:
+        """The game's default rules."""
+        ...
+
+    def ruleset_from_json(self, data: object) -> R:
+        """Read a ruleset written by its ``to_json`` (``ValueError`` if malformed)."""
+        ...
+
+    def first_deal(self, rng: random.Random) -> Deal:
+        """The position a match starts from (seats and first dealer drawn from ``rng``)."""
+        ...
+
+    def next_deal(self, deal: Deal, final: S) -> Deal:
+        """The position after a hand that ended in ``final`` (the deal or bank passes)."""
+        ...
+
+    def new_hand(self, ruleset: R, seed: int, setup: Mapping[str, Any]) -> S:
+        """Deal a hand from ``seed`` (``ValueError`` for a malformed setup)."""
+        ...
+
+    def setup_of(self, state: S) -> dict[str, Any]:
+        """What a record needs besides the seed to deal this hand again."""
+        ...
+
+    def chance_of(self, state: S) -> dict[str, Any]:
+        """What chance decided when the hand was dealt, recorded for people (Mazhan: the
+        dice); a replay checks it."""
+        ...
+
+    def acting(self, state: S) -> tuple[Any, ...]:
+        """The seats that must decide now (empty when the hand is over)."""
+        ...
+
+    def legal_actions(self, state: S, seat: Any) -> tuple[A, ...]:
+        """The legal actions of ``seat`` now (empty when it may not act)."""
+        ...
+
+    def apply(self, state: S, action: A) -> tuple[S, list[Any]]:
+        """The state after ``action`` and the events it caused (``RulesError`` if illegal)."""
+        ...
+
+    def observe(self, state: S, seat: Any) -> V:
+        """What ``seat`` may know of ``state``."""
+        ...
+
+    def seat_version(self, state: S, seat: Any) -> int:
+        """The version an action of ``seat`` must carry now."""
+        ...
+
+    def is_over(self, state: S) -> bool:
+        """True once the hand has ended."""
+        ...
+
+    def result_json(self, state: S) -> dict[str, Any]:
+        """The result of a finished hand as its record stores it."""
+        ...
+
+    def transfers(self, state: S) -> list[Transfer]:
+        """Who pays whom, in the game's units, at the end of a finished hand."""
+        ...
+
+    def outcome(self, state: S, seat: int) -> HandOutcome:
+        """How a finished hand went for seat ``seat`` (0–3)."""
+        ...
+
+    def timeout_action(self, state: S, seat: Any) -> A:
+        """What the clock plays for ``seat`` when its time runs out (a claim prompt: pass)."""
+        ...
+
+    def is_prompt(self, state: S, seat: Any) -> bool:
+        """True when ``seat`` is answering a claim prompt (its expiry is not a timeout)."""
+        ...
+
+    def parse_action(self, text: str) -> A:
+        """Read an action in the game's notation (``NotationError`` if malformed)."""
+        ...
+
+    def bot_names(self) -> list[str]:
+        """The names of the game's bots."""
+        ...
+
+    def tally(self) -> Tally:
+        """An empty summary of many hands' results (for ``paiju simulate``)."""
+        ...
+
+
+class Tally(Protocol):
+    """Counts over the results of many hands of one game."""
+
+    def add(self, result: Mapping[str, Any]) -> None:
+        """Count one hand's result (as :meth:`Game.result_json` gives it)."""
+        ...
+
+    def summary(self, hands: int) -> dict[str, Any]:
+        """The summary over ``hands`` hands."""
+        ...
+
+
+def game(name: object) -> Game[Any, Any, Any, Any]:
+    """The game called ``name``.
+
+    >>> game("madiao").default_bot
+    'heuristic'
+    >>> game("go")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown game 'go' (choose from mazhan, madiao)
+
+    Raises ``ValueError`` for an unknown game.
+    """
+    if name == "mazhan":
+        from paiju.games.mazhan import MAZHAN
+
+        return MAZHAN
+    if name == "madiao":
+        from paiju.games.madiao import MADIAO
+
+        return MADIAO
+    raise ValueError(f"unknown game {name!r} (choose from {', '.join(GAMES)})")
+
+
+def game_of(ruleset: object) -> Game[Any, Any, Any, Any]:
+    """The game a ruleset belongs to.
+
+    >>> from paiju.madiao.rules import Ruleset
+    >>> game_of(Ruleset()).name
+    'madiao'
+
+    Raises ``ValueError`` for anything else.
+    """
+    to_json = getattr(ruleset, "to_json", None)
+    name = to_json().get("game") if callable(to_json) else None
+    if name not in GAMES:
+        raise ValueError(f"not a paiju ruleset: {ruleset!r}")
+    return game(name)
+
+
+def replay(
+    g: Game[S, A, Any, R],
+    ruleset: R,
+    seed: int,
+    setup: Mapping[str, Any],
+    actions: Sequence[str | A],
+    start: S | None = None,
+) -> S:
+    """The state after applying ``actions`` (strings or actions) to the hand dealt from
+    ``seed`` (or to ``start``): a fold of :meth:`Game.apply`.
+
+    >>> g = game("madiao")
+    >>> replay(g, g.default_ruleset(), 4, {}, []).version
+    0
+
+    Raises :class:`~paiju.errors.ReplayError` naming the first action that fails (1-based).
+    """
+    state = g.new_hand(ruleset, seed, setup) if start is None else start
+    for n, item in enumerate(actions, start=1):
+        try:
+            action = g.parse_action(item) if isinstance(item, str) else item
+            state, _ = g.apply(state, action)
+        except RulesError as err:
+            raise ReplayError(f"action {n} {str(item)!r}: {err}") from None
+    return state
+
+
+def rotate_seating(seating: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
+    """Every player moves one seat on: South's player becomes East.
+
+    >>> rotate_seating((0, 1, 2, 3))
+    (1, 2, 3, 0)
+    """
+    return (seating[1], seating[2], seating[3], seating[0])

@@ -1,0 +1,314 @@
+"""Ma Diao behind the :class:`~paiju.games.Game` protocol.
+
+Match level (rules §2): the players sit in seats drawn at random; the first banker comes
+from the first hand's 面張; after each hand the bank passes to the next seat.
+
+>>> g = MADIAO
+>>> deal = g.first_deal(random.Random(3))
+>>> state = g.new_hand(g.default_ruleset(), 11, deal.setup)
+>>> g.setup_of(state)["banker"] in "ESWN", g.next_deal(deal, state).hand
+(True, 1)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from paiju.games import Deal, HandOutcome, Transfer
+from paiju.madiao import rules as md
+from paiju.madiao.scoring import diao_name
+from paiju.madiao.seats import SEATS, Seat
+from paiju.madiao.views import View, observe
+
+__all__ = ["MADIAO", "MaDiaoGame"]
+
+_SEAT_LETTERS = ("E", "S", "W", "N")
+
+
+class MaDiaoGame:
+    """The Ma Diao game (one instance, :data:`MADIAO`)."""
+
+    name = "madiao"
+    seats: tuple[Seat, ...] = SEATS
+    default_bot = "heuristic"
+
+    def default_ruleset(self) -> md.Ruleset:
+        """The default rules.
+
+        >>> MADIAO.default_ruleset().chong_flow
+        'offer'
+        """
+        return md.Ruleset()
+
+    def ruleset_from_json(self, data: object) -> md.Ruleset:
+        """Read a ruleset (``ValueError`` if it is not a Ma Diao one).
+
+        >>> MADIAO.ruleset_from_json({"game": "madiao"}) == md.Ruleset()
+        True
+        """
+        return md.Ruleset.from_json(data)
+
+    def first_deal(self, rng: random.Random) -> Deal:
+        """Random seats (the rules' CHOICE); the banker is learnt from the first 面張.
+
+        >>> MADIAO.first_deal(random.Random(0)).setup
+        {}
+        """
+        seated = [0, 1, 2, 3]
+        rng.shuffle(seated)
+        return Deal(0, (seated[0], seated[1], seated[2], seated[3]))
+
+    def next_deal(self, deal: Deal, final: md.State) -> Deal:
+        """The bank passes to the next seat; the players keep their seats.
+
+        >>> s = MADIAO.new_hand(md.Ruleset(), 2, {"banker": "N"})
+        >>> MADIAO.next_deal(Deal(0, (0, 1, 2, 3)), s).setup
+        {'banker': 'E'}
+        """
+        banker = SEATS[final.banker].next
+        return Deal(deal.hand + 1, deal.seating, {"banker": banker.value})
+
+    def new_hand(self, ruleset: md.Ruleset, seed: int, setup: Mapping[str, Any]) -> md.State:
+        """Deal a hand; ``setup["banker"]`` names the banker (absent: from the 面張).
+
+        >>> MADIAO.new_hand(md.Ruleset(), 1, {"banker": "X"})
+        Traceback (most recent call last):
+        ...
+        ValueError: banker: expected E, S, W or N, got 'X'
+        """
+        unknown = set(setup) - {"banker"}
+        if unknown:
+            raise ValueError(f"unknown Ma Diao setup: {', '.join(sorted(unknown))}")
+        banker = setup.get("banker")
+        if banker is None:
+            return md.new_hand(ruleset, seed)
+        if banker not in _SEAT_LETTERS:
+            raise ValueError(f"banker: expected E, S, W or N, got {banker!r}")
+        return md.new_hand(ruleset, seed, banker=SEATS[_SEAT_LETTERS.index(banker)])
+
+    def setup_of(self, state: md.State) -> dict[str, Any]:
+        """The banker.
+
+        >>> MADIAO.setup_of(md.new_hand(md.Ruleset(), 1, banker=Seat.W))
+        {'banker': 'W'}
+        """
+        return {"banker": SEATS[state.banker].value}
+
+    def chance_of(self, state: md.State) -> dict[str, Any]:
+        """Nothing besides the shuffle (the 面張 is in every view).
+
+        >>> MADIAO.chance_of(md.new_hand(md.Ruleset(), 1))
+        {}
+        """
+        return {}
+
+    def acting(self, state: md.State) -> tuple[Seat, ...]:
+        """The seat to play.
+
+        >>> MADIAO.acting(md.new_hand(md.Ruleset(), 1, banker=Seat.S))
+        (<Seat.S: 'S'>,)
+        """
+        return md.acting(state)
+
+    def legal_actions(self, state: md.State, seat: Seat) -> tuple[md.Action, ...]:
+        """The seat's legal plays.
+
+        >>> MADIAO.legal_actions(md.new_hand(md.Ruleset(), 1, banker=Seat.S), Seat.E)
+        ()
+        """
+        return md.legal_actions_for(state, seat)
+
+    def apply(self, state: md.State, action: md.Action) -> tuple[md.State, list[Any]]:
+        """Apply a play (``RulesError`` if illegal).
+
+        >>> s = md.new_hand(md.Ruleset(), 1, banker=Seat.E)
+        >>> MADIAO.apply(s, MADIAO.legal_actions(s, Seat.E)[0])[0].version
+        1
+        """
+        new, events = md.apply(state, action)
+        return new, list(events)
+
+    def observe(self, state: md.State, seat: Seat) -> View:
+        """The seat's view.
+
+        >>> len(MADIAO.observe(md.new_hand(md.Ruleset(), 1), Seat.W).hand)
+        8
+        """
+        return observe(state, seat)
+
+    def seat_version(self, state: md.State, seat: Seat) -> int:
+        """The version the seat's next action must carry.
+
+        >>> MADIAO.seat_version(md.new_hand(md.Ruleset(), 1), Seat.E)
+        0
+        """
+        version = getattr(md, "seat_version", None)
+        if version is not None:
+            return int(version(state, seat))
+        return state.version
+
+    def is_over(self, state: md.State) -> bool:
+        """True once the hand has ended.
+
+        >>> MADIAO.is_over(md.new_hand(md.Ruleset(), 1))
+        False
+        """
+        return state.phase is md.Phase.OVER
+
+    def result_json(self, state: md.State) -> dict[str, Any]:
+        """The result of a finished hand (``ValueError`` before the end).
+
+        >>> MADIAO.result_json(md.new_hand(md.Ruleset(), 1))
+        Traceback (most recent call last):
+        ...
+        ValueError: the hand is not over
+        """
+        if state.result is None:
+            raise ValueError("the hand is not over")
+        return state.result.to_json()
+
+    def transfers(self, state: md.State) -> list[Transfer]:
+        """The settlement as payments in 注: between the banker and each 散家 (their net
+        without 敲門), then the 敲門 transfers between 散家.
+
+        >>> MADIAO.transfers(md.new_hand(md.Ruleset(), 1))
+        Traceback (most recent call last):
+        ...
+        ValueError: the hand is not over
+        """
+        if state.result is None:
+            raise ValueError("the hand is not over")
+        settlement = state.result.settlement
+        b = settlement.banker.number - 1
+        out: list[Transfer] = []
+        for i, seat in enumerate(SEATS):
+            if i == b:
+                continue
+            pay = (
+                settlement.seats[seat].net
+                - sum(z for _a, t, z in settlement.qiaomen if t is seat)
+                + sum(z for a, _t, z in settlement.qiaomen if a is seat)
+            )
+            if pay > 0:
+                out.append(Transfer(b, i, Fraction(pay), "banker"))
+            elif pay < 0:
+                out.append(Transfer(i, b, Fraction(-pay), "banker"))
+        for a, t, z in settlement.qiaomen:
+            if z > 0:
+                out.append(Transfer(a.number - 1, t.number - 1, Fraction(z), "qiaomen"))
+        return out
+
+    def outcome(self, state: md.State, seat: int) -> HandOutcome:
+        """Net of one seat; a win is a positive net; nobody deals in.
+
+        >>> MADIAO.outcome(md.new_hand(md.Ruleset(), 1), 0)
+        Traceback (most recent call last):
+        ...
+        ValueError: the hand is not over
+        """
+        if state.result is None:
+            raise ValueError("the hand is not over")
+        net = Fraction(state.result.settlement.net[SEATS[seat]])
+        return HandOutcome(net, net > 0, None)
+
+    def timeout_action(self, state: md.State, seat: Seat) -> md.Action:
+        """The lowest card: led face up, else thrown face down (docs/protocol.md).
+
+        >>> s = md.new_hand(md.Ruleset(), 1, banker=Seat.E)
+        >>> MADIAO.timeout_action(s, Seat.E).kind.value
+        'fa'
+
+        Raises ``ValueError`` when the seat has nothing to do.
+        """
+        legal = md.legal_actions_for(state, seat)
+        if not legal:
+            raise ValueError(f"seat {seat.value} has nothing to do")
+        return min(legal, key=lambda a: (a.kind.value != "fa", a.kind.value != "mie", a.card.rank))
+
+    def is_prompt(self, state: md.State, seat: Seat) -> bool:
+        """Ma Diao has no claim prompts.
+
+        >>> MADIAO.is_prompt(md.new_hand(md.Ruleset(), 1), Seat.E)
+        False
+        """
+        return False
+
+    def parse_action(self, text: str) -> md.Action:
+        """Read a play (``NotationError`` if malformed).
+
+        >>> str(MADIAO.parse_action("S zhuo wt"))
+        'S zhuo wt'
+        """
+        return md.Action.parse(text)
+
+    def bot_names(self) -> list[str]:
+        """The Ma Diao bots.
+
+        >>> "heuristic" in MADIAO.bot_names()
+        True
+        """
+        from paiju.bots.base import BOTS
+
+        return sorted(BOTS["madiao"])
+
+    def tally(self) -> MaDiaoTally:
+        """Net by seat, the banker's net, 正本, 開沖 points, 吊 outcomes and 百老.
+
+        >>> MADIAO.tally().summary(0)["banker_mean_net"]
+        0.0
+        """
+        return MaDiaoTally()
+
+
+class MaDiaoTally:
+    """Net by seat, the banker's net, 正本 and 開沖 rates, 吊 outcomes and 百老 bonuses."""
+
+    def __init__(self) -> None:
+        self.sums: Counter[str] = Counter()
+        self.diao: Counter[str] = Counter()
+        self.bailao: Counter[str] = Counter()
+
+    def add(self, result: Mapping[str, Any]) -> None:
+        """Count one hand.
+
+        >>> from paiju.bots.driver import play_match
+        >>> from paiju.bots.simple import RandomBot
+        >>> t = MaDiaoTally()
+        >>> t.add(play_match(md.Ruleset(), [RandomBot()] * 4, 2, 1)[0].result)
+        >>> sum(t.summary(1)["diao_outcomes"].values())
+        1
+        """
+        banker = result["banker"]
+        self.sums["banker_net"] += result["net"][banker]
+        self.diao[diao_name([result["seats"][s]["tricks"] for s in _SEAT_LETTERS])] += 1
+        for seat, s in result["seats"].items():
+            self.sums["zhengben"] += s["zhengben"]
+            self.sums["chong"] += s["chong"]
+            self.sums[f"net_{seat}"] += result["net"][seat]
+            for b in s["bonuses"]:
+                if b["name"] in ("大活百", "小活百", "死百"):
+                    self.bailao[b["name"]] += 1
+
+    def summary(self, hands: int) -> dict[str, Any]:
+        """The summary over ``hands`` hands.
+
+        >>> MaDiaoTally().summary(0)["zhengben_rate"]
+        0.0
+        """
+        n = hands or 1
+        return {
+            "mean_net_by_seat": {s: self.sums[f"net_{s}"] / n for s in _SEAT_LETTERS},
+            "banker_mean_net": self.sums["banker_net"] / n,
+            "zhengben_rate": self.sums["zhengben"] / (4 * n),
+            "chong_points_per_hand": self.sums["chong"] / n,
+            "diao_outcomes": dict(self.diao),
+            "bailao": dict(self.bailao),
+        }
+
+
+#: The Ma Diao game.
+MADIAO = MaDiaoGame()

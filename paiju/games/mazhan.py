@@ -1,0 +1,306 @@
+"""Mazhan behind the :class:`~paiju.games.Game` protocol.
+
+Match level (rules §9): the first dealer is drawn at random; the dealer keeps the deal by
+winning (連莊), otherwise every player moves one seat on and South's player becomes East.
+
+>>> g = MAZHAN
+>>> deal = g.first_deal(random.Random(3))
+>>> state = g.new_hand(g.default_ruleset(), 11, deal.setup)
+>>> g.timeout_action(state, g.seats[0]).kind.value
+'discard'
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from paiju.games import Deal, HandOutcome, Transfer, rotate_seating
+from paiju.mazhan import rules as mz
+from paiju.mazhan.actions import Action, ActionKind
+from paiju.mazhan.seats import SEATS, Seat
+from paiju.mazhan.views import View, observe
+
+__all__ = ["MAZHAN", "MazhanGame"]
+
+
+class MazhanGame:
+    """The Mazhan game (one instance, :data:`MAZHAN`)."""
+
+    name = "mazhan"
+    seats: tuple[Seat, ...] = SEATS
+    default_bot = "greedy"
+
+    def default_ruleset(self) -> mz.Ruleset:
+        """The default rules.
+
+        >>> MAZHAN.default_ruleset().dead_wall
+        11
+        """
+        return mz.Ruleset()
+
+    def ruleset_from_json(self, data: object) -> mz.Ruleset:
+        """Read a ruleset (``ValueError`` if it is not a Mazhan one).
+
+        >>> MAZHAN.ruleset_from_json({"game": "mazhan"}) == mz.Ruleset()
+        True
+        """
+        return mz.Ruleset.from_json(data)
+
+    def first_deal(self, rng: random.Random) -> Deal:
+        """The first dealer (§3.1) drawn from ``rng``: player ``east`` sits in seat E.
+
+        >>> MAZHAN.first_deal(random.Random(0)).seating
+        (3, 0, 1, 2)
+        """
+        east = rng.randrange(4)
+        seating = tuple((east + i) % 4 for i in range(4))
+        return Deal(0, (seating[0], seating[1], seating[2], seating[3]))
+
+    def next_deal(self, deal: Deal, final: mz.State) -> Deal:
+        """§9: East keeps the deal by winning; otherwise South's player becomes East.
+
+        >>> from paiju.bots.driver import play_hand
+        >>> from paiju.bots.simple import GreedyBot
+        >>> final, _ = play_hand(mz.Ruleset(), [GreedyBot()] * 4, seed=3)
+        >>> kept = final.result.winner is Seat.E
+        >>> after = MAZHAN.next_deal(Deal(0, (0, 1, 2, 3)), final).seating
+        >>> after == ((0, 1, 2, 3) if kept else (1, 2, 3, 0))
+        True
+
+        Raises ``ValueError`` for a hand that is not over.
+        """
+        if final.result is None:
+            raise ValueError("the hand is not over")
+        keep = final.result.winner is Seat.E
+        return Deal(deal.hand + 1, deal.seating if keep else rotate_seating(deal.seating))
+
+    def new_hand(self, ruleset: mz.Ruleset, seed: int, setup: Mapping[str, Any]) -> mz.State:
+        """Deal a hand (Mazhan needs nothing besides the seed).
+
+        >>> MAZHAN.new_hand(mz.Ruleset(), 1, {"banker": "E"})
+        Traceback (most recent call last):
+        ...
+        ValueError: a Mazhan hand takes no setup, got banker
+        """
+        if setup:
+            raise ValueError(f"a Mazhan hand takes no setup, got {', '.join(sorted(setup))}")
+        return mz.new_hand(ruleset, seed)
+
+    def setup_of(self, state: mz.State) -> dict[str, Any]:
+        """Nothing: the seed deals the hand.
+
+        >>> MAZHAN.setup_of(mz.new_hand(mz.Ruleset(), 1))
+        {}
+        """
+        return {}
+
+    def chance_of(self, state: mz.State) -> dict[str, Any]:
+        """The dice rolled when the hand was set up (§3.2, recorded in the log).
+
+        >>> MAZHAN.chance_of(mz.new_hand(mz.Ruleset(), 1))["dice"]
+        [...]
+        """
+        return {"dice": list(state.dice)}
+
+    def acting(self, state: mz.State) -> tuple[Seat, ...]:
+        """The seats that must decide now.
+
+        >>> MAZHAN.acting(mz.new_hand(mz.Ruleset(), 1))
+        (<Seat.E: 'E'>,)
+        """
+        return mz.acting(state)
+
+    def legal_actions(self, state: mz.State, seat: Seat) -> tuple[Action, ...]:
+        """The seat's legal actions.
+
+        >>> MAZHAN.legal_actions(mz.new_hand(mz.Ruleset(), 1), Seat.S)
+        ()
+        """
+        return mz.legal_actions_for(state, seat)
+
+    def apply(self, state: mz.State, action: Action) -> tuple[mz.State, list[Any]]:
+        """Apply an action (``RulesError`` if illegal).
+
+        >>> s = mz.new_hand(mz.Ruleset(), 1)
+        >>> MAZHAN.apply(s, MAZHAN.legal_actions(s, Seat.E)[-1])[0].version
+        1
+        """
+        new, events = mz.apply(state, action)
+        return new, list(events)
+
+    def observe(self, state: mz.State, seat: Seat) -> View:
+        """The seat's view.
+
+        >>> len(MAZHAN.observe(mz.new_hand(mz.Ruleset(), 1), Seat.W).hand)
+        16
+        """
+        return observe(state, seat)
+
+    def seat_version(self, state: mz.State, seat: Seat) -> int:
+        """The version the seat's next action must carry (the view's version).
+
+        >>> MAZHAN.seat_version(mz.new_hand(mz.Ruleset(), 1), Seat.E)
+        0
+        """
+        version = getattr(mz, "seat_version", None)
+        if version is not None:
+            return int(version(state, seat))
+        return state.version
+
+    def is_over(self, state: mz.State) -> bool:
+        """True once the hand has ended.
+
+        >>> MAZHAN.is_over(mz.new_hand(mz.Ruleset(), 1))
+        False
+        """
+        return state.phase is mz.Phase.OVER
+
+    def result_json(self, state: mz.State) -> dict[str, Any]:
+        """The result of a finished hand (``ValueError`` before the end).
+
+        >>> MAZHAN.result_json(mz.new_hand(mz.Ruleset(), 1))
+        Traceback (most recent call last):
+        ...
+        ValueError: the hand is not over
+        """
+        if state.result is None:
+            raise ValueError("the hand is not over")
+        return state.result.to_json()
+
+    def transfers(self, state: mz.State) -> list[Transfer]:
+        """§7's payments in 胡 (the dealer's doubled already).
+
+        >>> MAZHAN.transfers(mz.new_hand(mz.Ruleset(), 1))
+        Traceback (most recent call last):
+        ...
+        ValueError: the hand is not over
+        """
+        if state.result is None:
+            raise ValueError("the hand is not over")
+        return [
+            Transfer(p.payer.number - 1, p.payee.number - 1, Fraction(p.amount), p.reason)
+            for p in state.result.settlement.payments
+            if p.amount > 0
+        ]
+
+    def outcome(self, state: mz.State, seat: int) -> HandOutcome:
+        """Net, win and deal-in of one seat in a finished hand.
+
+        >>> MAZHAN.outcome(mz.new_hand(mz.Ruleset(), 1), 0)
+        Traceback (most recent call last):
+        ...
+        ValueError: the hand is not over
+        """
+        if state.result is None:
+            raise ValueError("the hand is not over")
+        r = state.result
+        s = SEATS[seat]
+        return HandOutcome(
+            Fraction(r.settlement.net[s]), r.winner is s, r.winner is not None and r.discarder is s
+        )
+
+    def timeout_action(self, state: mz.State, seat: Seat) -> Action:
+        """§10: pass a claim prompt; else discard the drawn tile if it may be discarded,
+        else the rightmost non-★ tile.
+
+        Raises ``ValueError`` when the seat has nothing to do.
+        """
+        legal = mz.legal_actions_for(state, seat)
+        if not legal:
+            raise ValueError(f"seat {seat.value} has nothing to do")
+        for a in legal:
+            if a.kind is ActionKind.PASS:
+                return a
+        discards = [a for a in legal if a.kind is ActionKind.DISCARD and a.tile is not None]
+        if not discards:
+            return legal[0]
+        for a in discards:
+            if a.tile is not None and a.tile.index == state.drawn:
+                return a
+        return max(discards, key=lambda a: a.tile.index if a.tile is not None else -1)
+
+    def is_prompt(self, state: mz.State, seat: Seat) -> bool:
+        """True in a claim window (its expiry is a pass, not a timeout).
+
+        >>> MAZHAN.is_prompt(mz.new_hand(mz.Ruleset(), 1), Seat.E)
+        False
+        """
+        return state.phase in (mz.Phase.CLAIM, mz.Phase.ROB)
+
+    def parse_action(self, text: str) -> Action:
+        """Read an action (``NotationError`` if malformed).
+
+        >>> str(MAZHAN.parse_action("S peng"))
+        'S peng'
+        """
+        return Action.parse(text)
+
+    def bot_names(self) -> list[str]:
+        """The Mazhan bots.
+
+        >>> "greedy" in MAZHAN.bot_names()
+        True
+        """
+        from paiju.bots.base import BOTS
+
+        return sorted(BOTS["mazhan"])
+
+    def tally(self) -> MazhanTally:
+        """Counts of wins by seat, method and hand type, draws and winning values.
+
+        >>> t = MAZHAN.tally(); t.add({"winner": None}); t.summary(1)["draw_rate"]
+        1.0
+        """
+        return MazhanTally()
+
+
+class MazhanTally:
+    """Wins by seat, method and hand type; draws; the mean winning value."""
+
+    def __init__(self) -> None:
+        self.seats: Counter[str] = Counter()
+        self.methods: Counter[str] = Counter()
+        self.types: Counter[str] = Counter()
+        self.draws = 0
+        self.values = 0
+
+    def add(self, result: Mapping[str, Any]) -> None:
+        """Count one hand.
+
+        >>> t = MazhanTally(); t.add({"winner": "S", "win_by": "discard", "hand": [], "value": 80})
+        >>> t.summary(1)["wins_by_seat"]["S"]
+        1
+        """
+        winner = result["winner"]
+        if winner is None:
+            self.draws += 1
+            return
+        self.seats[winner] += 1
+        self.methods[result["win_by"]] += 1
+        for name in result["hand"] or ["胡頭"]:
+            self.types[name] += 1
+        self.values += result["value"]
+
+    def summary(self, hands: int) -> dict[str, Any]:
+        """The summary over ``hands`` hands.
+
+        >>> MazhanTally().summary(0)["mean_winning_value"]
+        0.0
+        """
+        wins = hands - self.draws
+        return {
+            "wins_by_seat": {s: self.seats[s] for s in "ESWN"},
+            "draws": self.draws,
+            "draw_rate": self.draws / (hands or 1),
+            "wins_by_hand_type": dict(self.types),
+            "wins_by_method": dict(self.methods),
+            "mean_winning_value": self.values / wins if wins else 0.0,
+        }
+
+
+#: The Mazhan game.
+MAZHAN = MazhanGame()
