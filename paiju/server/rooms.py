@@ -1,4 +1,4 @@
-"""The rooms (Mazhan rules §10): who may sit, which game, what an escape costs.
+"""The rooms (Mazhan rules §10): who may sit, which game, what an escape costs, the bots.
 
 | room | game | minimum balance | escape |
 |---|---|---|---|
@@ -6,8 +6,13 @@
 | ``mazhan-vip`` | Mazhan | 1,000,000 | 400 × 底注 |
 | ``madiao`` | Ma Diao | 800 | 40 × 底注 (paiju's choice, see docs/rules-decisions.md) |
 
+Bots fill empty seats at one of three levels (:data:`LEVELS`): ``easy``, ``normal`` (the
+rooms' default) and ``hard``; a player's table of their own may name its level.
+
 >>> ROOMS["mazhan-vip"].min_balance
 1000000
+>>> bot_for("madiao", "easy")
+'heuristic'
 """
 
 from __future__ import annotations
@@ -15,7 +20,33 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ROOMS", "Room"]
+__all__ = ["LEVELS", "ROOMS", "Room", "bot_for"]
+
+#: The bot playing each level of each game.
+LEVELS: dict[str, dict[str, str]] = {
+    "mazhan": {"easy": "greedy", "normal": "strong", "hard": "strong"},
+    "madiao": {"easy": "heuristic", "normal": "heuristic", "hard": "heuristic"},
+}
+
+
+def bot_for(game: str, level: str) -> str:
+    """The bot that plays ``level`` in ``game``.
+
+    >>> bot_for("mazhan", "normal")
+    'strong'
+    >>> bot_for("mazhan", "godlike")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown level 'godlike' (choose from easy, normal, hard)
+
+    Raises ``ValueError`` for an unknown game or level.
+    """
+    levels = LEVELS.get(game)
+    if levels is None:
+        raise ValueError(f"unknown game {game!r}")
+    if level not in levels:
+        raise ValueError(f"unknown level {level!r} (choose from {', '.join(levels)})")
+    return levels[level]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +63,7 @@ class Room:
     min_balance: int
     escape_multiple: int
     bots: bool = True
+    level: str = "normal"
 
     def to_json(self) -> dict[str, Any]:
         """The room as the lobby lists it.
@@ -47,6 +79,7 @@ class Room:
             "seats": 4,
             "escape_multiple": self.escape_multiple,
             "bots": self.bots,
+            "level": self.level,
         }
 
 

@@ -1,0 +1,299 @@
+"""The WebSocket protocol, typed once: every message a client sends and every frame the server
+sends is a pydantic model here. Client messages are parsed with :data:`CLIENT` (a
+discriminated union on ``type``); server frames are built by the table machine as plain JSON
+and checked against :data:`SERVER` in the tests. :func:`json_schema` writes both as one JSON
+Schema (``docs/protocol.schema.json``), which generates the client's TypeScript types and the
+message tables of ``docs/protocol.md``.
+
+>>> parse_client(b'{"type": "action", "action": "S peng", "version": 44}').version
+44
+>>> parse_client(b'{"type": "dance"}')
+Traceback (most recent call last):
+...
+paiju.server.errors.ServerError: bad message: Input tag 'dance' found ...
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from paiju.server.errors import ServerError
+
+__all__ = ["CLIENT", "SERVER", "ClientMessage", "ServerFrame", "json_schema", "parse_client"]
+
+Seat = Literal["E", "S", "W", "N"]
+Level = Literal["easy", "normal", "hard"]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# --- client → server ---------------------------------------------------------------------
+
+
+class Join(_Message):
+    """Sit at a table of a room: one waiting for players, else a new one. A player who is
+    seated already is sent back to their seat."""
+
+    type: Literal["join"]
+    room: str = Field(max_length=40, description="the room's name, as /api/rooms lists it")
+    alone: bool = Field(
+        False, description="a new table of one's own: bots take the other seats at once"
+    )
+    level: Level | None = Field(
+        None, description="the bots' level at a table of one's own (default: the room's)"
+    )
+
+
+class Ready(_Message):
+    """Confirm the next hand (every hand waits for all four confirmations; rules §10)."""
+
+    type: Literal["ready"]
+
+
+class Act(_Message):
+    """Play an action of the seat's ``legal`` list, naming the version of the view it was
+    chosen from (exactly the view's ``version``)."""
+
+    type: Literal["action"]
+    action: str = Field(max_length=40, description="an action string from the view's legal list")
+    version: int = Field(ge=0, le=1_000_000, description="the version of the view")
+
+
+class Tuoguan(_Message):
+    """Switch auto-play (托管) on or off."""
+
+    type: Literal["tuoguan"]
+    on: bool
+
+
+class Leave(_Message):
+    """Leave the table: free before a hand is live, an escape during one."""
+
+    type: Literal["leave"]
+
+
+class Ping(_Message):
+    """Ask for a ``pong``."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[Join | Ready | Act | Tuoguan | Leave | Ping, Field(discriminator="type")]
+#: Parses a client message from JSON bytes or text.
+CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+def parse_client(raw: bytes | str) -> ClientMessage:
+    """A client message, or ``ServerError("bad_message")`` naming the first problem (never
+    echoing more than a short piece of the input).
+
+    >>> parse_client("[]")
+    Traceback (most recent call last):
+    ...
+    paiju.server.errors.ServerError: bad message: Input should be an object
+    """
+    try:
+        return CLIENT.validate_json(raw)
+    except ValidationError as err:
+        first = err.errors(include_url=False, include_input=False)[0]
+        where = ".".join(str(x) for x in first["loc"] if not isinstance(x, int))
+        where = where.split(".", 1)[-1] if where.startswith(("join.", "action.")) else where
+        text = f"{where}: {first['msg']}" if where else first["msg"]
+        raise ServerError("bad_message", f"bad message: {text[:200]}") from None
+
+
+# --- server → client ---------------------------------------------------------------------
+
+
+class SeatPublic(_Message):
+    """A seat as everyone at the table sees it."""
+
+    name: str
+    bot: bool
+    level: Level | None = Field(None, description="a bot's level")
+    ready: bool = Field(description="confirmed the next hand")
+    tuoguan: bool
+    connected: bool
+    points: int | None = Field(None, description="a person's balance")
+
+
+class Hello(_Message):
+    """Sent first on every connection."""
+
+    type: Literal["hello"]
+    name: str
+    balance: int
+
+
+class Seated(_Message):
+    """The player holds a seat (after ``join`` or on reconnecting)."""
+
+    type: Literal["seated"]
+    table: int
+    room: str
+    game: Literal["mazhan", "madiao"]
+    seat: Seat
+
+
+class TableFrame(_Message):
+    """The table's seating, whenever it changes."""
+
+    type: Literal["table"]
+    table: int
+    room: str
+    game: Literal["mazhan", "madiao"]
+    live: bool
+    hand_no: int = Field(description="hands started at this table")
+    seats: dict[Seat, SeatPublic | None]
+    ready_seconds: float | None = Field(
+        None, description="time left to confirm the next hand, for this player"
+    )
+
+
+class HandStart(_Message):
+    """A hand went live: the stake (底注) and the table fee (台費) already charged."""
+
+    type: Literal["hand_start"]
+    hand: int
+    stake: int
+    fee: int
+    seat: Seat
+    room: str
+    game: Literal["mazhan", "madiao"]
+    dealer: Seat = Field(description="the dealer (Mazhan) or the banker (Ma Diao)")
+
+
+class Clock(_Message):
+    """The clock running for a decision (only the seat's own in a claim window)."""
+
+    seat: Seat | None = Field(description="whose turn it is; null: this seat's own claim prompt")
+    seconds: float = Field(description="the clock's full length")
+    left: float = Field(description="seconds left when the frame was sent")
+
+
+class ViewFrame(_Message):
+    """The seat's view after a change (docs/views.md), the events that led to it, the clock."""
+
+    type: Literal["view"]
+    table: int
+    hand: int
+    version: int
+    view: dict[str, Any] = Field(description="the seat's view (docs/views.md)")
+    events: list[dict[str, Any]]
+    clock: Clock | None
+    stake: int
+    your_action: str | None = Field(description="this seat's action that made this version")
+
+
+class Move(_Message):
+    """Points moved between two accounts (the ledger's lines)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    from_: str = Field(alias="from", description="a player's name, or 'house'")
+    to: str
+    amount: int
+    reason: Literal["fee", "hand", "escape", "refund"]
+
+
+class Settlement(_Message):
+    """The hand is over: the result (every hand revealed), the points moved, the balance."""
+
+    type: Literal["settlement"]
+    hand: int
+    stake: int
+    fee: int
+    result: dict[str, Any]
+    moves: list[Move]
+    balance: int | None
+    balance_change: int | None = Field(description="this hand's change, the fee included")
+    ready_seconds: float = Field(description="time to confirm the next hand")
+
+
+class Escape(_Message):
+    """A player escaped; the hand is aborted."""
+
+    type: Literal["escape"]
+    hand: int
+    seat: Seat
+    name: str
+    why: Literal["timeouts", "disconnected", "left"]
+    stake: int
+    penalty: int
+    moves: list[Move]
+    balance: int | None = Field(None, description="this player's balance after the penalty")
+
+
+class Unseated(_Message):
+    """This player no longer holds a seat."""
+
+    type: Literal["unseated"]
+    why: Literal["left", "escape", "too_few_points", "not_ready", "table_closed", "void"]
+
+
+class Paused(_Message):
+    """The table waits for its storage; the hand resumes by itself."""
+
+    type: Literal["paused"]
+    why: Literal["storage"]
+
+
+class Resumed(_Message):
+    """The table goes on after a pause."""
+
+    type: Literal["resumed"]
+
+
+class Pong(_Message):
+    """The answer to ``ping``."""
+
+    type: Literal["pong"]
+
+
+class Error(_Message):
+    """A request changed nothing."""
+
+    type: Literal["error"]
+    code: str
+    message: str
+
+
+ServerFrame = Annotated[
+    Hello
+    | Seated
+    | TableFrame
+    | HandStart
+    | ViewFrame
+    | Settlement
+    | Escape
+    | Unseated
+    | Paused
+    | Resumed
+    | Pong
+    | Error,
+    Field(discriminator="type"),
+]
+#: Validates a server frame (tests check every frame they receive).
+SERVER: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
+
+
+def json_schema() -> dict[str, Any]:
+    """Both directions as one JSON Schema document.
+
+    >>> sorted(json_schema()["properties"])
+    ['client', 'server']
+    """
+    client = CLIENT.json_schema(ref_template="#/$defs/{model}")
+    server = SERVER.json_schema(ref_template="#/$defs/{model}", mode="serialization")
+    defs = {**client.pop("$defs", {}), **server.pop("$defs", {})}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "paiju WebSocket protocol",
+        "type": "object",
+        "properties": {"client": client, "server": server},
+        "$defs": defs,
+    }

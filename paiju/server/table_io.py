@@ -1,0 +1,307 @@
+"""What goes into a table machine and what comes out (:mod:`paiju.server.table_machine`).
+
+Inputs are what happened: a player's message, a socket opening or closing, a timer firing, a
+bot's decision, the storage's answer to a write. Outputs are what the machine decided: frames
+to send to accounts, writes to make durable, timers to set or cancel, bot decisions to run,
+and news for the hub. The machine does no I/O; :mod:`paiju.server.table_runner` carries the
+outputs out and feeds the answers back.
+
+Money and seats are decisions too: a write carries the exact ledger movements
+``(payer, payee, amount)`` (account ids, or ``HOUSE``) the storage applies in one
+transaction.
+
+>>> Store(3, Step(hand=7, seq=12, action="S peng")).write.seq
+12
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "AbortHand",
+    "Act",
+    "BotMove",
+    "CancelTimer",
+    "Changed",
+    "ClaimSeat",
+    "CloseHand",
+    "Connect",
+    "Decide",
+    "Disconnect",
+    "Empty",
+    "Failed",
+    "Input",
+    "Join",
+    "Leave",
+    "Lost",
+    "Moves",
+    "Output",
+    "Ready",
+    "ReleaseSeat",
+    "Send",
+    "SetTimer",
+    "StartHand",
+    "Step",
+    "Store",
+    "Stored",
+    "TimerFired",
+    "Trouble",
+    "Tuoguan",
+    "Write",
+]
+
+#: Ledger movements: ``(payer, payee, amount)``, account ids or ``HOUSE``.
+Moves = Sequence[tuple[int | str, int | str, int]]
+
+
+# --- inputs ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Seat a new player here (the hub chose this table); ``balance`` is theirs now."""
+
+    account: int
+    name: str
+    balance: int
+
+
+@dataclass(frozen=True, slots=True)
+class Connect:
+    """A seated player's socket is open (again): send them everything they may see."""
+
+    account: int
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    """A seated player's socket closed."""
+
+    account: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """A player confirms the next hand."""
+
+    account: int
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """A player's action, as sent: the action string and the version it names."""
+
+    account: int
+    action: str
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tuoguan:
+    """A player switches auto-play (托管)."""
+
+    account: int
+    on: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """A player leaves the table."""
+
+    account: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimerFired:
+    """A timer the machine set has run out."""
+
+    key: str
+    token: int
+
+
+@dataclass(frozen=True, slots=True)
+class BotMove:
+    """A bot (or 托管, or the clock's default player) chose ``action`` for ``seat``."""
+
+    seat: int
+    token: int
+    action: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """Write ``op`` is durable; ``result`` is what it returned (a new hand's id)."""
+
+    op: int
+    result: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Trouble:
+    """Write ``op`` failed for now (the storage is unreachable); it is being retried."""
+
+    op: int
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """Write ``op`` can never succeed: ``seat_taken`` (the account sits elsewhere) or
+    ``fenced`` (another process has written this table's hand on)."""
+
+    op: int
+    code: str
+
+
+Input = (
+    Join
+    | Connect
+    | Disconnect
+    | Ready
+    | Act
+    | Tuoguan
+    | Leave
+    | TimerFired
+    | BotMove
+    | Stored
+    | Trouble
+    | Failed
+)
+
+
+# --- writes ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimSeat:
+    """The account sits at this table (one seat per account, enforced by the database)."""
+
+    account: int
+    table: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseSeat:
+    """The account no longer sits at this table."""
+
+    account: int
+    table: int
+
+
+@dataclass(frozen=True, slots=True)
+class StartHand:
+    """A new hand: its record (seed, rules, setup, seats, stake) and the table fees."""
+
+    table: int
+    hand_no: int
+    game: str
+    seed: int
+    ruleset: dict[str, Any]
+    setup: dict[str, Any]
+    seats: dict[str, Any]
+    stake: int
+    fees: Moves
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action of a live hand (its ``seq``-th, 1-based)."""
+
+    hand: int
+    seq: int
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class CloseHand:
+    """A finished hand: its result and the settlement's movements."""
+
+    hand: int
+    result: dict[str, Any]
+    moves: Moves
+
+
+@dataclass(frozen=True, slots=True)
+class AbortHand:
+    """An aborted hand (an escape): why, and the penalty's movements."""
+
+    hand: int
+    reason: dict[str, Any]
+    moves: Moves
+    escaper: int
+
+
+Write = ClaimSeat | ReleaseSeat | StartHand | Step | CloseHand | AbortHand
+
+
+# --- outputs -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """A frame for an account's socket (dropped if they have none). ``after`` is the last
+    write the frame depends on: the machine emits it only once that write and every one
+    before it are durable (0: it depends on none)."""
+
+    account: int
+    frame: dict[str, Any]
+    after: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Store:
+    """Make ``write`` durable; the answer comes back as :class:`Stored`, :class:`Trouble`
+    or :class:`Failed` naming ``op``. A table's writes are carried out in order."""
+
+    op: int
+    write: Write
+
+
+@dataclass(frozen=True, slots=True)
+class SetTimer:
+    """Fire ``TimerFired(key, token)`` after ``delay`` seconds (replacing the key's timer)."""
+
+    key: str
+    delay: float
+    token: int
+
+
+@dataclass(frozen=True, slots=True)
+class CancelTimer:
+    """Cancel the key's timer."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Decide:
+    """Run ``bot.act(view, legal, rng)`` for ``seat`` and answer with :class:`BotMove`."""
+
+    seat: int
+    token: int
+    bot: Any
+    view: Any
+    legal: tuple[Any, ...]
+    rng: random.Random = field(compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Changed:
+    """The table's seating or liveness changed (the lobby, the cluster registry)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Empty:
+    """Nobody sits at the table any more and nothing is left to write: the hub drops it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lost:
+    """Another process plays this table now: stop it and let it go."""
+
+
+Output = Send | Store | SetTimer | CancelTimer | Decide | Changed | Empty | Lost

@@ -1,0 +1,1050 @@
+"""A table as a pure machine: inputs in, decisions out (:mod:`paiju.server.table_io`).
+
+The machine holds the seats, the hand being played (through the :class:`~paiju.games.Game`
+protocol, never a game's internals), the players' balances, and the clocks as tokens. It
+never waits and never touches a socket, a database or the wall clock: ``handle(input, now)``
+returns what to do, and :mod:`paiju.server.table_runner` does it. So every rule of the
+online table (Mazhan §10) is tested here on its own, fast, with any sequence of inputs.
+
+**Durable before shown.** Every change a player could see (a step, a seat, money) is a
+write; the frames it causes are held until every write queued before them is durable. A
+crash can therefore only undo steps nobody has seen. When a write fails for a while, the
+table pauses (players are told), its clocks stop and new requests wait; when the storage is
+back, the table resumes by itself with fresh clocks.
+
+**Hands and confirmations** (§10 as clarified): every hand, the first and each after a
+settlement, waits for all four to confirm (bots at once); a person who has not confirmed
+within the ready clock is unseated for free; leaving before a hand is live is free; the
+settlement stays with the player (resent on reconnecting) until they confirm or leave.
+
+**Money**: the table fee when a hand starts, the settlement when it ends, the escape
+penalty; computed here from the balances the machine keeps (a seat's balance is read once,
+when it sits down) and written with the hand in one transaction each.
+
+>>> from paiju.server.rooms import ROOMS
+>>> m = TableMachine(1, ROOMS["mazhan"], Timing(), random.Random(1), alone=True)
+>>> out = m.handle(io.Join(7, "ana", 10_000), now=0.0)
+>>> [type(o).__name__ for o in out]
+['Store', 'Changed']
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from paiju.bots.base import Bot, make_bot
+from paiju.bots.driver import bot_rng
+from paiju.errors import RulesError
+from paiju.games import Deal, Game, game, replay
+from paiju.server import table_io as io
+from paiju.server.money import HOUSE, escape_penalty, settle_hand, stake_for, table_fees
+from paiju.server.rooms import Room, bot_for
+
+__all__ = ["BOT_NAMES", "Player", "TableMachine", "Timing"]
+
+log = logging.getLogger("paiju.table")
+
+BOT_NAMES = ("春風", "夏雨", "秋月", "冬雪")
+_SEATS = ("E", "S", "W", "N")
+_HOUSE_FUNDS = 10**15  # the house is the bank: it pays for its bots
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """The table's clocks, in seconds."""
+
+    turn: float = 15.0
+    ready: float = 20.0
+    bot_wait: float = 10.0
+    bot_delay: float = 0.3
+    disconnect: float = 180.0
+
+
+@dataclass(slots=True)
+class Player:
+    """Who sits in a seat: a person (``account``) or a bot (``bot``, its ``level``)."""
+
+    name: str
+    account: int | None = None
+    level: str | None = None
+    bot: str | None = None
+    connected: bool = False
+    confirmed: bool = False
+    claiming: bool = False  # the seat is not durable yet
+    tuoguan: bool = False
+    timeouts: int = 0
+    balance: int = 0
+
+    @property
+    def human(self) -> bool:
+        """True for a person."""
+        return self.account is not None
+
+
+@dataclass(slots=True)
+class _Hand:
+    no: int
+    seed: int
+    stake: int
+    state: Any
+    bots: list[Bot]
+    rngs: list[random.Random]
+    start_balances: dict[int, int]
+    fee_moves: list[tuple[int | str, int | str, int]]
+    id: int | None = None
+    seq: int = 0
+    last: tuple[int, str] | None = None
+    deadlines: dict[int, float] = field(default_factory=dict)
+
+
+class TableMachine:
+    """One table of a room."""
+
+    def __init__(
+        self,
+        table_id: int,
+        room: Room,
+        timing: Timing,
+        rng: random.Random,
+        *,
+        alone: bool = False,
+        level: str | None = None,
+    ) -> None:
+        self.id = table_id
+        self.room = room
+        self.game: Game[Any, Any, Any, Any] = game(room.game)
+        self.ruleset = self.game.default_ruleset()
+        self.timing = timing
+        self.alone = alone
+        self.level = level or room.level
+        self.seats: list[Player | None] = [None, None, None, None]
+        self.hand: _Hand | None = None
+        self.phase = "idle"  # idle | starting | live
+        self.hands_started = 0
+        self.setup: dict[str, Any] = {}  # what the next hand needs (Ma Diao: the banker)
+        self.lost = False
+        self._rng = rng  # each hand's seed
+        self._think = random.Random(rng.getrandbits(64))  # the bots' think times
+        self._now = 0.0
+        self._out: list[io.Output] = []
+        self._op = 0
+        self._durable = 0
+        self._pending: dict[int, io.Write] = {}
+        self._held: list[tuple[int, io.Send]] = []
+        self._paused = False
+        self._deferred: list[io.Input] = []
+        self._tokens: dict[str, int] = {}
+        self._token = 0
+        self._ready_deadline: dict[int, float] = {}
+        self._shown: dict[int, Any] = {}  # the last view each seat was sent
+        self._keep: dict[int, list[dict[str, Any]]] = {}  # resent on reconnect until ready
+
+    # --- the machine's one entry ---------------------------------------------------------
+
+    def handle(self, event: io.Input, now: float) -> list[io.Output]:
+        """Everything the table does in answer to ``event`` at time ``now`` (seconds).
+
+        >>> from paiju.server.rooms import ROOMS
+        >>> m = TableMachine(1, ROOMS["mazhan"], Timing(), random.Random(1))
+        >>> m.handle(io.Ready(99), 0.0)[0].frame["code"]
+        'not_seated'
+        """
+        self._now = now
+        self._out = []
+        if self.lost:
+            return []
+        self._dispatch(event)
+        self._release()
+        return self._out
+
+    def _dispatch(self, event: io.Input) -> None:
+        waits = isinstance(event, io.Join | io.Ready | io.Act | io.Tuoguan | io.Leave | io.BotMove)
+        if waits and (self._paused or self.phase == "starting"):
+            self._deferred.append(event)
+            return
+        if isinstance(event, io.Stored):
+            self._stored(event)
+        elif isinstance(event, io.Trouble):
+            self._trouble(event)
+        elif isinstance(event, io.Failed):
+            self._failed(event)
+        elif isinstance(event, io.TimerFired):
+            self._timer(event)
+        elif isinstance(event, io.BotMove):
+            self._bot_move(event)
+        elif isinstance(event, io.Join):
+            self._join(event)
+        elif isinstance(event, io.Connect):
+            self._connect(event.account)
+        elif isinstance(event, io.Disconnect):
+            self._disconnect(event.account)
+        else:
+            seat = self.seat_of(event.account)
+            if seat is None:
+                self._error(event.account, "not_seated", "you do not sit at this table")
+            elif isinstance(event, io.Ready):
+                self._ready(seat)
+            elif isinstance(event, io.Act):
+                self._act(seat, event)
+            elif isinstance(event, io.Tuoguan):
+                self._tuoguan(seat, event.on)
+            else:
+                self._leave(seat)
+
+    # --- queries -------------------------------------------------------------------------
+
+    def seat_of(self, account: int) -> int | None:
+        """The seat (0–3) of an account at this table, or None."""
+        for i, p in enumerate(self.seats):
+            if p is not None and p.account == account:
+                return i
+        return None
+
+    @property
+    def accounts(self) -> list[int]:
+        """The people seated here (their seats durable or not)."""
+        return [p.account for p in self.seats if p is not None and p.account is not None]
+
+    @property
+    def live(self) -> bool:
+        """True while a hand is being played (or starting)."""
+        return self.phase != "idle"
+
+    @property
+    def open_seats(self) -> int:
+        """Seats other people may be sent to now (a table waiting for players)."""
+        if self.alone or self.live or not self.accounts:
+            return 0
+        return sum(p is None for p in self.seats)
+
+    @property
+    def idle_and_empty(self) -> bool:
+        """Nobody sits here and nothing is left to write."""
+        return not self.accounts and not self._pending
+
+    # --- storage answers -----------------------------------------------------------------
+
+    def _write(self, write: io.Write) -> int:
+        self._op += 1
+        self._pending[self._op] = write
+        self._out.append(io.Store(self._op, write))
+        return self._op
+
+    def _stored(self, event: io.Stored) -> None:
+        write = self._pending.pop(event.op, None)
+        if write is None:
+            return
+        self._durable = max(self._durable, event.op)
+        if isinstance(write, io.ClaimSeat):
+            self._seat_durable(write.account)
+        elif isinstance(write, io.StartHand):
+            self._hand_durable(int(event.result))
+        if self._paused and not self._pending:
+            self._resume()
+        self._maybe_empty()
+
+    def _trouble(self, event: io.Trouble) -> None:
+        if event.op in self._pending and not self._paused:
+            log.warning("table %s: storage trouble (%s); pausing", self.id, event.error)
+            self._paused = True
+            self._cancel("turn")
+            self._cancel("bot")
+            self._cancel("fill")
+            for acc in self.accounts:
+                self._cancel(f"ready:{acc}")
+                self._send(acc, {"type": "paused", "why": "storage"}, hold=False)
+
+    def _failed(self, event: io.Failed) -> None:
+        write = self._pending.pop(event.op, None)
+        if write is None:
+            return
+        self._durable = max(self._durable, event.op)
+        if event.code == "seat_taken" and isinstance(write, io.ClaimSeat):
+            seat = self.seat_of(write.account)
+            if seat is not None:
+                self.seats[seat] = None
+            self._error(write.account, "already_seated", "you sit at another table already")
+            self._changed()
+            self._maybe_empty()
+            return
+        log.warning("table %s: %s on %s; letting the table go", self.id, event.code, write)
+        self.lost = True
+        self._held.clear()
+        self._out.append(io.Lost())
+
+    def _resume(self) -> None:
+        self._paused = False
+        for acc in self.accounts:
+            self._send(acc, {"type": "resumed"}, hold=False)
+            if not self.live:
+                p = self.seats[self.seat_of(acc) or 0]
+                if p is not None and not p.confirmed and not p.claiming:
+                    self._arm_ready(acc)
+        if self.hand is not None and self.hand.id is not None:
+            self.hand.deadlines.clear()  # fresh clocks after a pause
+            self._schedule()
+        self._arm_fill()
+        deferred, self._deferred = self._deferred, []
+        for event in deferred:
+            self._dispatch(event)
+
+    def _release(self) -> None:
+        """Send the held frames whose writes are all durable."""
+        if not self._held:
+            return
+        keep: list[tuple[int, io.Send]] = []
+        for op, send in self._held:
+            if op <= self._durable and not any(p <= op for p in self._pending):
+                self._out.append(send)
+            else:
+                keep.append((op, send))
+        self._held = keep
+
+    def _send(self, account: int, frame: dict[str, Any], hold: bool = True) -> None:
+        after = self._op if hold else 0
+        if hold and self._pending:
+            self._held.append((after, io.Send(account, frame, after)))
+        else:
+            self._out.append(io.Send(account, frame, after))
+
+    def _error(self, account: int, code: str, message: str) -> None:
+        self._send(account, {"type": "error", "code": code, "message": message}, hold=False)
+
+    # --- timers --------------------------------------------------------------------------
+
+    def _set(self, key: str, delay: float) -> None:
+        self._token += 1
+        self._tokens[key] = self._token
+        self._out.append(io.SetTimer(key, max(0.0, delay), self._token))
+
+    def _cancel(self, key: str) -> None:
+        if self._tokens.pop(key, None) is not None:
+            self._out.append(io.CancelTimer(key))
+
+    def _timer(self, event: io.TimerFired) -> None:
+        if self._tokens.get(event.key) != event.token:
+            return  # cancelled or replaced
+        del self._tokens[event.key]
+        if self._paused:
+            return
+        if event.key == "turn":
+            self._expire()
+        elif event.key == "bot":
+            self._decide()
+        elif event.key == "fill":
+            self._fill_bots()
+        elif event.key.startswith("ready:"):
+            acc = int(event.key[6:])
+            seat = self.seat_of(acc)
+            p = None if seat is None else self.seats[seat]
+            if p is not None and not p.confirmed and not self.live:
+                self._unseat(acc, "not_ready")
+        elif event.key.startswith("away:"):
+            acc = int(event.key[5:])
+            seat = self.seat_of(acc)
+            if seat is not None:
+                if self.live:
+                    self._escape(seat, "disconnected")
+                else:
+                    self._unseat(acc, "not_ready")
+
+    # --- seating -------------------------------------------------------------------------
+
+    def _join(self, event: io.Join) -> None:
+        if self.seat_of(event.account) is not None:
+            self._connect(event.account)
+            return
+        free = next((i for i, p in enumerate(self.seats) if p is None), None)
+        if free is None:
+            self._error(event.account, "table_full", "the table is full")
+            return
+        if event.balance < self.room.min_balance:
+            self._error(
+                event.account,
+                "too_few_points",
+                f"this room needs {self.room.min_balance} points; you have {event.balance}",
+            )
+            return
+        self.seats[free] = Player(
+            event.name, account=event.account, connected=True, claiming=True,
+            balance=event.balance,
+        )  # fmt: skip
+        self._write(io.ClaimSeat(event.account, self.id))
+        self._changed()
+
+    def _seat_durable(self, account: int) -> None:
+        seat = self.seat_of(account)
+        if seat is None:
+            return
+        p = self.seats[seat]
+        assert p is not None
+        p.claiming = False
+        self._send(account, self._seated(seat))
+        self._arm_ready(account)
+        self._broadcast_table()
+        self._arm_fill()
+
+    def _connect(self, account: int) -> None:
+        seat = self.seat_of(account)
+        if seat is None:
+            self._error(account, "not_seated", "you do not sit at this table")
+            return
+        p = self.seats[seat]
+        assert p is not None
+        p.connected = True
+        self._cancel(f"away:{account}")
+        if p.claiming:
+            return  # `seated` follows when the seat is durable
+        self._send(account, self._seated(seat))
+        if self._paused:
+            self._send(account, {"type": "paused", "why": "storage"}, hold=False)
+        self._broadcast_table()
+        hand = self.hand
+        if hand is not None and hand.id is not None:
+            self._send(account, self._hand_start(seat))
+            self._shown.pop(seat, None)
+            self._send_view(seat, [], force=True)
+        elif not self.live:
+            for frame in self._keep.get(account, []):
+                self._send(account, frame)
+
+    def _disconnect(self, account: int) -> None:
+        seat = self.seat_of(account)
+        if seat is None:
+            return
+        p = self.seats[seat]
+        assert p is not None
+        p.connected = False
+        wait = self.timing.disconnect if self.live else self.timing.ready
+        self._set(f"away:{account}", wait)
+        self._broadcast_table()
+
+    def _ready(self, seat: int) -> None:
+        p = self.seats[seat]
+        assert p is not None and p.account is not None
+        if self.live:
+            self._error(p.account, "hand_live", "the hand is being played")
+            return
+        if p.claiming:
+            return
+        p.confirmed = True
+        self._keep.pop(p.account, None)
+        self._cancel(f"ready:{p.account}")
+        self._ready_deadline.pop(p.account, None)
+        self._broadcast_table()
+        self._maybe_start()
+
+    def _tuoguan(self, seat: int, on: bool) -> None:
+        p = self.seats[seat]
+        assert p is not None
+        p.tuoguan = on
+        if not on:
+            p.timeouts = 0
+        self._broadcast_table()
+        if self.hand is not None and self.hand.id is not None:
+            self._schedule()
+
+    def _leave(self, seat: int) -> None:
+        p = self.seats[seat]
+        assert p is not None and p.account is not None
+        if self.live:
+            self._escape(seat, "left")
+        else:
+            self._unseat(p.account, "left")
+
+    def _unseat(self, account: int, why: str) -> None:
+        """Free a seat (no hand is live): the seat's release is written, the player told."""
+        seat = self.seat_of(account)
+        if seat is None:
+            return
+        self.seats[seat] = None
+        self._cancel(f"ready:{account}")
+        self._cancel(f"away:{account}")
+        self._ready_deadline.pop(account, None)
+        self._keep.pop(account, None)
+        self._write(io.ReleaseSeat(account, self.id))
+        self._send(account, {"type": "unseated", "why": why})
+        self._broadcast_table()
+        if self.accounts:
+            self._arm_fill()
+        else:
+            self.seats = [None, None, None, None]  # the bots leave with the last person
+            self._cancel("fill")
+
+    def _maybe_empty(self) -> None:
+        if self.idle_and_empty and not self.live:
+            self._out.append(io.Empty())
+
+    def _arm_ready(self, account: int) -> None:
+        self._ready_deadline[account] = self._now + self.timing.ready
+        self._set(f"ready:{account}", self.timing.ready)
+
+    def _arm_fill(self) -> None:
+        if self._paused or not self.room.bots or self.live or not self.accounts:
+            return
+        if all(p is not None for p in self.seats):
+            return
+        if any(p is not None and p.claiming for p in self.seats):
+            return
+        self._set("fill", 0.0 if self.alone else self.timing.bot_wait)
+
+    def _fill_bots(self) -> None:
+        if self.live or not self.accounts:
+            return
+        bot = bot_for(self.game.name, self.level)
+        for i, p in enumerate(self.seats):
+            if p is None:
+                self.seats[i] = Player(BOT_NAMES[i], level=self.level, bot=bot, confirmed=True)
+        self._broadcast_table()
+        self._maybe_start()
+
+    # --- hands ---------------------------------------------------------------------------
+
+    def _maybe_start(self) -> None:
+        if self.live or self._paused:
+            return
+        if any(p is None or p.claiming or not p.confirmed for p in self.seats):
+            return
+        people = [p for p in self.seats if p is not None and p.account is not None]
+        if not people:
+            return
+        stake = stake_for([p.balance for p in people])
+        seed = self._rng.getrandbits(63)
+        state = self.game.new_hand(self.ruleset, seed, self.setup)
+        balances = {p.account: p.balance for p in people if p.account is not None}
+        fees = table_fees(balances, stake)
+        for payer, _house, amount in fees:
+            self._player(payer).balance -= amount
+        bots: list[Bot] = []
+        for p in self.seats:
+            assert p is not None
+            bots.append(make_bot(self.game.name, p.bot or self.game.default_bot))
+        self.hands_started += 1
+        self.hand = _Hand(
+            no=self.hands_started,
+            seed=seed,
+            stake=stake,
+            state=state,
+            bots=bots,
+            rngs=[bot_rng(seed, s) for s in self.game.seats],
+            start_balances=balances,
+            fee_moves=list(fees),
+        )
+        self.phase = "starting"
+        for p in people:
+            assert p.account is not None
+            p.confirmed = False
+            p.timeouts = 0
+            self._cancel(f"ready:{p.account}")
+            self._ready_deadline.pop(p.account, None)
+            self._keep.pop(p.account, None)
+            if not p.connected:  # away when the hand starts: the live hand's grace
+                self._set(f"away:{p.account}", self.timing.disconnect)
+        seats = {
+            _SEATS[i]: {"account": p.account, "name": p.name, "bot": p.bot, "level": p.level}
+            for i, p in enumerate(self.seats)
+            if p is not None
+        }
+        self._write(
+            io.StartHand(
+                self.id, self.hands_started, self.game.name, seed, self.ruleset.to_json(),
+                self.game.setup_of(state), seats, stake, fees,
+            )
+        )  # fmt: skip
+        self._changed()
+
+    def _hand_durable(self, hand_id: int) -> None:
+        hand = self.hand
+        if hand is None:
+            return
+        hand.id = hand_id
+        self.phase = "live"
+        self._shown.clear()
+        for i, p in enumerate(self.seats):
+            if p is not None and p.account is not None:
+                self._send(p.account, self._hand_start(i))
+        self._broadcast_table()
+        self._after_change([])
+        deferred, self._deferred = self._deferred, []
+        for event in deferred:
+            self._dispatch(event)
+
+    def _act(self, seat: int, event: io.Act) -> None:
+        p = self.seats[seat]
+        assert p is not None and p.account is not None
+        hand = self.hand
+        if hand is None or hand.id is None:
+            self._error(p.account, "no_hand", "no hand is being played at this table")
+            return
+        seat_obj = self.game.seats[seat]
+        want = self.game.seat_version(hand.state, seat_obj)
+        if event.version != want:
+            self._error(
+                p.account, "stale_version", f"the table is at version {want}, not {event.version}"
+            )
+            return
+        try:
+            action = self.game.parse_action(event.action)
+        except RulesError as err:
+            self._error(p.account, "bad_action", str(err)[:200])
+            return
+        if action.seat is not seat_obj:
+            self._error(p.account, "not_your_turn", f"you sit in seat {seat_obj.value}")
+            return
+        if self._apply(seat, action):
+            p.timeouts = 0
+
+    def _apply(self, seat: int, action: Any) -> bool:
+        hand = self.hand
+        assert hand is not None and hand.id is not None
+        try:
+            state, events = self.game.apply(hand.state, action)
+        except RulesError as err:
+            p = self.seats[seat]
+            if p is not None and p.account is not None:
+                self._error(p.account, err.code, str(err)[:300])
+            return False
+        hand.seq += 1
+        hand.state = state
+        hand.last = (seat, str(action))
+        self._write(io.Step(hand.id, hand.seq, str(action)))
+        self._after_change(events)
+        return True
+
+    def _after_change(self, events: list[Any]) -> None:
+        hand = self.hand
+        assert hand is not None
+        self._schedule()
+        if self.game.is_over(hand.state):
+            self._settle(events)
+            return
+        for i in range(4):
+            self._send_view(i, events)
+
+    def _movers(self) -> list[int]:
+        assert self.hand is not None
+        return [s.number - 1 for s in self.game.acting(self.hand.state)]
+
+    def _auto(self, seat: int) -> bool:
+        p = self.seats[seat]
+        return p is None or p.account is None or p.tuoguan
+
+    def _schedule(self) -> None:
+        """Arm the clocks of the seats that must decide: bots and 托管 after a think time,
+        people on the turn clock (a claim window keeps each seat's clock until it closes)."""
+        hand = self.hand
+        assert hand is not None
+        self._cancel("turn")
+        self._cancel("bot")
+        if self._paused or self.game.is_over(hand.state):
+            hand.deadlines = {}
+            return
+        movers = self._movers()
+        deadlines: dict[int, float] = {}
+        for s in movers:
+            seat_obj = self.game.seats[s]
+            keep = hand.deadlines.get(s)
+            if keep is not None and self.game.is_prompt(hand.state, seat_obj):
+                deadlines[s] = keep
+            else:
+                deadlines[s] = self._now + self.timing.turn
+        hand.deadlines = deadlines
+        if any(self._auto(s) for s in movers):
+            delay = self.timing.bot_delay * (0.5 + self._think.random())
+            self._set("bot", delay)
+        people = [deadlines[s] for s in movers if not self._auto(s)]
+        if people:
+            self._set("turn", min(people) - self._now)
+
+    def _decide(self) -> None:
+        hand = self.hand
+        if hand is None or hand.id is None:
+            return
+        auto = [s for s in self._movers() if self._auto(s)]
+        if not auto:
+            return
+        seat = auto[0]
+        seat_obj = self.game.seats[seat]
+        legal = self.game.legal_actions(hand.state, seat_obj)
+        p = self.seats[seat]
+        bot = hand.bots[seat]
+        if p is not None and p.account is not None:  # 托管 plays the room's default bot
+            bot = make_bot(self.game.name, self.game.default_bot)
+        view = self.game.observe(hand.state, seat_obj)
+        self._token += 1
+        self._tokens["decide"] = self._token
+        self._out.append(io.Decide(seat, self._token, bot, view, legal, hand.rngs[seat]))
+
+    def _bot_move(self, event: io.BotMove) -> None:
+        if self._tokens.get("decide") != event.token:
+            return
+        del self._tokens["decide"]
+        hand = self.hand
+        if hand is None or hand.id is None or event.seat not in self._movers():
+            return
+        if not self._auto(event.seat):
+            return  # 托管 was switched off meanwhile
+        self._apply(event.seat, event.action)
+
+    def _expire(self) -> None:
+        """The turn clock ran out: pass a claim prompt (not counted), else play the clock's
+        action and count a timeout; the 4th in a row is an escape."""
+        while True:
+            hand = self.hand
+            if hand is None or hand.id is None or self.game.is_over(hand.state):
+                return
+            late = [
+                s
+                for s in self._movers()
+                if not self._auto(s) and hand.deadlines.get(s, float("inf")) <= self._now + 1e-6
+            ]
+            if not late:
+                break
+            seat = late[0]
+            seat_obj = self.game.seats[seat]
+            if not self.game.is_prompt(hand.state, seat_obj):
+                p = self.seats[seat]
+                assert p is not None
+                p.timeouts += 1
+                if p.timeouts >= 4:
+                    self._escape(seat, "timeouts")
+                    return
+            self._apply(seat, self.game.timeout_action(hand.state, seat_obj))
+        if "turn" not in self._tokens and "bot" not in self._tokens:
+            self._schedule()
+
+    def _account_key(self, seat: int) -> int | str:
+        p = self.seats[seat]
+        return HOUSE if p is None or p.account is None else p.account
+
+    def _player(self, account: int | str) -> Player:
+        seat = self.seat_of(int(account))
+        assert seat is not None
+        p = self.seats[seat]
+        assert p is not None
+        return p
+
+    def _apply_moves(self, moves: list[tuple[int | str, int | str, int]]) -> None:
+        for payer, payee, amount in moves:
+            for key, delta in ((payer, -amount), (payee, amount)):
+                if key != HOUSE and self.seat_of(int(key)) is not None:
+                    self._player(key).balance += delta
+
+    def _settle(self, events: list[Any]) -> None:
+        hand = self.hand
+        assert hand is not None and hand.id is not None
+        state = hand.state
+        payments = [
+            (self._account_key(t.payer), self._account_key(t.payee), round(t.units * hand.stake))
+            for t in self.game.transfers(state)
+        ]
+        payments = [(a, b, x) for a, b, x in payments if a != b and x > 0]
+        balances: dict[int | str, int] = {HOUSE: _HOUSE_FUNDS}
+        for p in self.seats:
+            if p is not None and p.account is not None:
+                balances[p.account] = p.balance
+        moves = settle_hand(balances, payments)
+        self._apply_moves(moves)
+        result = self.game.result_json(state)
+        self._write(io.CloseHand(hand.id, result, moves))
+        self._cancel("turn")
+        self._cancel("bot")
+        names = self._names()
+        for i, p in enumerate(self.seats):
+            if p is None or p.account is None:
+                continue
+            view = self._view_frame(i, events)
+            change = p.balance - hand.start_balances.get(p.account, p.balance)
+            settlement = {
+                "type": "settlement",
+                "hand": hand.id,
+                "stake": hand.stake,
+                "fee": hand.stake,
+                "result": result,
+                "moves": _moves_json(hand.fee_moves, "fee", names)
+                + _moves_json(moves, "hand", names),
+                "balance": p.balance,
+                "balance_change": change,
+                "ready_seconds": self.timing.ready,
+            }
+            self._send(p.account, view)
+            self._send(p.account, settlement)
+            self._keep[p.account] = [view, settlement]
+        self._end_hand(state)
+
+    def _end_hand(self, final: Any) -> None:
+        """Between hands: pass the deal or the bank, unseat the broke, start the ready
+        clocks."""
+        self.hand = None
+        self.phase = "idle"
+        self._shown.clear()
+        deal = self.game.next_deal(Deal(0, (0, 1, 2, 3), self.setup), final)
+        self.seats = [self.seats[deal.player_in(i)] for i in range(4)]
+        self.setup = dict(deal.setup)
+        for p in list(self.seats):
+            if p is None or p.account is None:
+                continue
+            if p.balance < self.room.min_balance:
+                self._unseat(p.account, "too_few_points")
+            else:
+                self._arm_ready(p.account)
+                if not p.connected:
+                    self._set(f"away:{p.account}", self.timing.ready)
+        self._broadcast_table()
+        self._changed()
+
+    def _escape(self, seat: int, why: str) -> None:
+        hand = self.hand
+        p = self.seats[seat]
+        assert hand is not None and hand.id is not None and p is not None
+        assert p.account is not None
+        others = [self._account_key(i) for i in range(4) if i != seat]
+        moves = escape_penalty(p.account, others, p.balance, hand.stake, self.room.escape_multiple)
+        self._apply_moves(moves)
+        reason = {"aborted": "escape", "escaper": _SEATS[seat], "why": why}
+        self._write(io.AbortHand(hand.id, reason, moves, p.account))
+        names = self._names()
+        frame = {
+            "type": "escape",
+            "hand": hand.id,
+            "seat": _SEATS[seat],
+            "name": p.name,
+            "why": why,
+            "stake": hand.stake,
+            "penalty": sum(a for _, _, a in moves),
+            "moves": _moves_json(moves, "escape", names),
+        }
+        for q in self.seats:
+            if q is not None and q.account is not None:
+                self._send(q.account, {**frame, "balance": q.balance})
+        self._cancel("turn")
+        self._cancel("bot")
+        self._tokens.pop("decide", None)
+        self.hand = None
+        self.phase = "idle"
+        self._shown.clear()
+        escaper = p.account
+        self._unseat(escaper, "escape")
+        for q in self.seats:
+            if q is not None and q.account is not None:
+                q.confirmed = False
+                self._arm_ready(q.account)
+                if not q.connected:
+                    self._set(f"away:{q.account}", self.timing.ready)
+        self._broadcast_table()
+        self._changed()
+
+    # --- frames --------------------------------------------------------------------------
+
+    def _names(self) -> dict[int | str, str]:
+        names: dict[int | str, str] = {HOUSE: "house"}
+        for p in self.seats:
+            if p is not None and p.account is not None:
+                names[p.account] = p.name
+        return names
+
+    def _seated(self, seat: int) -> dict[str, Any]:
+        return {
+            "type": "seated",
+            "table": self.id,
+            "room": self.room.name,
+            "game": self.game.name,
+            "seat": _SEATS[seat],
+        }
+
+    def _hand_start(self, seat: int) -> dict[str, Any]:
+        hand = self.hand
+        assert hand is not None and hand.id is not None
+        dealer = self.game.setup_of(hand.state).get("banker", "E")
+        return {
+            "type": "hand_start",
+            "hand": hand.id,
+            "stake": hand.stake,
+            "fee": hand.stake,
+            "seat": _SEATS[seat],
+            "room": self.room.name,
+            "game": self.game.name,
+            "dealer": dealer,
+        }
+
+    def table_json(self) -> dict[str, Any]:
+        """The seating as everyone at the table (and the lobby) sees it.
+
+        >>> from paiju.server.rooms import ROOMS
+        >>> TableMachine(3, ROOMS["madiao"], Timing(), random.Random(0)).table_json()["seats"]
+        {'E': None, 'S': None, 'W': None, 'N': None}
+        """
+        seats: dict[str, Any] = {}
+        for i, p in enumerate(self.seats):
+            seats[_SEATS[i]] = (
+                None
+                if p is None
+                else {
+                    "name": p.name,
+                    "bot": p.account is None,
+                    "level": p.level,
+                    "ready": p.confirmed,
+                    "tuoguan": p.tuoguan,
+                    "connected": p.connected or p.account is None,
+                    "points": p.balance if p.account is not None else None,
+                }
+            )
+        return {
+            "type": "table",
+            "table": self.id,
+            "room": self.room.name,
+            "game": self.game.name,
+            "live": self.live,
+            "hand_no": self.hands_started,
+            "seats": seats,
+        }
+
+    def _broadcast_table(self) -> None:
+        frame = self.table_json()
+        for p in self.seats:
+            if p is not None and p.account is not None and not p.claiming:
+                deadline = self._ready_deadline.get(p.account)
+                left = None if deadline is None else max(0.0, deadline - self._now)
+                self._send(p.account, {**frame, "ready_seconds": left})
+
+    def _changed(self) -> None:
+        self._out.append(io.Changed())
+
+    def _clock(self, seat: int) -> dict[str, Any] | None:
+        hand = self.hand
+        assert hand is not None
+        movers = self._movers()
+        mine = seat in movers and not self._auto(seat)
+        seat_obj = self.game.seats[seat]
+        if mine and seat in hand.deadlines:
+            prompt = self.game.is_prompt(hand.state, seat_obj)
+            return {
+                "seat": None if prompt else _SEATS[seat],
+                "seconds": self.timing.turn,
+                "left": max(0.0, hand.deadlines[seat] - self._now),
+            }
+        # a turn is public; a claim window's clocks are not
+        for s in movers:
+            if not self.game.is_prompt(hand.state, self.game.seats[s]) and s in hand.deadlines:
+                if self._auto(s):
+                    return None
+                return {
+                    "seat": _SEATS[s],
+                    "seconds": self.timing.turn,
+                    "left": max(0.0, hand.deadlines[s] - self._now),
+                }
+        return None
+
+    def _view_frame(self, seat: int, events: list[Any]) -> dict[str, Any]:
+        hand = self.hand
+        assert hand is not None and hand.id is not None
+        seat_obj = self.game.seats[seat]
+        view = self.game.observe(hand.state, seat_obj).to_json()
+        self._shown[seat] = view
+        return {
+            "type": "view",
+            "table": self.id,
+            "hand": hand.id,
+            "version": self.game.seat_version(hand.state, seat_obj),
+            "view": view,
+            "events": _events_json(events, seat_obj),
+            "clock": self._clock(seat),
+            "stake": hand.stake,
+            "your_action": hand.last[1] if hand.last and hand.last[0] == seat else None,
+        }
+
+    def _send_view(self, seat: int, events: list[Any], force: bool = False) -> None:
+        """A seat's view, if it has a person and anything changed for them (a private
+        decision of another seat changes nothing, so nothing is sent: not even the fact)."""
+        p = self.seats[seat]
+        if p is None or p.account is None or not p.connected:
+            return
+        hand = self.hand
+        assert hand is not None
+        before = self._shown.get(seat)
+        frame = self._view_frame(seat, events)
+        if not force and frame["view"] == before and not frame["events"]:
+            return
+        self._send(p.account, frame)
+
+
+def _events_json(events: list[Any], viewer: Any) -> list[dict[str, Any]]:
+    """The events a seat may see, as that seat may see them (an event answering ``None`` is
+    not for this seat)."""
+    out = []
+    for e in events:
+        j = e.to_json(viewer)
+        if j is not None:
+            out.append(j)
+    return out
+
+
+def _moves_json(
+    moves: list[tuple[int | str, int | str, int]] | Any, reason: str, names: dict[int | str, str]
+) -> list[dict[str, Any]]:
+    return [
+        {"from": names.get(a, "?"), "to": names.get(b, "?"), "amount": x, "reason": reason}
+        for a, b, x in moves
+    ]
+
+
+def restore(
+    table_id: int,
+    room: Room,
+    timing: Timing,
+    rng: random.Random,
+    *,
+    hand_id: int,
+    hand_no: int,
+    seed: int,
+    stake: int,
+    setup: dict[str, Any],
+    seats: dict[str, Any],
+    actions: list[str],
+    balances: dict[int, int],
+    now: float,
+    make: Callable[..., TableMachine] = TableMachine,
+) -> tuple[TableMachine, list[io.Output]]:
+    """Rebuild a table whose hand was live when its process stopped: the seats from the
+    record (people away, each with the grace period to come back), the state by replay.
+
+    Raises :class:`~paiju.errors.ReplayError` when the log does not replay (the caller
+    quarantines the hand).
+    """
+    m = make(table_id, room, timing, rng)
+    g = m.game
+    for i, letter in enumerate(_SEATS):
+        rec = seats[letter]
+        acc = rec.get("account")
+        m.seats[i] = Player(
+            rec["name"], account=acc, level=rec.get("level"), bot=rec.get("bot"),
+            connected=False, confirmed=True, balance=balances.get(acc, 0) if acc else 0,
+        )  # fmt: skip
+    state = replay(g, m.ruleset, seed, setup, actions)
+    m.hands_started = hand_no
+    m.setup = dict(setup)
+    bots = [make_bot(g.name, (p.bot if p and p.bot else g.default_bot)) for p in m.seats]
+    m.hand = _Hand(
+        no=hand_no,
+        seed=seed,
+        stake=stake,
+        state=state,
+        bots=bots,
+        rngs=[bot_rng(seed, s) for s in g.seats],
+        start_balances={a: b + stake for a, b in balances.items()},  # before the fee
+        fee_moves=list(table_fees({a: b + stake for a, b in balances.items()}, stake)),
+        id=hand_id,
+        seq=len(actions),
+    )
+    m.phase = "live"
+    m._now = now
+    m._out = []
+    for acc in m.accounts:
+        m._set(f"away:{acc}", timing.disconnect)
+    m._after_change([])
+    m._changed()
+    return m, m._out

@@ -1,0 +1,254 @@
+"""A table machine run in memory for tests: a fake clock, a fake storage that answers when
+told to (or fails), bots decided at once, every frame checked against the protocol models
+and against the rule that nothing is shown before it is durable.
+
+>>> from paiju.server.rooms import ROOMS
+>>> sim = Sim(ROOMS["mazhan"], alone=True)
+>>> sim.join(1, "ana"); sim.settle_storage(); sim.ready(1); sim.run(5.0)
+>>> sim.machine.phase
+'live'
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from paiju.server import table_io as io
+from paiju.server.money import HOUSE
+from paiju.server.protocol import SERVER
+from paiju.server.rooms import Room
+from paiju.server.table_machine import TableMachine, Timing
+
+UNHELD = {"error", "paused", "resumed", "pong"}
+
+
+@dataclass
+class Ledger:
+    """The fake storage's books: balances, the house, and what each hand wrote."""
+
+    balances: dict[int, int] = field(default_factory=dict)
+    house: int = 0
+    issued: int = 0
+    hands: dict[int, dict[str, Any]] = field(default_factory=dict)
+    seats: dict[int, int] = field(default_factory=dict)  # account → table
+
+    def move(self, moves: Iterable[tuple[int | str, int | str, int]]) -> None:
+        for payer, payee, amount in moves:
+            assert amount >= 0
+            for key, delta in ((payer, -amount), (payee, amount)):
+                if key == HOUSE:
+                    self.house += delta
+                else:
+                    self.balances[int(key)] += delta
+                    assert self.balances[int(key)] >= 0, f"{key} overdrawn"
+
+    def total(self) -> int:
+        return sum(self.balances.values()) + self.house
+
+
+class Sim:
+    """One table machine, its clock, storage and sockets."""
+
+    def __init__(
+        self,
+        room: Room,
+        *,
+        alone: bool = False,
+        timing: Timing | None = None,
+        seed: int = 1,
+        ledger: Ledger | None = None,
+        table_id: int = 1,
+        auto_store: bool = True,
+    ) -> None:
+        self.timing = timing or Timing(turn=15, ready=20, bot_wait=10, bot_delay=0.3)
+        self.machine = TableMachine(table_id, room, self.timing, random.Random(seed), alone=alone)
+        self.now = 0.0
+        self.timers: list[tuple[float, int, str, int]] = []
+        self._seq = 0
+        self.ledger = ledger or Ledger()
+        self.frames: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        self.connected: set[int] = set()
+        self.writes: list[tuple[int, io.Write]] = []  # not yet answered
+        self.durable: list[io.Write] = []
+        self.auto_store = auto_store
+        self.storage_down = False
+        self.lost = False
+        self.empty = False
+        self.decisions: list[io.Decide] = []
+        self._next_hand_id = 100 * table_id
+        self._troubled: set[int] = set()
+
+    # --- feeding the machine -------------------------------------------------------------
+
+    def feed(self, event: io.Input) -> None:
+        self.handle(self.machine.handle(event, self.now))
+
+    def handle(self, outputs: list[io.Output]) -> None:
+        for out in outputs:
+            if isinstance(out, io.Send):
+                frame = out.frame
+                SERVER.validate_python(frame)
+                if frame["type"] not in UNHELD:
+                    early = [op for op, _ in self.writes if op <= out.after]
+                    assert not early, f"{frame['type']} shown before writes {early} are durable"
+                else:
+                    assert out.after == 0
+                if out.account in self.connected:
+                    self.frames[out.account].append(frame)
+            elif isinstance(out, io.Store):
+                self.writes.append((out.op, out.write))
+            elif isinstance(out, io.SetTimer):
+                self._seq += 1
+                heapq.heappush(self.timers, (self.now + out.delay, self._seq, out.key, out.token))
+            elif isinstance(out, io.CancelTimer):
+                pass  # the token makes a cancelled timer a no-op
+            elif isinstance(out, io.Decide):
+                self.decisions.append(out)
+            elif isinstance(out, io.Lost):
+                self.lost = True
+            elif isinstance(out, io.Empty):
+                self.empty = True
+        if self.auto_store and not self.storage_down:
+            self.settle_storage()
+        elif self.storage_down and self.writes and self.writes[0][0] not in self._troubled:
+            self._troubled.add(self.writes[0][0])
+            self.feed(io.Trouble(self.writes[0][0], "connection refused"))
+        self._run_bots()
+
+    def _run_bots(self) -> None:
+        while self.decisions:
+            d = self.decisions.pop(0)
+            action = d.bot.act(d.view, d.legal, d.rng)
+            self.feed(io.BotMove(d.seat, d.token, action))
+
+    def settle_storage(self) -> None:
+        """Answer every queued write: durable (and book its money)."""
+        while self.writes and not self.storage_down:
+            op, write = self.writes.pop(0)
+            result = self._book(write)
+            if isinstance(result, str):
+                self.feed(io.Failed(op, result))
+            else:
+                self.durable.append(write)
+                self.feed(io.Stored(op, result))
+
+    def fail_storage(self) -> None:
+        """The storage goes away: the next write answers Trouble."""
+        self.storage_down = True
+        if self.writes and self.writes[0][0] not in self._troubled:
+            self._troubled.add(self.writes[0][0])
+            self.feed(io.Trouble(self.writes[0][0], "connection refused"))
+
+    def restore_storage(self) -> None:
+        self.storage_down = False
+        self.settle_storage()
+
+    def _book(self, write: io.Write) -> Any:
+        led = self.ledger
+        if isinstance(write, io.ClaimSeat):
+            if led.seats.get(write.account, write.table) != write.table:
+                return "seat_taken"
+            led.seats[write.account] = write.table
+            return None
+        if isinstance(write, io.ReleaseSeat):
+            if led.seats.get(write.account) == write.table:
+                del led.seats[write.account]
+            return None
+        if isinstance(write, io.StartHand):
+            self._next_hand_id += 1
+            led.hands[self._next_hand_id] = {"status": "live", "steps": 0, "start": write}
+            led.move(write.fees)
+            return self._next_hand_id
+        if isinstance(write, io.Step):
+            hand = led.hands[write.hand]
+            assert hand["status"] == "live"
+            assert write.seq == hand["steps"] + 1, "a gap in the action log"
+            hand["steps"] = write.seq
+            return None
+        hand = led.hands[write.hand]
+        assert hand["status"] == "live", "a hand closed twice"
+        hand["status"] = "done" if isinstance(write, io.CloseHand) else "aborted"
+        led.move(write.moves)
+        return None
+
+    # --- people --------------------------------------------------------------------------
+
+    def join(self, account: int, name: str, balance: int = 10_000) -> None:
+        if account not in self.ledger.balances:
+            self.ledger.balances[account] = balance
+            self.ledger.issued += balance
+        self.connected.add(account)
+        self.feed(io.Join(account, name, self.ledger.balances[account]))
+
+    def ready(self, account: int) -> None:
+        self.feed(io.Ready(account))
+
+    def act(self, account: int, action: str, version: int | None = None) -> None:
+        if version is None:
+            version = self.last_view(account)["version"]
+        self.feed(io.Act(account, action, version))
+
+    def leave(self, account: int) -> None:
+        self.feed(io.Leave(account))
+
+    def disconnect(self, account: int) -> None:
+        self.connected.discard(account)
+        self.feed(io.Disconnect(account))
+
+    def connect(self, account: int) -> None:
+        self.connected.add(account)
+        self.feed(io.Connect(account))
+
+    # --- time ----------------------------------------------------------------------------
+
+    def run(self, seconds: float) -> None:
+        """Let ``seconds`` pass, firing every timer due."""
+        end = self.now + seconds
+        while self.timers and self.timers[0][0] <= end:
+            when, _, key, token = heapq.heappop(self.timers)
+            self.now = max(self.now, when)
+            self.feed(io.TimerFired(key, token))
+        self.now = end
+
+    # --- reading -------------------------------------------------------------------------
+
+    def last(self, account: int, kind: str) -> dict[str, Any]:
+        for frame in reversed(self.frames[account]):
+            if frame["type"] == kind:
+                return frame
+        raise AssertionError(f"no {kind} frame for {account}")
+
+    def last_view(self, account: int) -> dict[str, Any]:
+        return self.last(account, "view")
+
+    def kinds(self, account: int) -> list[str]:
+        return [f["type"] for f in self.frames[account]]
+
+    def my_turn(self, account: int) -> bool:
+        if not self.machine.hand or self.machine.phase != "live":
+            return False
+        frames = [f for f in self.frames[account] if f["type"] == "view"]
+        return bool(frames) and bool(frames[-1]["view"]["legal"])
+
+    def play_until_over(self, account: int, pick: int = -1, limit: float = 3000.0) -> None:
+        """Play the person's turns with ``legal[pick]`` until the hand ends."""
+        spent = 0.0
+        while self.machine.phase == "live" and spent < limit:
+            view = self.last_view(account)
+            legal = view["view"]["legal"]
+            seat = self.machine.seat_of(account)
+            movers = self.machine._movers() if self.machine.hand else []
+            if legal and seat in movers:
+                self.act(account, _action_text(legal[pick]), view["version"])
+            else:
+                self.run(0.5)
+                spent += 0.5
+
+
+def _action_text(item: Any) -> str:
+    return item["action"] if isinstance(item, dict) else str(item)

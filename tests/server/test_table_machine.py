@@ -1,0 +1,354 @@
+"""The table machine on its own: the online table's rules (Mazhan §10) as executable
+examples, with a fake clock and a fake storage (tests/server/machine_sim.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from paiju.server import table_io as io
+from paiju.server.rooms import ROOMS
+from paiju.server.table_machine import Timing, restore
+from tests.server.machine_sim import Ledger, Sim, _action_text
+
+MAZHAN = ROOMS["mazhan"]
+MADIAO = ROOMS["madiao"]
+
+
+def alone_hand(room=MAZHAN, seed: int = 1, **kw: object) -> Sim:
+    sim = Sim(room, alone=True, seed=seed, **kw)  # type: ignore[arg-type]
+    sim.join(1, "ana")
+    sim.ready(1)
+    sim.run(1.0)
+    assert sim.machine.phase == "live"
+    return sim
+
+
+def test_a_hand_alone_with_three_bots_settles_through_the_ledger() -> None:
+    sim = alone_hand()
+    assert sim.kinds(1)[:2] == ["seated", "table"]
+    start = sim.last(1, "hand_start")
+    assert start["stake"] == 10 and start["fee"] == 10
+    sim.play_until_over(1)
+    settlement = sim.last(1, "settlement")
+    assert settlement["moves"][0] == {"from": "ana", "to": "house", "amount": 10, "reason": "fee"}
+    assert settlement["balance"] == sim.ledger.balances[1]
+    assert settlement["balance"] - 10_000 == settlement["balance_change"]
+    assert sim.ledger.total() == sim.ledger.issued
+    hand = next(iter(sim.ledger.hands.values()))
+    assert hand["status"] == "done"
+
+
+def test_nothing_is_shown_before_it_is_durable() -> None:
+    sim = Sim(MAZHAN, alone=True, auto_store=False)
+    sim.join(1, "ana")
+    assert sim.frames[1] == []  # the seat is not written yet
+    sim.settle_storage()
+    assert sim.kinds(1)[0] == "seated"
+    sim.ready(1)
+    sim.run(0.1)  # the bots sit down, the hand is dealt: not written yet
+    assert sim.machine.phase == "starting" and "hand_start" not in sim.kinds(1)
+    sim.settle_storage()
+    assert "hand_start" in sim.kinds(1)
+    sim.feed(io.Tuoguan(1, True))
+    sim.settle_storage()
+    seen = len(sim.frames[1])
+    while not any(isinstance(w, io.Step) for _, w in sim.writes):
+        sim.run(0.5)  # someone plays; the step is queued, not written
+    assert len(sim.frames[1]) == seen  # nobody sees it yet
+    sim.settle_storage()
+    assert len(sim.frames[1]) > seen
+
+
+def test_every_hand_waits_for_every_confirmation() -> None:
+    sim = alone_hand()
+    sim.play_until_over(1)
+    hands = len(sim.ledger.hands)
+    sim.run(19.0)  # bots confirmed at once; the person has not
+    assert len(sim.ledger.hands) == hands and sim.machine.phase == "idle"
+    assert sim.last(1, "settlement")  # still there
+    sim.ready(1)
+    sim.run(1.0)
+    assert len(sim.ledger.hands) == hands + 1 and sim.machine.phase == "live"
+
+
+def test_not_confirming_in_time_unseats_for_free() -> None:
+    sim = alone_hand()
+    sim.play_until_over(1)
+    balance = sim.ledger.balances[1]
+    sim.run(21.0)
+    assert sim.last(1, "unseated")["why"] == "not_ready"
+    assert sim.ledger.balances[1] == balance
+    assert 1 not in sim.ledger.seats
+    assert sim.empty
+
+
+def test_leaving_between_hands_is_free_and_during_a_hand_is_an_escape() -> None:
+    sim = alone_hand()
+    sim.play_until_over(1)
+    balance = sim.ledger.balances[1]
+    sim.leave(1)
+    assert sim.last(1, "unseated")["why"] == "left"
+    assert sim.ledger.balances[1] == balance
+
+    sim = alone_hand(seed=2)
+    sim.leave(1)
+    escape = sim.last(1, "escape")
+    assert escape["penalty"] == 400 * 10 and escape["why"] == "left"
+    assert sim.ledger.balances[1] == 10_000 - 10 - 4_000
+    assert sim.ledger.house == 10 + 4_000  # the bots' quarters go to the house
+    assert sim.ledger.total() == sim.ledger.issued
+
+
+def test_four_timeouts_in_a_row_are_an_escape() -> None:
+    sim = alone_hand(seed=3)
+    sim.run(4 * 15 * 3)
+    escape = sim.last(1, "escape")
+    assert escape["why"] == "timeouts" and escape["penalty"] == 4_000
+
+
+def test_a_timeout_plays_the_drawn_tile_and_counts() -> None:
+    sim = alone_hand(seed=4)
+    for _ in range(200):
+        if sim.my_turn(1) and sim.machine.hand is not None:
+            break
+        sim.run(0.5)
+    view = sim.last_view(1)
+    assert view["clock"]["seat"] == view["view"]["seat"]
+    seen = len(sim.frames[1])
+    sim.run(15.1)
+    seat = sim.machine.seat_of(1)
+    assert seat is not None
+    player = sim.machine.seats[seat]
+    assert player is not None and player.timeouts == 1
+    mine = [f["your_action"] for f in sim.frames[1][seen:] if f["type"] == "view"]
+    assert any("discard" in (a or "") for a in mine)
+
+
+def test_staying_away_too_long_is_an_escape_and_coming_back_resumes() -> None:
+    sim = alone_hand(seed=5)
+    sim.disconnect(1)
+    sim.run(100.0)
+    sim.connect(1)
+    kinds = sim.kinds(1)
+    assert kinds[-3:] == ["table", "hand_start", "view"] or "view" in kinds[-3:]
+    sim.disconnect(1)
+    sim.run(181.0)
+    assert sim.machine.seat_of(1) is None
+    assert sim.ledger.hands[max(sim.ledger.hands)]["status"] == "aborted"
+
+
+def test_a_storage_outage_pauses_the_table_and_it_resumes_by_itself() -> None:
+    sim = alone_hand(seed=6)
+    sim.feed(io.Tuoguan(1, True))
+    sim.fail_storage()
+    sim.run(2.0)  # someone moves; the step cannot be written
+    sim.feed(io.Tuoguan(1, False))
+    assert "paused" in sim.kinds(1)
+    before = len(sim.frames[1])
+    sim.run(600.0)  # no clock runs out, nobody escapes while paused
+    assert len(sim.frames[1]) == before
+    assert sim.machine.hand is not None
+    sim.restore_storage()
+    assert "resumed" in sim.kinds(1)
+    sim.play_until_over(1)
+    assert sim.last(1, "settlement")
+    assert sim.ledger.total() == sim.ledger.issued
+
+
+def test_bad_stale_and_out_of_turn_actions_change_nothing() -> None:
+    sim = alone_hand(seed=7)
+    for _ in range(200):
+        if sim.my_turn(1):
+            break
+        sim.run(0.5)
+    view = sim.last_view(1)
+    version = view["version"]
+    steps = sim.machine.hand.seq  # type: ignore[union-attr]
+    sim.act(1, _action_text(view["view"]["legal"][0]), version + 1000)
+    assert sim.frames[1][-1]["code"] == "stale_version"
+    sim.act(1, "E dance", version)
+    assert sim.frames[1][-1]["code"] == "bad_action"
+    other = "S" if view["view"]["seat"] != "S" else "W"
+    sim.act(1, f"{other} discard 1m", version)
+    assert sim.frames[1][-1]["code"] == "not_your_turn"
+    assert sim.machine.hand.seq == steps  # type: ignore[union-attr]
+
+
+def test_an_account_seated_elsewhere_is_refused() -> None:
+    ledger = Ledger()
+    a = Sim(MAZHAN, ledger=ledger, table_id=1)
+    b = Sim(MAZHAN, ledger=ledger, table_id=2)
+    a.join(1, "ana")
+    b.join(1, "ana")
+    assert b.frames[1][-1]["code"] == "already_seated"
+    assert b.machine.seat_of(1) is None and ledger.seats[1] == 1
+
+
+def test_a_fenced_write_lets_the_table_go() -> None:
+    sim = alone_hand(seed=8)
+    sim.auto_store = False
+    sim.feed(io.Tuoguan(1, True))
+    while not sim.writes:
+        sim.run(0.5)
+    op = sim.writes[0][0]
+    sim.writes.clear()
+    sim.feed(io.Failed(op, "fenced"))
+    assert sim.lost and sim.machine.lost
+    assert sim.machine.handle(io.Ready(1), sim.now) == []
+
+
+def test_tuoguan_plays_for_the_person() -> None:
+    sim = alone_hand(seed=9)
+    sim.feed(io.Tuoguan(1, True))
+    sim.run(600.0)
+    assert sim.last(1, "settlement")
+
+
+def test_a_ma_diao_hand_passes_the_bank() -> None:
+    sim = alone_hand(MADIAO, seed=10)
+    banker = sim.last(1, "hand_start")["dealer"]
+    sim.play_until_over(1, pick=0)
+    assert sim.ledger.total() == sim.ledger.issued
+    sim.ready(1)
+    sim.run(1.0)
+    nxt = sim.last(1, "hand_start")["dealer"]
+    assert "ESWN".index(nxt) == ("ESWN".index(banker) + 1) % 4
+
+
+def test_too_few_points_after_a_hand_unseats() -> None:
+    sim = Sim(MAZHAN, alone=True, seed=11)
+    sim.join(1, "ana", balance=805)
+    sim.ready(1)
+    sim.run(1.0)
+    sim.play_until_over(1)
+    if sim.ledger.balances[1] < 800:
+        assert sim.last(1, "unseated")["why"] == "too_few_points"
+    else:
+        assert sim.machine.seat_of(1) is not None
+
+
+def test_a_live_hand_is_rebuilt_from_its_log() -> None:
+    sim = alone_hand(seed=12)
+    sim.run(8.0)
+    hand_id = max(sim.ledger.hands)
+    start: io.StartHand = sim.ledger.hands[hand_id]["start"]
+    steps = [w.action for w in sim.durable if isinstance(w, io.Step) and w.hand == hand_id]
+    machine, outputs = restore(
+        start.table, MAZHAN, Timing(), random.Random(0), hand_id=hand_id,
+        hand_no=start.hand_no, seed=start.seed, stake=start.stake, setup=start.setup,
+        seats=start.seats, actions=steps, balances={1: sim.ledger.balances[1]}, now=0.0,
+    )  # fmt: skip
+    assert machine.hand is not None and machine.hand.seq == len(steps)
+    assert machine.hand.state.version == sim.machine.hand.state.version  # type: ignore[union-attr]
+    assert any(isinstance(o, io.SetTimer) and o.key == "away:1" for o in outputs)
+
+
+# --- random sequences: the machine's invariants --------------------------------------------
+
+ACCOUNTS = (1, 2, 3, 4, 5)
+
+
+@st.composite
+def scripts(draw: st.DrawFn) -> list[tuple[str, int, int]]:
+    kinds = ["join", "ready", "act", "leave", "disconnect", "connect", "wait", "outage",
+             "recover", "tuoguan"]  # fmt: skip
+    n = draw(st.integers(10, 60))
+    return [
+        (
+            draw(st.sampled_from(kinds)),
+            draw(st.sampled_from(ACCOUNTS)),
+            draw(st.integers(0, 50)),
+        )
+        for _ in range(n)
+    ]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(script=scripts(), seed=st.integers(0, 2**32), room=st.sampled_from([MAZHAN, MADIAO]))
+def test_random_inputs_keep_money_seats_and_hands_right(
+    script: list[tuple[str, int, int]], seed: int, room: object
+) -> None:
+    ledger = Ledger()
+    sims = [Sim(room, ledger=ledger, table_id=t, seed=seed + t) for t in (1, 2)]  # type: ignore[arg-type]
+    rng = random.Random(seed)
+    for kind, acc, x in script:
+        sim = sims[x % 2]
+        if kind == "join":
+            sim.join(acc, f"p{acc}")
+        elif kind == "ready":
+            sim.ready(acc)
+        elif kind == "act" and sim.machine.seat_of(acc) is not None and sim.frames[acc]:
+            views = [f for f in sim.frames[acc] if f["type"] == "view"]
+            if views and views[-1]["view"]["legal"]:
+                legal = views[-1]["view"]["legal"]
+                version = views[-1]["version"] + (1 if x % 7 == 0 else 0)
+                sim.act(acc, _action_text(rng.choice(legal)), version)
+        elif kind == "leave":
+            sim.leave(acc)
+        elif kind == "disconnect":
+            sim.disconnect(acc)
+        elif kind == "connect":
+            sim.connect(acc)
+        elif kind == "wait":
+            sim.run(float(x))
+        elif kind == "outage":
+            sim.fail_storage()
+            sim.run(float(x))
+        elif kind == "recover":
+            sim.restore_storage()
+        elif kind == "tuoguan":
+            sim.feed(io.Tuoguan(acc, x % 2 == 0))
+    for sim in sims:
+        sim.restore_storage()
+        sim.run(50.0)
+    # money: conserved, nobody below zero, the machines agree with the books
+    assert ledger.total() == ledger.issued
+    for sim in sims:
+        for p in sim.machine.seats:
+            if p is not None and p.account is not None:
+                assert p.balance == ledger.balances[p.account]
+    # one seat per account, and the books agree with the tables
+    seated = [acc for sim in sims for acc in sim.machine.accounts]
+    assert len(seated) == len(set(seated))
+    for sim in sims:
+        for acc in sim.machine.accounts:
+            assert ledger.seats.get(acc) == sim.machine.id
+    # every hand is settled once or still live at its table
+    live = [h for h, rec in ledger.hands.items() if rec["status"] == "live"]
+    assert len(live) <= 2
+    for sim in sims:
+        hand = sim.machine.hand
+        if hand is not None and hand.id is not None:
+            assert hand.id in live
+
+
+@pytest.mark.parametrize("room", [MAZHAN, MADIAO], ids=["mazhan", "madiao"])
+def test_four_people_at_one_table_play_whole_hands(room: object) -> None:
+    sim = Sim(room, seed=13)  # type: ignore[arg-type]
+    for acc in (1, 2, 3, 4):
+        sim.join(acc, f"p{acc}")
+    for acc in (1, 2, 3, 4):
+        sim.ready(acc)
+    assert sim.machine.phase == "live"
+    for _ in range(2000):
+        if sim.machine.phase != "live":
+            break
+        moved = False
+        for acc in (1, 2, 3, 4):
+            views = [f for f in sim.frames[acc] if f["type"] == "view"]
+            if (
+                views
+                and views[-1]["view"]["legal"]
+                and sim.machine.seat_of(acc) in (sim.machine._movers())
+            ):
+                sim.act(acc, _action_text(views[-1]["view"]["legal"][-1]), views[-1]["version"])
+                moved = True
+                break
+        if not moved:
+            sim.run(0.5)
+    assert all(sim.last(acc, "settlement") for acc in (1, 2, 3, 4))
+    assert sim.ledger.total() == sim.ledger.issued
