@@ -48,7 +48,7 @@ def test_playouts_are_deterministic_and_replay(name: str) -> None:
     g = game(name)
     for seed in SEEDS:
         states, actions = playout(name, seed)
-        again, actions2 = playout(name, seed)
+        _again, actions2 = playout(name, seed)
         assert actions == actions2
         final = replay(g, g.default_ruleset(), seed, {}, actions)
         assert g.result_json(final) == g.result_json(states[-1])

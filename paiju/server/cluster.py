@@ -12,7 +12,9 @@ the database for everything that must survive.
   ``{prefix}:proc:{pid}``; the owner's messages to that player go back the same way, in order.
 - **Matchmaking**: ``{prefix}:open:{room}`` counts the free seats of the tables waiting for
   players; a join reserves one in a single atomic step (no lock) and goes to that table's
-  owner, or a new table is opened where the player connected.
+  owner, or a new table is opened where the player connected. ``{prefix}:joining:{account}``
+  (set if absent, short-lived) lets one join of an account through at a time across the
+  world; the database's one-seat-per-account key is the final word.
 - **Fail-over**: every process watches the tables of the world (and, less often, the live
   hands in the database); when a table's lease has expired (its owner died), one process takes
   the lease, rebuilds the live hand by replay and goes on; the players reconnect to any
@@ -25,28 +27,31 @@ the database for everything that must survive.
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
-import json
 import logging
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import orjson
 import redis.asyncio as aioredis
 
+from paiju.server import table_io as io
+from paiju.server.connection import Connection
 from paiju.server.errors import ServerError
 from paiju.server.hub import Hub
+from paiju.server.protocol import CLIENT, ClientMessage, Join, Ping
 from paiju.server.store import Store
-from paiju.server.table import Connection, Table
+from paiju.server.table_runner import TableRunner
 
-__all__ = ["Cluster", "LocalConnection", "RemoteConnection"]
+__all__ = ["Cluster"]
 
 log = logging.getLogger("paiju.cluster")
 
 LEASE_MS = 10_000  # a lease outlives a busy event loop by far; fail-over within 10 s
 DB_SWEEP_EVERY = 5  # the watch asks the database for live hands every 5th second
 BATCH = 512  # the most outgoing Redis commands sent in one round trip
+JOIN_MS = 5_000  # one join of an account at a time: the marker's life
 
 # take the lease if it is free or already ours (and extend it); 0 if another process holds it
 _ACQUIRE = """
@@ -121,44 +126,6 @@ return {t, redis.call('get', ARGV[1] .. t)}
 """
 
 
-class RemoteConnection(Connection):
-    """A player connected to another process: messages go there through Redis, in order."""
-
-    def __init__(self, cluster: Cluster, pid: str, account_id: int) -> None:
-        super().__init__()
-        self.cluster = cluster
-        self.pid = pid
-        self.account_id = account_id
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue a message for the player's process."""
-        self.cluster.publish(
-            self.pid, {"kind": "deliver", "account": self.account_id, "message": message}
-        )
-
-
-class LocalConnection(Connection):
-    """A socket on this process. A message waits until the registry writes queued before it
-    are in Redis, so a player who sees they are seated and reconnects elsewhere at once is
-    found there."""
-
-    def __init__(self, cluster: Cluster) -> None:
-        super().__init__()
-        self.cluster = cluster
-        self._after: collections.deque[int] = collections.deque()
-
-    def send(self, message: dict[str, Any]) -> None:
-        """Queue a message for the client, behind the registry writes queued so far."""
-        self._after.append(self.cluster._registry_queued)
-        super().send(message)
-
-    async def next(self) -> dict[str, Any]:
-        """The next message, once the registry writes before it are done."""
-        message = await self.queue.get()
-        await self.cluster.registry_written(self._after.popleft())
-        return message
-
-
 class Cluster:
     """This process's membership of the world."""
 
@@ -172,29 +139,15 @@ class Cluster:
         self.hub = hub
         self.store = store
         self.pid = uuid.uuid4().hex[:12]
-        self.local: dict[int, Connection] = {}
         # outgoing Redis work, in order: ("publish", channel, data) or
-        # ("table", Table, script arguments, registry write number)
+        # ("table", runner, script arguments)
         self._outbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._seated: dict[int, set[int]] = {}
         self._pending: dict[int, str] = {}  # account → the process a join was sent to
         self._ticks = 0
-        self._registry_queued = 0  # registry writes queued, and written, so far
-        self._registry_done = 0
-        self._registry_event = asyncio.Event()
-        hub.listener = self.table_changed
-        hub.lost_listener = self._forget
-
-    def connection(self) -> LocalConnection:
-        """A connection for a socket opened on this process."""
-        return LocalConnection(self)
-
-    async def registry_written(self, count: int) -> None:
-        """Wait until the first ``count`` registry writes are in Redis."""
-        while self._registry_done < count:
-            event = self._registry_event
-            await event.wait()
+        hub.on_changed = self.table_changed
+        hub.on_lost = self._forget
 
     def _key(self, *parts: object) -> str:
         return ":".join([self.prefix, *map(str, parts)])
@@ -221,33 +174,41 @@ class Cluster:
         for t in self._tasks:
             t.cancel()
         tables = list(self.hub.tables.values())
-        for table in tables:
-            table.stop()
+        for runner in tables:
+            runner.stop()
         with contextlib.suppress(Exception):
-            for table in tables:
-                await self.redis.eval(_RELEASE, 1, self._key("lease", table.id), self.pid)
+            for runner in tables:
+                await self.redis.eval(_RELEASE, 1, self._key("lease", runner.id), self.pid)
             await self.redis.delete(self._key("alive", self.pid))
         with contextlib.suppress(Exception):
             await self._pubsub.aclose()  # type: ignore[no-untyped-call]
             await self.redis.aclose()
 
     async def _forever(self, name: str, step: Callable[[], Awaitable[None]]) -> None:
-        """Run one of the process's loops for good: an error is logged, never fatal."""
+        """Run one of the process's loops for good: an error is logged, never fatal (Redis
+        may be away for a while; the loops go on when it is back)."""
+        failing = False
         while True:
             try:
                 await step()
+                if failing:
+                    log.warning("cluster loop %r works again", name)
+                failing = False
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("cluster loop %r failed; going on", name)
+            except Exception as err:
+                if not failing:
+                    log.warning("cluster loop %r failed (%s); going on", name, err)
+                failing = True
                 await asyncio.sleep(0.5)
 
     def publish(self, pid: str, payload: dict[str, Any]) -> None:
         """Send to a process's channel, after everything queued before."""
-        self._outbox.put_nowait(("publish", self._key("proc", pid), json.dumps(payload)))
+        self._outbox.put_nowait(("publish", self._key("proc", pid), orjson.dumps(payload)))
 
     async def _send_batch(self) -> None:
-        """Send what is queued, in order, many commands per round trip."""
+        """Send what is queued, in order, many commands per round trip (kept for a retry
+        when Redis cannot be reached)."""
         batch = [await self._outbox.get()]
         while len(batch) < BATCH and not self._outbox.empty():
             batch.append(self._outbox.get_nowait())
@@ -259,12 +220,12 @@ class Cluster:
                 pipe.eval(_REGISTER, 4, *item[2])
         try:
             results = await pipe.execute(raise_on_error=False)
-        finally:  # written or failed: the messages waiting for these writes may go now
-            done = [item[3] for item in batch if item[0] == "table"]
-            if done:
-                self._registry_done = max(self._registry_done, *done)
-                event, self._registry_event = self._registry_event, asyncio.Event()
-                event.set()
+        except Exception:
+            # Redis is away: keep the registry writes (newest per table) for later
+            for item in batch:
+                if item[0] == "table" and item[1].id in self.hub.tables:
+                    self._outbox.put_nowait(item)
+            raise
         for item, result in zip(batch, results, strict=True):
             if isinstance(result, Exception):
                 log.warning("redis: %s failed: %s", item[0], result)
@@ -275,54 +236,57 @@ class Cluster:
 
     async def connected(self, account_id: int, conn: Connection) -> None:
         """A socket opened here: note it, and send the player back to their seat if any."""
-        self.local[account_id] = conn
+        self.hub.connect(account_id, conn)
+        if self.hub.table_of(account_id) is not None:
+            await self.redis.set(self._key("conn", account_id), self.pid)
+            return
         await self.redis.set(self._key("conn", account_id), self.pid)
-        if await self.redis.get(self._key("seat", account_id)):
-            await self.route(account_id, "", conn, {"type": "_reconnect"})
+        _tid, owner = await self._where(account_id)
+        if owner is not None and owner != self.pid:
+            self._forward(owner, account_id, "", {"type": "_reconnect"})
 
     async def disconnected(self, account_id: int, conn: Connection) -> None:
         """A socket closed here."""
-        if self.local.get(account_id) is conn:
-            del self.local[account_id]
-            self._pending.pop(account_id, None)
-            await self.redis.eval(_RELEASE, 1, self._key("conn", account_id), self.pid)
-            await self.route(account_id, "", conn, {"type": "_disconnect"})
+        if self.hub.conns.get(account_id) is not conn:
+            return
+        self.hub.disconnect(account_id, conn)
+        self._pending.pop(account_id, None)
+        await self.redis.eval(_RELEASE, 1, self._key("conn", account_id), self.pid)
+        if self.hub.table_of(account_id) is None:
+            _tid, owner = await self._where(account_id)
+            if owner is not None and owner != self.pid:
+                self._forward(owner, account_id, "", {"type": "_disconnect"})
 
-    async def route(
-        self, account_id: int, name: str, conn: Connection, message: dict[str, Any]
-    ) -> None:
+    async def route(self, account_id: int, name: str, message: ClientMessage) -> None:
         """Handle a player's message here, or send it to the owner of their table.
 
         Raises :class:`~paiju.server.errors.ServerError` like the single-process server, and
         ``table_moving`` while the player's table is between processes (a fail-over).
         """
-        kind = message.get("type")
-        if self.hub.find(account_id) is not None:  # seated here: no need to ask Redis
-            self.handle(account_id, name, conn, message)
+        if self.hub.table_of(account_id) is not None or isinstance(message, Ping):
+            await self.hub.handle(account_id, name, message)
             return
         tid, owner = await self._where(account_id)
-        log.debug("route %s %s: table %s, owner %s", account_id, kind, tid, owner)
         if tid is not None and owner is None and not await self._table_known(tid):
             # the table is gone (its process died between hands): the seat is void
             await self.redis.eval(_RELEASE, 1, self._key("seat", account_id), tid)
             tid = None
+        data = message.model_dump()
         if tid is None:
             pending = self._pending.get(account_id)
             if pending is not None:  # a join went to that process: keep the order
-                self._forward(pending, account_id, name, message)
+                self._forward(pending, account_id, name, data)
                 return
-            if kind in ("_reconnect", "_disconnect"):
-                return
-            if kind == "join":
-                await self._matchmake(account_id, name, conn, message)
+            if isinstance(message, Join):
+                await self._matchmake(account_id, name, message)
                 return
             raise ServerError("not_seated", "join a room first")
         self._pending.pop(account_id, None)
         if owner == self.pid:
-            self.handle(account_id, name, conn, message)
+            await self.hub.handle(account_id, name, message)
         elif owner is not None:
-            self._forward(owner, account_id, name, message)
-        elif kind not in ("_reconnect", "_disconnect"):  # the new owner finds the player
+            self._forward(owner, account_id, name, data)
+        else:
             raise ServerError(
                 "table_moving",
                 "your table is moving to another server; try again in a few seconds",
@@ -345,78 +309,107 @@ class Cluster:
              "message": message},
         )  # fmt: skip
 
-    async def _matchmake(
-        self, account_id: int, name: str, conn: Connection, message: dict[str, Any]
-    ) -> None:
+    async def _matchmake(self, account_id: int, name: str, message: Join) -> None:
         """Seat a player: at a table waiting for players anywhere in the world (the seat is
-        reserved in one atomic step, so no lock is held), else at a new table here."""
-        room = message.get("room")
-        if message.get("alone") is True:  # a table of one's own: here
-            self.handle(account_id, name, conn, message)
+        reserved in one atomic step, so no lock is held), else at a new table here. One
+        join of an account at a time in the whole world.
+
+        Raises :class:`~paiju.server.errors.ServerError` ``join_in_progress``.
+        """
+        joining = self._key("joining", account_id)
+        if not await self.redis.set(joining, self.pid, nx=True, px=JOIN_MS):
+            raise ServerError("join_in_progress", "your last join is still being handled", 409)
+        if message.alone:  # a table of one's own: here
+            await self._join_here(account_id, name, message, None, joining)
             return
         tid, owner = await self.redis.eval(
-            _RESERVE, 1, self._key("open", room), self._key("lease", "")
+            _RESERVE, 1, self._key("open", message.room), self._key("lease", "")
         )
         owner = _text(owner)
         if owner is not None and owner != self.pid:
             self._pending[account_id] = owner
-            self._forward(owner, account_id, name, message)
-            log.debug("join %s: sent to %s for table %s", account_id, owner, _text(tid))
+            data = {**message.model_dump(), "_table": int(_text(tid) or 0)}
+            self._forward(owner, account_id, name, data)
             return
-        log.debug("join %s: here", account_id)
-        self.handle(account_id, name, conn, message)
+        table = int(_text(tid) or 0) or None
+        await self._join_here(account_id, name, message, table, joining)
 
-    def handle(self, account_id: int, name: str, conn: Connection, message: dict[str, Any]) -> None:
-        """A player's message for a table of this process (or a new one)."""
-        from paiju.server.app import dispatch  # the same handling as one process
-
-        kind = message.get("type")
-        found = self.hub.find(account_id)
-        if kind == "_disconnect":
-            if found is not None:
-                table, seat = found
-                info = table.seats[seat]
-                if info is not None and _same_socket(info.connection, conn):
-                    table.disconnect(seat)
-            return
-        if found is not None:
-            table, seat = found
-            info = table.seats[seat]
-            if info is not None and (info.connection is None or kind == "_reconnect"):
-                table.reconnect(seat, conn)
-                conn.send(_seated(table, seat))
-            if kind == "_reconnect":
-                return
-            elif info is not None and isinstance(info.connection, RemoteConnection):
-                info.connection = conn
-        elif kind == "_reconnect":
-            return
+    async def _join_here(
+        self, account_id: int, name: str, message: Join, table: int | None, joining: str
+    ) -> None:
         try:
-            dispatch(self.hub, self.store, account_id, name, conn, message)
-        except ServerError as err:
-            conn.send({"type": "error", "code": err.code, "message": err.message})
+            await self.hub.join(account_id, name, message, table=table)
+        finally:
+            with contextlib.suppress(Exception):
+                await self.redis.delete(joining)
 
     async def _listen(self) -> None:
         async for item in self._pubsub.listen():
             if item.get("type") != "message":
                 continue
             try:
-                self._receive(json.loads(item["data"]))
+                await self._receive(orjson.loads(item["data"]))
             except Exception:  # one bad message must not stop the channel
                 log.exception("cluster message failed: %.200s", item.get("data"))
 
-    def _receive(self, payload: dict[str, Any]) -> None:
+    async def _receive(self, payload: dict[str, Any]) -> None:
+        account = int(payload["account"])
         if payload.get("kind") == "deliver":
-            conn = self.local.get(payload["account"])
+            conn = self.hub.conns.get(account)
             if conn is not None:
-                conn.send(payload["message"])
-        elif payload.get("kind") == "client":
-            log.debug("from %s: %s %s", payload["from"], payload["account"], payload["message"])
-            remote = RemoteConnection(self, payload["from"], payload["account"])
-            self.handle(payload["account"], payload.get("name", ""), remote, payload["message"])
+                conn.send_bytes(orjson.dumps(payload["message"]))
+            return
+        if payload.get("kind") != "client":
+            return
+        source = str(payload["from"])
+        if account not in self.hub.conns:
+            self.hub.remote[account] = self._remote(source, account)
+        data = dict(payload["message"])
+        kind = data.get("type")
+        runner = self.hub.table_of(account)
+        if kind == "_reconnect":
+            if runner is not None:
+                runner.feed(io.Connect(account))
+            return
+        if kind == "_disconnect":
+            if runner is not None and account not in self.hub.conns:
+                self.hub.remote.pop(account, None)
+                runner.feed(io.Disconnect(account))
+            return
+        table = data.pop("_table", None)
+        try:
+            message = CLIENT.validate_python(data)
+            if isinstance(message, Join) and runner is None:
+                await self.hub.join(account, str(payload.get("name", "")), message, table=table)
+            else:
+                await self.hub.handle(account, str(payload.get("name", "")), message)
+        except ServerError as err:
+            self.hub.deliver(account, {"type": "error", "code": err.code, "message": err.message})
+        finally:
+            if kind == "join":
+                with contextlib.suppress(Exception):
+                    await self.redis.delete(self._key("joining", account))
+
+    def _remote(self, pid: str, account: int) -> Callable[[dict[str, Any]], None]:
+        def send(frame: dict[str, Any]) -> None:
+            self.publish(pid, {"kind": "deliver", "account": account, "message": frame})
+
+        return send
 
     async def lobby(self) -> dict[str, dict[str, int]]:
-        """Tables and players per room, and the people online, across every process."""
+        """Tables and players per room, and the people online, across every process.
+
+        Raises :class:`~paiju.server.errors.ServerError` ``unavailable`` (503) while Redis
+        cannot be reached.
+        """
+        try:
+            return await self._lobby()
+        except (aioredis.ConnectionError, aioredis.TimeoutError, OSError):
+            raise ServerError(
+                "unavailable", "the lobby is unavailable for a moment; try again", 503
+            ) from None
+
+    async def _lobby(self) -> dict[str, dict[str, int]]:
         rooms: dict[str, dict[str, int]] = {}
         for tid in map(_text, await self.redis.smembers(self._key("tables"))):
             info = await self.redis.hgetall(self._key("table", tid))
@@ -437,24 +430,24 @@ class Cluster:
 
     # --- registry, leases, fail-over -----------------------------------------------------
 
-    def table_changed(self, table: Table) -> None:
+    def table_changed(self, runner: TableRunner) -> None:
         """Mirror a local table's seating in Redis (called on every change), fenced by the
         lease: if another process holds it, this process lets the table go."""
-        tid = str(table.id)
-        now = {s.account_id for s in table.seats if s is not None and s.account_id}
-        gone = self._seated.get(table.id, set()) - now
-        self._seated[table.id] = now
-        free = table.open_seats
+        machine = runner.machine
+        tid = str(runner.id)
+        now = set(machine.accounts) if runner.id in self.hub.tables else set()
+        gone = self._seated.get(runner.id, set()) - now
+        self._seated[runner.id] = now
+        free = machine.open_seats
         keys = [self._key("lease", tid), self._key("tables"), self._key("table", tid)]
-        keys.append(self._key("open", table.room.name))
-        args = [self.pid, LEASE_MS, tid, table.room.name, len(now), int(table.live)]
+        keys.append(self._key("open", machine.room.name))
+        args = [self.pid, LEASE_MS, tid, machine.room.name, len(now), int(machine.live)]
         args += [free, 10 * LEASE_MS, self._key("seat", ""), len(now), *now, *gone]
-        self._registry_queued += 1
-        self._outbox.put_nowait(("table", table, [*keys, *args], self._registry_queued))
+        self._outbox.put_nowait(("table", runner, [*keys, *args]))
 
-    def _forget(self, table: Table) -> None:
+    def _forget(self, runner: TableRunner) -> None:
         """A table this process let go (the new owner rewrites its registry entry)."""
-        self._seated.pop(table.id, None)
+        self._seated.pop(runner.id, None)
 
     async def _renew_leases(self) -> None:
         """Every second: extend this process's leases, in one round trip; let go of any
@@ -463,12 +456,12 @@ class Cluster:
         tables = list(self.hub.tables.values())
         pipe = self.redis.pipeline(transaction=False)
         pipe.set(self._key("alive", self.pid), "1", px=LEASE_MS)
-        for table in tables:
-            pipe.eval(_ACQUIRE, 1, self._key("lease", table.id), self.pid, LEASE_MS)
+        for runner in tables:
+            pipe.eval(_ACQUIRE, 1, self._key("lease", runner.id), self.pid, LEASE_MS)
         results = await pipe.execute()
-        for table, ok in zip(tables, results[1:], strict=True):
+        for runner, ok in zip(tables, results[1:], strict=True):
             if not ok:
-                self.hub.let_go(table)
+                self.hub.let_go(runner)
 
     async def _watch(self) -> None:
         """Take over the tables whose owner has gone (lease expired)."""
@@ -498,63 +491,38 @@ class Cluster:
         if not await self.redis.set(lease, self.pid, nx=True, px=LEASE_MS):
             return  # another process was first
         hands = await asyncio.to_thread(self.store.live_hands, table_id)
-        table = self.hub.restore_hand(hands[-1]) if hands else None
-        if table is None:  # nothing live there: forget the table and tell its players
+        runner = await self.hub.restore_hand(hands[-1]) if hands else None
+        if runner is None:  # nothing live there: forget the table and tell its players
             await self._forget_table(table_id)
             await self.redis.eval(_RELEASE, 1, lease, self.pid)
             return
         log.info("took over table %s (hand %s)", table_id, hands[-1].hand_id)
-        for i, info in enumerate(table.seats):
-            if info is None or info.account_id is None:
+        for account in runner.machine.accounts:
+            if account in self.hub.conns:
+                runner.feed(io.Connect(account))
                 continue
-            conn = await self._connection_of(info.account_id)
-            if conn is not None:
-                table.reconnect(i, conn)
-                conn.send(_seated(table, i))
-        self.table_changed(table)
-
-    async def _connection_of(self, account_id: int) -> Connection | None:
-        """The player's socket, here or on a live process, if they have one."""
-        conn = self.local.get(account_id)
-        if conn is not None:
-            return conn
-        pid = _text(await self.redis.get(self._key("conn", account_id)))
-        if pid and await self.redis.exists(self._key("alive", pid)):
-            return RemoteConnection(self, pid, account_id)
-        return None
+            pid = _text(await self.redis.get(self._key("conn", account)))
+            if pid and await self.redis.exists(self._key("alive", pid)):
+                self.hub.remote[account] = self._remote(pid, account)
+                runner.feed(io.Connect(account))
+        self.table_changed(runner)
 
     async def _forget_table(self, table_id: int) -> None:
         info = await self.redis.hgetall(self._key("table", table_id))
-        for acc in filter(None, (_text(info.get("accounts")) or "").split(",")):
+        accounts = await asyncio.to_thread(self.store.release_table_seats, table_id)
+        listed = {int(a) for a in filter(None, (_text(info.get("accounts")) or "").split(","))}
+        for acc in sorted(listed | set(accounts)):
             await self.redis.eval(_RELEASE, 1, self._key("seat", acc), str(table_id))
-            conn = await self._connection_of(int(acc))
-            if conn is not None:
-                conn.send({"type": "unseated", "why": "table_closed"})
+            pid = _text(await self.redis.get(self._key("conn", acc)))
+            frame = {"type": "unseated", "why": "table_closed"}
+            if acc in self.hub.conns:
+                self.hub.conns[acc].send(frame)
+            elif pid and await self.redis.exists(self._key("alive", pid)):
+                self.publish(pid, {"kind": "deliver", "account": acc, "message": frame})
         await self.redis.delete(self._key("table", table_id))
         await self.redis.srem(self._key("tables"), str(table_id))
         if info.get("room"):
             await self.redis.hdel(self._key("open", info["room"]), str(table_id))
-
-
-def _same_socket(held: Connection | None, closed: Connection) -> bool:
-    """Whether the socket that closed is the one the seat holds: the same object here, or a
-    socket on the same process (that process reports only its player's current socket)."""
-    if held is closed:
-        return True
-    return (
-        isinstance(held, RemoteConnection)
-        and isinstance(closed, RemoteConnection)
-        and held.pid == closed.pid
-    )
-
-
-def _seated(table: Table, seat: int) -> dict[str, Any]:
-    return {
-        "type": "seated",
-        "table": table.id,
-        "room": table.room.name,
-        "seat": table.rules.seats[seat].value,
-    }
 
 
 def _text(value: object) -> str | None:

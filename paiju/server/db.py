@@ -23,7 +23,8 @@ _MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 def make_engine(url: str) -> sa.Engine:
     """An engine for ``url``; a SQLite file's folder is created, and SQLite enforces foreign
-    keys and waits for locks.
+    keys and waits for locks (its transactions begin IMMEDIATE, so SAVEPOINTs work and two
+    writers queue instead of failing).
 
     >>> make_engine("sqlite://").dialect.name
     'sqlite'
@@ -39,11 +40,19 @@ def make_engine(url: str) -> sa.Engine:
 
         @sa.event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+            # SQLAlchemy, not the sqlite3 module, begins transactions (SAVEPOINTs then work)
+            dbapi_conn.isolation_level = None
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA foreign_keys=ON")
             if path:
                 cur.execute("PRAGMA journal_mode=WAL")
             cur.close()
+
+        @sa.event.listens_for(engine, "begin")
+        def _begin(conn):  # type: ignore[no-untyped-def]
+            # IMMEDIATE: a transaction takes the write lock when it begins, so two writers
+            # wait for each other instead of failing when one upgrades from reading
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
 
         return engine
     return sa.create_engine(url, pool_pre_ping=True)

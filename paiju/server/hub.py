@@ -1,4 +1,6 @@
-"""The hub: every table of every room in this process, and who sits where.
+"""The hub: every table of this process, who sits where, whose socket is here, and the
+handling of a player's messages (the same whether the socket is here or on another process
+of a cluster).
 
 >>> from paiju.server.rooms import ROOMS
 >>> sorted(ROOMS)
@@ -7,132 +9,262 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import random
 import secrets
 from collections.abc import Callable
 from typing import Any
 
-from paiju.server.errors import HandConflict, ServerError
+from paiju.errors import RulesError
+from paiju.server import table_io as io
+from paiju.server.connection import Connection
+from paiju.server.errors import ServerError
+from paiju.server.protocol import Act, ClientMessage, Join, Leave, Ping, Ready, Tuoguan
 from paiju.server.rooms import ROOMS
 from paiju.server.store import LiveHand, Store
-from paiju.server.table import Connection, Table, Timing
+from paiju.server.table_machine import TableMachine, Timing, restore
+from paiju.server.table_runner import TableRunner
+from paiju.server.writer import Writer
 
 __all__ = ["Hub"]
 
+log = logging.getLogger("paiju.hub")
+
 
 class Hub:
-    """Tables by id; matchmaking into rooms; reconnection to one's seat."""
+    """The tables of this process and the people at them."""
 
-    def __init__(self, store: Store, timing: Timing, seed: int | None = None) -> None:
+    def __init__(
+        self, store: Store, writer: Writer, timing: Timing, seed: int | None = None
+    ) -> None:
         self.store = store
+        self.writer = writer
         self.timing = timing
         self.seed = seed
-        self.tables: dict[int, Table] = {}
-        self.listener: Callable[[Table], None] | None = None
-        self.lost_listener: Callable[[Table], None] | None = None
+        self.tables: dict[int, TableRunner] = {}
+        self.where: dict[int, int] = {}  # account → table, for people seated here
+        self.conns: dict[int, Connection] = {}  # sockets on this process
+        self.remote: dict[int, Callable[[dict[str, Any]], None]] = {}  # sockets elsewhere
+        self._joining: set[int] = set()
+        #: called when a table's seating or liveness changes (the cluster registry)
+        self.on_changed: Callable[[TableRunner], None] | None = None
+        #: called when this process lets a table go
+        self.on_lost: Callable[[TableRunner], None] | None = None
 
-    def _new_table(self, room_name: str, table_id: int | None = None) -> Table:
-        room = ROOMS[room_name]
-        tid = table_id if table_id is not None else self.store.create_table(room.name, room.game)
+    # --- tables --------------------------------------------------------------------------
+
+    def _rng(self, table_id: int) -> random.Random:
         # each hand's seed is drawn here and recorded, so every hand replays exactly; without
         # a configured seed the deals cannot be predicted
-        rng = random.Random(f"{self.seed}:{tid}" if self.seed is not None else secrets.randbits(64))
-        table = Table(
-            tid, room, self.store, self.timing, on_empty=self._drop, rng=rng, on_lost=self.let_go
+        return random.Random(
+            f"{self.seed}:{table_id}" if self.seed is not None else secrets.randbits(64)
         )
-        table.listener = self.listener
-        self.tables[tid] = table
-        return table
 
-    def _drop(self, table: Table) -> None:
-        if not table.live:
-            self.tables.pop(table.id, None)
-
-    def let_go(self, table: Table) -> None:
-        """Forget a table another process plays now (its clocks are stopped)."""
-        table.stop()
-        if self.tables.get(table.id) is table:
-            del self.tables[table.id]
-        if self.lost_listener is not None:
-            self.lost_listener(table)
-
-    def hand_conflict(self, hand_id: int) -> None:
-        """Another process wrote a step of this hand: the table playing it here lets go."""
-        for table in list(self.tables.values()):
-            if table.hand is not None and table.hand.hand_id == hand_id:
-                table.lose()
-
-    def find(self, account_id: int) -> tuple[Table, int] | None:
-        """Where an account sits, if anywhere."""
-        for table in self.tables.values():
-            seat = table.seat_of(account_id)
-            if seat is not None:
-                return table, seat
-        return None
-
-    def join(
-        self,
-        account_id: int,
-        name: str,
-        balance: int,
-        room_name: object,
-        conn: Connection,
-        alone: bool = False,
-    ) -> tuple[Table, int]:
-        """Seat a player in a room (or back at the seat they hold): at a table waiting for
-        players, else a new one; ``alone``: at a new table of their own, with bots at once.
-
-        Raises :class:`~paiju.server.errors.ServerError` ``unknown_room`` or
-        ``too_few_points``.
-        """
-        found = self.find(account_id)
-        if found is not None:
-            table, seat = found
-            table.reconnect(seat, conn)
-            return table, seat
-        if not isinstance(room_name, str) or room_name not in ROOMS:
-            raise ServerError("unknown_room", f"there is no room {room_name!r}", 404)
+    async def new_table(self, room_name: str, alone: bool, level: str | None) -> TableRunner:
+        """Open a table of a room here."""
         room = ROOMS[room_name]
-        if balance < room.min_balance:
-            raise ServerError(
-                "too_few_points",
-                f"{room.title} needs {room.min_balance} points; you have {balance}",
-                402,
-            )
-        waiting = None
-        if not alone:
-            waiting = next(
-                (t for t in self.tables.values() if t.room.name == room.name and t.open_seats),
-                None,
-            )
-        table = waiting if waiting is not None else self._new_table(room.name)
-        table.alone = alone
-        seat = table.sit(account_id, name, conn)
-        return table, seat
+        tid = await asyncio.to_thread(self.store.create_table, room.name, room.game)
+        machine = TableMachine(tid, room, self.timing, self._rng(tid), alone=alone, level=level)
+        runner = TableRunner(machine, self, self.writer)
+        self.tables[tid] = runner
+        return runner
 
-    def restore(self) -> int:
-        """Rebuild every live hand from the database (after a restart); how many."""
+    def table_of(self, account: int) -> TableRunner | None:
+        """The table (of this process) an account sits at."""
+        tid = self.where.get(account)
+        return None if tid is None else self.tables.get(tid)
+
+    def table_changed(self, runner: TableRunner) -> None:
+        """A table's seating changed: update who sits where."""
+        tid = runner.id
+        now = set(runner.machine.accounts)
+        for acc in [a for a, t in self.where.items() if t == tid and a not in now]:
+            del self.where[acc]
+        for acc in now:
+            self.where[acc] = tid
+        if self.on_changed is not None:
+            self.on_changed(runner)
+
+    def drop(self, runner: TableRunner) -> None:
+        """An empty table with nothing left to write: forget it."""
+        if self.tables.get(runner.id) is runner and runner.machine.idle_and_empty:
+            runner.stop()
+            del self.tables[runner.id]
+            self.table_changed(runner)
+
+    def let_go(self, runner: TableRunner) -> None:
+        """Another process plays this table now: stop it and forget it."""
+        runner.stop()
+        if self.tables.get(runner.id) is runner:
+            del self.tables[runner.id]
+        for acc in [a for a, t in self.where.items() if t == runner.id]:
+            del self.where[acc]
+        if self.on_lost is not None:
+            self.on_lost(runner)
+
+    def stop(self) -> None:
+        """Stop every table (the process is shutting down)."""
+        for runner in self.tables.values():
+            runner.stop()
+
+    # --- restarts --------------------------------------------------------------------------
+
+    async def restore(self) -> int:
+        """Rebuild every live hand (single-process start-up); a hand that cannot be rebuilt
+        is quarantined (voided, its fees refunded, its people unseated) and the rest start.
+        Seats at tables without a live hand are freed. How many hands were rebuilt."""
+        hands = await asyncio.to_thread(self.store.live_hands)
         count = 0
-        for live in self.store.live_hands():
-            if self.restore_hand(live) is not None:
+        for live in hands:
+            if await self.restore_hand(live) is not None:
                 count += 1
+        await asyncio.to_thread(self.store.release_seats, sorted(self.tables))
         return count
 
-    def restore_hand(self, live: LiveHand) -> Table | None:
-        """Rebuild one live hand's table by replay (None if another process closed the hand
-        meanwhile)."""
-        table = self._new_table(live.room, live.table_id)
+    async def restore_hand(self, live: LiveHand) -> TableRunner | None:
+        """Rebuild one live hand's table by replay, or quarantine it."""
+        room = ROOMS.get(live.room)
         try:
-            table.restore(live.hand_id, live.seed, live.stake, live.setup, live.seats, live.actions)
-        except HandConflict:
+            if room is None:
+                raise LookupError(f"no room {live.room!r}")
+            machine, outputs = restore(
+                live.table_id, room, self.timing, self._rng(live.table_id),
+                hand_id=live.hand_id, hand_no=live.hand_no, seed=live.seed,
+                stake=live.stake, setup=live.setup, seats=live.seats, actions=live.actions,
+                balances=live.balances, now=asyncio.get_running_loop().time(),
+            )  # fmt: skip
+        except (RulesError, LookupError, KeyError, ValueError, TypeError) as err:
+            log.error("hand %s cannot be rebuilt (%s): quarantined", live.hand_id, err)
+            with contextlib.suppress(LookupError):  # closed meanwhile (another process)
+                await asyncio.to_thread(self.store.quarantine, live.hand_id, str(err)[:200])
             return None
-        return table
+        runner = TableRunner(machine, self, self.writer)
+        self.tables[live.table_id] = runner
+        runner.start(outputs)
+        self.table_changed(runner)
+        return runner
+
+    # --- people --------------------------------------------------------------------------
+
+    def deliver(self, account: int, frame: dict[str, Any]) -> None:
+        """Send a frame to an account's socket, here or on another process."""
+        conn = self.conns.get(account)
+        if conn is not None:
+            conn.send(frame)
+            return
+        remote = self.remote.get(account)
+        if remote is not None:
+            remote(frame)
+
+    def connect(self, account: int, conn: Connection) -> None:
+        """A socket opened here for an account (the newest socket is the one served)."""
+        old = self.conns.get(account)
+        if old is not None and old is not conn:
+            old.close(4009, "another connection of this account took over")
+        self.conns[account] = conn
+        self.remote.pop(account, None)
+        runner = self.table_of(account)
+        if runner is not None:
+            runner.feed(io.Connect(account))
+
+    def disconnect(self, account: int, conn: Connection) -> None:
+        """A socket here closed; if it was the account's, its table is told."""
+        if self.conns.get(account) is not conn:
+            return
+        del self.conns[account]
+        runner = self.table_of(account)
+        if runner is not None:
+            runner.feed(io.Disconnect(account))
+
+    def seated(self, account: int) -> dict[str, Any] | None:
+        """Where an account sits here: table, room, seat."""
+        runner = self.table_of(account)
+        if runner is None:
+            return None
+        seat = runner.machine.seat_of(account)
+        if seat is None:
+            return None
+        return {"table": runner.id, "room": runner.machine.room.name, "seat": "ESWN"[seat]}
+
+    async def handle(self, account: int, name: str, message: ClientMessage) -> None:
+        """A player's message for this process.
+
+        Raises :class:`~paiju.server.errors.ServerError` ``not_seated``, ``unknown_room``,
+        ``too_few_points`` (join), ``join_in_progress``; the tables answer the rest with
+        error frames.
+        """
+        if isinstance(message, Ping):
+            self.deliver(account, {"type": "pong"})
+            return
+        if isinstance(message, Join):
+            await self.join(account, name, message)
+            return
+        runner = self.table_of(account)
+        if runner is None:
+            raise ServerError("not_seated", "join a room first")
+        if isinstance(message, Ready):
+            runner.feed(io.Ready(account))
+        elif isinstance(message, Act):
+            runner.feed(io.Act(account, message.action, message.version))
+        elif isinstance(message, Tuoguan):
+            runner.feed(io.Tuoguan(account, message.on))
+        elif isinstance(message, Leave):
+            runner.feed(io.Leave(account))
+
+    async def join(self, account: int, name: str, message: Join, table: int | None = None) -> None:
+        """Seat a player: back at the seat they hold, at ``table`` (chosen by the cluster),
+        at a table of the room waiting for players, or at a new one.
+
+        Raises :class:`~paiju.server.errors.ServerError` ``unknown_room``,
+        ``too_few_points`` or ``join_in_progress``.
+        """
+        runner = self.table_of(account)
+        if runner is not None:
+            runner.feed(io.Connect(account))
+            return
+        room = ROOMS.get(message.room)
+        if room is None:
+            raise ServerError("unknown_room", f"there is no room {message.room[:40]!r}", 404)
+        if account in self._joining:
+            raise ServerError("join_in_progress", "your last join is still being handled", 409)
+        self._joining.add(account)
+        try:
+            balance = (await asyncio.to_thread(self.store.balances, [account])).get(account, 0)
+            if balance < room.min_balance:
+                raise ServerError(
+                    "too_few_points",
+                    f"{room.title} needs {room.min_balance} points; you have {balance}",
+                    402,
+                )
+            target = self.tables.get(table) if table is not None else None
+            if target is None and not message.alone:
+                target = next(
+                    (
+                        t
+                        for t in self.tables.values()
+                        if t.machine.room.name == room.name and t.machine.open_seats
+                    ),
+                    None,
+                )
+            if target is None:
+                target = await self.new_table(room.name, message.alone, message.level)
+            target.feed(io.Join(account, name, balance))
+        finally:
+            self._joining.discard(account)
+
+    # --- the lobby -------------------------------------------------------------------------
 
     def rooms_json(self) -> list[dict[str, Any]]:
-        """The rooms with their tables and players."""
+        """The rooms with this process's tables and players."""
         out = []
         for room in ROOMS.values():
-            tables = [t for t in self.tables.values() if t.room.name == room.name]
-            players = sum(1 for t in tables for s in t.seats if s is not None and s.human)
+            tables = [t for t in self.tables.values() if t.machine.room.name == room.name]
+            players = sum(len(t.machine.accounts) for t in tables)
             out.append({**room.to_json(), "tables": len(tables), "players": players})
         return out
+
+    def online(self) -> int:
+        """People with a socket on this process."""
+        return len(self.conns)

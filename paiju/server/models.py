@@ -4,7 +4,8 @@
 - ``tokens``: login sessions (the SHA-256 of the bearer token, never the token);
 - ``ledger``: every movement of points, with its reason, hand and an idempotency key;
 - ``tables``, ``hands``, ``hand_actions``: the tables and the action log each hand is
-  rebuilt from after a restart.
+  rebuilt from after a restart;
+- ``seats``: who sits at which table (one seat per account, the primary key says so).
 """
 
 from __future__ import annotations
@@ -25,7 +26,16 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-__all__ = ["Account", "Base", "GameTable", "Hand", "HandAction", "LedgerEntry", "Token"]
+__all__ = [
+    "Account",
+    "Base",
+    "GameTable",
+    "Hand",
+    "HandAction",
+    "LedgerEntry",
+    "SeatClaim",
+    "Token",
+]
 
 
 class Base(DeclarativeBase):
@@ -90,11 +100,16 @@ class GameTable(Base):
 
 
 class Hand(Base):
-    """One hand played at a table: enough to rebuild it by replay."""
+    """One hand played at a table: enough to rebuild it by replay. ``status``: ``live``,
+    ``done``, ``aborted`` (an escape) or ``void`` (quarantined: it could not be rebuilt)."""
 
     __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("table_id", "hand_no", name="uq_hand_table_no"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
+    hand_no: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: the process that started the hand, then the one that closed it
+    writer: Mapped[str | None] = mapped_column(String(32), nullable=True)
     game: Mapped[str] = mapped_column(String(20))
     seed: Mapped[int] = mapped_column(BigInteger)
     ruleset: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -117,6 +132,18 @@ class HandAction(Base):
     hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id"), index=True)
     seq: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(40))
+    writer: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+
+class SeatClaim(Base):
+    """An account sitting at a table (at most one: the account is the key)."""
+
+    __tablename__ = "seats"
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
     created_at: Mapped[dt.datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )

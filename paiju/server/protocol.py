@@ -28,7 +28,7 @@ Level = Literal["easy", "normal", "hard"]
 
 
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 # --- client → server ---------------------------------------------------------------------

@@ -1,7 +1,19 @@
-"""Persistence of tables and hands: each hand's seed and every action as it happens, so that
-a table can be rebuilt by replay after a restart; money through the ledger, one transaction
-per event (the fee, the settlement, an escape), each keyed by hand so it is never counted
-twice.
+"""The database operations of the tables, each idempotent: applied twice (a retry after a
+lost answer) it changes nothing the second time, and it says whether a row it meets was
+written by this process (``writer``) or by another one (then this process has been fenced
+off: another process plays the table now).
+
+Writes run in :class:`paiju.server.writer.Writer`'s thread, several per transaction;
+reads run in worker threads (``asyncio.to_thread``), never on the event loop.
+
+>>> from paiju.server.db import make_engine, make_sessions, migrate
+>>> engine = make_engine("sqlite://"); migrate(engine)
+>>> store = Store(make_sessions(engine), writer="w1")
+>>> table = store.create_table("mazhan", "mazhan")
+>>> with store.sessions.begin() as s:
+...     acc = ledger.new_account(s, "ana", "", 1000).id
+...     store.claim_seat(s, io.ClaimSeat(acc, table)), store.claim_seat(s, io.ClaimSeat(acc, 99))
+(None, 'seat_taken')
 """
 
 from __future__ import annotations
@@ -14,22 +26,22 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
 from paiju.server import ledger
-from paiju.server.action_log import ACTION_INSERT, ActionLog
-from paiju.server.errors import HandConflict
-from paiju.server.models import Account, GameTable, Hand, HandAction, LedgerEntry
+from paiju.server import table_io as io
+from paiju.server.models import Account, GameTable, Hand, HandAction, LedgerEntry, SeatClaim
 
 __all__ = ["LiveHand", "Store"]
 
-Moves = Sequence[tuple[int | str, int | str, int]]
+_STEP_INSERT = sa.insert(HandAction.__table__)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)
 class LiveHand:
-    """A hand that was live when the server stopped."""
+    """A hand that was live when its process stopped: enough to rebuild it by replay."""
 
     table_id: int
     room: str
     hand_id: int
+    hand_no: int
     game: str
     seed: int
     ruleset: dict[str, Any]
@@ -37,29 +49,167 @@ class LiveHand:
     seats: dict[str, Any]
     stake: int
     actions: list[str]
+    balances: dict[int, int]
 
 
 class Store:
-    """The server's database operations."""
+    """The tables' database operations; ``writer`` names this process in what it writes."""
 
-    def __init__(self, sessions: sessionmaker[Session], background: bool = False) -> None:
+    def __init__(self, sessions: sessionmaker[Session], writer: str) -> None:
         self.sessions = sessions
-        # background: actions are written by a thread, many per transaction (the server)
-        self.action_log = ActionLog(sessions) if background else None
+        self.writer = writer
 
-    def close(self) -> None:
-        """Write what is queued (the background action log) and stop."""
-        if self.action_log is not None:
-            self.action_log.close()
-            self.action_log = None
+    # --- writes (in the writer's transaction) --------------------------------------------
 
-    def _drain(self, hand_id: int | None = None) -> None:
-        """Make the action log complete (of one hand: raise HandConflict if another process
-        wrote it on)."""
-        if self.action_log is not None:
-            self.action_log.drain()
-            if hand_id is not None and self.action_log.conflicted(hand_id):
-                raise HandConflict(hand_id)
+    def claim_seat(self, s: Session, w: io.ClaimSeat) -> str | None:
+        """Seat an account at a table: ``None``, or ``"seat_taken"`` if it sits at another
+        (the module's example)."""
+        held = s.scalar(sa.select(SeatClaim.table_id).where(SeatClaim.account_id == w.account))
+        if held is not None:
+            return None if held == w.table else "seat_taken"
+        try:
+            with s.begin_nested():
+                s.add(SeatClaim(account_id=w.account, table_id=w.table))
+                s.flush()
+        except sa.exc.IntegrityError:  # another process seated the account meanwhile
+            held = s.scalar(sa.select(SeatClaim.table_id).where(SeatClaim.account_id == w.account))
+            return None if held == w.table else "seat_taken"
+        return None
+
+    def release_seat(self, s: Session, w: io.ReleaseSeat) -> None:
+        """Free an account's seat at a table (nothing if it holds none there)."""
+        s.execute(
+            sa.delete(SeatClaim).where(
+                SeatClaim.account_id == w.account, SeatClaim.table_id == w.table
+            )
+        )
+
+    def start_hand(self, s: Session, w: io.StartHand) -> int | str:
+        """Record a new hand and charge its table fees; the hand's id (the same id when the
+        start is retried), or ``"fenced"`` if another process started that hand."""
+        found = s.scalars(
+            sa.select(Hand).where(Hand.table_id == w.table, Hand.hand_no == w.hand_no)
+        ).first()
+        if found is not None:
+            if found.writer == self.writer and int(found.seed) == w.seed:
+                return found.id
+            return "fenced"
+        h = Hand(
+            table_id=w.table, hand_no=w.hand_no, game=w.game, seed=w.seed, ruleset=w.ruleset,
+            setup=w.setup, seats=w.seats, stake=w.stake, status="live", writer=self.writer,
+        )  # fmt: skip
+        s.add(h)
+        s.flush()
+        ledger.apply(s, w.fees, "fee", f"hand:{h.id}:fee", h.id)
+        return h.id
+
+    def log_steps(self, s: Session, steps: Sequence[io.Step]) -> list[str | None]:
+        """Append steps to their hands' logs: per step ``None`` (written now or by this
+        process before) or ``"fenced"`` (another process wrote that step)."""
+        rows = [
+            {"hand_id": w.hand, "seq": w.seq, "action": w.action, "writer": self.writer}
+            for w in steps
+        ]
+        try:
+            with s.begin_nested():
+                s.execute(_STEP_INSERT, rows)
+            return [None] * len(steps)
+        except sa.exc.IntegrityError:
+            pass
+        out: list[str | None] = []
+        for row in rows:  # one at a time, to find the steps written already
+            try:
+                with s.begin_nested():
+                    s.execute(_STEP_INSERT, [row])
+                out.append(None)
+            except sa.exc.IntegrityError:
+                have = s.execute(
+                    sa.select(HandAction.action, HandAction.writer).where(
+                        HandAction.hand_id == row["hand_id"], HandAction.seq == row["seq"]
+                    )
+                ).first()
+                ours = have is not None and tuple(have) == (row["action"], self.writer)
+                out.append(None if ours else "fenced")
+        return out
+
+    def close_hand(self, s: Session, w: io.CloseHand) -> str | None:
+        """Close a finished hand and settle it: ``None``, or ``"fenced"`` if another process
+        closed it (a retry of this process's own close changes nothing)."""
+        return self._close(s, w.hand, "done", w.result, w.moves, "hand", "settle")
+
+    def abort_hand(self, s: Session, w: io.AbortHand) -> str | None:
+        """Abort a hand (an escape), charge the penalty and free the escaper's seat."""
+        fenced = self._close(s, w.hand, "aborted", w.reason, w.moves, "escape", "escape")
+        if fenced is None:
+            s.execute(sa.delete(SeatClaim).where(SeatClaim.account_id == w.escaper))
+        return fenced
+
+    def _close(
+        self,
+        s: Session,
+        hand_id: int,
+        status: str,
+        result: dict[str, Any],
+        moves: io.Moves,
+        reason: str,
+        key: str,
+    ) -> str | None:
+        done = s.execute(
+            sa.update(Hand)
+            .where(Hand.id == hand_id, Hand.status == "live")
+            .values(status=status, result=result, writer=self.writer)
+        )
+        if done.rowcount != 1:  # type: ignore[attr-defined]
+            row = s.execute(sa.select(Hand.status, Hand.writer).where(Hand.id == hand_id)).first()
+            if row is not None and tuple(row) == (status, self.writer):
+                return None  # closed by this process already (a retried close)
+            return "fenced"
+        ledger.apply(s, moves, reason, f"hand:{hand_id}:{key}", hand_id)
+        return None
+
+    def quarantine(self, hand_id: int, why: str) -> list[int]:
+        """Void a live hand that cannot be rebuilt: its fees are refunded (the only money a
+        live hand has moved), its people unseated; the accounts unseated.
+
+        Raises ``LookupError`` if the hand is not live.
+        """
+        with self.sessions.begin() as s:
+            h = s.get(Hand, hand_id)
+            if h is None or h.status != "live":
+                raise LookupError(f"hand {hand_id} is not live")
+            fees = s.execute(
+                sa.select(LedgerEntry.account_id, LedgerEntry.amount).where(
+                    LedgerEntry.event_key == f"hand:{hand_id}:fee", LedgerEntry.amount < 0
+                )
+            ).all()
+            refunds = [(ledger.HOUSE, int(acc), -int(amount)) for acc, amount in fees]
+            ledger.apply(s, refunds, "refund", f"hand:{hand_id}:refund", hand_id)
+            h.status = "void"
+            h.result = {"void": why}
+            accounts = [int(v["account"]) for v in h.seats.values() if v.get("account")]
+            s.execute(sa.delete(SeatClaim).where(SeatClaim.table_id == h.table_id))
+            return accounts
+
+    def release_table_seats(self, table_id: int) -> list[int]:
+        """Free every seat at one table (its process died between hands); who sat there."""
+        with self.sessions.begin() as s:
+            accounts = list(
+                s.scalars(sa.select(SeatClaim.account_id).where(SeatClaim.table_id == table_id))
+            )
+            s.execute(sa.delete(SeatClaim).where(SeatClaim.table_id == table_id))
+            return [int(a) for a in accounts]
+
+    def release_seats(self, keep_tables: Sequence[int]) -> int:
+        """Free every seat at a table outside ``keep_tables`` (at startup: tables with no
+        live hand are gone); how many."""
+        with self.sessions.begin() as s:
+            query = sa.delete(SeatClaim)
+            if keep_tables:
+                query = query.where(SeatClaim.table_id.not_in(list(keep_tables)))
+            done = s.execute(query)
+            return int(done.rowcount)  # type: ignore[attr-defined]
+
+    # --- reads (worker threads) ----------------------------------------------------------
 
     def balances(self, account_ids: Sequence[int]) -> dict[int, int]:
         """Current balances of some accounts."""
@@ -69,6 +219,11 @@ class Store:
             )
             return {i: int(b) for i, b in rows}
 
+    def seat_of(self, account_id: int) -> int | None:
+        """The table an account sits at, if any."""
+        with self.sessions() as s:
+            return s.scalar(sa.select(SeatClaim.table_id).where(SeatClaim.account_id == account_id))
+
     def create_table(self, room: str, game: str) -> int:
         """A new table row."""
         with self.sessions.begin() as s:
@@ -77,74 +232,6 @@ class Store:
             s.flush()
             return t.id
 
-    def start_hand(
-        self,
-        table_id: int,
-        game: str,
-        seed: int,
-        ruleset: dict[str, Any],
-        setup: dict[str, Any],
-        seats: dict[str, Any],
-        stake: int,
-        fees: Moves,
-    ) -> int:
-        """Record a new hand and charge the table fees, in one transaction."""
-        with self.sessions.begin() as s:
-            h = Hand(
-                table_id=table_id,
-                game=game,
-                seed=seed,
-                ruleset=ruleset,
-                setup=setup,
-                seats=seats,
-                stake=stake,
-                status="live",
-            )
-            s.add(h)
-            s.flush()
-            ledger.apply(s, fees, "fee", f"hand:{h.id}:fee", h.id)
-            return h.id
-
-    def log_action(self, hand_id: int, seq: int, action: str) -> None:
-        """Append an action to a hand's log.
-
-        Raises :class:`~paiju.server.errors.HandConflict` when that step is already written
-        (another process plays this hand now); with the background log, once a step of the
-        hand has collided (the collision itself is reported through its ``on_conflict``).
-        """
-        if self.action_log is not None:
-            if self.action_log.conflicted(hand_id):
-                raise HandConflict(hand_id)
-            self.action_log.append(hand_id, seq, action)
-            return
-        try:
-            with self.sessions.begin() as s:  # a plain insert: no unit of work to flush
-                s.connection().execute(
-                    ACTION_INSERT, {"hand_id": hand_id, "seq": seq, "action": action}
-                )
-        except sa.exc.IntegrityError:
-            raise HandConflict(hand_id) from None
-
-    def finish_hand(self, hand_id: int, result: dict[str, Any], moves: Moves) -> None:
-        """Close a live hand with its result and settle it, in one transaction.
-
-        Raises :class:`~paiju.server.errors.HandConflict` if the hand is no longer live.
-        """
-        self._drain(hand_id)
-        with self.sessions.begin() as s:
-            _close(s, hand_id, "done", result)
-            ledger.apply(s, moves, "hand", f"hand:{hand_id}:settle", hand_id)  # once only
-
-    def abort_hand(self, hand_id: int, reason: dict[str, Any], moves: Moves) -> None:
-        """Abort a live hand (an escape) and charge the penalty, in one transaction.
-
-        Raises :class:`~paiju.server.errors.HandConflict` if the hand is no longer live.
-        """
-        self._drain(hand_id)
-        with self.sessions.begin() as s:
-            _close(s, hand_id, "aborted", reason)
-            ledger.apply(s, moves, "escape", f"hand:{hand_id}:escape", hand_id)
-
     def live_table_ids(self) -> list[int]:
         """The tables with a live hand (one cheap query, for the fail-over watch)."""
         with self.sessions() as s:
@@ -152,9 +239,8 @@ class Store:
             return sorted(s.scalars(query))
 
     def live_hands(self, table_id: int | None = None) -> list[LiveHand]:
-        """Every hand still live (at one table, if given), with its actions, for rebuilding
-        after a restart or a fail-over."""
-        self._drain()
+        """Every hand still live (at one table, if given), with its actions and its
+        people's balances, for rebuilding after a restart or a fail-over."""
         with self.sessions() as s:
             out = []
             query = sa.select(Hand).where(Hand.status == "live").order_by(Hand.id)
@@ -170,31 +256,32 @@ class Store:
                         .order_by(HandAction.seq)
                     )
                 )
+                people = [int(v["account"]) for v in h.seats.values() if v.get("account")]
+                balances = {
+                    int(i): int(b)
+                    for i, b in s.execute(
+                        sa.select(Account.id, Account.balance).where(Account.id.in_(people))
+                    )
+                }
+                number = h.hand_no if h.hand_no is not None else 1
                 out.append(
                     LiveHand(
-                        t.id,
-                        t.room,
-                        h.id,
-                        h.game,
-                        int(h.seed),
-                        h.ruleset,
-                        h.setup,
-                        h.seats,
-                        int(h.stake),
-                        actions,
+                        t.id, t.room, h.id, number, h.game, int(h.seed), h.ruleset, h.setup,
+                        h.seats, int(h.stake), actions, balances,
                     )
-                )
+                )  # fmt: skip
             return out
 
     def ledger_for(self, account_id: int, limit: int = 200) -> list[dict[str, Any]]:
-        """An account's newest ledger entries."""
+        """An account's newest ledger entries, each with the other side of its movement."""
         with self.sessions() as s:
             rows = s.scalars(
                 sa.select(LedgerEntry)
                 .where(LedgerEntry.account_id == account_id)
                 .order_by(LedgerEntry.id.desc())
                 .limit(limit)
-            )
+            ).all()
+            partners = _partners(s, rows)
             return [
                 {
                     "id": e.id,
@@ -202,39 +289,63 @@ class Store:
                     "balance_after": int(e.balance_after),
                     "reason": e.reason,
                     "hand": e.hand_id,
+                    "counterpart": partners.get(e.id),
                     "at": e.created_at.isoformat(),
                 }
                 for e in rows
             ]
 
     def hands_for(self, account_id: int, limit: int = 50) -> list[dict[str, Any]]:
-        """The finished hands an account played, newest first."""
+        """The finished hands an account played, newest first, with its net in points."""
         with self.sessions() as s:
-            rows = s.scalars(
-                sa.select(Hand).where(Hand.status == "done").order_by(Hand.id.desc()).limit(2000)
+            ids = list(
+                s.scalars(
+                    sa.select(LedgerEntry.hand_id)
+                    .where(
+                        LedgerEntry.account_id == account_id,
+                        LedgerEntry.reason == "fee",
+                        LedgerEntry.hand_id.is_not(None),
+                    )
+                    .order_by(LedgerEntry.hand_id.desc())
+                    .limit(limit * 2)
+                )
             )
+            if not ids:
+                return []
+            hands = s.scalars(
+                sa.select(Hand)
+                .where(Hand.id.in_(ids), Hand.status == "done")
+                .order_by(Hand.id.desc())
+            ).all()
+            points = {
+                int(h or 0): int(p)
+                for h, p in s.execute(
+                    sa.select(LedgerEntry.hand_id, sa.func.sum(LedgerEntry.amount))
+                    .where(LedgerEntry.account_id == account_id, LedgerEntry.hand_id.in_(ids))
+                    .group_by(LedgerEntry.hand_id)
+                )
+            }
             out = []
-            for h in rows:
+            for h in hands[:limit]:
                 seat = _seat_of(h.seats, account_id)
                 if seat is None:
                     continue
-                net = (h.result or {}).get("net", {}).get(seat)
                 out.append(
                     {
                         "hand": h.id,
                         "game": h.game,
                         "seat": seat,
                         "stake": int(h.stake),
-                        "net": net,
+                        "net": (h.result or {}).get("net", {}).get(seat),
+                        "points": points.get(h.id, 0),
+                        "winner": (h.result or {}).get("winner"),
                         "at": h.created_at.isoformat(),
                     }
                 )
-                if len(out) >= limit:
-                    break
             return out
 
     def hand_record(self, hand_id: int, account_id: int) -> tuple[dict[str, Any], str] | None:
-        """A finished hand the account played: its record and the account's seat."""
+        """A finished hand the account played: its record (format 2) and the account's seat."""
         with self.sessions() as s:
             h = s.get(Hand, hand_id)
             if h is None or h.status != "done":
@@ -259,22 +370,26 @@ class Store:
                     "actions": actions,
                     "seats": h.seats,
                     "stake": int(h.stake),
+                    "result": h.result,
                 },
                 seat,
             )
 
 
-def _close(s: Session, hand_id: int, status: str, result: dict[str, Any]) -> None:
-    """Close a hand once: the update takes effect only while the hand is live (an atomic
-    check on every database, so two processes cannot both close it)."""
-    done = s.execute(
-        sa.update(Hand)
-        .where(Hand.id == hand_id, Hand.status == "live")
-        .values(status=status, result=result)
-    )
-    if done.rowcount != 1:  # type: ignore[attr-defined]
-        raise HandConflict(hand_id)
-
-
 def _seat_of(seats: dict[str, Any], account_id: int) -> str | None:
     return next((k for k, v in seats.items() if v.get("account") == account_id), None)
+
+
+def _partners(s: Session, rows: Sequence[LedgerEntry]) -> dict[int, str]:
+    """For each entry, the name of the account on the other side of its movement (entries
+    are written in pairs: seq 2k and 2k+1 of one event)."""
+    if not rows:
+        return {}
+    keys = {e.event_key for e in rows}
+    others = s.execute(
+        sa.select(LedgerEntry.event_key, LedgerEntry.seq, Account.name, Account.is_house)
+        .join(Account, Account.id == LedgerEntry.account_id)
+        .where(LedgerEntry.event_key.in_(keys))
+    ).all()
+    names = {(k, q): ("house" if house else n) for k, q, n, house in others}
+    return {e.id: names.get((e.event_key, e.seq ^ 1), "") for e in rows if e.reason != "issue"}

@@ -48,7 +48,7 @@ def sessions(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[session
         with engine.begin() as c:  # every test starts from empty tables
             c.execute(
                 sa.text(
-                    "TRUNCATE ledger, hand_actions, hands, tables, tokens, accounts "
+                    "TRUNCATE ledger, hand_actions, seats, hands, tables, tokens, accounts "
                     "RESTART IDENTITY CASCADE"
                 )
             )

@@ -56,7 +56,7 @@ class World:
                 "PAIJU_BOT_WAIT": "600",
                 "PAIJU_BOT_DELAY": "0",
                 "PAIJU_TURN_SECONDS": "60",
-                "PAIJU_NEXT_HAND_SECONDS": "600",
+                "PAIJU_READY_SECONDS": "600",
                 "PAIJU_DISCONNECT_SECONDS": "120",
             }
             self.procs[name] = subprocess.Popen(
@@ -97,7 +97,7 @@ def world(postgres_url: str) -> Iterator[World]:
     with engine.begin() as c:
         c.execute(
             sa.text(
-                "TRUNCATE ledger, hand_actions, hands, tables, tokens, accounts "
+                "TRUNCATE ledger, hand_actions, seats, hands, tables, tokens, accounts "
                 "RESTART IDENTITY CASCADE"
             )
         )
@@ -154,11 +154,12 @@ class Player(threading.Thread):
             if m["type"] == "settlement":
                 self.settlement = m
             elif m["type"] == "view" and m["view"]["legal"]:
+                item = m["view"]["legal"][-1]
                 self.ws.send(
                     json.dumps(
                         {
                             "type": "action",
-                            "action": m["view"]["legal"][-1],
+                            "action": item["action"] if isinstance(item, dict) else item,
                             "version": m["version"],
                         }
                     )

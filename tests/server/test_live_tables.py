@@ -19,9 +19,10 @@ from paiju.server.config import Settings
 from paiju.server.db import make_engine, make_sessions
 from paiju.server.ledger import audit
 from paiju.server.models import Hand
-from paiju.server.table import Timing
+from paiju.server.protocol import SERVER
+from paiju.server.table_machine import Timing
 
-FAST = Timing(turn=5.0, bot_wait=0.01, disconnect=30.0, bot_delay=0.0, next_hand=60.0)
+FAST = Timing(turn=5.0, ready=60.0, bot_wait=0.01, disconnect=30.0, bot_delay=0.0)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -35,7 +36,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         if sa.inspect(c).has_table("ledger"):
             c.execute(
                 sa.text(
-                    "TRUNCATE ledger, hand_actions, hands, tables, tokens, accounts "
+                    "TRUNCATE ledger, hand_actions, seats, hands, tables, tokens, accounts "
                     "RESTART IDENTITY CASCADE"
                 )
             )
@@ -66,6 +67,11 @@ def books_balance(url: str) -> None:
     assert total == issued
 
 
+def act_text(item: Any) -> str:
+    """The action string of a legal item (a string, or format 2's object)."""
+    return item["action"] if isinstance(item, dict) else str(item)
+
+
 def sit_down(ws: WebSocketTestSession, room: str) -> str:
     """Join a room and confirm; the seat."""
     ws.send_json({"type": "join", "room": room})
@@ -80,18 +86,21 @@ def until(
     log: list[dict[str, Any]] | None = None,
     play: bool = False,
 ) -> dict[str, Any]:
-    """Read frames until one of ``kinds``; with ``play``, answer every view with its last
-    legal action (a pass, or the last discard)."""
+    """Read frames until one of ``kinds`` (each checked against the protocol's models);
+    with ``play``, answer every view with its last legal action (a pass, or the last
+    discard)."""
     while True:
         m = ws.receive_json()
+        SERVER.validate_python(m)
         if log is not None:
             log.append(m)
         if m["type"] in kinds:
             return m
         if play and m["type"] == "view" and m["view"]["legal"]:
             ws.send_json(
-                {"type": "action", "action": m["view"]["legal"][-1], "version": m["version"]}
-            )
+                {"type": "action", "action": act_text(m["view"]["legal"][-1]),
+                 "version": m["version"]}
+            )  # fmt: skip
 
 
 def test_a_whole_hand_with_one_person_and_three_bots(db_url: str) -> None:
@@ -123,15 +132,14 @@ def test_a_whole_hand_with_one_person_and_three_bots(db_url: str) -> None:
 
 
 def test_four_timeouts_in_a_row_are_an_escape_and_cost_400_stakes(db_url: str) -> None:
-    # the count runs on across hands: a hand may end before the player's fourth turn
-    timing = Timing(turn=0.05, bot_wait=0.01, disconnect=30.0, bot_delay=0.0, next_hand=0.01)
+    # a hand may end before the player's fourth turn: then the player confirms the next
+    timing = Timing(turn=0.05, ready=60.0, bot_wait=0.01, disconnect=30.0, bot_delay=0.0)
     with make(db_url, timing) as client:
         token = signup(client, "bo")
         with client.websocket_connect(f"/ws?token={token}") as ws:
             sit_down(ws, "mazhan")
-            settled = 0
             while (end := until(ws, {"escape", "settlement"}))["type"] == "settlement":
-                settled += end["balance_change"]
+                ws.send_json({"type": "ready"})
         assert end["why"] == "timeouts" and end["penalty"] == 400 * end.get("stake", 10)
         me = client.get("/api/me", headers={"authorization": f"Bearer {token}"}).json()
         assert me["seated"] is None
@@ -196,8 +204,9 @@ def test_illegal_stale_and_out_of_turn_actions_change_nothing(db_url: str) -> No
                 view = until(ws, {"view"})
             version = view["version"]
             ws.send_json(
-                {"type": "action", "action": view["view"]["legal"][0], "version": version - 1}
-            )
+                {"type": "action", "action": act_text(view["view"]["legal"][0]),
+                 "version": version + 5}
+            )  # fmt: skip
             assert until(ws, {"error"})["code"] == "stale_version"
             ws.send_json({"type": "action", "action": f"{seat} angang 1m", "version": version})
             err = until(ws, {"error"})
@@ -210,8 +219,9 @@ def test_illegal_stale_and_out_of_turn_actions_change_nothing(db_url: str) -> No
             ws.send_text("not json")
             assert until(ws, {"error"})["code"] == "bad_message"
             ws.send_json(
-                {"type": "action", "action": view["view"]["legal"][-1], "version": version}
-            )
+                {"type": "action", "action": act_text(view["view"]["legal"][-1]),
+                 "version": version}
+            )  # fmt: skip
             nxt = until(ws, {"view", "settlement"})
             assert nxt.get("version", version + 1) > version
 
@@ -250,7 +260,8 @@ def test_tuoguan_plays_the_hand_for_the_player(db_url: str) -> None:
             ws.send_json({"type": "join", "room": "mazhan"})
             until(ws, {"seated"})
             ws.send_json({"type": "tuoguan", "on": True})
-            assert until(ws, {"table"})["seats"]["E"]["tuoguan"] is True
+            while not until(ws, {"table"})["seats"]["E"]["tuoguan"]:
+                pass
             ws.send_json({"type": "ready"})
             settlement = until(ws, {"settlement"})  # never answering: auto-play finishes
         assert settlement["result"]["net"] is not None
@@ -272,26 +283,32 @@ def test_leaving_a_live_hand_is_an_escape(db_url: str) -> None:
 
 
 def test_staying_away_too_long_is_an_escape(tmp_path: Path) -> None:
-    timing = Timing(turn=30.0, bot_wait=0.01, disconnect=0.2, bot_delay=0.0, next_hand=60.0)
+    timing = Timing(turn=30.0, ready=60.0, bot_wait=0.01, disconnect=0.2, bot_delay=0.0)
     with make(f"sqlite:///{tmp_path / 'paiju.db'}", timing) as client:
         token = signup(client, "io")
+        hub = client.app.state.services.hub  # type: ignore[attr-defined]
+        left = threading.Event()
+        changed = hub.on_changed
+
+        def watch(runner: object) -> None:
+            if changed is not None:
+                changed(runner)
+            if not hub.where:
+                left.set()
+
+        hub.on_changed = watch
         with client.websocket_connect(f"/ws?token={token}") as ws:
             sit_down(ws, "mazhan")
             until(ws, {"view"})
-        import time
-
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            me = client.get("/api/me", headers={"authorization": f"Bearer {token}"}).json()
-            if me["seated"] is None:
-                break
-            time.sleep(0.05)
+        assert left.wait(timeout=30)  # the escape unseated the player
+        client.app.state.services.writer.close()  # type: ignore[attr-defined]
+        me = client.get("/api/me", headers={"authorization": f"Bearer {token}"}).json()
         assert me["seated"] is None and me["balance"] == 10_000 - 10 - 4000
 
 
 def test_no_frame_to_a_seat_holds_another_seats_tiles(db_url: str) -> None:
     """Two people at one table: neither ever receives the other's concealed tiles."""
-    timing = Timing(turn=5.0, bot_wait=0.3, disconnect=30.0, bot_delay=0.0, next_hand=60.0)
+    timing = Timing(turn=5.0, ready=60.0, bot_wait=0.3, disconnect=30.0, bot_delay=0.0)
     with make(db_url, timing) as client:
         tokens = [signup(client, "p1"), signup(client, "p2")]
         with (
@@ -315,12 +332,12 @@ def test_no_frame_to_a_seat_holds_another_seats_tiles(db_url: str) -> None:
                     if m["type"] == "settlement":
                         return
                     if m["type"] == "view":
-                        hands[seat][m["version"]] = m["view"]["hand"]
+                        hands[seat][m["version"]] = json.dumps(m["view"]["hand"])
                         if m["view"]["legal"]:
                             ws.send_json(
                                 {
                                     "type": "action",
-                                    "action": m["view"]["legal"][-1],
+                                    "action": act_text(m["view"]["legal"][-1]),
                                     "version": m["version"],
                                 }
                             )
@@ -355,7 +372,7 @@ def test_a_settlement_is_never_counted_twice(db_url: str) -> None:
             sit_down(ws, "mazhan")
             settlement = until(ws, {"settlement"}, play=True)
             ws.send_json({"type": "leave"})
-            until(ws, {"left", "escape"})
+            assert until(ws, {"unseated"})["why"] in ("left", "too_few_points")
     engine = make_engine(db_url)
     with make_sessions(engine).begin() as s:
         hand = s.get(Hand, settlement["hand"])
@@ -396,7 +413,7 @@ def test_replays_of_finished_hands_are_the_players_own(tmp_path: Path) -> None:
 def test_a_table_of_ones_own_gets_its_bots_at_once(db_url: str) -> None:
     """`join` with `alone`: a new table nobody else is sent to, bots seated at once (here
     the others wait a minute for bots)."""
-    slow = Timing(turn=5.0, bot_wait=60.0, disconnect=30.0, bot_delay=0.0, next_hand=60.0)
+    slow = Timing(turn=5.0, ready=60.0, bot_wait=60.0, disconnect=30.0, bot_delay=0.0)
     with make(db_url, slow) as client:
         tokens = [signup(client, name) for name in ("solo", "pair", "third")]
         with (

@@ -1,0 +1,1 @@
+"""The server's routes: the HTTP API (:mod:`.api`) and the WebSocket (:mod:`.ws`)."""

@@ -1,0 +1,76 @@
+"""What one server process runs: the database, the writer thread, the hub of tables and,
+with Redis, its membership of a cluster. Built by :func:`paiju.server.app.create_app` and
+kept in ``app.state.services`` for the routes.
+
+>>> from paiju.server.config import Settings
+>>> s = build(Settings.from_env({"PAIJU_DATABASE_URL": "sqlite://"}))
+>>> s.cluster is None, s.hub.timing.turn
+(True, 15.0)
+>>> s.close()
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session, sessionmaker
+
+from paiju.server.config import Settings
+from paiju.server.db import make_engine, make_sessions
+from paiju.server.hub import Hub
+from paiju.server.store import Store
+from paiju.server.table_machine import Timing
+from paiju.server.writer import Writer
+
+__all__ = ["Services", "build", "timing_of"]
+
+
+@dataclass
+class Services:
+    """The parts of a server process."""
+
+    settings: Settings
+    engine: sa.Engine
+    sessions: sessionmaker[Session]
+    store: Store
+    writer: Writer
+    hub: Hub
+    cluster: object | None = None  # paiju.server.cluster.Cluster when Redis is configured
+
+    def close(self) -> None:
+        """Stop the tables, write what is queued, close the database."""
+        self.hub.stop()
+        self.writer.close()
+        self.engine.dispose()
+
+
+def timing_of(settings: Settings) -> Timing:
+    """The table clocks of these settings.
+
+    >>> timing_of(Settings.from_env({"PAIJU_TURN_SECONDS": "5"})).turn
+    5.0
+    """
+    return Timing(
+        turn=settings.turn_seconds,
+        ready=settings.ready_seconds,
+        bot_wait=settings.bot_wait,
+        bot_delay=settings.bot_delay,
+        disconnect=settings.disconnect_seconds,
+    )
+
+
+def build(settings: Settings, timing: Timing | None = None) -> Services:
+    """Build a process's services (the database is not migrated here; see the app)."""
+    engine = make_engine(settings.database_url)
+    sessions = make_sessions(engine)
+    store = Store(sessions, writer=uuid.uuid4().hex[:16])
+    writer = Writer(store)
+    hub = Hub(store, writer, timing or timing_of(settings), seed=settings.seed)
+    services = Services(settings, engine, sessions, store, writer, hub)
+    if settings.redis_url:
+        from paiju.server.cluster import Cluster
+
+        services.cluster = Cluster(settings.redis_url, hub, store, settings.redis_prefix)
+    return services
