@@ -1,10 +1,10 @@
 /// <reference types="vitest/config" />
-// The client is built into the Python package (paiju/web/dist), which the server serves as
-// /static/dist; `make client` runs this build when the sources change (scripts/client_bundle.py).
+// The client is built into the Python package (paiju/web/dist), which the server serves under
+// /static; `make client` runs this build when the sources change (scripts/client_bundle.py).
 import { defineConfig } from "vite";
 
 export default defineConfig({
-  base: "/static/dist/",
+  base: "/static/",
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
   resolve: {
     alias: { react: "preact/compat", "react-dom": "preact/compat" },

@@ -5,9 +5,9 @@ import { Lobby } from "./components/Lobby";
 import { Login } from "./components/Login";
 import { Replay } from "./components/Replay";
 import { TableScreen } from "./components/TableScreen";
+import { t } from "./i18n";
 import { hashToRoute, refreshMe, routeToHash } from "./session";
 import { me, route } from "./store";
-import { t } from "./i18n";
 
 export function App(): JSX.Element {
   const r = route.value;

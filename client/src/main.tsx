@@ -1,6 +1,6 @@
 import { render } from "preact";
 import { App, boot } from "./App";
-import { setLang, lang } from "./i18n";
+import { lang, setLang } from "./i18n";
 import "./styles.css";
 
 setLang(lang.value);

@@ -1,20 +1,20 @@
 // Session-level actions: log in and out, the socket, sending to the table, routing.
 import { batch } from "@preact/signals";
-import { ApiError, api, type Me as ApiMe } from "./net/api";
+import { ApiError, type Me as ApiMe, api } from "./net/api";
 import { Socket } from "./net/socket";
 import type { ClientMessage } from "./protocol";
 import {
   clearTable,
+  escaped,
   frame,
   handle,
   me,
   pending,
+  type Route,
   readySent,
   route,
-  type Route,
   seated,
   settlement,
-  escape,
   toast,
 } from "./store";
 
@@ -65,7 +65,7 @@ export function readyNext(): void {
     batch(() => {
       readySent.value = true;
       settlement.value = null;
-      escape.value = null;
+      escaped.value = null;
     });
   }
 }

@@ -5,6 +5,7 @@ import { batch, computed, signal } from "@preact/signals";
 import { entriesOf, type LogEntry, lostTo } from "./game/log";
 import { isSeat } from "./game/seats";
 import type { Game, GameEvent, Seat, SeatInfo, ServerMessage, View } from "./protocol";
+import { toFormat2 } from "./protocol/legacy";
 
 export interface Me {
   name: string;
@@ -70,7 +71,19 @@ export interface Toast {
 }
 
 export type ToastKey =
-  | { ui: "claimLost" | "claimLostPlain" | "reconnected" | "unknownMessage" | "escapeNotice" | "youEscaped" | "unseatedPoints" | "unseatedClosed" | "unseatedEscape" | "unseatedReady" }
+  | {
+      ui:
+        | "claimLost"
+        | "claimLostPlain"
+        | "reconnected"
+        | "unknownMessage"
+        | "escapeNotice"
+        | "youEscaped"
+        | "unseatedPoints"
+        | "unseatedClosed"
+        | "unseatedEscape"
+        | "unseatedReady";
+    }
   | { error: string };
 
 export interface TableState {
@@ -90,7 +103,7 @@ export const handInfo = signal<{ hand: number; stake: number; fee: number } | nu
 export const frame = signal<ViewFrame | null>(null);
 export const moveLog = signal<LogEntry[]>([]);
 export const settlement = signal<SettlementFrame | null>(null);
-export const escape = signal<EscapeNotice | null>(null);
+export const escaped = signal<EscapeNotice | null>(null);
 export const toasts = signal<Toast[]>([]);
 export const readySent = signal(false);
 /** The action sent for the current version (buttons wait for the next view). */
@@ -99,13 +112,17 @@ export const unseatedWhy = signal<string | null>(null);
 export const unknownFrames = signal(0);
 
 export const game = computed<Game | null>(
-  () => frame.value?.view.game ?? tableState.value?.game ?? settlement.value?.game ?? gameOfRoom(seated.value?.room),
+  () =>
+    frame.value?.view.game ??
+    tableState.value?.game ??
+    settlement.value?.game ??
+    gameOfRoom(seated.value?.room),
 );
 
 /** A hand is being played now (ready makes no sense, leaving is an escape). */
 export const handLive = computed(() => {
   const f = frame.value;
-  if (f && f.view.result === null && !settlement.value && !escape.value) return true;
+  if (f && f.view.result === null && !settlement.value && !escaped.value) return true;
   return false;
 });
 
@@ -115,7 +132,11 @@ export function gameOfRoom(room: string | undefined): Game | null {
 }
 
 let toastId = 1;
-export function toast(key: ToastKey, params?: Record<string, string | number>, kind: Toast["kind"] = "info"): void {
+export function toast(
+  key: ToastKey,
+  params?: Record<string, string | number>,
+  kind: Toast["kind"] = "info",
+): void {
   const item: Toast = { id: toastId++, kind, key, at: Date.now() };
   if (params) item.params = params;
   toasts.value = [...toasts.value.slice(-3), item];
@@ -134,7 +155,7 @@ export function clearTable(): void {
     frame.value = null;
     moveLog.value = [];
     settlement.value = null;
-    escape.value = null;
+    escaped.value = null;
     readySent.value = false;
     pending.value = null;
   });
@@ -144,7 +165,10 @@ function moves(raw: unknown): Move[] {
   if (!Array.isArray(raw)) return [];
   return raw.filter(
     (m): m is Move =>
-      !!m && typeof m === "object" && typeof (m as Move).amount === "number" && typeof (m as Move).from === "string",
+      !!m &&
+      typeof m === "object" &&
+      typeof (m as Move).amount === "number" &&
+      typeof (m as Move).from === "string",
   );
 }
 
@@ -175,7 +199,13 @@ export function handle(raw: unknown, now: number = Date.now()): void {
     case "table":
       batch(() => {
         const before = tableState.value;
-        tableState.value = { table: m.table, room: m.room, game: m.game, live: m.live, seats: m.seats };
+        tableState.value = {
+          table: m.table,
+          room: m.room,
+          game: m.game,
+          live: m.live,
+          seats: m.seats,
+        };
         const mine = seated.value ? m.seats[seated.value.seat] : null;
         // a table that is not live and shows this seat unconfirmed: the ready button is back
         if (!m.live && mine && !mine.ready && before?.live !== false) readySent.value = false;
@@ -188,11 +218,12 @@ export function handle(raw: unknown, now: number = Date.now()): void {
         handInfo.value = { hand: m.hand, stake: m.stake, fee: m.fee };
         moveLog.value = [];
         settlement.value = null;
-        escape.value = null;
+        escaped.value = null;
         frame.value = null;
         pending.value = null;
         readySent.value = false;
-        if (me.value && typeof m.fee === "number") me.value = { ...me.value, balance: me.value.balance - m.fee };
+        if (me.value && typeof m.fee === "number")
+          me.value = { ...me.value, balance: me.value.balance - m.fee };
         if (seated.value && isSeat(m.seat)) seated.value = { ...seated.value, seat: m.seat };
       });
       return;
@@ -201,7 +232,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
         table: m.table,
         hand: m.hand,
         version: m.version,
-        view: m.view,
+        view: toFormat2(m.view),
         events: Array.isArray(m.events) ? m.events : [],
         seconds: typeof m.seconds_left === "number" ? m.seconds_left : null,
         deadline: typeof m.seconds_left === "number" ? now + m.seconds_left * 1000 : null,
@@ -225,11 +256,14 @@ export function handle(raw: unknown, now: number = Date.now()): void {
           const to = lostTo(e.detail);
           toast(
             to ? { ui: "claimLost" } : { ui: "claimLostPlain" },
-            to ? { seat: to.seat, winner: to.kind, mine: e.tiles.join(" ") } : { seat: "", winner: e.detail },
+            to
+              ? { seat: to.seat, winner: to.kind, mine: e.tiles.join(" ") }
+              : { seat: "", winner: e.detail },
             "warn",
           );
         }
-        if (route.value.name === "lobby" || route.value.name === "login") route.value = { name: "table" };
+        if (route.value.name === "lobby" || route.value.name === "login")
+          route.value = { name: "table" };
       });
       return;
     }
@@ -247,7 +281,8 @@ export function handle(raw: unknown, now: number = Date.now()): void {
           view,
           game: (view?.game ?? game.value ?? "mazhan") as Game,
         };
-        if (me.value && typeof m.balance === "number") me.value = { ...me.value, balance: m.balance };
+        if (me.value && typeof m.balance === "number")
+          me.value = { ...me.value, balance: m.balance };
         readySent.value = false;
         pending.value = null;
       });
@@ -264,7 +299,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
           moves: moves(m.moves),
           mine,
         };
-        escape.value = notice;
+        escaped.value = notice;
         frame.value = null;
         pending.value = null;
         readySent.value = false;
@@ -282,7 +317,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
       batch(() => {
         unseatedWhy.value = m.why;
         const keep = settlement.value; // a settlement stays on screen until the player leaves
-        const esc = escape.value;
+        const esc = escaped.value;
         seated.value = null;
         tableState.value = keep || esc ? tableState.value : null;
         readySent.value = false;

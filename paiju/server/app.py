@@ -57,13 +57,16 @@ def replay_step(record: dict[str, Any], seat: str, step: int) -> dict[str, Any]:
         "steps": len(actions),
         "last": actions[step - 1] if step else None,
         "view": view,
+        # the hand is over: the viewer shows every seat's hand and the whole move list
+        "views": {s.value: rules.observe(state, s).to_json() for s in rules.seats},
+        "actions": list(actions),
     }
 
 
 __all__ = ["create_app"]
 
 COOKIE = "paiju_session"
-_WEB = Path(__file__).resolve().parent.parent / "web"
+_WEB = Path(__file__).resolve().parent.parent / "web" / "dist"  # the built client (client/)
 
 
 class Credentials(BaseModel):

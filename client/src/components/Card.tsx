@@ -1,8 +1,7 @@
 // Ma Diao cards: tall paper cards with the face written top to bottom in the system CJK font,
 // red ink for the red cards (紅張), a suit band at the foot; backs for hidden cards.
 import type { JSX } from "preact";
-import { cardName } from "../i18n";
-import { TABLES } from "../i18n";
+import { cardName, TABLES } from "../i18n";
 
 /** The red cards of the [Q] tradition (賞, 肩 and 百老): rules/madiao.md §1. */
 export const RED_CARDS = new Set(["wt", "qt", "bt", "9m", "8m", "9s", "8s", "0c", "hc"]);
@@ -19,12 +18,16 @@ export interface CardProps {
 export function Card({ code, size = "md", class: extra, label }: CardProps): JSX.Element {
   if (!code) {
     return (
-      <span class={`card card-${size} back${extra ? ` ${extra}` : ""}`} role="img" aria-label={label}>
+      <span
+        class={`card card-${size} back${extra ? ` ${extra}` : ""}`}
+        role="img"
+        aria-label={label}
+      >
         <span class="card-back" aria-hidden="true" />
       </span>
     );
   }
-  const glyphs = [...TABLES.zh.cards[code as keyof typeof TABLES.zh.cards] ?? code];
+  const glyphs = [...(TABLES.zh.cards[code as keyof typeof TABLES.zh.cards] ?? code)];
   const name = cardName(code);
   return (
     <span
@@ -36,7 +39,6 @@ export function Card({ code, size = "md", class: extra, label }: CardProps): JSX
     >
       <span class="card-face" aria-hidden="true">
         {glyphs.map((g, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the glyphs of one name never move
           <span key={i}>{g}</span>
         ))}
       </span>

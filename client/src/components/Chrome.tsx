@@ -1,8 +1,8 @@
 // The page's frame: header (balance, connection, language), toasts, the confirm dialog.
 import type { JSX } from "preact";
 import { useEffect, useRef } from "preact/hooks";
-import { errorText, fill, lang, setLang, t, TABLES } from "../i18n";
-import { socket, logout } from "../session";
+import { errorText, fill, lang, setLang, TABLES, t } from "../i18n";
+import { logout, socket } from "../session";
 import { dismissToast, me, type Toast, toasts } from "../store";
 import { secondsLeft, useNow } from "./hooks";
 
@@ -74,15 +74,28 @@ export function Toasts(): JSX.Element {
   useEffect(() => {
     if (!items.length) return;
     const oldest = items[0] as Toast;
-    const id = setTimeout(() => dismissToast(oldest.id), Math.max(500, 5000 - (Date.now() - oldest.at)));
+    const id = setTimeout(
+      () => dismissToast(oldest.id),
+      Math.max(500, 5000 - (Date.now() - oldest.at)),
+    );
     return () => clearTimeout(id);
   }, [items]);
   return (
     <div class="toasts" aria-live="polite">
       {items.map((x) => (
-        <div key={x.id} class={`toast ${x.kind}`} role={x.kind === "error" ? "alert" : "status"} data-toast={"ui" in x.key ? x.key.ui : x.key.error}>
+        <div
+          key={x.id}
+          class={`toast ${x.kind}`}
+          role={x.kind === "error" ? "alert" : "status"}
+          data-toast={"ui" in x.key ? x.key.ui : x.key.error}
+        >
           <span>{toastText(x)}</span>
-          <button type="button" class="ghost small" aria-label={t("close")} onClick={() => dismissToast(x.id)}>
+          <button
+            type="button"
+            class="ghost small"
+            aria-label={t("close")}
+            onClick={() => dismissToast(x.id)}
+          >
             ×
           </button>
         </div>
@@ -108,14 +121,27 @@ export function Confirm(p: DialogProps): JSX.Element {
     if (d && !d.open && typeof d.showModal === "function") d.showModal();
   }, []);
   return (
-    <dialog ref={ref} class="confirm" aria-labelledby="confirm-title" onCancel={(e) => { e.preventDefault(); p.onCancel(); }}>
+    <dialog
+      ref={ref}
+      class="confirm"
+      aria-labelledby="confirm-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        p.onCancel();
+      }}
+    >
       <h2 id="confirm-title">{p.title}</h2>
       <p>{p.body}</p>
       <div class="row end">
         <button type="button" class="ghost" data-action="cancel" onClick={p.onCancel}>
           {t("cancel")}
         </button>
-        <button type="button" class={p.danger ? "danger" : "primary"} data-action="confirm" onClick={p.onConfirm}>
+        <button
+          type="button"
+          class={p.danger ? "danger" : "primary"}
+          data-action="confirm"
+          onClick={p.onConfirm}
+        >
           {p.confirm}
         </button>
       </div>

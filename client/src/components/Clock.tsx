@@ -17,10 +17,13 @@ export function ClockRing({ active, deadline, total, children }: ClockProps): JS
   const left = secondsLeft(deadline, now);
   const r = 20;
   const c = 2 * Math.PI * r;
-  const frac = left !== null && total ? Math.max(0, Math.min(1, (deadline! - now) / (total * 1000))) : 1;
+  const frac =
+    left !== null && total ? Math.max(0, Math.min(1, (deadline! - now) / (total * 1000))) : 1;
   const urgent = left !== null && left <= 5;
   return (
-    <span class={`clock${active ? " active" : ""}${urgent ? " urgent" : ""}${deadline === null && active ? " waiting" : ""}`}>
+    <span
+      class={`clock${active ? " active" : ""}${urgent ? " urgent" : ""}${deadline === null && active ? " waiting" : ""}`}
+    >
       <svg viewBox="0 0 48 48" aria-hidden="true" focusable="false">
         <circle cx="24" cy="24" r={r} class="clock-track" />
         {active ? (
@@ -46,13 +49,23 @@ export function ClockRing({ active, deadline, total, children }: ClockProps): JS
 }
 
 /** A countdown bar for a prompt (its own clock). */
-export function Countdown({ deadline, total }: { deadline: number | null; total: number | null }): JSX.Element | null {
+export function Countdown({
+  deadline,
+  total,
+}: {
+  deadline: number | null;
+  total: number | null;
+}): JSX.Element | null {
   const now = useNow(deadline !== null);
   const left = secondsLeft(deadline, now);
   if (left === null || deadline === null) return null;
   const frac = total ? Math.max(0, Math.min(1, (deadline - now) / (total * 1000))) : 1;
   return (
-    <span class={`countdown${left <= 5 ? " urgent" : ""}`} role="timer" aria-label={t("seconds", { n: left })}>
+    <span
+      class={`countdown${left <= 5 ? " urgent" : ""}`}
+      role="timer"
+      aria-label={t("seconds", { n: left })}
+    >
       <span class="countdown-bar" style={{ width: `${frac * 100}%` }} />
       <span class="countdown-text">{t("seconds", { n: left })}</span>
     </span>

@@ -41,11 +41,17 @@ export function BalanceChart({ entries }: { entries: LedgerEntry[] }): JSX.Eleme
   const span = hi - lo || 1;
   const x = (i: number) => pad + (i * (w - 2 * pad)) / (pts.length - 1);
   const y = (v: number) => h - pad / 2 - ((v - lo) * (h - pad)) / span;
-  const path = pts.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.balance).toFixed(1)}`).join(" ");
+  const path = pts
+    .map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.balance).toFixed(1)}`)
+    .join(" ");
   const last = pts[pts.length - 1] as { balance: number };
   return (
     <figure class="chart">
-      <svg viewBox={`0 0 ${w} ${h}`} role="img" aria-label={`${t("balanceChart")}: ${pts[0]?.balance} → ${last.balance}`}>
+      <svg
+        viewBox={`0 0 ${w} ${h}`}
+        role="img"
+        aria-label={`${t("balanceChart")}: ${pts[0]?.balance} → ${last.balance}`}
+      >
         <line x1={pad} x2={w - pad} y1={y(lo)} y2={y(lo)} class="axis" />
         <text x={2} y={y(hi) + 4} class="axis-label">
           {hi}
@@ -55,7 +61,6 @@ export function BalanceChart({ entries }: { entries: LedgerEntry[] }): JSX.Eleme
         </text>
         <path d={path} class="line" />
         {pts.map((p, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: points in order
           <circle key={i} cx={x(i)} cy={y(p.balance)} r="2.5" class="dot">
             <title>{`${p.hand ? t("handNo", { n: p.hand }) : ""} ${p.balance}`}</title>
           </circle>
@@ -75,7 +80,8 @@ function result(h: HandSummary): string {
 }
 
 function counterpart(e: LedgerEntry): string {
-  if (e.counterparts?.length) return e.counterparts.map((c) => (c === "house" ? t("house") : c)).join(", ");
+  if (e.counterparts?.length)
+    return e.counterparts.map((c) => (c === "house" ? t("house") : c)).join(", ");
   if (e.counterpart) return e.counterpart === "house" ? t("house") : e.counterpart;
   if (e.reason === "fee") return t("house");
   return "—";
@@ -139,11 +145,24 @@ export function Lobby(): JSX.Element {
                   </dd>
                 </dl>
                 <div class="row">
-                  <button type="button" class="primary" data-room={r.name} data-action="join" disabled={!allowed} onClick={() => join(r.name, false)}>
+                  <button
+                    type="button"
+                    class="primary"
+                    data-room={r.name}
+                    data-action="join"
+                    disabled={!allowed}
+                    onClick={() => join(r.name, false)}
+                  >
                     {t("join")}
                   </button>
                   {r.bots ? (
-                    <button type="button" data-alone={r.name} data-action="alone" disabled={!allowed} onClick={() => join(r.name, true)}>
+                    <button
+                      type="button"
+                      data-alone={r.name}
+                      data-action="alone"
+                      disabled={!allowed}
+                      onClick={() => join(r.name, true)}
+                    >
                       {t("alone")}
                     </button>
                   ) : null}
@@ -183,12 +202,23 @@ export function Lobby(): JSX.Element {
                   <td>{h.at.replace("T", " ").slice(0, 16)}</td>
                   <td>{h.seat}</td>
                   <td class="num">{h.stake}</td>
-                  <td class={h.net && h.net > 0 ? "plus" : h.net && h.net < 0 ? "minus" : undefined}>
+                  <td
+                    class={h.net && h.net > 0 ? "plus" : h.net && h.net < 0 ? "minus" : undefined}
+                  >
                     {result(h)}
-                    {typeof h.net === "number" && h.net !== 0 ? ` ${h.net > 0 ? "+" : ""}${h.net}` : ""}
+                    {typeof h.net === "number" && h.net !== 0
+                      ? ` ${h.net > 0 ? "+" : ""}${h.net}`
+                      : ""}
                   </td>
                   <td>
-                    <a href={`#/replay/${h.hand}/0`} data-action="replay" onClick={(e) => { e.preventDefault(); go({ name: "replay", hand: h.hand, step: 0 }); }}>
+                    <a
+                      href={`#/replay/${h.hand}/0`}
+                      data-action="replay"
+                      onClick={(e) => {
+                        e.preventDefault();
+                        go({ name: "replay", hand: h.hand, step: 0 });
+                      }}
+                    >
                       {t("replay")}
                     </a>
                   </td>

@@ -32,7 +32,13 @@ export function Login(): JSX.Element {
       >
         <label>
           <span>{t("name")}</span>
-          <input id="name" autocomplete="username" required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <input
+            id="name"
+            autocomplete="username"
+            required
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
         </label>
         <label>
           <span>{t("password")}</span>

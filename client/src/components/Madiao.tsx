@@ -2,9 +2,9 @@
 // won to the table, its face-down (滅) cards (faces shown to their owner only).
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
+import { aroundFrom, sideOf } from "../game/seats";
 import { actionName, cardName, t, windName } from "../i18n";
 import type { MadiaoAction, MadiaoView, Seat, SeatInfo } from "../protocol";
-import { aroundFrom, sideOf } from "../game/seats";
 import { Card, CardButton } from "./Card";
 import { Countdown } from "./Clock";
 import { SeatBadge } from "./SeatBadge";
@@ -31,19 +31,28 @@ function SeatCards({ view, seat }: { view: MadiaoView; seat: Seat }): JSX.Elemen
   const own = seat === view.seat;
   return (
     <div class="md-seat-cards">
-      <span class="group" role="group" aria-label={`${t("tableCards")}: ${s.won.map((c) => cardName(c)).join(" ") || "—"}`}>
+      <span
+        class="group"
+        role="group"
+        aria-label={`${t("tableCards")}: ${s.won.map((c) => cardName(c)).join(" ") || "—"}`}
+      >
         <span class="meld-label">{t("tableCards")}</span>
-        {s.won.length ? s.won.map((c) => <Card key={c} code={c} size="sm" />) : <span class="none">—</span>}
+        {s.won.length ? (
+          s.won.map((c) => <Card key={c} code={c} size="sm" />)
+        ) : (
+          <span class="none">—</span>
+        )}
       </span>
       {s.face_down ? (
-        <span class="group face-down" role="group" aria-label={t("faceDownCount", { n: s.face_down })}>
+        <span
+          class="group face-down"
+          role="group"
+          aria-label={t("faceDownCount", { n: s.face_down })}
+        >
           <span class="meld-label">{t("faceDown")}</span>
           {own && s.face_down_cards
             ? s.face_down_cards.map((c) => <Card key={c} code={c} size="sm" class="mie" />)
-            : Array.from({ length: s.face_down }, (_, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: identical backs
-                <Card key={i} code={null} size="sm" />
-              ))}
+            : Array.from({ length: s.face_down }, (_, i) => <Card key={i} code={null} size="sm" />)}
         </span>
       ) : null}
     </div>
@@ -55,7 +64,11 @@ function OtherSeat(props: MadiaoTableProps & { seat: Seat }): JSX.Element {
   const s = view.seats[seat];
   const revealed = props.revealed?.[seat];
   return (
-    <section class={`seat-area side-${sideOf(seat, view.seat)}`} data-seat={seat} aria-label={windName(seat)}>
+    <section
+      class={`seat-area side-${sideOf(seat, view.seat)}`}
+      data-seat={seat}
+      aria-label={windName(seat)}
+    >
       <SeatBadge
         seat={seat}
         wind={seat}
@@ -76,9 +89,8 @@ function OtherSeat(props: MadiaoTableProps & { seat: Seat }): JSX.Element {
           ))}
         </span>
       ) : (
-        <span class="hidden-hand" aria-label={t("handSize", { n: s.hand_size })}>
+        <span class="hidden-hand" role="img" aria-label={t("handSize", { n: s.hand_size })}>
           {Array.from({ length: s.hand_size }, (_, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: identical backs
             <Card key={i} code={null} size="sm" />
           ))}
         </span>
@@ -92,7 +104,7 @@ function TrickArea({ view }: { view: MadiaoView }): JSX.Element {
   const trick = view.trick;
   const no = Math.min(Math.max(view.trick_no, 1), 8);
   return (
-    <div class="trick-area" aria-label={t("trick", { n: no })}>
+    <div class="trick-area" role="group" aria-label={t("trick", { n: no })}>
       <div class="trick-info">
         <span class="center-stat">
           <span class="stat-label">{t("mian")}</span>
@@ -101,7 +113,9 @@ function TrickArea({ view }: { view: MadiaoView }): JSX.Element {
         <span class="center-stat">
           <b>{t("trick", { n: no })}</b> / 8
         </span>
-        {trick ? <span class="center-stat">{t("leader", { seat: windName(trick.leader) })}</span> : null}
+        {trick ? (
+          <span class="center-stat">{t("leader", { seat: windName(trick.leader) })}</span>
+        ) : null}
       </div>
       <div class="trick-plays">
         {(trick?.plays ?? []).map((p) => {
@@ -110,8 +124,18 @@ function TrickArea({ view }: { view: MadiaoView }): JSX.Element {
             ? `${windName(p.seat)}: ${p.card ? cardName(p.card) : ""}`
             : `${windName(p.seat)}: ${actionName("mie")}${p.card ? ` ${cardName(p.card)}` : ""}`;
           return (
-            <span key={p.seat} class={`trick-play at-${side}${p.face_up ? "" : " down"}${trick?.leader === p.seat ? " leader" : ""}`} data-seat={p.seat} role="img" aria-label={label}>
-              {p.face_up ? <Card code={p.card} size="md" /> : <Card code={p.card} size="md" class="mie" label={label} />}
+            <span
+              key={p.seat}
+              class={`trick-play at-${side}${p.face_up ? "" : " down"}${trick?.leader === p.seat ? " leader" : ""}`}
+              data-seat={p.seat}
+              role="img"
+              aria-label={label}
+            >
+              {p.face_up ? (
+                <Card code={p.card} size="md" />
+              ) : (
+                <Card code={p.card} size="md" class="mie" label={label} />
+              )}
               {trick?.leader === p.seat ? <span class="lead-mark">{actionName("fa")}</span> : null}
             </span>
           );
@@ -142,7 +166,11 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
     }
   };
   return (
-    <section class="my-area side-bottom" data-seat={me} aria-label={`${windName(me)} (${t("you")})`}>
+    <section
+      class="my-area side-bottom"
+      data-seat={me}
+      aria-label={`${windName(me)} (${t("you")})`}
+    >
       <div class="my-top">
         <SeatBadge
           seat={me}
@@ -182,7 +210,9 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
       ) : view.my_turn && !props.readOnly ? (
         <div class="prompt quiet">
           <span class="turn-hint" role="status">
-            {view.legal.some((a) => a.kind === "fa") ? t("lead") : `${actionName("zhuo")} / ${actionName("mie")}`}
+            {view.legal.some((a) => a.kind === "fa")
+              ? t("lead")
+              : `${actionName("zhuo")} / ${actionName("mie")}`}
           </span>
           <Countdown deadline={props.deadline} total={props.total} />
         </div>
@@ -191,7 +221,8 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
         {view.hand.map((c, i) => {
           const acts = byCard.get(c) ?? [];
           if (props.readOnly) return <Card key={c} code={c} size="lg" />;
-          const label = acts.length === 1 ? madiaoActionLabel(acts[0] as MadiaoAction) : cardName(c);
+          const label =
+            acts.length === 1 ? madiaoActionLabel(acts[0] as MadiaoAction) : cardName(c);
           return (
             <CardButton
               key={c}
@@ -221,7 +252,12 @@ export function MadiaoTable(props: MadiaoTableProps): JSX.Element {
   const { view } = props;
   const [, right, top, left] = aroundFrom(view.seat) as [Seat, Seat, Seat, Seat];
   return (
-    <div class={`table madiao${props.readOnly ? " read-only" : ""}`} data-game="madiao" data-phase={view.phase} data-version={view.version}>
+    <div
+      class={`table madiao${props.readOnly ? " read-only" : ""}`}
+      data-game="madiao"
+      data-phase={view.phase}
+      data-version={view.version}
+    >
       <div class="felt">
         <OtherSeat {...props} seat={top} />
         <OtherSeat {...props} seat={left} />

@@ -1,9 +1,9 @@
 // The Mazhan table: a square table with you at the bottom.
 import type { JSX } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { aroundFrom, isSeat, sideOf } from "../game/seats";
 import { actionName, meldName, t, tileName, tileShort, windName } from "../i18n";
 import type { MazhanAction, MazhanMeld, MazhanView, Seat, SeatInfo } from "../protocol";
-import { aroundFrom, sideOf } from "../game/seats";
 import { Countdown } from "./Clock";
 import { SeatBadge } from "./SeatBadge";
 import { Tile, TileButton } from "./Tile";
@@ -33,7 +33,15 @@ export function actionLabel(a: MazhanAction): string {
 }
 
 /** The tiles of a meld the way a player lays them: the claimed tile turned, pointing at who gave it. */
-function Meld({ meld, owner, isMine }: { meld: MazhanMeld; owner: Seat; isMine: boolean }): JSX.Element {
+function Meld({
+  meld,
+  owner,
+  isMine,
+}: {
+  meld: MazhanMeld;
+  owner: Seat;
+  isMine: boolean;
+}): JSX.Element {
   const faceDown = meld.tiles === null;
   const label = meldName(meld.kind);
   const tiles = meld.tiles ?? [null, null, null, null];
@@ -50,11 +58,16 @@ function Meld({ meld, owner, isMine }: { meld: MazhanMeld; owner: Seat; isMine: 
       <span class="meld-tiles">
         {tiles.map((code, i) => (
           <Tile
-            // biome-ignore lint/suspicious/noArrayIndexKey: meld tiles never reorder
             key={i}
             code={code}
             size="sm"
-            class={i === claimedIndex ? `claimed-in from-${side ?? "x"}` : isMine && meld.kind === "ckong" && (i === 0 || i === 3) ? "own-ckong" : undefined}
+            class={
+              i === claimedIndex
+                ? `claimed-in from-${side ?? "x"}`
+                : isMine && meld.kind === "ckong" && (i === 0 || i === 3)
+                  ? "own-ckong"
+                  : undefined
+            }
           />
         ))}
       </span>
@@ -71,7 +84,6 @@ function Melds({ seat, view }: { seat: Seat; view: MazhanView }): JSX.Element | 
       {s.melds.length ? (
         <span class="group" role="group" aria-label={t("melds")}>
           {s.melds.map((m, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: melds are only ever appended
             <Meld key={i} meld={m} owner={seat} isMine={seat === view.seat} />
           ))}
         </span>
@@ -93,16 +105,29 @@ function Pond({ seat, view }: { seat: Seat; view: MazhanView }): JSX.Element {
   const last = view.last;
   const lastHere = last && last.seat === seat && last.kind === "discard";
   return (
-    <div class={`pond pond-${sideOf(seat, view.seat)}`} data-seat={seat} role="list" aria-label={`${windName(seat)} ${t("discards")}`}>
+    <div
+      class={`pond pond-${sideOf(seat, view.seat)}`}
+      data-seat={seat}
+      role="list"
+      aria-label={`${windName(seat)} ${t("discards")}`}
+    >
       {discards.map((d, i) => {
         const isLast = lastHere && i === discards.length - 1;
         const cls = [d.claimed_by ? "claimed" : "", isLast ? "last" : ""].filter(Boolean).join(" ");
-        const claimedBy = d.claimed_by ? ` → ${windName(d.claimed_by)}` : "";
+        const claimedBy = isSeat(d.claimed_by) ? ` → ${windName(d.claimed_by)}` : "";
         return (
-          // biome-ignore lint/suspicious/noArrayIndexKey: discards are only ever appended
           <span role="listitem" key={i} class="pond-slot">
-            <Tile code={d.tile} size="sm" class={cls || undefined} label={`${tileName(d.tile)}${claimedBy}`} />
-            {d.claimed_by ? <span class="claimed-mark" aria-hidden="true">{windName(d.claimed_by, "zh")}</span> : null}
+            <Tile
+              code={d.tile}
+              size="sm"
+              class={cls || undefined}
+              label={`${tileName(d.tile)}${claimedBy}`}
+            />
+            {isSeat(d.claimed_by) ? (
+              <span class="claimed-mark" aria-hidden="true">
+                {windName(d.claimed_by, "zh")}
+              </span>
+            ) : null}
           </span>
         );
       })}
@@ -114,7 +139,11 @@ function Pond({ seat, view }: { seat: Seat; view: MazhanView }): JSX.Element {
 function Callout({ view, version }: { view: MazhanView; version: number }): JSX.Element | null {
   const last = view.last;
   const [shown, setShown] = useState<number | null>(null);
-  const loud = last && ["chi", "peng", "gang", "angang", "jiagang", "hu", "shazhu", "chow", "pung", "kong"].includes(last.kind);
+  const loud =
+    last &&
+    ["chi", "peng", "gang", "angang", "jiagang", "hu", "shazhu", "chow", "pung", "kong"].includes(
+      last.kind,
+    );
   useEffect(() => {
     if (!loud) return;
     setShown(version);
@@ -131,9 +160,8 @@ function Callout({ view, version }: { view: MazhanView; version: number }): JSX.
 
 function Hidden({ count }: { count: number }): JSX.Element {
   return (
-    <span class="hidden-hand" aria-label={t("handSize", { n: count })}>
+    <span class="hidden-hand" role="img" aria-label={t("handSize", { n: count })}>
       {Array.from({ length: count }, (_, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: identical backs
         <Tile key={i} code={null} size="xs" />
       ))}
     </span>
@@ -146,7 +174,11 @@ function OtherSeat(props: MazhanTableProps & { seat: Seat }): JSX.Element {
   const active = view.turn === seat || (view.window !== null && false);
   const revealed = props.revealed?.[seat];
   return (
-    <section class={`seat-area side-${sideOf(seat, view.seat)}`} data-seat={seat} aria-label={windName(s.wind)}>
+    <section
+      class={`seat-area side-${sideOf(seat, view.seat)}`}
+      data-seat={seat}
+      aria-label={windName(s.wind)}
+    >
       <SeatBadge
         seat={seat}
         wind={s.wind}
@@ -162,7 +194,6 @@ function OtherSeat(props: MazhanTableProps & { seat: Seat }): JSX.Element {
       {revealed ? (
         <span class="revealed-hand">
           {revealed.map((c, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: a hand's tiles in order
             <Tile key={i} code={c} size="sm" wild={c === view.wild} />
           ))}
         </span>
@@ -176,20 +207,24 @@ function OtherSeat(props: MazhanTableProps & { seat: Seat }): JSX.Element {
 
 function Center({ view }: { view: MazhanView }): JSX.Element {
   return (
-    <div class="table-center" aria-label={t("wall")}>
+    <div class="table-center" role="group" aria-label={t("wall")}>
       <div class="center-row">
         <span class="center-stat" title={t("wall")}>
           <span class="stat-label">{t("wall")}</span>
           <b data-wall={view.wall_left}>{view.wall_left}</b>
         </span>
       </div>
-      <div class="center-row indicator" role="group" aria-label={`${t("indicator")} ${tileName(view.indicator)}; ${t("wild")} ${tileName(view.wild)}`}>
+      <div
+        class="center-row indicator"
+        role="group"
+        aria-label={`${t("indicator")} ${tileName(view.indicator)}; ${t("wild")} ${tileName(view.wild)} ×3`}
+      >
         <span class="stat-label">{t("indicator")}</span>
         <Tile code={view.indicator} size="sm" />
         <span class="stat-label">{t("wild")}</span>
         <span class="wild-faces">
-          <Tile code={view.wild} size="sm" wild />
-          <span class="times">×3</span>
+          <Tile code={view.wild} size="xs" wild />
+          <span class="times">★×3</span>
         </span>
       </div>
       {view.set_aside.length ? (
@@ -201,7 +236,10 @@ function Center({ view }: { view: MazhanView }): JSX.Element {
       ) : null}
       <div class="center-row winds">
         {aroundFrom(view.seat).map((s) => (
-          <span key={s} class={`compass compass-${sideOf(s, view.seat)}${view.turn === s ? " on" : ""}`}>
+          <span
+            key={s}
+            class={`compass compass-${sideOf(s, view.seat)}${view.turn === s ? " on" : ""}`}
+          >
             {windName(view.seats[s].wind, "zh")}
           </span>
         ))}
@@ -220,7 +258,10 @@ function Prompt(props: MazhanTableProps & { options: MazhanAction[] }): JSX.Elem
     <div class={`prompt${win ? " claim" : ""}`} role="group" aria-label={t("chooseAction")}>
       {win ? (
         <span class="prompt-title">
-          {t(win.kind === "rob" ? "robPrompt" : "claimPrompt", { seat: windName(win.from), tile: tileName(win.tile) })}
+          {t(win.kind === "rob" ? "robPrompt" : "claimPrompt", {
+            seat: windName(win.from),
+            tile: tileName(win.tile),
+          })}
           <Tile code={win.tile} size="sm" class="prompt-tile" />
         </span>
       ) : null}
@@ -239,13 +280,23 @@ function Prompt(props: MazhanTableProps & { options: MazhanAction[] }): JSX.Elem
             <span class="act-name">{actionName(a.kind)}</span>
             {a.tiles.length && a.kind !== "pass" ? (
               <span class="act-tiles">
-                {(a.kind === "chi" || a.kind === "chow" ? a.tiles : a.tiles.slice(0, a.kind === "angang" || a.kind === "jiagang" || a.kind === "gang" ? 4 : 3)).map((x, k) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: an option's tiles in order
-                  <Tile key={k} code={x} size="xs" class={win && x === win.tile ? "claimed-in" : undefined} />
+                {(a.kind === "chi" || a.kind === "chow"
+                  ? a.tiles
+                  : a.tiles.slice(
+                      0,
+                      a.kind === "angang" || a.kind === "jiagang" || a.kind === "gang" ? 4 : 3,
+                    )
+                ).map((x, k) => (
+                  <Tile
+                    key={k}
+                    code={x}
+                    size="xs"
+                    class={win && x === win.tile ? "claimed-in" : undefined}
+                  />
                 ))}
               </span>
             ) : null}
-            <kbd aria-hidden="true">{a.kind === "pass" ? "Esc" : i + 1}</kbd>
+            <kbd>{a.kind === "pass" ? "Esc" : i + 1}</kbd>
           </button>
         ))}
       </span>
@@ -310,7 +361,9 @@ function MyArea(props: MazhanTableProps): JSX.Element {
     const wild = code === view.wild;
     const label = `${action ? `${actionName("discard")} ` : ""}${tileName(code)}${wild ? ` (${t("wild")})` : ""}${drawn ? ` (${t("drawn")})` : ""}`;
     if (props.readOnly) {
-      return <Tile key={`${i}`} code={code} size="lg" wild={wild} class={drawn ? "drawn" : undefined} />;
+      return (
+        <Tile key={`${i}`} code={code} size="lg" wild={wild} class={drawn ? "drawn" : undefined} />
+      );
     }
     return (
       <TileButton
@@ -335,7 +388,11 @@ function MyArea(props: MazhanTableProps): JSX.Element {
   };
 
   return (
-    <section class="my-area side-bottom" data-seat={me} aria-label={`${windName(s.wind)} (${t("you")})`}>
+    <section
+      class="my-area side-bottom"
+      data-seat={me}
+      aria-label={`${windName(s.wind)} (${t("you")})`}
+    >
       <div class="my-top">
         <SeatBadge
           seat={me}
@@ -351,7 +408,11 @@ function MyArea(props: MazhanTableProps): JSX.Element {
         />
         <Melds seat={me} view={view} />
         {view.waits.length ? (
-          <span class="waits" role="group" aria-label={`${t("waits")}: ${view.waits.map((w) => tileName(w)).join(" ")}`}>
+          <span
+            class="waits"
+            role="group"
+            aria-label={`${t("waits")}: ${view.waits.map((w) => tileName(w)).join(" ")}`}
+          >
             <span class="meld-label">{t("waits")}</span>
             {view.waits.map((w) => (
               <Tile key={w} code={w} size="xs" />
@@ -367,7 +428,9 @@ function MyArea(props: MazhanTableProps): JSX.Element {
       ) : null}
       <div class="hand" role="group" aria-label={t("concealed")}>
         <span class="hand-tiles">{tiles.map((c, i) => tileButton(c, i, false))}</span>
-        {view.drawn ? <span class="hand-drawn">{tileButton(view.drawn, tiles.length, true)}</span> : null}
+        {view.drawn ? (
+          <span class="hand-drawn">{tileButton(view.drawn, tiles.length, true)}</span>
+        ) : null}
       </div>
     </section>
   );
@@ -377,7 +440,12 @@ export function MazhanTable(props: MazhanTableProps): JSX.Element {
   const { view } = props;
   const [, right, top, left] = aroundFrom(view.seat) as [Seat, Seat, Seat, Seat];
   return (
-    <div class={`table mazhan${props.readOnly ? " read-only" : ""}`} data-game="mazhan" data-phase={view.phase} data-version={view.version}>
+    <div
+      class={`table mazhan${props.readOnly ? " read-only" : ""}`}
+      data-game="mazhan"
+      data-phase={view.phase}
+      data-version={view.version}
+    >
       <div class="felt">
         <OtherSeat {...props} seat={top} />
         <OtherSeat {...props} seat={left} />

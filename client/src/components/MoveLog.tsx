@@ -1,11 +1,23 @@
 // The move log: 「西 碰 五萬」, newest at the bottom, named in the current language.
 import type { JSX } from "preact";
 import { useEffect, useRef } from "preact/hooks";
-import { actionName, cardName, eventName, t, tileShort, windName } from "../i18n";
 import type { LogEntry } from "../game/log";
 import { lostTo } from "../game/log";
+import { actionName, cardName, eventName, t, tileShort, windName } from "../i18n";
 
-const ACTIONS = new Set(["discard", "chi", "peng", "gang", "angang", "jiagang", "hu", "shazhu", "fa", "zhuo", "mie"]);
+const ACTIONS = new Set([
+  "discard",
+  "chi",
+  "peng",
+  "gang",
+  "angang",
+  "jiagang",
+  "hu",
+  "shazhu",
+  "fa",
+  "zhuo",
+  "mie",
+]);
 
 /** One line of the log in the current language. */
 export function logLine(e: LogEntry): string {
@@ -33,7 +45,12 @@ export function MoveLog({ entries }: { entries: LogEntry[] }): JSX.Element {
       {entries.length ? (
         <ol ref={box} aria-live="polite" aria-relevant="additions">
           {entries.map((e) => (
-            <li key={e.id} data-seat={e.seat ?? undefined} data-kind={e.kind} class={`log-${e.kind}`}>
+            <li
+              key={e.id}
+              data-seat={e.seat ?? undefined}
+              data-kind={e.kind}
+              class={`log-${e.kind}`}
+            >
               {logLine(e)}
             </li>
           ))}

@@ -2,11 +2,18 @@
 // is over), the move list with names, the settlement at the end.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { actionName, cardName, errorText, gameName, t, tileShort, windName } from "../i18n";
-import { ApiError, api, type ReplayStep } from "../net/api";
-import type { MadiaoResult, MadiaoView, MazhanResult, MazhanView, Seat, SeatInfo } from "../protocol";
 import { parseRecordAction } from "../game/notation";
 import { SEATS } from "../game/seats";
+import { actionName, cardName, errorText, gameName, t, tileShort, windName } from "../i18n";
+import { ApiError, api, type ReplayStep } from "../net/api";
+import type {
+  MadiaoResult,
+  MadiaoView,
+  MazhanResult,
+  MazhanView,
+  Seat,
+  SeatInfo,
+} from "../protocol";
 import { go } from "../session";
 import { me } from "../store";
 import { MadiaoTable } from "./Madiao";
@@ -16,7 +23,7 @@ import { MadiaoSettlement, MazhanSettlement } from "./Settlement";
 const NAMES: Record<Seat, SeatInfo | null> = { E: null, S: null, W: null, N: null };
 
 function moveText(text: string, game: string): string {
-  const a = parseRecordAction(text);
+  const a = parseRecordAction(text, game === "madiao" ? "madiao" : "mazhan");
   const names = a.codes.map((c) => (game === "madiao" ? cardName(c) : tileShort(c)));
   return [a.seat ? windName(a.seat) : "", actionName(a.kind), ...names].filter(Boolean).join(" ");
 }
@@ -69,7 +76,16 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
     }
   }
   const actions = (data as { actions?: string[] } | null)?.actions ?? [];
-  const common = { names: NAMES, deadline: null, total: null, pending: null, version: data?.step ?? 0, onAction: () => {}, readOnly: true, revealed };
+  const common = {
+    names: NAMES,
+    deadline: null,
+    total: null,
+    pending: null,
+    version: data?.step ?? 0,
+    onAction: () => {},
+    readOnly: true,
+    revealed,
+  };
   const result = view?.result;
   return (
     <main class="replay" id="replay">
@@ -86,10 +102,23 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
         <span class="muted small">{t("keyboardHint")}</span>
       </div>
       <div class="replay-controls row">
-        <button type="button" data-action="start" aria-label={t("start")} onClick={() => to(0)} disabled={step <= 0}>
+        <button
+          type="button"
+          data-action="start"
+          aria-label={t("start")}
+          onClick={() => to(0)}
+          disabled={step <= 0}
+        >
           ⏮
         </button>
-        <button type="button" id="replay-prev" data-action="prev" aria-label={t("prev")} onClick={() => to(step - 1)} disabled={step <= 0}>
+        <button
+          type="button"
+          id="replay-prev"
+          data-action="prev"
+          aria-label={t("prev")}
+          onClick={() => to(step - 1)}
+          disabled={step <= 0}
+        >
           ◀
         </button>
         <input
@@ -101,13 +130,32 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
           value={data?.step ?? step}
           onInput={(e) => to(Number(e.currentTarget.value))}
         />
-        <button type="button" id="replay-next" data-action="next" aria-label={t("next")} onClick={() => to(step + 1)} disabled={!!data && step >= steps}>
+        <button
+          type="button"
+          id="replay-next"
+          data-action="next"
+          aria-label={t("next")}
+          onClick={() => to(step + 1)}
+          disabled={!!data && step >= steps}
+        >
           ▶
         </button>
-        <button type="button" data-action="end" aria-label={t("end")} onClick={() => to(steps)} disabled={!!data && step >= steps}>
+        <button
+          type="button"
+          data-action="end"
+          aria-label={t("end")}
+          onClick={() => to(steps)}
+          disabled={!!data && step >= steps}
+        >
           ⏭
         </button>
-        <button type="button" class="ghost" id="replay-close" data-action="back" onClick={() => go({ name: "lobby" })}>
+        <button
+          type="button"
+          class="ghost"
+          id="replay-close"
+          data-action="back"
+          onClick={() => go({ name: "lobby" })}
+        >
           {t("back")}
         </button>
       </div>
@@ -124,9 +172,33 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
             <section class="settlement-panel in-replay" aria-label={t("settlement")}>
               <h2>{t("settlement")}</h2>
               {view.game === "mazhan" ? (
-                <MazhanSettlement hand={hand} stake={0} fee={0} moves={[]} balance={null} balanceChange={0} names={NAMES} me={view.seat} myName={me.value?.name ?? null} wild={(view as MazhanView).wild} dealer={(view as MazhanView).dealer} result={result as MazhanResult} />
+                <MazhanSettlement
+                  hand={hand}
+                  stake={0}
+                  fee={0}
+                  moves={[]}
+                  balance={null}
+                  balanceChange={0}
+                  names={NAMES}
+                  me={view.seat}
+                  myName={me.value?.name ?? null}
+                  wild={(view as MazhanView).wild}
+                  dealer={(view as MazhanView).dealer}
+                  result={result as MazhanResult}
+                />
               ) : (
-                <MadiaoSettlement hand={hand} stake={0} fee={0} moves={[]} balance={null} balanceChange={0} names={NAMES} me={view.seat} myName={me.value?.name ?? null} result={result as MadiaoResult} />
+                <MadiaoSettlement
+                  hand={hand}
+                  stake={0}
+                  fee={0}
+                  moves={[]}
+                  balance={null}
+                  balanceChange={0}
+                  names={NAMES}
+                  me={view.seat}
+                  myName={me.value?.name ?? null}
+                  result={result as MadiaoResult}
+                />
               )}
             </section>
           ) : null}
@@ -135,8 +207,16 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
           <h2>{t("log")}</h2>
           <ol ref={list}>
             {actions.map((a, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: a record's actions in order
-              <li key={i} class={i + 1 === data?.step ? "current" : i + 1 > (data?.step ?? 0) ? "future" : undefined}>
+              <li
+                key={i}
+                class={
+                  i + 1 === data?.step
+                    ? "current"
+                    : i + 1 > (data?.step ?? 0)
+                      ? "future"
+                      : undefined
+                }
+              >
                 <button type="button" class="link" onClick={() => to(i + 1)}>
                   {i + 1}. {moveText(a, data?.game ?? "mazhan")}
                 </button>

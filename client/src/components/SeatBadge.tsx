@@ -1,7 +1,7 @@
 // A seat's plate: wind, name, dealer mark, points, status, and the clock ring.
 import type { JSX } from "preact";
-import type { Seat, SeatInfo } from "../protocol";
 import { t, windName } from "../i18n";
+import type { Seat, SeatInfo } from "../protocol";
 import { ClockRing } from "./Clock";
 
 export interface SeatBadgeProps {
@@ -39,7 +39,9 @@ export function SeatBadge(p: SeatBadgeProps): JSX.Element {
           ) : null}
           {p.info?.bot ? <span class="tag muted">{t("bot")}</span> : null}
           {p.info?.tuoguan ? <span class="tag muted">{t("tuoguan")}</span> : null}
-          {p.info && !p.info.bot && p.info.connected === false ? <span class="tag warn">{t("offline")}</span> : null}
+          {p.info && !p.info.bot && p.info.connected === false ? (
+            <span class="tag warn">{t("offline")}</span>
+          ) : null}
         </span>
         <span class="seat-sub">
           <span class="wind-name">{windName(p.wind)}</span>

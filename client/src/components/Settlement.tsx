@@ -3,9 +3,17 @@
 // in points (× 底注) with the table fee, line by line as the ledger records it.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { cardName, meldName, named, t, tileName, windName, winByName } from "../i18n";
-import type { Formula, MadiaoResult, MazhanResult, MazhanScore, Payment, Seat, SeatInfo } from "../protocol";
 import { SEATS } from "../game/seats";
+import { cardName, meldName, named, t, tileName, winByName, windName } from "../i18n";
+import type {
+  Formula,
+  MadiaoResult,
+  MazhanResult,
+  MazhanScore,
+  Payment,
+  Seat,
+  SeatInfo,
+} from "../protocol";
 import type { Move } from "../store";
 import { Card } from "./Card";
 import { Tile } from "./Tile";
@@ -37,19 +45,19 @@ export function formulaSteps(f: Formula, tai: number): string[] {
   } else {
     steps.push(`${t("base")} ${f.base}`);
     steps.push(`${t("rounded")} ${f.rounded}`);
-    if (f.rule === "hutou") steps.push(`${t("head")} ${t("hutouRule", { rounded: f.rounded })} = ${f.head}`);
+    if (f.rule === "hutou")
+      steps.push(`${t("head")} ${t("hutouRule", { rounded: f.rounded })} = ${f.head}`);
   }
   steps.push(`${t("times", { tai })} (×${f.multiplier}) = ${f.uncapped}`);
   if (f.uncapped > f.cap) steps.push(`${t("cap", { cap: f.cap })} → ${f.value}`);
   return steps;
 }
 
-function Formula({ score }: { score: MazhanScore }): JSX.Element {
+function FormulaSteps({ score }: { score: MazhanScore }): JSX.Element {
   const steps = formulaSteps(score.formula, score.tai);
   return (
     <ol class="formula" aria-label={t("formula")} data-rule={score.formula.rule}>
       {steps.map((s, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: fixed steps
         <li key={i}>{s}</li>
       ))}
       <li class="formula-value">
@@ -59,7 +67,15 @@ function Formula({ score }: { score: MazhanScore }): JSX.Element {
   );
 }
 
-function HandRow({ seat, result, props }: { seat: Seat; result: MazhanResult; props: SettlementProps }): JSX.Element {
+function HandRow({
+  seat,
+  result,
+  props,
+}: {
+  seat: Seat;
+  result: MazhanResult;
+  props: SettlementProps;
+}): JSX.Element {
   const h = result.hands[seat];
   const isWinner = result.winner === seat;
   let winAt = -1;
@@ -74,7 +90,6 @@ function HandRow({ seat, result, props }: { seat: Seat; result: MazhanResult; pr
       <span class="reveal-tiles">
         {h.concealed.map((c, i) => (
           <Tile
-            // biome-ignore lint/suspicious/noArrayIndexKey: a hand in order
             key={i}
             code={c}
             size="sm"
@@ -84,11 +99,9 @@ function HandRow({ seat, result, props }: { seat: Seat; result: MazhanResult; pr
           />
         ))}
         {h.melds.map((m, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: melds in order
           <span key={i} class="meld" role="group" aria-label={meldName(m.kind)}>
             <span class="meld-label">{meldName(m.kind)}</span>
             {(m.tiles ?? []).map((c, k) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: a meld's tiles
               <Tile key={k} code={c} size="sm" />
             ))}
           </span>
@@ -111,8 +124,10 @@ function Outcome({ result, props }: { result: MazhanResult; props: SettlementPro
   const how: string[] = [];
   if (result.tianhu) how.push(t("tianhu"));
   else if (result.dihu) how.push(t("dihu"));
-  if (result.win_by === "discard" && result.discarder) how.push(t("onDiscard", { seat: windName(result.discarder) }));
-  else if (result.win_by === "robbed_kong" && result.discarder) how.push(t("robbedKong", { seat: windName(result.discarder) }));
+  if (result.win_by === "discard" && result.discarder)
+    how.push(t("onDiscard", { seat: windName(result.discarder) }));
+  else if (result.win_by === "robbed_kong" && result.discarder)
+    how.push(t("robbedKong", { seat: windName(result.discarder) }));
   else if (result.win_by) how.push(winByName(result.win_by));
   return (
     <p class="outcome" data-winner={result.winner}>
@@ -127,7 +142,15 @@ function Outcome({ result, props }: { result: MazhanResult; props: SettlementPro
   );
 }
 
-function Payments({ payments, names, unit }: { payments: Payment[]; names: Record<Seat, SeatInfo | null>; unit: (n: number) => string }): JSX.Element {
+function Payments({
+  payments,
+  names,
+  unit,
+}: {
+  payments: Payment[];
+  names: Record<Seat, SeatInfo | null>;
+  unit: (n: number) => string;
+}): JSX.Element {
   if (!payments.length) return <p class="muted">—</p>;
   return (
     <table class="payments">
@@ -141,13 +164,16 @@ function Payments({ payments, names, unit }: { payments: Payment[]; names: Recor
       </thead>
       <tbody>
         {payments.map((p, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: payments in order
           <tr key={i} data-from={p.from} data-to={p.to}>
             <td>{seatName(p.from, names)}</td>
             <td>{seatName(p.to, names)}</td>
             <td class="num">{unit(p.amount)}</td>
             <td>
-              {p.reason === "win" ? t("payWin") : p.reason === "difference" ? t("payDifference") : p.reason}
+              {p.reason === "win"
+                ? t("payWin")
+                : p.reason === "difference"
+                  ? t("payDifference")
+                  : p.reason}
               {p.dealer ? <span class="tag dealer">{t("dealerDouble")}</span> : null}
             </td>
           </tr>
@@ -158,11 +184,20 @@ function Payments({ payments, names, unit }: { payments: Payment[]; names: Recor
 }
 
 /** The points block: the fee, each movement of this hand as the ledger has it, the total. */
-function Points({ props, owed }: { props: SettlementProps; owed: Payment[] }): JSX.Element {
+function Points({
+  props,
+  owedNet,
+}: {
+  props: SettlementProps;
+  owedNet: number | null;
+}): JSX.Element {
   const name = props.myName;
   const who = (x: string) => (x === "house" ? t("house") : x);
   const mine = props.moves.filter((m) => m.from === name || m.to === name);
-  const scaled = owed.some((p) => !props.moves.some((m) => m.amount === p.amount * props.stake));
+  const paid = mine.reduce((acc, m) => acc + (m.to === name ? m.amount : -m.amount), 0);
+  // what this seat's net would be in points, against what moved: they differ only when
+  // someone could not pay in full (rules §10)
+  const scaled = owedNet !== null && Math.round(owedNet * props.stake) !== paid;
   return (
     <section class="points-block" aria-label={t("inPoints", { stake: props.stake })}>
       <h3>{t("inPoints", { stake: props.stake })}</h3>
@@ -180,7 +215,6 @@ function Points({ props, owed }: { props: SettlementProps; owed: Payment[] }): J
             <td class="num">{props.fee}</td>
           </tr>
           {props.moves.map((m, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: movements in order
             <tr key={i} class={m.from === name || m.to === name ? "mine" : undefined}>
               <td>{who(m.from)}</td>
               <td>{who(m.to)}</td>
@@ -198,16 +232,21 @@ function Points({ props, owed }: { props: SettlementProps; owed: Payment[] }): J
             <td class="num minus">{signed(-props.fee)}</td>
           </tr>
           {mine.map((m, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: movements in order
             <tr key={i}>
               <td>{t("settlement")}</td>
               <td>{who(m.from === name ? m.to : m.from)}</td>
-              <td class={`num ${m.to === name ? "plus" : "minus"}`}>{signed(m.to === name ? m.amount : -m.amount)}</td>
+              <td class={`num ${m.to === name ? "plus" : "minus"}`}>
+                {signed(m.to === name ? m.amount : -m.amount)}
+              </td>
             </tr>
           ))}
           <tr class="total">
             <td colSpan={2}>{t("yourChange")}</td>
-            <td class={`num ${props.balanceChange >= 0 ? "plus" : "minus"}`} id="balance-change" data-change={props.balanceChange}>
+            <td
+              class={`num ${props.balanceChange >= 0 ? "plus" : "minus"}`}
+              id="balance-change"
+              data-change={props.balanceChange}
+            >
               {signed(props.balanceChange)}
             </td>
           </tr>
@@ -225,21 +264,34 @@ function Points({ props, owed }: { props: SettlementProps; owed: Payment[] }): J
   );
 }
 
-function ScoreCard({ seat, score, result, props }: { seat: Seat; score: MazhanScore; result: MazhanResult; props: SettlementProps }): JSX.Element {
+function ScoreCard({
+  seat,
+  score,
+  result,
+  props,
+}: {
+  seat: Seat;
+  score: MazhanScore;
+  result: MazhanResult;
+  props: SettlementProps;
+}): JSX.Element {
   return (
     <article class={`score-card${result.winner === seat ? " winner" : ""}`} data-seat={seat}>
       <h4>
         {seatName(seat, props.names)}
-        <span class={`net ${result.net[seat] >= 0 ? "plus" : "minus"}`}>{t("hu", { n: signed(result.net[seat]) })}</span>
+        <span class={`net ${result.net[seat] >= 0 ? "plus" : "minus"}`}>
+          {t("hu", { n: signed(result.net[seat]) })}
+        </span>
       </h4>
-      {score.hand.length ? <p class="hand-names">{score.hand.map((h) => named(h)).join(" · ")}</p> : null}
+      {score.hand.length ? (
+        <p class="hand-names">{score.hand.map((h) => named(h)).join(" · ")}</p>
+      ) : null}
       <div class="score-cols">
         <div>
           <h5>{t("items")}</h5>
           {score.items.length ? (
             <ul class="items">
               {score.items.map((it, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: scorer order
                 <li key={i}>
                   <span>{named(it)}</span>
                   <span class="num">{it.points}</span>
@@ -255,7 +307,6 @@ function ScoreCard({ seat, score, result, props }: { seat: Seat; score: MazhanSc
           {score.tai_items.length ? (
             <ul class="items">
               {score.tai_items.map((it, i) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: scorer order
                 <li key={i}>
                   <span>{named(it)}</span>
                   <span class="num">{t("tai", { n: it.tai })}</span>
@@ -267,13 +318,18 @@ function ScoreCard({ seat, score, result, props }: { seat: Seat; score: MazhanSc
           )}
         </div>
       </div>
-      <Formula score={score} />
+      <FormulaSteps score={score} />
     </article>
   );
 }
 
-export function MazhanSettlement({ result, ...props }: SettlementProps & { result: MazhanResult }): JSX.Element {
-  const order = result.winner ? [result.winner, ...SEATS.filter((s) => s !== result.winner)] : [...SEATS];
+export function MazhanSettlement({
+  result,
+  ...props
+}: SettlementProps & { result: MazhanResult }): JSX.Element {
+  const order = result.winner
+    ? [result.winner, ...SEATS.filter((s) => s !== result.winner)]
+    : [...SEATS];
   return (
     <div class="settlement mazhan" data-hand={props.hand}>
       <Outcome result={result} props={props} />
@@ -299,14 +355,21 @@ export function MazhanSettlement({ result, ...props }: SettlementProps & { resul
           ))}
         </p>
       </section>
-      <Points props={props} owed={result.payments} />
+      <Points props={props} owedNet={props.me ? result.net[props.me] : null} />
     </div>
   );
 }
 
 /** The 開沖 draws, revealed one by one (all at once with reduced motion). */
-function ChongDraws({ result, names }: { result: MadiaoResult; names: Record<Seat, SeatInfo | null> }): JSX.Element {
-  const reduce = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+function ChongDraws({
+  result,
+  names,
+}: {
+  result: MadiaoResult;
+  names: Record<Seat, SeatInfo | null>;
+}): JSX.Element {
+  const reduce =
+    typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
   const [shown, setShown] = useState(reduce ? result.chong.length : 0);
   useEffect(() => {
     if (shown >= result.chong.length) return;
@@ -318,14 +381,21 @@ function ChongDraws({ result, names }: { result: MadiaoResult; names: Record<Sea
       <h3>{t("chong")}</h3>
       <ol class="chong-draws">
         {result.chong.map((d, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: draws in order
-          <li key={i} class={i < shown ? "shown" : "pending"} aria-hidden={i < shown ? undefined : true}>
+          <li
+            key={i}
+            class={i < shown ? "shown" : "pending"}
+            aria-hidden={i < shown ? undefined : true}
+          >
             {i < shown ? (
               <>
                 <Card code={d.card} size="sm" />
-                <span>{t("chongDraw", { drawer: seatName(d.drawer, names), card: cardName(d.card) })}</span>
+                <span>
+                  {t("chongDraw", { drawer: seatName(d.drawer, names), card: cardName(d.card) })}
+                </span>
                 <span class={d.scorer ? "plus" : "muted"}>
-                  {d.scorer ? t("chongScore", { scorer: windName(d.scorer), points: d.points }) : t("chongDead")}
+                  {d.scorer
+                    ? t("chongScore", { scorer: windName(d.scorer), points: d.points })
+                    : t("chongDead")}
                 </span>
               </>
             ) : (
@@ -338,7 +408,10 @@ function ChongDraws({ result, names }: { result: MadiaoResult; names: Record<Sea
   );
 }
 
-export function MadiaoSettlement({ result, ...props }: SettlementProps & { result: MadiaoResult }): JSX.Element {
+export function MadiaoSettlement({
+  result,
+  ...props
+}: SettlementProps & { result: MadiaoResult }): JSX.Element {
   return (
     <div class="settlement madiao" data-hand={props.hand}>
       {result.hands ? (
@@ -378,7 +451,8 @@ export function MadiaoSettlement({ result, ...props }: SettlementProps & { resul
                   {result.banker === s ? <span class="tag dealer">{t("banker")}</span> : null}
                 </th>
                 <td class="num">
-                  {r.tricks} <span class="muted small">{r.zhengben ? t("zhengben") : t("chijiao")}</span>
+                  {r.tricks}{" "}
+                  <span class="muted small">{r.zhengben ? t("zhengben") : t("chijiao")}</span>
                 </td>
                 <td class="num">{signed(r.diao)}</td>
                 <td>
@@ -388,7 +462,9 @@ export function MadiaoSettlement({ result, ...props }: SettlementProps & { resul
                 </td>
                 <td class="num">{r.chong}</td>
                 <td class="num">{r.bonus_total}</td>
-                <td class={`num ${r.net >= 0 ? "plus" : "minus"}`}>{t("zhu", { n: signed(r.net) })}</td>
+                <td class={`num ${r.net >= 0 ? "plus" : "minus"}`}>
+                  {t("zhu", { n: signed(r.net) })}
+                </td>
               </tr>
             );
           })}
@@ -396,9 +472,13 @@ export function MadiaoSettlement({ result, ...props }: SettlementProps & { resul
       </table>
       <section class="who-pays">
         <h3>{t("payments")}</h3>
-        <Payments payments={result.payments ?? []} names={props.names} unit={(n) => t("zhu", { n })} />
+        <Payments
+          payments={result.payments ?? []}
+          names={props.names}
+          unit={(n) => t("zhu", { n })}
+        />
       </section>
-      <Points props={props} owed={result.payments ?? []} />
+      <Points props={props} owedNet={props.me ? result.net[props.me] : null} />
     </div>
   );
 }

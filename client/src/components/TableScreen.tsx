@@ -2,12 +2,19 @@
 // stays until the player confirms the next hand or leaves), an escape notice.
 import type { JSX } from "preact";
 import { useState } from "preact/hooks";
-import { roomName, t, windName } from "../i18n";
-import type { MadiaoResult, MadiaoView, MazhanResult, MazhanView, Seat, SeatInfo } from "../protocol";
 import { SEATS } from "../game/seats";
+import { roomName, t, windName } from "../i18n";
+import type {
+  MadiaoResult,
+  MadiaoView,
+  MazhanResult,
+  MazhanView,
+  Seat,
+  SeatInfo,
+} from "../protocol";
 import { act, leave, ready, readyNext, send } from "../session";
 import {
-  escape,
+  escaped,
   frame,
   handInfo,
   handLive,
@@ -52,9 +59,14 @@ function WaitingRoom(): JSX.Element {
 }
 
 function EscapePanel(): JSX.Element | null {
-  const e = escape.value;
+  const e = escaped.value;
   if (!e) return null;
-  const why = e.why === "timeouts" ? t("whyTimeouts") : e.why === "disconnected" ? t("whyDisconnected") : t("whyLeft");
+  const why =
+    e.why === "timeouts"
+      ? t("whyTimeouts")
+      : e.why === "disconnected"
+        ? t("whyDisconnected")
+        : t("whyLeft");
   return (
     <section class="notice escape" role="alert" data-escape={e.seat}>
       <p>
@@ -87,10 +99,22 @@ function SettlementPanel(): JSX.Element | null {
   if (!result) body = <p class="muted">—</p>;
   else if (s.game === "mazhan") {
     const v = s.view as MazhanView | null;
-    body = <MazhanSettlement {...common} result={result as MazhanResult} wild={v?.wild} dealer={v?.dealer} />;
+    body = (
+      <MazhanSettlement
+        {...common}
+        result={result as MazhanResult}
+        wild={v?.wild}
+        dealer={v?.dealer}
+      />
+    );
   } else body = <MadiaoSettlement {...common} result={result as MadiaoResult} />;
   return (
-    <section class="settlement-panel" id="result" aria-labelledby="settlement-title" data-hand={s.hand}>
+    <section
+      class="settlement-panel"
+      id="result"
+      aria-labelledby="settlement-title"
+      data-hand={s.hand}
+    >
       <h2 id="settlement-title">
         {t("settlement")} · {t("handNo", { n: s.hand })}
       </h2>
@@ -165,13 +189,21 @@ export function TableScreen(): JSX.Element {
               id="tuoguan"
               data-action="tuoguan"
               checked={!!mine?.tuoguan}
-              onChange={(e) => send({ type: "tuoguan", on: (e.currentTarget as HTMLInputElement).checked })}
+              onChange={(e) =>
+                send({ type: "tuoguan", on: (e.currentTarget as HTMLInputElement).checked })
+              }
             />
             <span>{t("tuoguan")}</span>
           </label>
         ) : null}
         {canReady ? (
-          <button type="button" class="primary" id="ready" data-action="ready" onClick={() => ready()}>
+          <button
+            type="button"
+            class="primary"
+            id="ready"
+            data-action="ready"
+            onClick={() => ready()}
+          >
             {t("ready")}
           </button>
         ) : null}

@@ -22,34 +22,153 @@ const R = "pip-red";
 /** Dot positions in a 30 × 40 face: [x, y, colour class]. */
 const DOTS: Record<number, { r: number; pips: Pip[] }> = {
   1: { r: 9, pips: [[15, 20, R]] },
-  2: { r: 6, pips: [[15, 11, G], [15, 29, B]] },
-  3: { r: 5.2, pips: [[8, 9, B], [15, 20, R], [22, 31, G]] },
-  4: { r: 5.2, pips: [[9, 12, B], [21, 12, G], [9, 28, G], [21, 28, B]] },
-  5: { r: 4.8, pips: [[8, 10, B], [22, 10, G], [15, 20, R], [8, 30, G], [22, 30, B]] },
-  6: { r: 4.6, pips: [[9, 9, G], [21, 9, G], [9, 21, R], [21, 21, R], [9, 32, R], [21, 32, R]] },
+  2: {
+    r: 6,
+    pips: [
+      [15, 11, G],
+      [15, 29, B],
+    ],
+  },
+  3: {
+    r: 5.2,
+    pips: [
+      [8, 9, B],
+      [15, 20, R],
+      [22, 31, G],
+    ],
+  },
+  4: {
+    r: 5.2,
+    pips: [
+      [9, 12, B],
+      [21, 12, G],
+      [9, 28, G],
+      [21, 28, B],
+    ],
+  },
+  5: {
+    r: 4.8,
+    pips: [
+      [8, 10, B],
+      [22, 10, G],
+      [15, 20, R],
+      [8, 30, G],
+      [22, 30, B],
+    ],
+  },
+  6: {
+    r: 4.6,
+    pips: [
+      [9, 9, G],
+      [21, 9, G],
+      [9, 21, R],
+      [21, 21, R],
+      [9, 32, R],
+      [21, 32, R],
+    ],
+  },
   7: {
     r: 3.9,
-    pips: [[7, 6, G], [15, 10, G], [23, 14, G], [9, 24, R], [21, 24, R], [9, 33, R], [21, 33, R]],
+    pips: [
+      [7, 6, G],
+      [15, 10, G],
+      [23, 14, G],
+      [9, 24, R],
+      [21, 24, R],
+      [9, 33, R],
+      [21, 33, R],
+    ],
   },
   8: {
     r: 3.9,
-    pips: [[9, 6, B], [21, 6, B], [9, 15, B], [21, 15, B], [9, 25, B], [21, 25, B], [9, 34, B], [21, 34, B]],
+    pips: [
+      [9, 6, B],
+      [21, 6, B],
+      [9, 15, B],
+      [21, 15, B],
+      [9, 25, B],
+      [21, 25, B],
+      [9, 34, B],
+      [21, 34, B],
+    ],
   },
   9: {
     r: 4,
-    pips: [[7, 8, B], [15, 8, B], [23, 8, B], [7, 20, R], [15, 20, R], [23, 20, R], [7, 32, G], [15, 32, G], [23, 32, G]],
+    pips: [
+      [7, 8, B],
+      [15, 8, B],
+      [23, 8, B],
+      [7, 20, R],
+      [15, 20, R],
+      [23, 20, R],
+      [7, 32, G],
+      [15, 32, G],
+      [23, 32, G],
+    ],
   },
 };
 /** Bamboo stick centres in a 30 × 40 face. */
 const STICKS: Record<number, Pip[]> = {
-  2: [[15, 10, G], [15, 30, G]],
-  3: [[15, 10, G], [9, 30, G], [21, 30, G]],
-  4: [[9, 10, G], [21, 10, G], [9, 30, G], [21, 30, G]],
-  5: [[8, 10, G], [22, 10, G], [15, 20, R], [8, 30, G], [22, 30, G]],
-  6: [[7, 10, G], [15, 10, G], [23, 10, G], [7, 30, G], [15, 30, G], [23, 30, G]],
-  7: [[15, 7, R], [7, 21, G], [15, 21, G], [23, 21, G], [7, 34, G], [15, 34, G], [23, 34, G]],
-  8: [[6, 10, G], [12, 10, G], [18, 10, G], [24, 10, G], [6, 30, G], [12, 30, G], [18, 30, G], [24, 30, G]],
-  9: [[7, 7, G], [15, 7, R], [23, 7, G], [7, 20, G], [15, 20, R], [23, 20, G], [7, 33, G], [15, 33, R], [23, 33, G]],
+  2: [
+    [15, 10, G],
+    [15, 30, G],
+  ],
+  3: [
+    [15, 10, G],
+    [9, 30, G],
+    [21, 30, G],
+  ],
+  4: [
+    [9, 10, G],
+    [21, 10, G],
+    [9, 30, G],
+    [21, 30, G],
+  ],
+  5: [
+    [8, 10, G],
+    [22, 10, G],
+    [15, 20, R],
+    [8, 30, G],
+    [22, 30, G],
+  ],
+  6: [
+    [7, 10, G],
+    [15, 10, G],
+    [23, 10, G],
+    [7, 30, G],
+    [15, 30, G],
+    [23, 30, G],
+  ],
+  7: [
+    [15, 7, R],
+    [7, 21, G],
+    [15, 21, G],
+    [23, 21, G],
+    [7, 34, G],
+    [15, 34, G],
+    [23, 34, G],
+  ],
+  8: [
+    [6, 10, G],
+    [12, 10, G],
+    [18, 10, G],
+    [24, 10, G],
+    [6, 30, G],
+    [12, 30, G],
+    [18, 30, G],
+    [24, 30, G],
+  ],
+  9: [
+    [7, 7, G],
+    [15, 7, R],
+    [23, 7, G],
+    [7, 20, G],
+    [15, 20, R],
+    [23, 20, G],
+    [7, 33, G],
+    [15, 33, R],
+    [23, 33, G],
+  ],
 };
 
 function Face({ code }: { code: string }): JSX.Element {
@@ -103,7 +222,8 @@ function Face({ code }: { code: string }): JSX.Element {
   }
   if (suit === "z") {
     const h = HONOURS[code];
-    if (code === "5z") return <rect x="6" y="7" width="18" height="26" rx="2" class="white-frame" />;
+    if (code === "5z")
+      return <rect x="6" y="7" width="18" height="26" rx="2" class="white-frame" />;
     return (
       <text x="15" y="27" class={`glyph ${h?.cls ?? "ink"}`} font-size="20">
         {h?.glyph}
@@ -138,7 +258,14 @@ export interface TileProps {
 }
 
 /** A tile face (or its back when `code` is null), as an image with its name. */
-export function Tile({ code, size = "md", wild, class: extra, label, title }: TileProps): JSX.Element {
+export function Tile({
+  code,
+  size = "md",
+  wild,
+  class: extra,
+  label,
+  title,
+}: TileProps): JSX.Element {
   const name = code ? tileName(code) : "";
   return (
     <span
@@ -150,9 +277,17 @@ export function Tile({ code, size = "md", wild, class: extra, label, title }: Ti
       title={title ?? (code ? name : undefined)}
     >
       <svg viewBox="0 0 30 40" aria-hidden="true" focusable="false">
-        {code ? <Face code={code} /> : <rect x="3" y="3" width="24" height="34" rx="3" class="back-pattern" />}
+        {code ? (
+          <Face code={code} />
+        ) : (
+          <rect x="3" y="3" width="24" height="34" rx="3" class="back-pattern" />
+        )}
       </svg>
-      {wild ? <span class="star" aria-hidden="true">★</span> : null}
+      {wild ? (
+        <span class="star" aria-hidden="true">
+          ★
+        </span>
+      ) : null}
     </span>
   );
 }

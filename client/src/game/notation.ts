@@ -10,10 +10,15 @@ export interface RecordAction {
   codes: string[];
 }
 
-/** Split a grouped code run: "345m" → 3m 4m 5m; "wt" → wt; "9m" → 9m. */
-export function splitCodes(arg: string): string[] {
+const RUNS = {
+  mazhan: /(\d+)([mpszhj])/g,
+  madiao: /([0-9wqbh]+)([tmsc])/g,
+};
+
+/** Split a grouped code run: "345m" → 3m 4m 5m; "1h2j" → 1h 2j; Ma Diao "wqt" → wt qt. */
+export function splitCodes(arg: string, game: "mazhan" | "madiao" = "mazhan"): string[] {
   const out: string[] = [];
-  for (const m of arg.matchAll(/([0-9wqbh]+)([a-z])/g)) {
+  for (const m of arg.matchAll(RUNS[game])) {
     const faces = m[1] ?? "";
     const suit = m[2] ?? "";
     for (const f of faces) out.push(f + suit);
@@ -21,7 +26,7 @@ export function splitCodes(arg: string): string[] {
   return out;
 }
 
-export function parseRecordAction(text: string): RecordAction {
+export function parseRecordAction(text: string, game: "mazhan" | "madiao"): RecordAction {
   const [seat, kind = "", arg = ""] = text.trim().split(/\s+/);
-  return { seat: isSeat(seat) ? seat : null, kind, codes: arg ? splitCodes(arg) : [] };
+  return { seat: isSeat(seat) ? seat : null, kind, codes: arg ? splitCodes(arg, game) : [] };
 }

@@ -32,7 +32,8 @@ export function setLang(next: Lang): void {
   } catch {
     // not persisted; the switch still applies
   }
-  if (typeof document !== "undefined") document.documentElement.lang = next === "zh" ? "zh-Hant" : "en";
+  if (typeof document !== "undefined")
+    document.documentElement.lang = next === "zh" ? "zh-Hant" : "en";
 }
 
 /** Fill `{name}` placeholders. */
@@ -43,7 +44,11 @@ export function fill(text: string, params: Record<string, string | number> = {})
 }
 
 /** A UI string of the current (or given) language. */
-export function t(key: UiKey, params?: Record<string, string | number>, l: Lang = lang.value): string {
+export function t(
+  key: UiKey,
+  params?: Record<string, string | number>,
+  l: Lang = lang.value,
+): string {
   return fill(TABLES[l].ui[key], params);
 }
 

@@ -37,7 +37,11 @@ export async function api<T>(path: string, body?: unknown, method?: string): Pro
   }
   if (!response.ok) {
     const error = (data as { error?: { code?: string; message?: string } } | null)?.error;
-    throw new ApiError(error?.code ?? "other", error?.message ?? response.statusText, response.status);
+    throw new ApiError(
+      error?.code ?? "other",
+      error?.message ?? response.statusText,
+      response.status,
+    );
   }
   return data as T;
 }

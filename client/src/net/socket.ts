@@ -55,7 +55,7 @@ export class Socket {
 
   /** Send a message; false when the socket is not open (the caller may say so). */
   send(message: unknown): boolean {
-    if (!this.ws || this.ws.readyState !== 1) return false;
+    if (this.ws?.readyState !== 1) return false;
     this.ws.send(JSON.stringify(message));
     return true;
   }
@@ -119,7 +119,8 @@ export class Socket {
   }
 
   private cancelTimer(): void {
-    if (this.timer !== null) (this.deps.clearTimer ?? ((h) => clearTimeout(h as number)))(this.timer);
+    if (this.timer !== null)
+      (this.deps.clearTimer ?? ((h) => clearTimeout(h as number)))(this.timer);
     this.timer = null;
   }
 }

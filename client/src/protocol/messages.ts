@@ -23,7 +23,15 @@ export type ServerMessage =
       live: boolean;
       seats: Record<Seat, SeatInfo | null>;
     }
-  | { type: "hand_start"; hand: number; stake: number; fee: number; seat: Seat; room: string; game: Game }
+  | {
+      type: "hand_start";
+      hand: number;
+      stake: number;
+      fee: number;
+      seat: Seat;
+      room: string;
+      game: Game;
+    }
   | {
       type: "view";
       table: number | string;
