@@ -16,7 +16,9 @@ const schemas = readdirSync(docs)
   .filter((f) => f.endsWith(".schema.json"))
   .sort();
 if (!schemas.length) {
-  console.log("gen-types: no docs/*.schema.json yet; the hand-written types in src/protocol are used");
+  console.log(
+    "gen-types: no docs/*.schema.json yet; the hand-written types in src/protocol are used",
+  );
   process.exit(0);
 }
 

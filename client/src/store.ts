@@ -190,7 +190,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
       return;
     case "seated":
       batch(() => {
-        if (seated.value?.table !== m.table) clearTable();
+        if (seated.value && seated.value.table !== m.table) clearTable();
         seated.value = { table: m.table, room: m.room, seat: m.seat };
         unseatedWhy.value = null;
         if (route.value.name !== "replay") route.value = { name: "table" };

@@ -14,6 +14,7 @@ import type {
   Seat,
   SeatInfo,
 } from "../protocol";
+import { toFormat2 } from "../protocol/legacy";
 import { go } from "../session";
 import { me } from "../store";
 import { MadiaoTable } from "./Madiao";
@@ -67,11 +68,13 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
     list.current?.querySelector(".current")?.scrollIntoView?.({ block: "nearest" });
   }, [data?.step]);
 
-  const view = data?.view as MazhanView | MadiaoView | undefined;
+  const view = data ? (toFormat2(data.view) as MazhanView | MadiaoView) : undefined;
   const revealed: Partial<Record<Seat, string[]>> = {};
   if (data?.views) {
     for (const s of SEATS) {
-      const v = data.views[s] as { hand?: string[]; drawn?: string | null } | undefined;
+      const v = data.views[s]
+        ? (toFormat2(data.views[s]) as { hand?: string[]; drawn?: string | null })
+        : undefined;
       if (v?.hand && s !== view?.seat) revealed[s] = v.drawn ? [...v.hand, v.drawn] : v.hand;
     }
   }
