@@ -58,8 +58,8 @@ def replay_step(record: dict[str, Any], seat: str, step: int) -> dict[str, Any]:
         "last": actions[step - 1] if step else None,
         "view": view,
         # the hand is over: the viewer shows every seat's hand and the whole move list
-        "views": {s.value: rules.observe(state, s).to_json() for s in rules.seats},
-        "actions": list(actions),
+        "views": {s.value: g.observe(state, s).to_json() for s in g.seats},
+        "actions": [str(a) for a in actions],
     }
 
 
