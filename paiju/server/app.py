@@ -30,7 +30,7 @@ from paiju.server.table_machine import Timing
 
 __all__ = ["create_app"]
 
-_WEB = Path(__file__).resolve().parent.parent / "web"
+_WEB = Path(__file__).resolve().parent.parent / "web" / "dist"  # the built client (client/)
 
 
 def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:

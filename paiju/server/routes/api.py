@@ -51,8 +51,10 @@ def replay_step(record: dict[str, Any], seat: str, step: int) -> dict[str, Any]:
         "step": step,
         "steps": len(actions),
         "last": actions[step - 1] if step else None,
-        "actions": actions[:step],
         "view": view,
+        # the hand is over: the viewer shows every seat's hand and the whole move list
+        "views": {s.value: g.observe(state, s).to_json() for s in g.seats},
+        "actions": list(actions),
     }
 
 

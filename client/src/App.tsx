@@ -1,0 +1,60 @@
+import type { JSX } from "preact";
+import { useEffect } from "preact/hooks";
+import { ConnectionBanner, Header, Toasts } from "./components/Chrome";
+import { Lobby } from "./components/Lobby";
+import { Login } from "./components/Login";
+import { Replay } from "./components/Replay";
+import { TableScreen } from "./components/TableScreen";
+import { t } from "./i18n";
+import { hashToRoute, refreshMe, routeToHash } from "./session";
+import { me, route } from "./store";
+
+export function App(): JSX.Element {
+  const r = route.value;
+  // the hash mirrors the route (a reload comes back to the same screen)
+  useEffect(() => {
+    const hash = routeToHash(r);
+    if (location.hash !== hash) history.replaceState(null, "", hash);
+  }, [r]);
+  useEffect(() => {
+    const onHash = () => {
+      const next = hashToRoute(location.hash);
+      if (next && me.value) route.value = next;
+    };
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, []);
+  let screen: JSX.Element;
+  if (!me.value || r.name === "login") screen = <Login />;
+  else if (r.name === "table") screen = <TableScreen />;
+  else if (r.name === "replay") screen = <Replay key={r.hand} hand={r.hand} step={r.step} />;
+  else screen = <Lobby />;
+  return (
+    <>
+      <a class="skip" href="#main">
+        {t("menu")}
+      </a>
+      <Header />
+      <ConnectionBanner />
+      <div id="main">{screen}</div>
+      <Toasts />
+    </>
+  );
+}
+
+/** On load: who is logged in (cookie), where they sit, which screen the hash names. */
+export async function boot(): Promise<void> {
+  const wanted = hashToRoute(location.hash);
+  try {
+    const found = await refreshMe();
+    if (!found) {
+      route.value = { name: "login" };
+      return;
+    }
+    if (found.seated) route.value = { name: "table" };
+    else if (wanted && wanted.name !== "login" && wanted.name !== "table") route.value = wanted;
+    else route.value = { name: "lobby" };
+  } catch {
+    route.value = { name: "login" };
+  }
+}

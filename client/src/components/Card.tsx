@@ -1,0 +1,81 @@
+// Ma Diao cards: tall paper cards with the face written top to bottom in the system CJK font,
+// red ink for the red cards (紅張), a suit band at the foot; backs for hidden cards.
+import type { JSX } from "preact";
+import { cardName, TABLES } from "../i18n";
+
+/** The red cards of the [Q] tradition (賞, 肩 and 百老): rules/madiao.md §1. */
+export const RED_CARDS = new Set(["wt", "qt", "bt", "9m", "8m", "9s", "8s", "0c", "hc"]);
+
+const SUIT_CLASS: Record<string, string> = { t: "suit-t", m: "suit-m", s: "suit-s", c: "suit-c" };
+
+export interface CardProps {
+  code: string | null;
+  size?: "lg" | "md" | "sm";
+  class?: string;
+  label?: string;
+}
+
+export function Card({ code, size = "md", class: extra, label }: CardProps): JSX.Element {
+  if (!code) {
+    return (
+      <span
+        class={`card card-${size} back${extra ? ` ${extra}` : ""}`}
+        role="img"
+        aria-label={label}
+      >
+        <span class="card-back" aria-hidden="true" />
+      </span>
+    );
+  }
+  const glyphs = [...(TABLES.zh.cards[code as keyof typeof TABLES.zh.cards] ?? code)];
+  const name = cardName(code);
+  return (
+    <span
+      class={`card card-${size} ${SUIT_CLASS[code[1] ?? ""] ?? ""}${RED_CARDS.has(code) ? " red" : ""}${extra ? ` ${extra}` : ""}`}
+      data-card={code}
+      role="img"
+      aria-label={label ?? name}
+      title={name}
+    >
+      <span class="card-face" aria-hidden="true">
+        {glyphs.map((g, i) => (
+          <span key={i}>{g}</span>
+        ))}
+      </span>
+    </span>
+  );
+}
+
+export interface CardButtonProps {
+  code: string;
+  label: string;
+  actions: string[];
+  selected?: boolean;
+  disabled?: boolean;
+  onClick: () => void;
+  onKeyDown?: (ev: KeyboardEvent) => void;
+  tabIndex?: number;
+  buttonRef?: (el: HTMLButtonElement | null) => void;
+}
+
+export function CardButton(p: CardButtonProps): JSX.Element {
+  return (
+    <button
+      type="button"
+      class={`card-button${p.selected ? " selected" : ""}`}
+      data-card={p.code}
+      data-tile={p.code}
+      data-action={p.actions.join(" | ") || undefined}
+      aria-label={p.label}
+      aria-pressed={p.selected}
+      title={p.label}
+      disabled={p.disabled}
+      onClick={p.onClick}
+      onKeyDown={p.onKeyDown}
+      tabIndex={p.tabIndex}
+      ref={p.buttonRef}
+    >
+      <Card code={p.code} size="lg" label="" />
+    </button>
+  );
+}

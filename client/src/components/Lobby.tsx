@@ -1,0 +1,269 @@
+// The lobby: rooms (minimum and your stake), your balance and its chart over your hands,
+// your hands with results and replay links, the ledger.
+import type { JSX } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { errorText, gameName, reasonName, roomName, t } from "../i18n";
+import { ApiError, api, type HandSummary, type LedgerEntry, type Room } from "../net/api";
+import { go, join } from "../session";
+import { me } from "../store";
+
+/** 底注 for a balance (rules §10): the largest of 1, 2, 5, 10, 20, 50, … not above balance / 800. */
+export function stakeFor(balance: number): number {
+  const limit = balance / 800;
+  let best = 1;
+  for (let scale = 1; scale <= limit; scale *= 10) {
+    for (const k of [1, 2, 5]) if (k * scale <= limit) best = k * scale;
+  }
+  return best;
+}
+
+/** The points of the balance chart: the balance after each hand (oldest first). */
+export function chartPoints(entries: LedgerEntry[]): { hand: number | null; balance: number }[] {
+  const chrono = [...entries].sort((a, b) => a.id - b.id);
+  const out: { hand: number | null; balance: number }[] = [];
+  for (const e of chrono) {
+    const last = out[out.length - 1];
+    if (last && e.hand !== null && last.hand === e.hand) last.balance = e.balance_after;
+    else out.push({ hand: e.hand, balance: e.balance_after });
+  }
+  return out;
+}
+
+export function BalanceChart({ entries }: { entries: LedgerEntry[] }): JSX.Element | null {
+  const pts = chartPoints(entries);
+  if (pts.length < 2) return null;
+  const w = 600;
+  const h = 140;
+  const pad = 28;
+  const values = pts.map((p) => p.balance);
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const span = hi - lo || 1;
+  const x = (i: number) => pad + (i * (w - 2 * pad)) / (pts.length - 1);
+  const y = (v: number) => h - pad / 2 - ((v - lo) * (h - pad)) / span;
+  const path = pts
+    .map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.balance).toFixed(1)}`)
+    .join(" ");
+  const last = pts[pts.length - 1] as { balance: number };
+  return (
+    <figure class="chart">
+      <svg
+        viewBox={`0 0 ${w} ${h}`}
+        role="img"
+        aria-label={`${t("balanceChart")}: ${pts[0]?.balance} → ${last.balance}`}
+      >
+        <line x1={pad} x2={w - pad} y1={y(lo)} y2={y(lo)} class="axis" />
+        <text x={2} y={y(hi) + 4} class="axis-label">
+          {hi}
+        </text>
+        <text x={2} y={y(lo) + 4} class="axis-label">
+          {lo}
+        </text>
+        <path d={path} class="line" />
+        {pts.map((p, i) => (
+          <circle key={i} cx={x(i)} cy={y(p.balance)} r="2.5" class="dot">
+            <title>{`${p.hand ? t("handNo", { n: p.hand }) : ""} ${p.balance}`}</title>
+          </circle>
+        ))}
+      </svg>
+      <figcaption>{t("balanceChart")}</figcaption>
+    </figure>
+  );
+}
+
+function result(h: HandSummary): string {
+  if (h.status === "aborted" || h.result === "escape") return t("escaped");
+  if (h.net === null || h.net === undefined) return t("drawnHand");
+  if (h.net > 0) return t("won");
+  if (h.net < 0) return t("lost");
+  return t("even");
+}
+
+function counterpart(e: LedgerEntry): string {
+  if (e.counterparts?.length)
+    return e.counterparts.map((c) => (c === "house" ? t("house") : c)).join(", ");
+  if (e.counterpart) return e.counterpart === "house" ? t("house") : e.counterpart;
+  if (e.reason === "fee") return t("house");
+  return "—";
+}
+
+export function Lobby(): JSX.Element {
+  const [rooms, setRooms] = useState<Room[] | null>(null);
+  const [hands, setHands] = useState<HandSummary[]>([]);
+  const [ledger, setLedger] = useState<LedgerEntry[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const balance = me.value?.balance ?? 0;
+  useEffect(() => {
+    let gone = false;
+    (async () => {
+      try {
+        const [r, h, l] = await Promise.all([
+          api<{ rooms: Room[] }>("/api/rooms"),
+          api<{ hands: HandSummary[] }>("/api/hands"),
+          api<{ entries: LedgerEntry[] }>("/api/ledger"),
+        ]);
+        if (gone) return;
+        setRooms(r.rooms);
+        setHands(h.hands);
+        setLedger(l.entries);
+        const newest = l.entries[0];
+        if (newest && me.value && me.value.balance !== newest.balance_after) {
+          me.value = { ...me.value, balance: newest.balance_after };
+        }
+      } catch (err) {
+        if (!gone) setError(err instanceof ApiError ? err.code : "network");
+      }
+    })();
+    return () => {
+      gone = true;
+    };
+  }, []);
+  return (
+    <main class="lobby" id="lobby">
+      {error ? (
+        <p class="error" role="alert">
+          {errorText(error)}
+        </p>
+      ) : null}
+      <section aria-labelledby="rooms-title">
+        <h2 id="rooms-title">{t("rooms")}</h2>
+        <div class="rooms" id="rooms">
+          {rooms === null ? <p class="muted">{t("loading")}</p> : null}
+          {rooms?.map((r) => {
+            const allowed = balance >= r.min_balance;
+            return (
+              <article class="room-card" key={r.name} data-room-card={r.name}>
+                <h3>{roomName(r.name)}</h3>
+                <dl>
+                  <dt>{t("minBalance")}</dt>
+                  <dd>{r.min_balance}</dd>
+                  <dt>{t("yourStake")}</dt>
+                  <dd data-stake={stakeFor(balance)}>{stakeFor(balance)}</dd>
+                  <dt>{t("players")}</dt>
+                  <dd>
+                    {r.players} · {r.tables} {t("tables")}
+                  </dd>
+                </dl>
+                <div class="row">
+                  <button
+                    type="button"
+                    class="primary"
+                    data-room={r.name}
+                    data-action="join"
+                    disabled={!allowed}
+                    onClick={() => join(r.name, false)}
+                  >
+                    {t("join")}
+                  </button>
+                  {r.bots ? (
+                    <button
+                      type="button"
+                      data-alone={r.name}
+                      data-action="alone"
+                      disabled={!allowed}
+                      onClick={() => join(r.name, true)}
+                    >
+                      {t("alone")}
+                    </button>
+                  ) : null}
+                </div>
+                {allowed ? null : <p class="muted small">{t("tooFewPoints")}</p>}
+              </article>
+            );
+          })}
+        </div>
+      </section>
+      <section aria-labelledby="balance-title" class="balance-section">
+        <h2 id="balance-title">
+          {t("balance")} <b data-balance={balance}>{balance}</b>
+        </h2>
+        <BalanceChart entries={ledger} />
+      </section>
+      <section aria-labelledby="hands-title">
+        <h2 id="hands-title">{t("history")}</h2>
+        {hands.length ? (
+          <table class="hands" id="hands">
+            <thead>
+              <tr>
+                <th scope="col">{t("hand")}</th>
+                <th scope="col">{t("game")}</th>
+                <th scope="col">{t("time")}</th>
+                <th scope="col">{t("seat")}</th>
+                <th scope="col">{t("stake")}</th>
+                <th scope="col">{t("result")}</th>
+                <th scope="col">{t("replay")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {hands.map((h) => (
+                <tr key={h.hand} data-hand={h.hand}>
+                  <td>#{h.hand}</td>
+                  <td>{gameName(h.game)}</td>
+                  <td>{h.at.replace("T", " ").slice(0, 16)}</td>
+                  <td>{h.seat}</td>
+                  <td class="num">{h.stake}</td>
+                  <td
+                    class={h.net && h.net > 0 ? "plus" : h.net && h.net < 0 ? "minus" : undefined}
+                  >
+                    {result(h)}
+                    {typeof h.net === "number" && h.net !== 0
+                      ? ` ${h.net > 0 ? "+" : ""}${h.net}`
+                      : ""}
+                  </td>
+                  <td>
+                    <a
+                      href={`#/replay/${h.hand}/0`}
+                      data-action="replay"
+                      onClick={(e) => {
+                        e.preventDefault();
+                        go({ name: "replay", hand: h.hand, step: 0 });
+                      }}
+                    >
+                      {t("replay")}
+                    </a>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p class="muted">{t("noHands")}</p>
+        )}
+      </section>
+      <section aria-labelledby="ledger-title">
+        <h2 id="ledger-title">{t("ledger")}</h2>
+        {ledger.length ? (
+          <table class="ledger" id="ledger">
+            <thead>
+              <tr>
+                <th scope="col">{t("time")}</th>
+                <th scope="col">{t("hand")}</th>
+                <th scope="col">{t("reason")}</th>
+                <th scope="col">{t("counterpart")}</th>
+                <th scope="col">{t("amount")}</th>
+                <th scope="col">{t("balanceAfter")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {ledger.slice(0, 60).map((e) => (
+                <tr key={e.id} data-ledger={e.id}>
+                  <td>{e.at.replace("T", " ").slice(0, 16)}</td>
+                  <td>{e.hand ? `#${e.hand}` : "—"}</td>
+                  <td>{reasonName(e.reason)}</td>
+                  <td>{counterpart(e)}</td>
+                  <td class={`num ${e.amount >= 0 ? "plus" : "minus"}`}>
+                    {e.amount > 0 ? "+" : ""}
+                    {e.amount}
+                  </td>
+                  <td class="num">{e.balance_after}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p class="muted">{t("noLedger")}</p>
+        )}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,465 @@
+// The Mazhan table: a square table with you at the bottom.
+import type { JSX } from "preact";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { aroundFrom, isSeat, sideOf } from "../game/seats";
+import { actionName, meldName, t, tileName, tileShort, windName } from "../i18n";
+import type { MazhanAction, MazhanMeld, MazhanView, Seat, SeatInfo } from "../protocol";
+import { Countdown } from "./Clock";
+import { SeatBadge } from "./SeatBadge";
+import { Tile, TileButton } from "./Tile";
+
+export interface MazhanTableProps {
+  view: MazhanView;
+  names: Record<Seat, SeatInfo | null>;
+  deadline: number | null;
+  total: number | null;
+  /** The action waiting for the server's next view (its buttons are disabled meanwhile). */
+  pending: string | null;
+  /** Bumped on each new frame, to replay the short animations. */
+  version: number;
+  points?: Partial<Record<Seat, number>>;
+  onAction: (action: string) => void;
+  /** The replay viewer shows a table without controls. */
+  readOnly?: boolean;
+  /** Replay: every seat's concealed tiles (the hand is over). */
+  revealed?: Partial<Record<Seat, string[]>>;
+}
+
+/** The label of an action in the current language: 「碰 五萬」, "Pung 5m". */
+export function actionLabel(a: MazhanAction): string {
+  const tiles = a.kind === "chi" || a.kind === "chow" ? a.tiles : a.tile ? [a.tile] : [];
+  const names = tiles.map((x) => tileShort(x));
+  return [actionName(a.kind), ...names].join(" ");
+}
+
+/** The tiles of a meld the way a player lays them: the claimed tile turned, pointing at who gave it. */
+function Meld({
+  meld,
+  owner,
+  isMine,
+}: {
+  meld: MazhanMeld;
+  owner: Seat;
+  isMine: boolean;
+}): JSX.Element {
+  const faceDown = meld.tiles === null;
+  const label = meldName(meld.kind);
+  const tiles = meld.tiles ?? [null, null, null, null];
+  let claimedIndex = -1;
+  if (meld.claimed && meld.tiles) claimedIndex = meld.tiles.indexOf(meld.claimed);
+  const from = meld.from ? windName(meld.from) : "";
+  const aria = faceDown
+    ? t("concealedKong")
+    : `${label} ${(meld.tiles ?? []).map((x) => tileName(x)).join(" ")}${from ? ` ← ${from}` : ""}`;
+  const side = meld.from ? sideOf(meld.from, owner) : null;
+  return (
+    <span class={`meld meld-${meld.kind}`} role="group" aria-label={aria} data-meld={meld.kind}>
+      <span class="meld-label">{label}</span>
+      <span class="meld-tiles">
+        {tiles.map((code, i) => (
+          <Tile
+            key={i}
+            code={code}
+            size="sm"
+            class={
+              i === claimedIndex
+                ? `claimed-in from-${side ?? "x"}`
+                : isMine && meld.kind === "ckong" && (i === 0 || i === 3)
+                  ? "own-ckong"
+                  : undefined
+            }
+          />
+        ))}
+      </span>
+      {meld.from ? <span class="meld-from">{windName(meld.from, "zh")}</span> : null}
+    </span>
+  );
+}
+
+function Melds({ seat, view }: { seat: Seat; view: MazhanView }): JSX.Element | null {
+  const s = view.seats[seat];
+  if (!s.melds.length && !s.bonus.length) return null;
+  return (
+    <div class="melds-row">
+      {s.melds.length ? (
+        <span class="group" role="group" aria-label={t("melds")}>
+          {s.melds.map((m, i) => (
+            <Meld key={i} meld={m} owner={seat} isMine={seat === view.seat} />
+          ))}
+        </span>
+      ) : null}
+      {s.bonus.length ? (
+        <span class="group bonus" role="group" aria-label={t("bonus")}>
+          <span class="meld-label">{t("bonus")}</span>
+          {s.bonus.map((b) => (
+            <Tile key={b} code={b} size="sm" />
+          ))}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function Pond({ seat, view }: { seat: Seat; view: MazhanView }): JSX.Element {
+  const discards = view.seats[seat].discards;
+  const last = view.last;
+  const lastHere = last && last.seat === seat && last.kind === "discard";
+  return (
+    <div
+      class={`pond pond-${sideOf(seat, view.seat)}`}
+      data-seat={seat}
+      role="list"
+      aria-label={`${windName(seat)} ${t("discards")}`}
+    >
+      {discards.map((d, i) => {
+        const isLast = lastHere && i === discards.length - 1;
+        const cls = [d.claimed_by ? "claimed" : "", isLast ? "last" : ""].filter(Boolean).join(" ");
+        const claimedBy = isSeat(d.claimed_by) ? ` → ${windName(d.claimed_by)}` : "";
+        return (
+          <span role="listitem" key={i} class="pond-slot">
+            <Tile
+              code={d.tile}
+              size="sm"
+              class={cls || undefined}
+              label={`${tileName(d.tile)}${claimedBy}`}
+            />
+            {isSeat(d.claimed_by) ? (
+              <span class="claimed-mark" aria-hidden="true">
+                {windName(d.claimed_by, "zh")}
+              </span>
+            ) : null}
+          </span>
+        );
+      })}
+    </div>
+  );
+}
+
+/** The short callout of a claim or kong at the seat that made it (「碰」), for one second. */
+function Callout({ view, version }: { view: MazhanView; version: number }): JSX.Element | null {
+  const last = view.last;
+  const [shown, setShown] = useState<number | null>(null);
+  const loud =
+    last &&
+    ["chi", "peng", "gang", "angang", "jiagang", "hu", "shazhu", "chow", "pung", "kong"].includes(
+      last.kind,
+    );
+  useEffect(() => {
+    if (!loud) return;
+    setShown(version);
+    const id = setTimeout(() => setShown(null), 1200);
+    return () => clearTimeout(id);
+  }, [version, loud]);
+  if (!loud || shown !== version || !last?.seat) return null;
+  return (
+    <span class={`callout callout-${sideOf(last.seat, view.seat)}`} aria-hidden="true">
+      {actionName(last.kind)}
+    </span>
+  );
+}
+
+function Hidden({ count }: { count: number }): JSX.Element {
+  return (
+    <span class="hidden-hand" role="img" aria-label={t("handSize", { n: count })}>
+      {Array.from({ length: count }, (_, i) => (
+        <Tile key={i} code={null} size="xs" />
+      ))}
+    </span>
+  );
+}
+
+function OtherSeat(props: MazhanTableProps & { seat: Seat }): JSX.Element {
+  const { view, seat } = props;
+  const s = view.seats[seat];
+  const active = view.turn === seat || (view.window !== null && false);
+  const revealed = props.revealed?.[seat];
+  return (
+    <section
+      class={`seat-area side-${sideOf(seat, view.seat)}`}
+      data-seat={seat}
+      aria-label={windName(s.wind)}
+    >
+      <SeatBadge
+        seat={seat}
+        wind={s.wind}
+        info={props.names[seat]}
+        isMe={false}
+        dealer={view.dealer === seat}
+        dealerLabel="dealer"
+        active={active && !view.result}
+        deadline={null}
+        total={null}
+        points={props.points?.[seat] ?? null}
+      />
+      {revealed ? (
+        <span class="revealed-hand">
+          {revealed.map((c, i) => (
+            <Tile key={i} code={c} size="sm" wild={c === view.wild} />
+          ))}
+        </span>
+      ) : (
+        <Hidden count={s.hand_size} />
+      )}
+      <Melds seat={seat} view={view} />
+    </section>
+  );
+}
+
+function Center({ view }: { view: MazhanView }): JSX.Element {
+  return (
+    <div class="table-center" role="group" aria-label={t("wall")}>
+      <div class="center-row">
+        <span class="center-stat" title={t("wall")}>
+          <span class="stat-label">{t("wall")}</span>
+          <b data-wall={view.wall_left}>{view.wall_left}</b>
+        </span>
+      </div>
+      <div
+        class="center-row indicator"
+        role="group"
+        aria-label={`${t("indicator")} ${tileName(view.indicator)}; ${t("wild")} ${tileName(view.wild)} ×3`}
+      >
+        <span class="stat-label">{t("indicator")}</span>
+        <Tile code={view.indicator} size="sm" />
+        <span class="stat-label">{t("wild")}</span>
+        <span class="wild-faces">
+          <Tile code={view.wild} size="xs" wild />
+          <span class="times">★×3</span>
+        </span>
+      </div>
+      {view.set_aside.length ? (
+        <div class="center-row set-aside">
+          {view.set_aside.map((x) => (
+            <Tile key={x} code={x} size="xs" />
+          ))}
+        </div>
+      ) : null}
+      <div class="center-row winds">
+        {aroundFrom(view.seat).map((s) => (
+          <span
+            key={s}
+            class={`compass compass-${sideOf(s, view.seat)}${view.turn === s ? " on" : ""}`}
+          >
+            {windName(view.seats[s].wind, "zh")}
+          </span>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** The prompt: claim options (with the tiles each uses and its own countdown) or the
+ *  declarations open on one's turn (win, kongs, three wilds). */
+function Prompt(props: MazhanTableProps & { options: MazhanAction[] }): JSX.Element | null {
+  const { view, options } = props;
+  if (!options.length) return null;
+  const win = view.window;
+  return (
+    <div class={`prompt${win ? " claim" : ""}`} role="group" aria-label={t("chooseAction")}>
+      {win ? (
+        <span class="prompt-title">
+          {t(win.kind === "rob" ? "robPrompt" : "claimPrompt", {
+            seat: windName(win.from),
+            tile: tileName(win.tile),
+          })}
+          <Tile code={win.tile} size="sm" class="prompt-tile" />
+        </span>
+      ) : null}
+      <span class="prompt-options">
+        {options.map((a, i) => (
+          <button
+            type="button"
+            key={a.action}
+            class={`act act-${a.kind}`}
+            data-action={a.action}
+            aria-label={actionLabel(a)}
+            aria-keyshortcuts={a.kind === "pass" ? "Escape" : String(i + 1)}
+            disabled={props.pending !== null}
+            onClick={() => props.onAction(a.action)}
+          >
+            <span class="act-name">{actionName(a.kind)}</span>
+            {a.tiles.length && a.kind !== "pass" ? (
+              <span class="act-tiles">
+                {(a.kind === "chi" || a.kind === "chow"
+                  ? a.tiles
+                  : a.tiles.slice(
+                      0,
+                      a.kind === "angang" || a.kind === "jiagang" || a.kind === "gang" ? 4 : 3,
+                    )
+                ).map((x, k) => (
+                  <Tile
+                    key={k}
+                    code={x}
+                    size="xs"
+                    class={win && x === win.tile ? "claimed-in" : undefined}
+                  />
+                ))}
+              </span>
+            ) : null}
+            <kbd>{a.kind === "pass" ? "Esc" : i + 1}</kbd>
+          </button>
+        ))}
+      </span>
+      <Countdown deadline={props.deadline} total={props.total} />
+    </div>
+  );
+}
+
+function MyArea(props: MazhanTableProps): JSX.Element {
+  const { view } = props;
+  const me = view.seat;
+  const discards = useMemo(() => {
+    const m = new Map<string, string>();
+    for (const a of view.legal) if (a.kind === "discard" && a.tile) m.set(a.tile, a.action);
+    return m;
+  }, [view.legal]);
+  const options = view.legal.filter((a) => a.kind !== "discard");
+  // passes last, so digits 1… are the real claims
+  options.sort((a, b) => Number(a.kind === "pass") - Number(b.kind === "pass"));
+  const tiles = view.hand;
+  const buttons = useRef<(HTMLButtonElement | null)[]>([]);
+  const [focus, setFocus] = useState(tiles.length);
+  const all = view.drawn ? [...tiles, view.drawn] : tiles;
+  const disabled = props.readOnly || props.pending !== null || !view.my_turn;
+
+  const key = (i: number) => (ev: KeyboardEvent) => {
+    if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
+      ev.preventDefault();
+      const next = (i + (ev.key === "ArrowRight" ? 1 : -1) + all.length) % all.length;
+      setFocus(next);
+      buttons.current[next]?.focus();
+    }
+  };
+
+  // digits pick a prompt option, Escape passes
+  useEffect(() => {
+    if (props.readOnly || !options.length) return;
+    const onKey = (ev: KeyboardEvent) => {
+      if (ev.target instanceof HTMLInputElement || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+      const claims = options.filter((a) => a.kind !== "pass");
+      if (ev.key === "Escape") {
+        const pass = options.find((a) => a.kind === "pass");
+        if (pass && props.pending === null) {
+          ev.preventDefault();
+          props.onAction(pass.action);
+        }
+        return;
+      }
+      const n = Number(ev.key);
+      if (Number.isInteger(n) && n >= 1 && n <= claims.length && props.pending === null) {
+        ev.preventDefault();
+        props.onAction((claims[n - 1] as MazhanAction).action);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [options, props.pending, props.readOnly, props.onAction]);
+
+  const s = view.seats[me];
+  const tileButton = (code: string, i: number, drawn: boolean) => {
+    const action = discards.get(code);
+    const wild = code === view.wild;
+    const label = `${action ? `${actionName("discard")} ` : ""}${tileName(code)}${wild ? ` (${t("wild")})` : ""}${drawn ? ` (${t("drawn")})` : ""}`;
+    if (props.readOnly) {
+      return (
+        <Tile key={`${i}`} code={code} size="lg" wild={wild} class={drawn ? "drawn" : undefined} />
+      );
+    }
+    return (
+      <TileButton
+        key={`${i}-${code}`}
+        code={code}
+        size="lg"
+        wild={wild}
+        class={drawn ? "drawn" : undefined}
+        label={label}
+        action={action}
+        disabled={disabled || !action}
+        tabIndex={i === Math.min(focus, all.length - 1) ? 0 : -1}
+        onKeyDown={key(i)}
+        buttonRef={(el) => {
+          buttons.current[i] = el;
+        }}
+        onClick={() => {
+          if (action) props.onAction(action);
+        }}
+      />
+    );
+  };
+
+  return (
+    <section
+      class="my-area side-bottom"
+      data-seat={me}
+      aria-label={`${windName(s.wind)} (${t("you")})`}
+    >
+      <div class="my-top">
+        <SeatBadge
+          seat={me}
+          wind={s.wind}
+          info={props.names[me]}
+          isMe
+          dealer={view.dealer === me}
+          dealerLabel="dealer"
+          active={view.my_turn && !view.result}
+          deadline={props.deadline}
+          total={props.total}
+          points={props.points?.[me] ?? null}
+        />
+        <Melds seat={me} view={view} />
+        {view.waits.length ? (
+          <span
+            class="waits"
+            role="group"
+            aria-label={`${t("waits")}: ${view.waits.map((w) => tileName(w)).join(" ")}`}
+          >
+            <span class="meld-label">{t("waits")}</span>
+            {view.waits.map((w) => (
+              <Tile key={w} code={w} size="xs" />
+            ))}
+          </span>
+        ) : null}
+      </div>
+      {props.readOnly ? null : <Prompt {...props} options={options} />}
+      {view.my_turn && !view.window && discards.size && !props.readOnly ? (
+        <p class="turn-hint" role="status">
+          {t("yourTurn")}
+        </p>
+      ) : null}
+      <div class="hand" role="group" aria-label={t("concealed")}>
+        <span class="hand-tiles">{tiles.map((c, i) => tileButton(c, i, false))}</span>
+        {view.drawn ? (
+          <span class="hand-drawn">{tileButton(view.drawn, tiles.length, true)}</span>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+export function MazhanTable(props: MazhanTableProps): JSX.Element {
+  const { view } = props;
+  const [, right, top, left] = aroundFrom(view.seat) as [Seat, Seat, Seat, Seat];
+  return (
+    <div
+      class={`table mazhan${props.readOnly ? " read-only" : ""}`}
+      data-game="mazhan"
+      data-phase={view.phase}
+      data-version={view.version}
+    >
+      <div class="felt">
+        <OtherSeat {...props} seat={top} />
+        <OtherSeat {...props} seat={left} />
+        <OtherSeat {...props} seat={right} />
+        <div class="ponds">
+          <Pond seat={top} view={view} />
+          <Pond seat={left} view={view} />
+          <Center view={view} />
+          <Pond seat={right} view={view} />
+          <Pond seat={view.seat} view={view} />
+          <Callout view={view} version={props.version} />
+        </div>
+      </div>
+      <MyArea {...props} />
+    </div>
+  );
+}

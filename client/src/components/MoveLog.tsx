@@ -1,0 +1,63 @@
+// The move log: 「西 碰 五萬」, newest at the bottom, named in the current language.
+import type { JSX } from "preact";
+import { useEffect, useRef } from "preact/hooks";
+import type { LogEntry } from "../game/log";
+import { lostTo } from "../game/log";
+import { actionName, cardName, eventName, t, tileShort, windName } from "../i18n";
+
+const ACTIONS = new Set([
+  "discard",
+  "chi",
+  "peng",
+  "gang",
+  "angang",
+  "jiagang",
+  "hu",
+  "shazhu",
+  "fa",
+  "zhuo",
+  "mie",
+]);
+
+/** One line of the log in the current language. */
+export function logLine(e: LogEntry): string {
+  const who = e.seat ? windName(e.seat) : "";
+  const what = ACTIONS.has(e.kind) ? actionName(e.kind) : eventName(e.kind);
+  const tiles = e.tiles.map((x) => tileShort(x));
+  if (e.card) tiles.push(cardName(e.card));
+  if (e.kind === "claim_lost") {
+    const to = lostTo(e.detail);
+    return to ? `${what}: ${windName(to.seat)} ${actionName(to.kind)}` : what;
+  }
+  if (e.kind === "trick" && e.detail) return `${who} ${what} (${e.detail})`;
+  return [who, what, ...tiles].filter(Boolean).join(" ");
+}
+
+export function MoveLog({ entries }: { entries: LogEntry[] }): JSX.Element {
+  const box = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    const el = box.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [entries.length]);
+  return (
+    <aside class="move-log" aria-label={t("log")}>
+      <h2>{t("log")}</h2>
+      {entries.length ? (
+        <ol ref={box} aria-live="polite" aria-relevant="additions">
+          {entries.map((e) => (
+            <li
+              key={e.id}
+              data-seat={e.seat ?? undefined}
+              data-kind={e.kind}
+              class={`log-${e.kind}`}
+            >
+              {logLine(e)}
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p class="muted">{t("logEmpty")}</p>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,233 @@
+// The replay viewer: a finished hand step by step (← →), every seat's hand shown (the hand
+// is over), the move list with names, the settlement at the end.
+import type { JSX } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { parseRecordAction } from "../game/notation";
+import { SEATS } from "../game/seats";
+import { actionName, cardName, errorText, gameName, t, tileShort, windName } from "../i18n";
+import { ApiError, api, type ReplayStep } from "../net/api";
+import type {
+  MadiaoResult,
+  MadiaoView,
+  MazhanResult,
+  MazhanView,
+  Seat,
+  SeatInfo,
+} from "../protocol";
+import { toFormat2 } from "../protocol/legacy";
+import { go } from "../session";
+import { me } from "../store";
+import { MadiaoTable } from "./Madiao";
+import { MazhanTable } from "./Mazhan";
+import { MadiaoSettlement, MazhanSettlement } from "./Settlement";
+
+const NAMES: Record<Seat, SeatInfo | null> = { E: null, S: null, W: null, N: null };
+
+function moveText(text: string, game: string): string {
+  const a = parseRecordAction(text, game === "madiao" ? "madiao" : "mazhan");
+  const names = a.codes.map((c) => (game === "madiao" ? cardName(c) : tileShort(c)));
+  return [a.seat ? windName(a.seat) : "", actionName(a.kind), ...names].filter(Boolean).join(" ");
+}
+
+export function Replay({ hand, step }: { hand: number; step: number }): JSX.Element {
+  const [data, setData] = useState<ReplayStep | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const list = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    let gone = false;
+    api<ReplayStep>(`/api/hands/${hand}/replay?step=${step}`)
+      .then((d) => {
+        if (!gone) {
+          setData(d);
+          setError(null);
+        }
+      })
+      .catch((err) => {
+        if (!gone) setError(err instanceof ApiError ? err.code : "network");
+      });
+    return () => {
+      gone = true;
+    };
+  }, [hand, step]);
+  const steps = data?.steps ?? 0;
+  const to = (n: number) => go({ name: "replay", hand, step: Math.max(0, Math.min(n, steps)) });
+  useEffect(() => {
+    const onKey = (ev: KeyboardEvent) => {
+      if (ev.target instanceof HTMLInputElement && ev.target.type !== "range") return;
+      if (ev.key === "ArrowRight") to(step + 1);
+      else if (ev.key === "ArrowLeft") to(step - 1);
+      else if (ev.key === "Home") to(0);
+      else if (ev.key === "End") to(steps);
+      else return;
+      ev.preventDefault();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+  useEffect(() => {
+    list.current?.querySelector(".current")?.scrollIntoView?.({ block: "nearest" });
+  }, [data?.step]);
+
+  const view = data ? (toFormat2(data.view) as MazhanView | MadiaoView) : undefined;
+  const revealed: Partial<Record<Seat, string[]>> = {};
+  if (data?.views) {
+    for (const s of SEATS) {
+      const v = data.views[s]
+        ? (toFormat2(data.views[s]) as { hand?: string[]; drawn?: string | null })
+        : undefined;
+      if (v?.hand && s !== view?.seat) revealed[s] = v.drawn ? [...v.hand, v.drawn] : v.hand;
+    }
+  }
+  const actions = (data as { actions?: string[] } | null)?.actions ?? [];
+  const common = {
+    names: NAMES,
+    deadline: null,
+    total: null,
+    pending: null,
+    version: data?.step ?? 0,
+    onAction: () => {},
+    readOnly: true,
+    revealed,
+  };
+  const result = view?.result;
+  return (
+    <main class="replay" id="replay">
+      <div class="table-bar">
+        <span class="room">
+          {t("replayOf", { n: hand })}
+          {data ? ` · ${gameName(data.game)}` : ""}
+        </span>
+        <span id="replay-head" data-step={data?.step}>
+          {t("step", { n: data?.step ?? step, m: steps })}
+          {data?.last ? ` · ${moveText(data.last, data.game)}` : ""}
+        </span>
+        <span class="grow" />
+        <span class="muted small">{t("keyboardHint")}</span>
+      </div>
+      <div class="replay-controls row">
+        <button
+          type="button"
+          data-action="start"
+          aria-label={t("start")}
+          onClick={() => to(0)}
+          disabled={step <= 0}
+        >
+          ⏮
+        </button>
+        <button
+          type="button"
+          id="replay-prev"
+          data-action="prev"
+          aria-label={t("prev")}
+          onClick={() => to(step - 1)}
+          disabled={step <= 0}
+        >
+          ◀
+        </button>
+        <input
+          type="range"
+          id="replay-step"
+          aria-label={t("step", { n: step, m: steps })}
+          min={0}
+          max={steps}
+          value={data?.step ?? step}
+          onInput={(e) => to(Number(e.currentTarget.value))}
+        />
+        <button
+          type="button"
+          id="replay-next"
+          data-action="next"
+          aria-label={t("next")}
+          onClick={() => to(step + 1)}
+          disabled={!!data && step >= steps}
+        >
+          ▶
+        </button>
+        <button
+          type="button"
+          data-action="end"
+          aria-label={t("end")}
+          onClick={() => to(steps)}
+          disabled={!!data && step >= steps}
+        >
+          ⏭
+        </button>
+        <button
+          type="button"
+          class="ghost"
+          id="replay-close"
+          data-action="back"
+          onClick={() => go({ name: "lobby" })}
+        >
+          {t("back")}
+        </button>
+      </div>
+      {error ? (
+        <p class="error" role="alert">
+          {errorText(error)}
+        </p>
+      ) : null}
+      <div class="table-layout">
+        <div class="table-main">
+          {view?.game === "mazhan" ? <MazhanTable {...common} view={view as MazhanView} /> : null}
+          {view?.game === "madiao" ? <MadiaoTable {...common} view={view as MadiaoView} /> : null}
+          {result && view ? (
+            <section class="settlement-panel in-replay" aria-label={t("settlement")}>
+              <h2>{t("settlement")}</h2>
+              {view.game === "mazhan" ? (
+                <MazhanSettlement
+                  hand={hand}
+                  stake={0}
+                  fee={0}
+                  moves={[]}
+                  balance={null}
+                  balanceChange={0}
+                  names={NAMES}
+                  me={view.seat}
+                  myName={me.value?.name ?? null}
+                  wild={(view as MazhanView).wild}
+                  dealer={(view as MazhanView).dealer}
+                  result={result as MazhanResult}
+                />
+              ) : (
+                <MadiaoSettlement
+                  hand={hand}
+                  stake={0}
+                  fee={0}
+                  moves={[]}
+                  balance={null}
+                  balanceChange={0}
+                  names={NAMES}
+                  me={view.seat}
+                  myName={me.value?.name ?? null}
+                  result={result as MadiaoResult}
+                />
+              )}
+            </section>
+          ) : null}
+        </div>
+        <aside class="move-log" aria-label={t("log")}>
+          <h2>{t("log")}</h2>
+          <ol ref={list}>
+            {actions.map((a, i) => (
+              <li
+                key={i}
+                class={
+                  i + 1 === data?.step
+                    ? "current"
+                    : i + 1 > (data?.step ?? 0)
+                      ? "future"
+                      : undefined
+                }
+              >
+                <button type="button" class="link" onClick={() => to(i + 1)}>
+                  {i + 1}. {moveText(a, data?.game ?? "mazhan")}
+                </button>
+              </li>
+            ))}
+          </ol>
+        </aside>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,58 @@
+// A seat's plate: wind, name, dealer mark, points, status, and the clock ring.
+import type { JSX } from "preact";
+import { t, windName } from "../i18n";
+import type { Seat, SeatInfo } from "../protocol";
+import { ClockRing } from "./Clock";
+
+export interface SeatBadgeProps {
+  seat: Seat;
+  /** The seat's wind (Mazhan: moves with the deal; Ma Diao: the seat). */
+  wind: Seat;
+  info: SeatInfo | null;
+  isMe: boolean;
+  dealer: boolean;
+  dealerLabel: "dealer" | "banker";
+  active: boolean;
+  deadline: number | null;
+  total: number | null;
+  points?: number | null;
+  extra?: JSX.Element | null;
+}
+
+export function SeatBadge(p: SeatBadgeProps): JSX.Element {
+  const name = p.info?.name ?? "—";
+  return (
+    <div class={`seat-badge${p.active ? " active" : ""}${p.isMe ? " me" : ""}`} data-seat={p.seat}>
+      <ClockRing active={p.active} deadline={p.deadline} total={p.total}>
+        <span class="wind" title={windName(p.wind)}>
+          {windName(p.wind, "zh")}
+        </span>
+      </ClockRing>
+      <span class="seat-text">
+        <span class="seat-name">
+          {name}
+          {p.isMe ? <span class="tag">{t("you")}</span> : null}
+          {p.dealer ? (
+            <span class="tag dealer" title={t(p.dealerLabel)}>
+              {t(p.dealerLabel)}
+            </span>
+          ) : null}
+          {p.info?.bot ? <span class="tag muted">{t("bot")}</span> : null}
+          {p.info?.tuoguan ? <span class="tag muted">{t("tuoguan")}</span> : null}
+          {p.info && !p.info.bot && p.info.connected === false ? (
+            <span class="tag warn">{t("offline")}</span>
+          ) : null}
+        </span>
+        <span class="seat-sub">
+          <span class="wind-name">{windName(p.wind)}</span>
+          {typeof p.points === "number" ? (
+            <span class="points">
+              {p.points} {t("points")}
+            </span>
+          ) : null}
+          {p.extra}
+        </span>
+      </span>
+    </div>
+  );
+}

@@ -1,0 +1,484 @@
+// The settlement: every hand laid down with the winning tile marked, each seat's items and 台
+// with the formula exactly as the scorer gives it, who pays whom (dealer ×2), then the same
+// in points (× 底注) with the table fee, line by line as the ledger records it.
+import type { JSX } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { SEATS } from "../game/seats";
+import { cardName, meldName, named, t, tileName, winByName, windName } from "../i18n";
+import type {
+  Formula,
+  MadiaoResult,
+  MazhanResult,
+  MazhanScore,
+  Payment,
+  Seat,
+  SeatInfo,
+} from "../protocol";
+import type { Move } from "../store";
+import { Card } from "./Card";
+import { Tile } from "./Tile";
+
+export interface SettlementProps {
+  hand: number;
+  stake: number;
+  fee: number;
+  moves: Move[];
+  balance: number | null;
+  balanceChange: number;
+  names: Record<Seat, SeatInfo | null>;
+  me: Seat | null;
+  myName: string | null;
+  wild?: string;
+  dealer?: Seat;
+}
+
+const signed = (n: number): string => (n > 0 ? `+${n}` : String(n));
+const seatName = (s: Seat, names: Record<Seat, SeatInfo | null>): string =>
+  `${windName(s)} ${names[s]?.name ?? ""}`.trim();
+
+/** The formula as steps: base → 進一 → (胡頭) → × 2^台 → cap → value. */
+export function formulaSteps(f: Formula, tai: number): string[] {
+  const steps: string[] = [];
+  if (f.rule === "limit") return [`${t("limitHand")} ${f.value}`];
+  if (f.rule === "pinghu") {
+    steps.push(`${t("pinghu")} ${f.head}`);
+  } else {
+    steps.push(`${t("base")} ${f.base}`);
+    steps.push(`${t("rounded")} ${f.rounded}`);
+    if (f.rule === "hutou")
+      steps.push(`${t("head")} ${t("hutouRule", { rounded: f.rounded })} = ${f.head}`);
+  }
+  steps.push(`${t("times", { tai })} (×${f.multiplier}) = ${f.uncapped}`);
+  if (f.uncapped > f.cap) steps.push(`${t("cap", { cap: f.cap })} → ${f.value}`);
+  return steps;
+}
+
+function FormulaSteps({ score }: { score: MazhanScore }): JSX.Element {
+  const steps = formulaSteps(score.formula, score.tai);
+  return (
+    <ol class="formula" aria-label={t("formula")} data-rule={score.formula.rule}>
+      {steps.map((s, i) => (
+        <li key={i}>{s}</li>
+      ))}
+      <li class="formula-value">
+        <b>{t("hu", { n: score.value })}</b>
+      </li>
+    </ol>
+  );
+}
+
+function HandRow({
+  seat,
+  result,
+  props,
+}: {
+  seat: Seat;
+  result: MazhanResult;
+  props: SettlementProps;
+}): JSX.Element {
+  const h = result.hands[seat];
+  const isWinner = result.winner === seat;
+  let winAt = -1;
+  if (isWinner && result.win_tile) winAt = h.concealed.lastIndexOf(result.win_tile);
+  return (
+    <div class={`reveal-row${isWinner ? " winner" : ""}`} data-seat={seat}>
+      <span class="reveal-who">
+        {seatName(seat, props.names)}
+        {props.dealer === seat ? <span class="tag dealer">{t("dealer")}</span> : null}
+        {isWinner ? <span class="tag win">{t("winner")}</span> : null}
+      </span>
+      <span class="reveal-tiles">
+        {h.concealed.map((c, i) => (
+          <Tile
+            key={i}
+            code={c}
+            size="sm"
+            wild={c === props.wild}
+            class={i === winAt ? "win-tile" : undefined}
+            label={i === winAt ? `${tileName(c)} (${t("winTile")})` : undefined}
+          />
+        ))}
+        {h.melds.map((m, i) => (
+          <span key={i} class="meld" role="group" aria-label={meldName(m.kind)}>
+            <span class="meld-label">{meldName(m.kind)}</span>
+            {(m.tiles ?? []).map((c, k) => (
+              <Tile key={k} code={c} size="sm" />
+            ))}
+          </span>
+        ))}
+        {h.bonus.length ? (
+          <span class="meld bonus" role="group" aria-label={t("bonus")}>
+            <span class="meld-label">{t("bonus")}</span>
+            {h.bonus.map((b) => (
+              <Tile key={b} code={b} size="sm" />
+            ))}
+          </span>
+        ) : null}
+      </span>
+    </div>
+  );
+}
+
+function Outcome({ result, props }: { result: MazhanResult; props: SettlementProps }): JSX.Element {
+  if (!result.winner) return <p class="outcome">{t("noWinner")}</p>;
+  const how: string[] = [];
+  if (result.tianhu) how.push(t("tianhu"));
+  else if (result.dihu) how.push(t("dihu"));
+  if (result.win_by === "discard" && result.discarder)
+    how.push(t("onDiscard", { seat: windName(result.discarder) }));
+  else if (result.win_by === "robbed_kong" && result.discarder)
+    how.push(t("robbedKong", { seat: windName(result.discarder) }));
+  else if (result.win_by) how.push(winByName(result.win_by));
+  return (
+    <p class="outcome" data-winner={result.winner}>
+      <b>{seatName(result.winner, props.names)}</b> {t("winner")} · {how.join(" · ")}
+      {result.win_tile ? (
+        <>
+          {" · "}
+          {t("winTile")} <Tile code={result.win_tile} size="sm" class="win-tile" />
+        </>
+      ) : null}
+    </p>
+  );
+}
+
+function Payments({
+  payments,
+  names,
+  unit,
+}: {
+  payments: Payment[];
+  names: Record<Seat, SeatInfo | null>;
+  unit: (n: number) => string;
+}): JSX.Element {
+  if (!payments.length) return <p class="muted">—</p>;
+  return (
+    <table class="payments">
+      <thead>
+        <tr>
+          <th scope="col">{t("seat")}</th>
+          <th scope="col">→</th>
+          <th scope="col">{t("amount")}</th>
+          <th scope="col">{t("reason")}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {payments.map((p, i) => (
+          <tr key={i} data-from={p.from} data-to={p.to}>
+            <td>{seatName(p.from, names)}</td>
+            <td>{seatName(p.to, names)}</td>
+            <td class="num">{unit(p.amount)}</td>
+            <td>
+              {p.reason === "win"
+                ? t("payWin")
+                : p.reason === "difference"
+                  ? t("payDifference")
+                  : p.reason}
+              {p.dealer ? <span class="tag dealer">{t("dealerDouble")}</span> : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The points block: the fee, each movement of this hand as the ledger has it, the total. */
+function Points({
+  props,
+  owedNet,
+}: {
+  props: SettlementProps;
+  owedNet: number | null;
+}): JSX.Element {
+  const name = props.myName;
+  const who = (x: string) => (x === "house" ? t("house") : x);
+  const mine = props.moves.filter((m) => m.from === name || m.to === name);
+  const paid = mine.reduce((acc, m) => acc + (m.to === name ? m.amount : -m.amount), 0);
+  // what this seat's net would be in points, against what moved: they differ only when
+  // someone could not pay in full (rules §10)
+  const scaled = owedNet !== null && Math.round(owedNet * props.stake) !== paid;
+  return (
+    <section class="points-block" aria-label={t("inPoints", { stake: props.stake })}>
+      <h3>{t("inPoints", { stake: props.stake })}</h3>
+      <table class="moves">
+        <thead>
+          <tr>
+            <th scope="col">{t("seat")}</th>
+            <th scope="col">→</th>
+            <th scope="col">{t("paid")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr class="fee">
+            <td colSpan={2}>{t("feeLine", { fee: props.fee })}</td>
+            <td class="num">{props.fee}</td>
+          </tr>
+          {props.moves.map((m, i) => (
+            <tr key={i} class={m.from === name || m.to === name ? "mine" : undefined}>
+              <td>{who(m.from)}</td>
+              <td>{who(m.to)}</td>
+              <td class="num">{m.amount}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {scaled ? <p class="muted small">{t("scaledNote")}</p> : null}
+      <table class="my-ledger" aria-label={t("yourChange")}>
+        <tbody>
+          <tr>
+            <td>{t("fee")}</td>
+            <td>{t("house")}</td>
+            <td class="num minus">{signed(-props.fee)}</td>
+          </tr>
+          {mine.map((m, i) => (
+            <tr key={i}>
+              <td>{t("settlement")}</td>
+              <td>{who(m.from === name ? m.to : m.from)}</td>
+              <td class={`num ${m.to === name ? "plus" : "minus"}`}>
+                {signed(m.to === name ? m.amount : -m.amount)}
+              </td>
+            </tr>
+          ))}
+          <tr class="total">
+            <td colSpan={2}>{t("yourChange")}</td>
+            <td
+              class={`num ${props.balanceChange >= 0 ? "plus" : "minus"}`}
+              id="balance-change"
+              data-change={props.balanceChange}
+            >
+              {signed(props.balanceChange)}
+            </td>
+          </tr>
+          {props.balance !== null ? (
+            <tr>
+              <td colSpan={2}>{t("balanceAfter")}</td>
+              <td class="num" data-balance={props.balance}>
+                {props.balance}
+              </td>
+            </tr>
+          ) : null}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function ScoreCard({
+  seat,
+  score,
+  result,
+  props,
+}: {
+  seat: Seat;
+  score: MazhanScore;
+  result: MazhanResult;
+  props: SettlementProps;
+}): JSX.Element {
+  return (
+    <article class={`score-card${result.winner === seat ? " winner" : ""}`} data-seat={seat}>
+      <h4>
+        {seatName(seat, props.names)}
+        <span class={`net ${result.net[seat] >= 0 ? "plus" : "minus"}`}>
+          {t("hu", { n: signed(result.net[seat]) })}
+        </span>
+      </h4>
+      {score.hand.length ? (
+        <p class="hand-names">{score.hand.map((h) => named(h)).join(" · ")}</p>
+      ) : null}
+      <div class="score-cols">
+        <div>
+          <h5>{t("items")}</h5>
+          {score.items.length ? (
+            <ul class="items">
+              {score.items.map((it, i) => (
+                <li key={i}>
+                  <span>{named(it)}</span>
+                  <span class="num">{it.points}</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p class="muted">—</p>
+          )}
+        </div>
+        <div>
+          <h5>{t("taiItems")}</h5>
+          {score.tai_items.length ? (
+            <ul class="items">
+              {score.tai_items.map((it, i) => (
+                <li key={i}>
+                  <span>{named(it)}</span>
+                  <span class="num">{t("tai", { n: it.tai })}</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p class="muted">—</p>
+          )}
+        </div>
+      </div>
+      <FormulaSteps score={score} />
+    </article>
+  );
+}
+
+export function MazhanSettlement({
+  result,
+  ...props
+}: SettlementProps & { result: MazhanResult }): JSX.Element {
+  const order = result.winner
+    ? [result.winner, ...SEATS.filter((s) => s !== result.winner)]
+    : [...SEATS];
+  return (
+    <div class="settlement mazhan" data-hand={props.hand}>
+      <Outcome result={result} props={props} />
+      <section class="reveal" aria-label={t("allHands")}>
+        {order.map((s) => (
+          <HandRow key={s} seat={s} result={result} props={props} />
+        ))}
+      </section>
+      <section class="scores">
+        {order.map((s) => (
+          <ScoreCard key={s} seat={s} score={result.scores[s]} result={result} props={props} />
+        ))}
+      </section>
+      <section class="who-pays">
+        <h3>{t("payments")}</h3>
+        <Payments payments={result.payments} names={props.names} unit={(n) => t("hu", { n })} />
+        <p class="nets">
+          {t("netHu")}:{" "}
+          {SEATS.map((s) => (
+            <span key={s} class={`net ${result.net[s] >= 0 ? "plus" : "minus"}`} data-seat={s}>
+              {windName(s)} {signed(result.net[s])}
+            </span>
+          ))}
+        </p>
+      </section>
+      <Points props={props} owedNet={props.me ? result.net[props.me] : null} />
+    </div>
+  );
+}
+
+/** The 開沖 draws, revealed one by one (all at once with reduced motion). */
+function ChongDraws({
+  result,
+  names,
+}: {
+  result: MadiaoResult;
+  names: Record<Seat, SeatInfo | null>;
+}): JSX.Element {
+  const reduce =
+    typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const [shown, setShown] = useState(reduce ? result.chong.length : 0);
+  useEffect(() => {
+    if (shown >= result.chong.length) return;
+    const id = setTimeout(() => setShown((n) => n + 1), 600);
+    return () => clearTimeout(id);
+  }, [shown, result.chong.length]);
+  return (
+    <section class="chong" aria-label={t("chong")}>
+      <h3>{t("chong")}</h3>
+      <ol class="chong-draws">
+        {result.chong.map((d, i) => (
+          <li
+            key={i}
+            class={i < shown ? "shown" : "pending"}
+            aria-hidden={i < shown ? undefined : true}
+          >
+            {i < shown ? (
+              <>
+                <Card code={d.card} size="sm" />
+                <span>
+                  {t("chongDraw", { drawer: seatName(d.drawer, names), card: cardName(d.card) })}
+                </span>
+                <span class={d.scorer ? "plus" : "muted"}>
+                  {d.scorer
+                    ? t("chongScore", { scorer: windName(d.scorer), points: d.points })
+                    : t("chongDead")}
+                </span>
+              </>
+            ) : (
+              <Card code={null} size="sm" />
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+export function MadiaoSettlement({
+  result,
+  ...props
+}: SettlementProps & { result: MadiaoResult }): JSX.Element {
+  return (
+    <div class="settlement madiao" data-hand={props.hand}>
+      {result.hands ? (
+        <section class="reveal" aria-label={t("allHands")}>
+          {SEATS.map((s) => (
+            <div class="reveal-row" key={s} data-seat={s}>
+              <span class="reveal-who">{seatName(s, props.names)}</span>
+              <span class="reveal-tiles">
+                {(result.hands?.[s] ?? []).map((c) => (
+                  <Card key={c} code={c} size="sm" />
+                ))}
+              </span>
+            </div>
+          ))}
+        </section>
+      ) : null}
+      <ChongDraws result={result} names={props.names} />
+      <table class="md-scores">
+        <thead>
+          <tr>
+            <th scope="col">{t("seat")}</th>
+            <th scope="col">{t("trickShort")}</th>
+            <th scope="col">{t("diao")}</th>
+            <th scope="col">{t("bonuses")}</th>
+            <th scope="col">{t("chongPoints")}</th>
+            <th scope="col">{t("bonusTotal")}</th>
+            <th scope="col">{t("net")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {SEATS.map((s) => {
+            const r = result.seats[s];
+            return (
+              <tr key={s} data-seat={s}>
+                <th scope="row">
+                  {seatName(s, props.names)}
+                  {result.banker === s ? <span class="tag dealer">{t("banker")}</span> : null}
+                </th>
+                <td class="num">
+                  {r.tricks}{" "}
+                  <span class="muted small">{r.zhengben ? t("zhengben") : t("chijiao")}</span>
+                </td>
+                <td class="num">{signed(r.diao)}</td>
+                <td>
+                  {r.bonuses.length
+                    ? r.bonuses.map((b) => `${named(b)} ${t("zhu", { n: b.zhu })}`).join(" · ")
+                    : "—"}
+                </td>
+                <td class="num">{r.chong}</td>
+                <td class="num">{r.bonus_total}</td>
+                <td class={`num ${r.net >= 0 ? "plus" : "minus"}`}>
+                  {t("zhu", { n: signed(r.net) })}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <section class="who-pays">
+        <h3>{t("payments")}</h3>
+        <Payments
+          payments={result.payments ?? []}
+          names={props.names}
+          unit={(n) => t("zhu", { n })}
+        />
+      </section>
+      <Points props={props} owedNet={props.me ? result.net[props.me] : null} />
+    </div>
+  );
+}

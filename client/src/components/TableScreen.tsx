@@ -1,0 +1,238 @@
+// The table a player sits at: the game, its controls, the move log, the settlement (which
+// stays until the player confirms the next hand or leaves), an escape notice.
+import type { JSX } from "preact";
+import { useState } from "preact/hooks";
+import { SEATS } from "../game/seats";
+import { roomName, t, windName } from "../i18n";
+import type {
+  MadiaoResult,
+  MadiaoView,
+  MazhanResult,
+  MazhanView,
+  Seat,
+  SeatInfo,
+} from "../protocol";
+import { act, leave, ready, readyNext, send } from "../session";
+import {
+  escaped,
+  frame,
+  handInfo,
+  handLive,
+  me,
+  moveLog,
+  pending,
+  readySent,
+  seated,
+  settlement,
+  tableState,
+  unseatedWhy,
+} from "../store";
+import { Confirm } from "./Chrome";
+import { MadiaoTable } from "./Madiao";
+import { MazhanTable } from "./Mazhan";
+import { MoveLog } from "./MoveLog";
+import { MadiaoSettlement, MazhanSettlement } from "./Settlement";
+
+/** The escape penalty multiple of a room (rules §10: 400 × 底注; Ma Diao 40 ×). */
+export const ESCAPE_MULTIPLE: Record<string, number> = { mazhan: 400, madiao: 40 };
+
+const EMPTY: Record<Seat, SeatInfo | null> = { E: null, S: null, W: null, N: null };
+
+function WaitingRoom(): JSX.Element {
+  const ts = tableState.value;
+  const seats = ts?.seats ?? EMPTY;
+  const full = SEATS.every((s) => seats[s]);
+  return (
+    <div class="waiting" role="status">
+      <p>{full ? t("waitingReady") : t("waitingPlayers")}</p>
+      <ul class="waiting-seats">
+        {SEATS.map((s) => (
+          <li key={s} data-seat={s} class={seats[s]?.ready ? "ready" : undefined}>
+            <b>{windName(s)}</b> {seats[s]?.name ?? "—"}
+            {seats[s]?.bot ? <span class="tag muted">{t("bot")}</span> : null}
+            {seats[s]?.ready ? <span class="tag ok">✓ {t("ready")}</span> : null}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function EscapePanel(): JSX.Element | null {
+  const e = escaped.value;
+  if (!e) return null;
+  const why =
+    e.why === "timeouts"
+      ? t("whyTimeouts")
+      : e.why === "disconnected"
+        ? t("whyDisconnected")
+        : t("whyLeft");
+  return (
+    <section class="notice escape" role="alert" data-escape={e.seat}>
+      <p>
+        {e.mine
+          ? t("youEscaped", { why, penalty: e.penalty })
+          : t("escapeNotice", { name: e.name, seat: windName(e.seat), why, penalty: e.penalty })}
+      </p>
+    </section>
+  );
+}
+
+function SettlementPanel(): JSX.Element | null {
+  const s = settlement.value;
+  const seat = seated.value?.seat ?? (s?.view?.seat as Seat | undefined) ?? null;
+  if (!s) return null;
+  const result = (s.view?.result ?? s.result) as MazhanResult | MadiaoResult | null;
+  const names = tableState.value?.seats ?? EMPTY;
+  const common = {
+    hand: s.hand,
+    stake: s.stake,
+    fee: s.fee,
+    moves: s.moves,
+    balance: s.balance,
+    balanceChange: s.balanceChange,
+    names,
+    me: seat,
+    myName: me.value?.name ?? null,
+  };
+  let body: JSX.Element;
+  if (!result) body = <p class="muted">—</p>;
+  else if (s.game === "mazhan") {
+    const v = s.view as MazhanView | null;
+    body = (
+      <MazhanSettlement
+        {...common}
+        result={result as MazhanResult}
+        wild={v?.wild}
+        dealer={v?.dealer}
+      />
+    );
+  } else body = <MadiaoSettlement {...common} result={result as MadiaoResult} />;
+  return (
+    <section
+      class="settlement-panel"
+      id="result"
+      aria-labelledby="settlement-title"
+      data-hand={s.hand}
+    >
+      <h2 id="settlement-title">
+        {t("settlement")} · {t("handNo", { n: s.hand })}
+      </h2>
+      {body}
+      <div class="row end sticky-actions">
+        <button type="button" class="ghost" data-action="leave" onClick={() => leave()}>
+          {t("leave")}
+        </button>
+        {seated.value ? (
+          <button type="button" class="primary" data-action="ready" onClick={() => readyNext()}>
+            {t("nextHand")}
+          </button>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+export function TableScreen(): JSX.Element {
+  const f = frame.value;
+  const ts = tableState.value;
+  const names = ts?.seats ?? EMPTY;
+  const info = handInfo.value;
+  const live = handLive.value;
+  const room = seated.value?.room ?? ts?.room ?? "";
+  const [confirming, setConfirming] = useState(false);
+  const stake = info?.stake ?? f?.stake ?? 0;
+  const multiple = ESCAPE_MULTIPLE[f?.view.game ?? ts?.game ?? "mazhan"] ?? 400;
+  const mySeat = seated.value?.seat ?? null;
+  const mine = mySeat ? names[mySeat] : null;
+  const canReady = !!seated.value && !live && !readySent.value && !settlement.value;
+  const total = f?.seconds ?? null;
+
+  const askLeave = () => {
+    if (live) setConfirming(true);
+    else leave();
+  };
+
+  let board: JSX.Element | null = null;
+  if (f && !settlement.value) {
+    const common = {
+      names,
+      deadline: f.deadline,
+      total,
+      pending: pending.value?.action ?? null,
+      version: f.version,
+      onAction: act,
+    };
+    board =
+      f.view.game === "mazhan" ? (
+        <MazhanTable {...common} view={f.view as MazhanView} />
+      ) : (
+        <MadiaoTable {...common} view={f.view as MadiaoView} />
+      );
+  }
+
+  return (
+    <main class="table-screen" id="table" data-live={live ? "true" : "false"}>
+      <div class="table-bar">
+        <span class="room">{room ? roomName(room) : ""}</span>
+        {info ? <span>{t("handNo", { n: info.hand })}</span> : null}
+        {stake ? (
+          <span data-stake={stake}>
+            {t("stake")} {stake} · {t("fee")} {info?.fee ?? stake}
+          </span>
+        ) : null}
+        <span class="grow" />
+        {live ? (
+          <label class="switch">
+            <input
+              type="checkbox"
+              id="tuoguan"
+              data-action="tuoguan"
+              checked={!!mine?.tuoguan}
+              onChange={(e) =>
+                send({ type: "tuoguan", on: (e.currentTarget as HTMLInputElement).checked })
+              }
+            />
+            <span>{t("tuoguan")}</span>
+          </label>
+        ) : null}
+        {canReady ? (
+          <button
+            type="button"
+            class="primary"
+            id="ready"
+            data-action="ready"
+            onClick={() => ready()}
+          >
+            {t("ready")}
+          </button>
+        ) : null}
+        <button type="button" class="ghost" id="leave" data-action="leave" onClick={askLeave}>
+          {seated.value ? t("leave") : t("back")}
+        </button>
+      </div>
+      <EscapePanel />
+      {unseatedWhy.value && !seated.value && !settlement.value ? null : null}
+      <div class="table-layout">
+        <div class="table-main">
+          <SettlementPanel />
+          {board ?? (settlement.value ? null : <WaitingRoom />)}
+        </div>
+        <MoveLog entries={moveLog.value} />
+      </div>
+      {confirming ? (
+        <Confirm
+          title={t("leaveTitle")}
+          body={t("leaveLive", { penalty: multiple * stake, multiple, stake })}
+          confirm={t("leaveConfirm")}
+          danger
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            leave();
+          }}
+        />
+      ) : null}
+    </main>
+  );
+}

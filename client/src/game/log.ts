@@ -1,0 +1,72 @@
+// The move log: events of the view frames, kept as data and named at render time, so a
+// language switch renames every line without losing one.
+import type { GameEvent, Seat } from "../protocol";
+import { isSeat } from "./seats";
+
+export interface LogEntry {
+  id: number;
+  hand: number;
+  version: number;
+  seat: Seat | null;
+  kind: string;
+  tiles: string[];
+  card: string | null;
+  detail: string;
+}
+
+/** Events the log shows (a hidden draw by another seat, a pass, a deal step are noise). */
+const SHOWN = new Set([
+  "discard",
+  "chi",
+  "peng",
+  "gang",
+  "angang",
+  "jiagang",
+  "hu",
+  "shazhu",
+  "bonus",
+  "liuju",
+  "exhausted",
+  "fa",
+  "zhuo",
+  "mie",
+  "trick",
+  "chong",
+  "claim_lost",
+]);
+
+/** Normalise one event's tiles: format 2 sends arrays; older frames sent one string. */
+export function eventTiles(e: GameEvent): string[] {
+  const raw = (e as { tiles?: unknown }).tiles;
+  if (Array.isArray(raw)) return raw.filter((x): x is string => typeof x === "string");
+  if (typeof raw === "string") return raw.match(/\d[mpszhj]/g) ?? [];
+  return [];
+}
+
+let nextId = 1;
+
+/** The log entries of one frame's events (those the log shows). */
+export function entriesOf(events: GameEvent[], hand: number, version: number): LogEntry[] {
+  const out: LogEntry[] = [];
+  for (const e of events) {
+    if (!e || typeof e.kind !== "string" || !SHOWN.has(e.kind)) continue;
+    out.push({
+      id: nextId++,
+      hand,
+      version,
+      seat: isSeat(e.seat) ? e.seat : null,
+      kind: e.kind,
+      tiles: eventTiles(e),
+      card: typeof e.card === "string" ? e.card : null,
+      detail: typeof e.detail === "string" ? e.detail : "",
+    });
+  }
+  return out;
+}
+
+/** What a claim_lost event's detail names: the seat and kind of the claim that won. */
+export function lostTo(detail: string): { seat: Seat; kind: string } | null {
+  const m = /^([ESWN])\s+([a-z_]+)/.exec(detail.trim());
+  if (!m) return null;
+  return { seat: m[1] as Seat, kind: m[2] as string };
+}

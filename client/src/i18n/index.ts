@@ -1,0 +1,96 @@
+// One table per language; `t` formats a string of the current language's table.
+import { computed, signal } from "@preact/signals";
+import { en } from "./en";
+import { zh } from "./zh";
+
+type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
+/** The shape of a language table: zh.ts's keys, every value a string. */
+export type Table = Shape<typeof zh>;
+export type Lang = "zh" | "en";
+export type UiKey = keyof Table["ui"];
+
+export const TABLES: Record<Lang, Table> = { zh, en };
+
+function initialLang(): Lang {
+  try {
+    const saved = globalThis.localStorage?.getItem("paiju-lang");
+    if (saved === "zh" || saved === "en") return saved;
+  } catch {
+    // storage may be unavailable (private mode); fall through
+  }
+  return globalThis.navigator?.language?.startsWith("zh") === false ? "en" : "zh";
+}
+
+/** The current language; switching it re-renders text and nothing else. */
+export const lang = signal<Lang>(initialLang());
+export const table = computed(() => TABLES[lang.value]);
+
+export function setLang(next: Lang): void {
+  lang.value = next;
+  try {
+    globalThis.localStorage?.setItem("paiju-lang", next);
+  } catch {
+    // not persisted; the switch still applies
+  }
+  if (typeof document !== "undefined")
+    document.documentElement.lang = next === "zh" ? "zh-Hant" : "en";
+}
+
+/** Fill `{name}` placeholders. */
+export function fill(text: string, params: Record<string, string | number> = {}): string {
+  return text.replace(/\{(\w+)\}/g, (whole, key: string) =>
+    key in params ? String(params[key]) : whole,
+  );
+}
+
+/** A UI string of the current (or given) language. */
+export function t(
+  key: UiKey,
+  params?: Record<string, string | number>,
+  l: Lang = lang.value,
+): string {
+  return fill(TABLES[l].ui[key], params);
+}
+
+function lookup(section: Record<string, string>, key: string, what: string): string {
+  const found = section[key];
+  if (found !== undefined) return found;
+  console.warn(`paiju: no ${what} name for ${JSON.stringify(key)}`);
+  return key;
+}
+
+export const tileName = (code: string, l: Lang = lang.value): string =>
+  lookup(TABLES[l].tiles, code, "tile");
+export const tileShort = (code: string, l: Lang = lang.value): string =>
+  lookup(TABLES[l].tilesShort, code, "tile");
+export const cardName = (code: string, l: Lang = lang.value): string =>
+  lookup(TABLES[l].cards, code, "card");
+export const actionName = (kind: string, l: Lang = lang.value): string =>
+  lookup(TABLES[l].actions, ACTION_ALIASES[kind] ?? kind, "action");
+export const meldName = (kind: string, l: Lang = lang.value): string =>
+  lookup(TABLES[l].melds, kind, "meld");
+export const windName = (seat: string, l: Lang = lang.value): string =>
+  lookup(TABLES[l].winds, seat, "seat");
+export const roomName = (room: string, l: Lang = lang.value): string =>
+  lookup(TABLES[l].rooms, room, "room");
+export const gameName = (game: string, l: Lang = lang.value): string =>
+  lookup(TABLES[l].games, game, "game");
+export const reasonName = (reason: string, l: Lang = lang.value): string =>
+  lookup(TABLES[l].reasons, reason, "ledger reason");
+export const eventName = (kind: string, l: Lang = lang.value): string =>
+  lookup(TABLES[l].events, kind, "event");
+export const winByName = (how: string, l: Lang = lang.value): string =>
+  lookup(TABLES[l].winBy, how, "win");
+
+/** A server error code's message (unknown codes get the generic one). */
+export function errorText(code: string, l: Lang = lang.value): string {
+  const errors: Record<string, string> = TABLES[l].errors;
+  return errors[code] ?? TABLES[l].errors.other;
+}
+
+/** Action kinds as the view may spell them (format 2 may use the English meld words). */
+const ACTION_ALIASES: Record<string, string> = { chow: "chi", pung: "peng", kong: "gang" };
+
+/** A (zh, en) pair from the scorer, in the current language. */
+export const named = (item: { zh: string; en: string }, l: Lang = lang.value): string =>
+  l === "zh" ? item.zh : item.en;

@@ -1,0 +1,99 @@
+// HTTP calls: the session is the HttpOnly cookie the server sets on login; no token is kept
+// by this page (nothing in localStorage, nothing in a URL).
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+export async function api<T>(path: string, body?: unknown, method?: string): Promise<T> {
+  const init: RequestInit = {
+    credentials: "same-origin",
+    headers: { accept: "application/json" },
+  };
+  if (body !== undefined) {
+    init.method = method ?? "POST";
+    init.headers = { ...init.headers, "content-type": "application/json" };
+    init.body = JSON.stringify(body);
+  } else if (method) {
+    init.method = method;
+  }
+  let response: Response;
+  try {
+    response = await fetch(path, init);
+  } catch (err) {
+    throw new ApiError("network", String(err), 0);
+  }
+  let data: unknown = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = (data as { error?: { code?: string; message?: string } } | null)?.error;
+    throw new ApiError(
+      error?.code ?? "other",
+      error?.message ?? response.statusText,
+      response.status,
+    );
+  }
+  return data as T;
+}
+
+export interface Me {
+  name: string;
+  balance: number;
+  seated: { table: number | string; room: string; seat: string } | null;
+}
+
+export interface Room {
+  name: string;
+  game: "mazhan" | "madiao";
+  title?: string;
+  min_balance: number;
+  seats: number;
+  escape_multiple: number;
+  bots: boolean;
+  tables: number;
+  players: number;
+}
+
+export interface LedgerEntry {
+  id: number;
+  amount: number;
+  balance_after: number;
+  reason: string;
+  hand: number | null;
+  at: string;
+  /** The other side of the movement (a player's name, or "house"), when the server sends it. */
+  counterpart?: string | null;
+  counterparts?: string[] | null;
+}
+
+export interface HandSummary {
+  hand: number;
+  game: "mazhan" | "madiao";
+  seat: string;
+  stake: number;
+  net: number | null;
+  at: string;
+  status?: string;
+  result?: string | null;
+}
+
+export interface ReplayStep {
+  game: "mazhan" | "madiao";
+  seat: string;
+  step: number;
+  steps: number;
+  last: string | null;
+  view: unknown;
+  /** Every seat's view at this step (the hand is over, so nothing is hidden any more). */
+  views?: Record<string, unknown>;
+}

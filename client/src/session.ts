@@ -1,0 +1,144 @@
+// Session-level actions: log in and out, the socket, sending to the table, routing.
+import { batch } from "@preact/signals";
+import { ApiError, type Me as ApiMe, api } from "./net/api";
+import { Socket } from "./net/socket";
+import type { ClientMessage } from "./protocol";
+import {
+  clearTable,
+  escaped,
+  frame,
+  handle,
+  me,
+  pending,
+  type Route,
+  readySent,
+  route,
+  seated,
+  settlement,
+  toast,
+} from "./store";
+
+function wsUrl(): string {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  return `${proto}://${location.host}/ws`;
+}
+
+export const socket = new Socket({
+  url: wsUrl,
+  onMessage: handle,
+  onOpen: (reconnected) => {
+    if (reconnected) toast({ ui: "reconnected" });
+  },
+  onRefused: () => {
+    batch(() => {
+      me.value = null;
+      clearTable();
+      go({ name: "login" });
+    });
+  },
+});
+
+export function send(message: ClientMessage): boolean {
+  const ok = socket.send(message);
+  if (!ok) toast({ error: "network" }, undefined, "error");
+  return ok;
+}
+
+/** Play an action of the current view (the version the server expects rides along). */
+export function act(action: string): void {
+  const f = frame.value;
+  if (!f || pending.value) return;
+  if (send({ type: "action", action, version: f.view.version })) {
+    pending.value = { version: f.view.version, action };
+  }
+}
+
+export function ready(): void {
+  if (send({ type: "ready" })) {
+    readySent.value = true;
+  }
+}
+
+/** Confirm the next hand from the settlement: the settlement closes, the table waits. */
+export function readyNext(): void {
+  if (send({ type: "ready" })) {
+    batch(() => {
+      readySent.value = true;
+      settlement.value = null;
+      escaped.value = null;
+    });
+  }
+}
+
+export function join(room: string, alone: boolean): void {
+  send({ type: "join", room, alone });
+}
+
+export function leave(): void {
+  if (!seated.value) {
+    clearTable();
+    go({ name: "lobby" });
+    return;
+  }
+  if (!send({ type: "leave" })) return;
+}
+
+// --- routes: the hash keeps the screen across a reload ---------------------------------
+export function routeToHash(r: Route): string {
+  switch (r.name) {
+    case "replay":
+      return `#/replay/${r.hand}/${r.step}`;
+    default:
+      return `#/${r.name}`;
+  }
+}
+
+export function hashToRoute(hash: string): Route | null {
+  const m = /^#\/replay\/(\d+)(?:\/(\d+))?$/.exec(hash);
+  if (m) return { name: "replay", hand: Number(m[1]), step: Number(m[2] ?? 0) };
+  if (hash === "#/lobby") return { name: "lobby" };
+  if (hash === "#/table") return { name: "table" };
+  if (hash === "#/login") return { name: "login" };
+  return null;
+}
+
+export function go(r: Route): void {
+  route.value = r;
+}
+
+/** Who is logged in (the cookie decides); opens the socket when someone is. */
+export async function refreshMe(): Promise<ApiMe | null> {
+  try {
+    const found = await api<ApiMe>("/api/me");
+    me.value = { name: found.name, balance: found.balance };
+    socket.open();
+    return found;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      me.value = null;
+      return null;
+    }
+    throw err;
+  }
+}
+
+export async function login(name: string, password: string, register: boolean): Promise<void> {
+  if (register) await api("/api/register", { name, password });
+  await api("/api/login", { name, password });
+  const found = await refreshMe();
+  go(found?.seated ? { name: "table" } : { name: "lobby" });
+}
+
+export async function logout(): Promise<void> {
+  try {
+    await api("/api/logout", {});
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.status !== 404) throw err;
+  }
+  socket.close();
+  batch(() => {
+    me.value = null;
+    clearTable();
+    go({ name: "login" });
+  });
+}

@@ -1,0 +1,360 @@
+// The page's state, as signals, and the one function that folds a server frame into it.
+// Nothing here renders; components read these signals, so a language switch (a signal of
+// its own) re-renders text without touching the connection or what is on screen.
+import { batch, computed, signal } from "@preact/signals";
+import { entriesOf, type LogEntry, lostTo } from "./game/log";
+import { isSeat } from "./game/seats";
+import type { Game, GameEvent, Seat, SeatInfo, ServerMessage, View } from "./protocol";
+import { toFormat2 } from "./protocol/legacy";
+
+export interface Me {
+  name: string;
+  balance: number;
+}
+
+export type Route =
+  | { name: "login" }
+  | { name: "lobby" }
+  | { name: "table" }
+  | { name: "replay"; hand: number; step: number };
+
+export interface ViewFrame {
+  table: number | string;
+  hand: number;
+  version: number;
+  view: View;
+  events: GameEvent[];
+  /** When this seat's decision expires (ms since the epoch, local clock), else null. */
+  deadline: number | null;
+  seconds: number | null;
+  stake: number;
+  receivedAt: number;
+}
+
+export interface Move {
+  from: string;
+  to: string;
+  amount: number;
+  reason?: string;
+}
+
+export interface SettlementFrame {
+  hand: number;
+  stake: number;
+  fee: number;
+  result: unknown;
+  moves: Move[];
+  balance: number | null;
+  balanceChange: number;
+  /** The hand's last view (its `result` reveals every hand). */
+  view: View | null;
+  game: Game;
+}
+
+export interface EscapeNotice {
+  hand: number;
+  seat: Seat;
+  name: string;
+  why: string;
+  penalty: number;
+  moves: Move[];
+  mine: boolean;
+}
+
+export interface Toast {
+  id: number;
+  kind: "info" | "warn" | "error";
+  /** Resolved at render time so it follows the language. */
+  key: ToastKey;
+  params?: Record<string, string | number>;
+  at: number;
+}
+
+export type ToastKey =
+  | {
+      ui:
+        | "claimLost"
+        | "claimLostPlain"
+        | "reconnected"
+        | "unknownMessage"
+        | "escapeNotice"
+        | "youEscaped"
+        | "unseatedPoints"
+        | "unseatedClosed"
+        | "unseatedEscape"
+        | "unseatedReady";
+    }
+  | { error: string };
+
+export interface TableState {
+  table: number | string;
+  room: string;
+  game: Game;
+  live: boolean;
+  seats: Record<Seat, SeatInfo | null>;
+}
+
+// --- signals ---------------------------------------------------------------------------
+export const me = signal<Me | null>(null);
+export const route = signal<Route>({ name: "login" });
+export const seated = signal<{ table: number | string; room: string; seat: Seat } | null>(null);
+export const tableState = signal<TableState | null>(null);
+export const handInfo = signal<{ hand: number; stake: number; fee: number } | null>(null);
+export const frame = signal<ViewFrame | null>(null);
+export const moveLog = signal<LogEntry[]>([]);
+export const settlement = signal<SettlementFrame | null>(null);
+export const escaped = signal<EscapeNotice | null>(null);
+export const toasts = signal<Toast[]>([]);
+export const readySent = signal(false);
+/** The action sent for the current version (buttons wait for the next view). */
+export const pending = signal<{ version: number; action: string } | null>(null);
+export const unseatedWhy = signal<string | null>(null);
+export const unknownFrames = signal(0);
+
+export const game = computed<Game | null>(
+  () =>
+    frame.value?.view.game ??
+    tableState.value?.game ??
+    settlement.value?.game ??
+    gameOfRoom(seated.value?.room),
+);
+
+/** A hand is being played now (ready makes no sense, leaving is an escape). */
+export const handLive = computed(() => {
+  const f = frame.value;
+  if (f && f.view.result === null && !settlement.value && !escaped.value) return true;
+  return false;
+});
+
+export function gameOfRoom(room: string | undefined): Game | null {
+  if (!room) return null;
+  return room.startsWith("madiao") ? "madiao" : "mazhan";
+}
+
+let toastId = 1;
+export function toast(
+  key: ToastKey,
+  params?: Record<string, string | number>,
+  kind: Toast["kind"] = "info",
+): void {
+  const item: Toast = { id: toastId++, kind, key, at: Date.now() };
+  if (params) item.params = params;
+  toasts.value = [...toasts.value.slice(-3), item];
+}
+
+export function dismissToast(id: number): void {
+  toasts.value = toasts.value.filter((x) => x.id !== id);
+}
+
+/** Forget the table (after leaving, an unseat, a logout). */
+export function clearTable(): void {
+  batch(() => {
+    seated.value = null;
+    tableState.value = null;
+    handInfo.value = null;
+    frame.value = null;
+    moveLog.value = [];
+    settlement.value = null;
+    escaped.value = null;
+    readySent.value = false;
+    pending.value = null;
+  });
+}
+
+function moves(raw: unknown): Move[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.filter(
+    (m): m is Move =>
+      !!m &&
+      typeof m === "object" &&
+      typeof (m as Move).amount === "number" &&
+      typeof (m as Move).from === "string",
+  );
+}
+
+function nameOfSeat(seat: Seat): string {
+  return tableState.value?.seats[seat]?.name ?? seat;
+}
+
+/** Fold one frame from the server into the state. Unknown frames are logged, not fatal. */
+export function handle(raw: unknown, now: number = Date.now()): void {
+  if (!raw || typeof raw !== "object" || typeof (raw as { type?: unknown }).type !== "string") {
+    console.warn("paiju: a frame without a type", raw);
+    unknownFrames.value += 1;
+    return;
+  }
+  const m = raw as ServerMessage;
+  switch (m.type) {
+    case "hello":
+      me.value = { name: m.name, balance: m.balance };
+      return;
+    case "seated":
+      batch(() => {
+        if (seated.value && seated.value.table !== m.table) clearTable();
+        seated.value = { table: m.table, room: m.room, seat: m.seat };
+        unseatedWhy.value = null;
+        if (route.value.name !== "replay") route.value = { name: "table" };
+      });
+      return;
+    case "table":
+      batch(() => {
+        const before = tableState.value;
+        tableState.value = {
+          table: m.table,
+          room: m.room,
+          game: m.game,
+          live: m.live,
+          seats: m.seats,
+        };
+        const mine = seated.value ? m.seats[seated.value.seat] : null;
+        // a table that is not live and shows this seat unconfirmed: the ready button is back
+        if (!m.live && mine && !mine.ready && before?.live !== false) readySent.value = false;
+        if (!m.live && mine && !mine.ready) readySent.value = false;
+        if (mine?.ready) readySent.value = true;
+      });
+      return;
+    case "hand_start":
+      batch(() => {
+        handInfo.value = { hand: m.hand, stake: m.stake, fee: m.fee };
+        moveLog.value = [];
+        settlement.value = null;
+        escaped.value = null;
+        frame.value = null;
+        pending.value = null;
+        readySent.value = false;
+        if (me.value && typeof m.fee === "number")
+          me.value = { ...me.value, balance: me.value.balance - m.fee };
+        if (seated.value && isSeat(m.seat)) seated.value = { ...seated.value, seat: m.seat };
+      });
+      return;
+    case "view": {
+      const f: ViewFrame = {
+        table: m.table,
+        hand: m.hand,
+        version: m.version,
+        view: toFormat2(m.view),
+        events: Array.isArray(m.events) ? m.events : [],
+        seconds: typeof m.seconds_left === "number" ? m.seconds_left : null,
+        deadline: typeof m.seconds_left === "number" ? now + m.seconds_left * 1000 : null,
+        stake: m.stake,
+        receivedAt: now,
+      };
+      batch(() => {
+        if (frame.value && frame.value.hand !== f.hand) moveLog.value = [];
+        frame.value = f;
+        if (!handInfo.value || handInfo.value.hand !== f.hand) {
+          handInfo.value = { hand: f.hand, stake: f.stake, fee: handInfo.value?.fee ?? f.stake };
+        }
+        const added = entriesOf(f.events, f.hand, f.version);
+        if (added.length) moveLog.value = [...moveLog.value, ...added].slice(-400);
+        if (pending.value && pending.value.version !== f.view.version) pending.value = null;
+        if (seated.value && isSeat(f.view.seat) && seated.value.seat !== f.view.seat) {
+          seated.value = { ...seated.value, seat: f.view.seat };
+        }
+        for (const e of added) {
+          if (e.kind !== "claim_lost") continue;
+          const to = lostTo(e.detail);
+          toast(
+            to ? { ui: "claimLost" } : { ui: "claimLostPlain" },
+            to
+              ? { seat: to.seat, winner: to.kind, mine: e.tiles.join(" ") }
+              : { seat: "", winner: e.detail },
+            "warn",
+          );
+        }
+        if (route.value.name === "lobby" || route.value.name === "login")
+          route.value = { name: "table" };
+      });
+      return;
+    }
+    case "settlement":
+      batch(() => {
+        const view = frame.value?.hand === m.hand ? frame.value.view : null;
+        settlement.value = {
+          hand: m.hand,
+          stake: m.stake,
+          fee: typeof m.fee === "number" ? m.fee : (handInfo.value?.fee ?? m.stake),
+          result: m.result,
+          moves: moves(m.moves),
+          balance: typeof m.balance === "number" ? m.balance : null,
+          balanceChange: m.balance_change,
+          view,
+          game: (view?.game ?? game.value ?? "mazhan") as Game,
+        };
+        if (me.value && typeof m.balance === "number")
+          me.value = { ...me.value, balance: m.balance };
+        readySent.value = false;
+        pending.value = null;
+      });
+      return;
+    case "escape":
+      batch(() => {
+        const mine = seated.value?.seat === m.seat;
+        const notice: EscapeNotice = {
+          hand: m.hand,
+          seat: m.seat,
+          name: nameOfSeat(m.seat),
+          why: m.why,
+          penalty: m.penalty,
+          moves: moves(m.moves),
+          mine,
+        };
+        escaped.value = notice;
+        frame.value = null;
+        pending.value = null;
+        readySent.value = false;
+        if (me.value) {
+          const name = me.value.name;
+          const delta = notice.moves.reduce(
+            (acc, x) => acc + (x.to === name ? x.amount : 0) - (x.from === name ? x.amount : 0),
+            0,
+          );
+          me.value = { ...me.value, balance: me.value.balance + delta };
+        }
+      });
+      return;
+    case "unseated":
+      batch(() => {
+        unseatedWhy.value = m.why;
+        const keep = settlement.value; // a settlement stays on screen until the player leaves
+        const esc = escaped.value;
+        seated.value = null;
+        tableState.value = keep || esc ? tableState.value : null;
+        readySent.value = false;
+        if (!keep && !esc && route.value.name === "table") route.value = { name: "lobby" };
+        const key =
+          m.why === "too_few_points"
+            ? "unseatedPoints"
+            : m.why === "table_closed"
+              ? "unseatedClosed"
+              : m.why === "not_ready" || m.why === "ready_timeout"
+                ? "unseatedReady"
+                : "unseatedEscape";
+        toast({ ui: key }, undefined, "warn");
+      });
+      return;
+    case "left":
+      batch(() => {
+        clearTable();
+        route.value = { name: "lobby" };
+      });
+      return;
+    case "pong":
+      return;
+    case "error":
+      batch(() => {
+        pending.value = null;
+        toast({ error: m.code }, m.message ? { message: m.message } : undefined, "error");
+        if (m.code === "unauthorized") {
+          me.value = null;
+          route.value = { name: "login" };
+        }
+      });
+      return;
+    default: {
+      const type = (raw as { type: string }).type;
+      console.warn(`paiju: unknown frame type ${JSON.stringify(type)}`, raw);
+      unknownFrames.value += 1;
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import { fireEvent, render, screen } from "@testing-library/preact";
+import { describe, expect, it, vi } from "vitest";
+import { MadiaoTable } from "../src/components/Madiao";
+import type { Seat, SeatInfo } from "../src/protocol";
+import { trickView } from "./fixtures/madiao";
+
+const names: Record<Seat, SeatInfo | null> = { E: null, S: null, W: null, N: null };
+
+describe("the Ma Diao table", () => {
+  it("shows the trick with its leader, face-down plays hidden", () => {
+    const { container } = render(
+      <MadiaoTable
+        view={trickView}
+        names={names}
+        deadline={null}
+        total={null}
+        pending={null}
+        version={9}
+        onAction={vi.fn()}
+      />,
+    );
+    const plays = container.querySelectorAll(".trick-play");
+    expect(plays).toHaveLength(2);
+    expect(plays[0]?.classList.contains("leader")).toBe(true);
+    expect(plays[0]?.querySelector("[data-card]")?.getAttribute("data-card")).toBe("7m");
+    expect(plays[1]?.querySelector("[data-card]")).toBeNull();
+    expect(container.querySelector(".trick-play.at-top")?.getAttribute("data-seat")).toBe("E");
+  });
+
+  it("shows your own face-down cards to you and only counts the others'", () => {
+    const { container } = render(
+      <MadiaoTable
+        view={trickView}
+        names={names}
+        deadline={null}
+        total={null}
+        pending={null}
+        version={9}
+        onAction={vi.fn()}
+      />,
+    );
+    const mine = container.querySelector('.my-area .face-down [data-card="7c"]');
+    expect(mine).not.toBeNull();
+    const south = container.querySelector('.seat-area[data-seat="S"] .face-down');
+    expect(south?.querySelectorAll(".card.back")).toHaveLength(2);
+  });
+
+  it("plays a card with one legal action at once, and asks when it has two", () => {
+    const onAction = vi.fn();
+    const { container } = render(
+      <MadiaoTable
+        view={trickView}
+        names={names}
+        deadline={null}
+        total={null}
+        pending={null}
+        version={9}
+        onAction={onAction}
+      />,
+    );
+    fireEvent.click(screen.getByRole("button", { name: "滅 萬萬" }));
+    expect(onAction).toHaveBeenLastCalledWith("W mie wt");
+    const eight = container.querySelector('button[data-card="8m"]') as HTMLButtonElement;
+    fireEvent.click(eight);
+    expect(onAction).toHaveBeenCalledTimes(1);
+    fireEvent.click(screen.getByRole("button", { name: "捉 八萬" }));
+    expect(onAction).toHaveBeenLastCalledWith("W zhuo 8m");
+  });
+});

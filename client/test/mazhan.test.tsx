@@ -1,0 +1,130 @@
+import { act, fireEvent, render, screen, within } from "@testing-library/preact";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { actionLabel, MazhanTable } from "../src/components/Mazhan";
+import { setLang } from "../src/i18n";
+import type { Seat, SeatInfo } from "../src/protocol";
+import { actView, claimView } from "./fixtures/mazhan";
+
+const names: Record<Seat, SeatInfo | null> = {
+  E: { name: "東家", bot: true, ready: true, tuoguan: false, connected: true },
+  S: { name: "me", bot: false, ready: true, tuoguan: false, connected: true },
+  W: { name: "西家", bot: true, ready: true, tuoguan: false, connected: true },
+  N: { name: "北家", bot: false, ready: true, tuoguan: false, connected: false },
+};
+
+function table(view = actView, onAction = vi.fn()) {
+  const r = render(
+    <MazhanTable
+      view={view}
+      names={names}
+      deadline={Date.now() + 9000}
+      total={15}
+      pending={null}
+      version={view.version}
+      onAction={onAction}
+    />,
+  );
+  return { ...r, onAction };
+}
+
+afterEach(() => setLang("zh"));
+
+describe("the Mazhan table", () => {
+  it("puts you at the bottom, the next seat on the right, the one across on top", () => {
+    const { container } = table();
+    expect(container.querySelector(".my-area")?.getAttribute("data-seat")).toBe("S");
+    expect(container.querySelector(".seat-area.side-right")?.getAttribute("data-seat")).toBe("W");
+    expect(container.querySelector(".seat-area.side-top")?.getAttribute("data-seat")).toBe("N");
+    expect(container.querySelector(".seat-area.side-left")?.getAttribute("data-seat")).toBe("E");
+  });
+
+  it("sets the drawn tile apart from the sorted hand", () => {
+    const { container } = table();
+    const drawn = container.querySelector(".hand-drawn [data-tile]");
+    expect(drawn?.getAttribute("data-tile")).toBe("5m");
+    const inHand = [...container.querySelectorAll(".hand-tiles > button")].map((b) =>
+      b.getAttribute("data-tile"),
+    );
+    expect(inHand).toEqual(actView.hand);
+  });
+
+  it("enables exactly the legal discards, each with its action and an accessible name", () => {
+    const { container, onAction } = table();
+    const enabled = [
+      ...container.querySelectorAll<HTMLButtonElement>(".hand button:not([disabled])"),
+    ];
+    expect(enabled.map((b) => b.dataset.action)).toEqual([
+      "S discard 1m",
+      "S discard 1m",
+      "S discard 2m",
+      "S discard 5m",
+    ]);
+    fireEvent.click(screen.getByRole("button", { name: "打 五萬 (摸)" }));
+    expect(onAction).toHaveBeenCalledWith("S discard 5m");
+    // the wild tile may not be discarded, and says it is wild
+    const star = container.querySelector<HTMLButtonElement>('.hand button[data-tile="9s"]');
+    expect(star?.disabled).toBe(true);
+    expect(star?.getAttribute("aria-label")).toBe("九索 (財神)");
+  });
+
+  it("highlights the last discard and marks claimed ones", () => {
+    const { container } = table();
+    const north = container.querySelector('.pond[data-seat="N"]');
+    const last = north?.querySelectorAll(".tile");
+    expect(last?.[last.length - 1]?.classList.contains("last")).toBe(true);
+    const east = container.querySelector('.pond[data-seat="E"]');
+    const claimed = east?.querySelector(".tile.claimed");
+    expect(claimed?.getAttribute("data-tile")).toBe("2s");
+    expect(claimed?.getAttribute("aria-label")).toBe("二索 → 南");
+  });
+
+  it("shows another seat's concealed kong face down, its melds and bonus labelled", () => {
+    const { container } = table();
+    const east = container.querySelector('.seat-area[data-seat="E"]') as HTMLElement;
+    const ckong = east.querySelector('[data-meld="ckong"]') as HTMLElement;
+    expect(ckong.querySelectorAll(".tile.back")).toHaveLength(4);
+    expect(ckong.querySelector("[data-tile]")).toBeNull();
+    expect(within(east).getByRole("group", { name: "吃 一萬 二萬 三萬 ← 北" })).toBeTruthy();
+    expect(
+      within(east).getByRole("group", { name: "花牌" }).querySelectorAll("[data-tile]"),
+    ).toHaveLength(2);
+  });
+
+  it("shows the wall, the indicator and the wild faces with the star", () => {
+    const { container } = table();
+    expect(container.querySelector("[data-wall]")?.textContent).toBe("50");
+    expect(container.querySelector(".wild-faces .tile.wild .star")?.textContent).toBe("★");
+  });
+
+  it("shows the waiting tiles (聽牌)", () => {
+    table();
+    expect(screen.getByRole("group", { name: "聽牌: 三萬 六萬" })).toBeTruthy();
+  });
+
+  it("offers claims with the tiles each uses, digits and Escape as keys", () => {
+    const { container, onAction } = table(claimView);
+    const chow = screen.getByRole("button", { name: "吃 四萬 五萬 六萬" });
+    expect(
+      [...chow.querySelectorAll("[data-tile]")].map((x) => x.getAttribute("data-tile")),
+    ).toEqual(["4m", "5m", "6m"]);
+    expect(screen.getByRole("button", { name: "碰 五萬" })).toBeTruthy();
+    expect(container.querySelector(".prompt .countdown")).not.toBeNull();
+    fireEvent.keyDown(window, { key: "2" });
+    expect(onAction).toHaveBeenLastCalledWith("S peng");
+    fireEvent.keyDown(window, { key: "Escape" });
+    expect(onAction).toHaveBeenLastCalledWith("S pass");
+    // no discards during a claim window
+    expect(container.querySelectorAll(".hand button:not([disabled])")).toHaveLength(0);
+  });
+
+  it("switches language without re-creating the table", () => {
+    const { container } = table();
+    const before = container.querySelector(".hand-drawn button");
+    act(() => setLang("en"));
+    const after = container.querySelector(".hand-drawn button");
+    expect(after).toBe(before);
+    expect(after?.getAttribute("aria-label")).toBe("Discard 5 Characters (Drawn)");
+    expect(actionLabel(claimView.legal[1]!)).toBe("Pung 5m");
+    expect(container.textContent).not.toMatch(/[碰吃槓]/);
+  });
+});
