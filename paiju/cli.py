@@ -187,6 +187,7 @@ def _arena(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import asyncio
     import logging
 
     import uvicorn
@@ -206,7 +207,29 @@ def _serve(args: argparse.Namespace) -> int:
         f"{settings.database_url.split('@')[-1]})",
         flush=True,
     )
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
+    config = uvicorn.Config(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_per_message_deflate=False,  # frames are small: compressing costs more than it saves
+        ws_max_size=64 * 1024,
+    )
+    server = uvicorn.Server(config)
+
+    async def run() -> None:
+        async def announce() -> None:
+            while not server.started:
+                await asyncio.sleep(0.05)
+            print(f"paiju: listening on http://{args.host}:{args.port}/", flush=True)
+
+        task = asyncio.create_task(announce())
+        try:
+            await server.serve()
+        finally:
+            task.cancel()
+
+    asyncio.run(run())
     return 0
 
 

@@ -27,6 +27,7 @@ from paiju.server.errors import ServerError
 from paiju.server.routes import api, ws
 from paiju.server.services import build
 from paiju.server.table_machine import Timing
+from paiju.server.writer import TRANSIENT
 
 __all__ = ["create_app"]
 
@@ -69,6 +70,16 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
         return JSONResponse(
             {"error": {"code": "bad_request", "message": problems[:500]}}, status_code=422
         )
+
+    async def _storage_away(_request: Request, _err: Exception) -> JSONResponse:
+        return JSONResponse(
+            {"error": {"code": "storage_unavailable", "message": "the database is away; retry"}},
+            status_code=503,
+            headers={"Retry-After": "2"},
+        )
+
+    for transient in TRANSIENT:
+        app.add_exception_handler(transient, _storage_away)
 
     @app.exception_handler(ServerError)
     async def _server_error(_request: Request, err: ServerError) -> JSONResponse:

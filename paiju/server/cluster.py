@@ -27,6 +27,7 @@ the database for everything that must survive.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import uuid
@@ -140,8 +141,9 @@ class Cluster:
         self.store = store
         self.pid = uuid.uuid4().hex[:12]
         # outgoing Redis work, in order: ("publish", channel, data) or
-        # ("table", runner, script arguments)
-        self._outbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+        # ("table", runner, script arguments); kept while Redis cannot be reached
+        self._outbox: collections.deque[tuple[Any, ...]] = collections.deque()
+        self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._seated: dict[int, set[int]] = {}
         self._pending: dict[int, str] = {}  # account → the process a join was sent to
@@ -204,14 +206,19 @@ class Cluster:
 
     def publish(self, pid: str, payload: dict[str, Any]) -> None:
         """Send to a process's channel, after everything queued before."""
-        self._outbox.put_nowait(("publish", self._key("proc", pid), orjson.dumps(payload)))
+        self._queue(("publish", self._key("proc", pid), orjson.dumps(payload)))
+
+    def _queue(self, item: tuple[Any, ...]) -> None:
+        self._outbox.append(item)
+        self._wake.set()
 
     async def _send_batch(self) -> None:
-        """Send what is queued, in order, many commands per round trip (kept for a retry
-        when Redis cannot be reached)."""
-        batch = [await self._outbox.get()]
-        while len(batch) < BATCH and not self._outbox.empty():
-            batch.append(self._outbox.get_nowait())
+        """Send what is queued, in order, many commands per round trip; while Redis cannot
+        be reached, everything stays queued, in order, and goes when it is back."""
+        while not self._outbox:
+            self._wake.clear()
+            await self._wake.wait()
+        batch = [self._outbox.popleft() for _ in range(min(BATCH, len(self._outbox)))]
         pipe = self.redis.pipeline(transaction=False)
         for item in batch:
             if item[0] == "publish":
@@ -221,10 +228,7 @@ class Cluster:
         try:
             results = await pipe.execute(raise_on_error=False)
         except Exception:
-            # Redis is away: keep the registry writes (newest per table) for later
-            for item in batch:
-                if item[0] == "table" and item[1].id in self.hub.tables:
-                    self._outbox.put_nowait(item)
+            self._outbox.extendleft(reversed(batch))  # Redis is away: try again, in order
             raise
         for item, result in zip(batch, results, strict=True):
             if isinstance(result, Exception):
@@ -443,7 +447,7 @@ class Cluster:
         keys.append(self._key("open", machine.room.name))
         args = [self.pid, LEASE_MS, tid, machine.room.name, len(now), int(machine.live)]
         args += [free, 10 * LEASE_MS, self._key("seat", ""), len(now), *now, *gone]
-        self._outbox.put_nowait(("table", runner, [*keys, *args]))
+        self._queue(("table", runner, [*keys, *args]))
 
     def _forget(self, runner: TableRunner) -> None:
         """A table this process let go (the new owner rewrites its registry entry)."""

@@ -19,6 +19,7 @@ from paiju.server.errors import ServerError
 from paiju.server.models import Account
 from paiju.server.protocol import parse_client
 from paiju.server.routes.deps import services, token_of
+from paiju.server.writer import TRANSIENT
 
 __all__ = ["router"]
 
@@ -39,7 +40,12 @@ async def ws(websocket: WebSocket) -> None:
         if header.lower().startswith("bearer ")
         else websocket.query_params.get("token") or token_of(websocket)
     )
-    acc = await asyncio.to_thread(_account, svc, token)
+    try:
+        acc = await asyncio.to_thread(_account, svc, token)
+    except TRANSIENT:
+        await websocket.send_json(_error("storage_unavailable", "the database is away; retry"))
+        await websocket.close(code=1013)
+        return
     if acc is None:
         await websocket.send_json(
             {"type": "error", "code": "unauthorized", "message": "log in first"}
@@ -71,6 +77,8 @@ async def ws(websocket: WebSocket) -> None:
                     await svc.hub.handle(acc.id, acc.name, parsed)
             except ServerError as err:
                 conn.send(_error(err.code, err.message))
+            except TRANSIENT:
+                conn.send(_error("storage_unavailable", "the database is away; try again"))
     except WebSocketDisconnect:
         pass
     finally:
