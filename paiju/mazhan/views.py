@@ -252,7 +252,7 @@ class View:
             "waits": _codes(self.waits),
             "seats": {
                 s.value: {
-                    "wind": str(s.wind),
+                    "wind": s.value,
                     "hand_size": self.hand_sizes[s],
                     "melds": [m.to_json() for m in self.table_melds[s]],
                     "bonus": _codes(self.bonus[s]),

@@ -95,8 +95,8 @@ class MazhanDiscard(_Model):
 class MazhanSeat(_Model):
     """What everyone sees of one seat."""
 
-    wind: TileCode
-    """The seat's wind tile (1z–4z)."""
+    wind: Seat
+    """The seat's wind (the seat itself: East is always the dealer)."""
     hand_size: int
     """How many concealed tiles the seat holds (the drawn one included)."""
     melds: list[MazhanMeld]
@@ -565,17 +565,35 @@ View = Annotated[MazhanView | MadiaoView, Field(discriminator="game")]
 
 
 def json_schema() -> dict[str, Any]:
-    """One JSON Schema holding every model (``$defs``): the views and the events of both
-    games, for generating the client's types.
+    """The views and the events of both games as one JSON Schema document (every model in
+    ``$defs``), for generating the client's types (``python -m paiju.protocol.views``
+    prints it).
 
-    >>> sorted(json_schema()["properties"])
-    ['madiao_event', 'mazhan_event', 'view']
+    >>> schema = json_schema()
+    >>> schema["title"], sorted(schema["properties"])
+    ('paiju views', ['madiao_event', 'mazhan_event', 'view'])
     """
+    parts: dict[str, TypeAdapter[Any]] = {
+        "view": TypeAdapter(View),
+        "mazhan_event": TypeAdapter(MazhanEvent),
+        "madiao_event": TypeAdapter(MadiaoEvent),
+    }
+    properties: dict[str, Any] = {}
+    defs: dict[str, Any] = {}
+    for name, adapter in parts.items():
+        schema = adapter.json_schema(ref_template="#/$defs/{model}", by_alias=True)
+        defs.update(schema.pop("$defs", {}))
+        properties[name] = schema
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "paiju views",
+        "type": "object",
+        "properties": properties,
+        "$defs": defs,
+    }
 
-    class Protocol(_Model):
-        view: View
-        mazhan_event: MazhanEvent
-        madiao_event: MadiaoEvent
 
-    schema: dict[str, Any] = TypeAdapter(Protocol).json_schema(by_alias=True)
-    return schema
+if __name__ == "__main__":  # pragma: no cover - a command
+    import json
+
+    print(json.dumps(json_schema(), ensure_ascii=False, indent=2))
