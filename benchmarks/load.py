@@ -115,7 +115,7 @@ async def player(
                     sent_at = None
                 legal = m["view"]["legal"]
                 if legal and sent_at is None:
-                    sent_action = legal[rng.randrange(len(legal))]
+                    sent_action = legal[rng.randrange(len(legal))]["action"]
                     sent_at = time.perf_counter()
                     await ws.send(
                         json.dumps(

@@ -20,6 +20,7 @@ face down (``mie`` 滅); nobody must follow suit or capture. Only the trick's wi
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -41,9 +42,12 @@ __all__ = [
     "State",
     "acting",
     "apply",
+    "deal",
+    "events_json",
     "legal_actions",
     "legal_actions_for",
     "new_hand",
+    "seat_version",
 ]
 
 
@@ -217,7 +221,8 @@ class Action:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something that happened; a face-down card is shown only to its player.
+    """Something that happened; a face-down card (and a seat's dealt ``cards``) is shown only
+    to its player (``private``).
 
     >>> Event("play", Seat.S, Card.parse("3m"), private=True).to_json(Seat.W)["card"] is None
     True
@@ -228,20 +233,35 @@ class Event:
     card: Card | None = None
     private: bool = False
     detail: str = ""
+    cards: tuple[Card, ...] = ()
 
     def to_json(self, viewer: Seat | None = None) -> dict[str, Any]:
-        """The event as ``viewer`` may see it.
+        """The event as ``viewer`` may see it (``None``: an onlooker).
 
-        >>> Event("trick", Seat.E, Card.parse("9m"), detail="1").to_json()["card"]
-        '9m'
+        >>> Event("trick", Seat.E, Card.parse("9m"), detail="1").to_json()
+        {'kind': 'trick', 'seat': 'E', 'card': '9m', 'detail': '1'}
         """
         hidden = self.private and viewer is not self.seat
-        return {
+        out: dict[str, Any] = {
             "kind": self.kind,
             "seat": None if self.seat is None else self.seat.value,
             "card": None if self.card is None or hidden else str(self.card),
             "detail": self.detail,
         }
+        if self.kind == "deal":
+            out["cards"] = None if hidden else [str(c) for c in self.cards]
+        return out
+
+
+def events_json(events: Iterable[Event], viewer: Seat | None) -> list[dict[str, Any]]:
+    """The events as ``viewer`` may see them, as JSON, in order (the same shape as
+    :func:`paiju.mazhan.rules.events_json`; every Ma Diao event is seen by every seat).
+
+    >>> e = Event("play", Seat.W, Card.parse("2t"), True, "mie")
+    >>> events_json([e], Seat.E)[0]["card"] is None
+    True
+    """
+    return [e.to_json(viewer) for e in events]
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,11 +313,14 @@ class HandResult:
         return out
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class State:
     """A hand of Ma Diao. Treat it as immutable: :func:`apply` returns a new one.
 
     Cards are indices 0–39 (see :class:`~paiju.madiao.cards.Card`); seats 0–3 (E S W N).
+    ``history`` holds the finished tricks as ``(leader, ((seat, card, face_up), …))``;
+    ``table``, ``tricks_won``, ``captured``, ``out_up`` and ``out_down`` follow from it.
+    Equality compares the position (the seed and the shuffled deck are not part of it).
 
     >>> s = new_hand(Ruleset(), seed=1)
     >>> sum(len(h) for h in s.hands) + len(s.stock)
@@ -323,6 +346,7 @@ class State:
     phase: Phase = Phase.TRICKS
     result: HandResult | None = None
     version: int = 0
+    history: list[tuple[int, tuple[tuple[int, int, bool], ...]]] = field(default_factory=list)
 
     def copy(self) -> State:
         """A copy whose lists can change without touching this state.
@@ -351,7 +375,37 @@ class State:
             self.phase,
             self.result,
             self.version,
+            self.history[:],
         )
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.ruleset,
+            self.banker,
+            self.hands,
+            self.bailao_holder,
+            self.stock,
+            self.leader,
+            self.turn,
+            self.trick_no,
+            self.trick,
+            self.table,
+            self.tricks_won,
+            self.captured,
+            self.out_up,
+            self.out_down,
+            self.phase,
+            self.result,
+            self.version,
+            self.history,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]
 
     @property
     def mian(self) -> Card:
@@ -407,6 +461,21 @@ def new_hand(ruleset: Ruleset, seed: int, banker: Seat | None = None) -> State:
 
     Raises ``ValueError`` for a seed that is not an integer.
     """
+    return deal(ruleset, seed, banker)[0]
+
+
+def deal(ruleset: Ruleset, seed: int, banker: Seat | None = None) -> tuple[State, list[Event]]:
+    """:func:`new_hand` with the events of the deal: each seat's eight cards (``deal``,
+    private) and the 面張 turned up (``mian``, its seat the banker).
+
+    >>> state, events = deal(Ruleset(), seed=2, banker=Seat.W)
+    >>> events[-1].to_json(Seat.E)
+    {'kind': 'mian', 'seat': 'W', 'card': '5t', 'detail': ''}
+    >>> events[0].to_json(Seat.E)["cards"] is None  # West's cards, seen by East
+    True
+
+    Raises ``ValueError`` for a seed that is not an integer.
+    """
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ValueError(f"the seed must be an integer, got {seed!r}")
     rng = random.Random(seed)
@@ -415,16 +484,32 @@ def new_hand(ruleset: Ruleset, seed: int, banker: Seat | None = None) -> State:
     stock = tuple(deck[32:])
     b = first_banker(ALL_CARDS[stock[-1]]) if banker is None else banker.number - 1
     hands: list[list[int]] = [[], [], [], []]
+    events: list[Event] = []
     for k in range(4):
         seat = (b + k) % 4
         hands[seat] = sorted(deck[8 * k : 8 * k + 8])
+        events.append(
+            Event("deal", SEATS[seat], private=True, cards=tuple(ALL_CARDS[c] for c in hands[seat]))
+        )
+    events.append(Event("mian", SEATS[b], ALL_CARDS[stock[-1]]))
     holder = (
         next(i for i, h in enumerate(hands) if BAILAO.index in h)
         if any(BAILAO.index in h for h in hands)
         else -1
     )
     lead = b if ruleset.first_lead == "banker" else (b + 1) % 4
-    return State(ruleset, seed, tuple(deck), b, hands, holder, stock, lead, lead)
+    state = State(ruleset, seed, tuple(deck), b, hands, holder, stock, lead, lead)
+    return state, events
+
+
+def seat_version(state: State, seat: Seat) -> int:
+    """The version ``seat``'s next action must carry: the state's version (Ma Diao has no
+    simultaneous decisions, so every seat shares it).
+
+    >>> seat_version(new_hand(Ruleset(), seed=2), Seat.N)
+    0
+    """
+    return state.version
 
 
 def acting(state: State) -> tuple[Seat, ...]:
@@ -526,6 +611,7 @@ def _finish_trick(s: State, events: list[Event]) -> None:
     for _, c, up in s.trick:
         if c != card:
             (s.out_up if up else s.out_down).append(c)
+    s.history.append((s.leader, tuple(s.trick)))
     s.trick_no += 1
     events.append(Event("trick", SEATS[winner], ALL_CARDS[card], detail=str(s.trick_no)))
     s.trick = []
@@ -566,7 +652,7 @@ def _chong_and_settle(s: State, events: list[Event]) -> None:
     )
     s.result = HandResult(tuple(draws), settlement)
     s.phase = Phase.OVER
-    events.append(Event("settle", None, None, detail=str(settlement.to_json()["net"])))
+    events.append(Event("settle"))
 
 
 def run_chong(stock: list[Card], first: int, groups: list[Group], flow: str) -> list[ChongDraw]:

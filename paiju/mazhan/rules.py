@@ -31,6 +31,7 @@ that can win on its tile (搶槓), first in play order from the declarer.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -53,9 +54,12 @@ __all__ = [
     "State",
     "acting",
     "apply",
+    "deal",
+    "events_json",
     "legal_actions",
     "legal_actions_for",
     "new_hand",
+    "seat_version",
 ]
 
 _WHITE = 31
@@ -118,12 +122,19 @@ class Phase(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """Something that happened. ``private`` events (a draw, the deal) show their tiles only
-    to ``seat``; everyone else sees the event without them.
+    """Something that happened, with who may see it.
+
+    - ``private``: the tiles are shown only to ``seat`` (a draw, the deal, a concealed kong);
+      the others see the event with ``tiles`` hidden.
+    - ``audience``: the event exists only for that seat (a decision inside a claim window,
+      a lost claim); the others do not see it at all.
+    - ``dice``: the two dice, on the ``deal`` event.
 
     >>> e = Event("draw", Seat.S, (Tile.parse("5m"),), private=True)
     >>> e.to_json(Seat.S)["tiles"], e.to_json(Seat.W)["tiles"]
-    ('5m', None)
+    (['5m'], None)
+    >>> Event("decision", Seat.S, detail="pass", audience=Seat.S).to_json(Seat.W) is None
+    True
     """
 
     kind: str
@@ -131,6 +142,16 @@ class Event:
     tiles: tuple[Tile, ...] = ()
     private: bool = False
     detail: str = ""
+    audience: Seat | None = None
+    dice: tuple[int, int] | None = None
+
+    def visible_to(self, viewer: Seat | None) -> bool:
+        """Whether ``viewer`` (``None``: an onlooker) sees this event at all.
+
+        >>> Event("claim_lost", Seat.N, audience=Seat.N).visible_to(Seat.E)
+        False
+        """
+        return self.audience is None or viewer is self.audience
 
     def visible_tiles(self, viewer: Seat | None) -> tuple[Tile, ...] | None:
         """The tiles ``viewer`` may see (``None`` when hidden from them).
@@ -142,19 +163,40 @@ class Event:
             return None
         return self.tiles
 
-    def to_json(self, viewer: Seat | None = None) -> dict[str, Any]:
-        """The event as JSON, as ``viewer`` may see it (``None``: an onlooker).
+    def to_json(self, viewer: Seat | None = None) -> dict[str, Any] | None:
+        """The event as JSON as ``viewer`` may see it (``None``: an onlooker), or ``None``
+        when the event is not for them (see :func:`events_json`).
 
-        >>> Event("pass", Seat.N).to_json()
-        {'kind': 'pass', 'seat': 'N', 'tiles': '', 'detail': ''}
+        >>> Event("discard", Seat.N, (Tile.parse("5m"),)).to_json()
+        {'kind': 'discard', 'seat': 'N', 'tiles': ['5m'], 'detail': ''}
         """
+        if not self.visible_to(viewer):
+            return None
         tiles = self.visible_tiles(viewer)
-        return {
+        out: dict[str, Any] = {
             "kind": self.kind,
             "seat": None if self.seat is None else self.seat.value,
-            "tiles": None if tiles is None else "".join(str(t) for t in tiles),
+            "tiles": None if tiles is None else [str(t) for t in tiles],
             "detail": self.detail,
         }
+        if self.dice is not None:
+            out["dice"] = list(self.dice)
+        return out
+
+
+def events_json(events: Iterable[Event], viewer: Seat | None) -> list[dict[str, Any]]:
+    """The events ``viewer`` may see, as JSON, in order (the others left out).
+
+    >>> events_json([Event("decision", Seat.S, detail="peng", audience=Seat.S),
+    ...              Event("discard", Seat.W, (Tile.parse("2p"),))], Seat.E)
+    [{'kind': 'discard', 'seat': 'W', 'tiles': ['2p'], 'detail': ''}]
+    """
+    out = []
+    for e in events:
+        j = e.to_json(viewer)
+        if j is not None:
+            out.append(j)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,12 +242,21 @@ class HandResult:
         }
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class State:
     """The whole state of a hand. Treat it as immutable: :func:`apply` returns a new one.
 
     Tiles are face indices (see :class:`~paiju.mazhan.tiles.Tile`); seats are 0–3 (E S W N).
     ``hands[s]`` counts seat ``s``'s concealed tiles by face, ★ counted at ``wild``.
+    ``meld_src[s][k]`` is where meld ``k`` came from: ``(seat it was claimed from, claimed
+    tile)``, ``(-1, -1)`` for a concealed kong; ``claimed_by[s][k]`` the seat that claimed
+    discard ``k`` (``-1``: it lies in the river). ``window_version`` is the version at which
+    the open claim window (phase ``CLAIM`` or ``ROB``) opened.
+
+    Fields that mean nothing in the current phase hold fixed values (``drawn`` −1 outside
+    ``ACT``, ``claim_tile`` −1 outside a window, …), so two states of the same position are
+    equal. Equality compares the position: the part of the wall already dealt is not part
+    of it, nor is the seed.
 
     >>> s = new_hand(Ruleset(), seed=5)
     >>> sum(s.hands[0]) + 3 * len(s.melds[0]), sum(s.hands[1])
@@ -223,9 +274,10 @@ class State:
     set_aside: tuple[int, ...]
     hands: list[list[int]]
     melds: list[list[Meld]]
+    meld_src: list[list[tuple[int, int]]]
     bonus: list[list[int]]
     discards: list[list[int]]
-    claimed: list[list[bool]]
+    claimed_by: list[list[int]]
     phase: Phase = Phase.ACT
     current: int = 0
     drawn: int = -1
@@ -240,6 +292,7 @@ class State:
     kongs: int = 0
     result: HandResult | None = None
     version: int = 0
+    window_version: int = 0
     _act: tuple[Action, ...] | None = None
 
     def copy(self) -> State:
@@ -262,9 +315,10 @@ class State:
             self.set_aside,
             [h[:] for h in self.hands],
             [m[:] for m in self.melds],
+            [m[:] for m in self.meld_src],
             [b[:] for b in self.bonus],
             [d[:] for d in self.discards],
-            [c[:] for c in self.claimed],
+            [c[:] for c in self.claimed_by],
             self.phase,
             self.current,
             self.drawn,
@@ -279,8 +333,47 @@ class State:
             self.kongs,
             self.result,
             self.version,
+            self.window_version,
             None,
         )
+
+    def _key(self) -> tuple[Any, ...]:
+        return (
+            self.ruleset,
+            self.wall[self.head : self.tail],
+            self.dice,
+            self.wild,
+            self.indicator,
+            self.set_aside,
+            self.hands,
+            self.melds,
+            self.meld_src,
+            self.bonus,
+            self.discards,
+            self.claimed_by,
+            self.phase,
+            self.current,
+            self.drawn,
+            self.drew,
+            self.after_kong,
+            self.claim_tile,
+            self.claim_from,
+            self.options,
+            self.decisions,
+            self.dealer_discarded,
+            self.dihu_window,
+            self.kongs,
+            self.result,
+            self.version,
+            self.window_version,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]
 
     @property
     def wild_tile(self) -> Tile:
@@ -321,8 +414,8 @@ class State:
             melds = " ".join(f"[{m}]" for m in self.melds[i])
             bonus = "".join(str(ALL_TILES[b]) for b in sorted(self.bonus[i]))
             river = " ".join(
-                str(ALL_TILES[t]) + ("*" if c else "")
-                for t, c in zip(self.discards[i], self.claimed[i], strict=True)
+                str(ALL_TILES[t]) + ("*" if c >= 0 else "")
+                for t, c in zip(self.discards[i], self.claimed_by[i], strict=True)
             )
             lines.append(f"{mark}{seat.value} {seat.name_zh} {hand} {melds} bonus:{bonus}")
             lines.append(f"    river: {river}")
@@ -340,24 +433,51 @@ def new_hand(ruleset: Ruleset, seed: int) -> State:
 
     Raises ``ValueError`` for a seed that is not an integer.
     """
+    return deal(ruleset, seed)[0]
+
+
+def deal(ruleset: Ruleset, seed: int) -> tuple[State, list[Event]]:
+    """:func:`new_hand` with the events of the deal: the dice (``deal``), each seat's tiles
+    (``dealt``, private), the bonus tiles turned while looking for the indicator
+    (``set_aside``), the ``indicator``, and the initial bonus replacement (``bonus``, then a
+    private ``draw`` from the tail for each).
+
+    >>> state, events = deal(Ruleset(), seed=1)
+    >>> events[0].to_json(Seat.S)
+    {'kind': 'deal', 'seat': 'E', 'tiles': [], 'detail': '', 'dice': [4, 5]}
+    >>> events[2].to_json(Seat.E)["tiles"] is None  # South's tiles, seen by East
+    True
+
+    Raises ``ValueError`` for a seed that is not an integer.
+    """
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ValueError(f"the seed must be an integer, got {seed!r}")
     wall, dice = shuffled_wall(seed)
+    events = [Event("deal", Seat.E, dice=dice)]
     hands = [[0] * 42 for _ in range(4)]
+    dealt: list[list[int]] = [[] for _ in range(4)]
     head = 0
     for _round in range(4):  # four tiles to each seat, four times, then the dealer's 17th
         for seat in range(4):
             for tile in wall[head : head + 4]:
                 hands[seat][tile] += 1
+                dealt[seat].append(tile)
             head += 4
     hands[0][wall[head]] += 1
+    dealt[0].append(wall[head])
     head += 1
+    for seat in range(4):
+        events.append(
+            Event("dealt", SEATS[seat], tuple(ALL_TILES[t] for t in sorted(dealt[seat])), True)
+        )
     set_aside = []
     while _is_bonus(wall[head]):
         set_aside.append(wall[head])
+        events.append(Event("set_aside", None, (ALL_TILES[wall[head]],)))
         head += 1
     indicator = wall[head]
     head += 1
+    events.append(Event("indicator", None, (ALL_TILES[indicator],)))
     state = State(
         ruleset,
         seed,
@@ -373,6 +493,7 @@ def new_hand(ruleset: Ruleset, seed: int) -> State:
         [[] for _ in range(4)],
         [[] for _ in range(4)],
         [[] for _ in range(4)],
+        [[] for _ in range(4)],
     )
     # initial bonus replacement (補花), dealer first, in play order, until no bonus is left
     changed = True
@@ -380,16 +501,34 @@ def new_hand(ruleset: Ruleset, seed: int) -> State:
         changed = False
         for seat in range(4):
             h = hands[seat]
+            who = SEATS[seat]
             for tile in [t for t in range(42) if h[t] and _is_bonus(t)]:
                 while h[tile]:
                     h[tile] -= 1
                     state.bonus[seat].append(tile)
+                    events.append(Event("bonus", who, (ALL_TILES[tile],)))
                     state.tail -= 1
-                    h[state.wall[state.tail]] += 1
+                    repl = state.wall[state.tail]
+                    h[repl] += 1
+                    events.append(Event("draw", who, (ALL_TILES[repl],), True, "tail"))
                     changed = True
     for h in hands:
         del h[34:]  # bonus faces never stay in a hand
-    return state
+    return state, events
+
+
+def seat_version(state: State, seat: Seat) -> int:
+    """The version ``seat``'s next action must carry (and its view shows). Inside a claim
+    window it is the window's opening version for every seat, so a seat cannot tell that
+    another has decided; elsewhere it is the state's version.
+
+    >>> s = new_hand(Ruleset(), seed=2)
+    >>> seat_version(s, Seat.W) == s.version == 0
+    True
+    """
+    if state.phase is Phase.CLAIM or state.phase is Phase.ROB:
+        return state.window_version
+    return state.version
 
 
 def _is_bonus(tile: int) -> bool:
@@ -445,20 +584,18 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     >>> apply(state, Action.parse("S pass"))
     Traceback (most recent call last):
     ...
-    paiju.errors.NotYourTurnError: S pass: South may not act now (waiting for E)
+    paiju.errors.NotYourTurnError: S pass: South may not act now
 
     Raises :class:`~paiju.errors.GameOverError` on a finished hand,
     :class:`~paiju.errors.NotYourTurnError` for a seat that may not act and
-    :class:`~paiju.errors.IllegalActionError` for an action the rules do not allow.
+    :class:`~paiju.errors.IllegalActionError` for an action the rules do not allow. The
+    messages name only what the acting seat may know (never who else may claim).
     """
     if state.phase is Phase.OVER:
         raise GameOverError(f"{action}: the hand is over")
     legal = legal_actions_for(state, action.seat)
     if not legal:
-        waiting = ", ".join(s.value for s in acting(state))
-        raise NotYourTurnError(
-            f"{action}: {_SEAT_EN[action.seat]} may not act now (waiting for {waiting})"
-        )
+        raise NotYourTurnError(f"{action}: {_SEAT_EN[action.seat]} may not act now")
     if action not in legal:
         raise IllegalActionError(
             f"{action} is not legal now ({state.phase.value}); legal: "
@@ -472,8 +609,10 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     else:
         s.decisions[action.seat.number - 1] = action
         del s.options[action.seat.number - 1]
-        if action.kind is ActionKind.PASS:
-            events.append(Event("pass", action.seat))
+        tiles = action.chow if action.kind is ActionKind.CHI else ()
+        events.append(
+            Event("decision", action.seat, tiles, detail=action.kind.value, audience=action.seat)
+        )
         if not s.options:
             if s.phase is Phase.CLAIM:
                 _resolve_claims(s, events)
@@ -536,31 +675,49 @@ def _act(s: State, action: Action, events: list[Event]) -> None:
         f = action.tile.index
         s.hands[c][f] -= 4
         s.melds[c].append(Meld(MeldKind.CKONG, (action.tile,) * 4))
+        s.meld_src[c].append((-1, -1))
         s.kongs += 1
-        events.append(Event("angang", action.seat, (action.tile,)))
+        events.append(Event("angang", action.seat, (action.tile,) * 4, private=True))
         _draw(s, c, events, from_tail=True)
     else:  # JIAGANG
         assert action.tile is not None
         f = action.tile.index
-        robbers: dict[int, tuple[Action, ...]] = {}
-        for k in (1, 2, 3):
-            o = (c + k) % 4
-            h = s.hands[o]
-            natural = h[:]
-            natural[s.wild] = 0
-            natural[f] += 1
-            if is_complete_counts(natural, h[s.wild]):
-                seat = SEATS[o]
-                robbers[o] = (Action(seat, ActionKind.HU), Action(seat, ActionKind.PASS))
+        robbers = _robbers(s, c, f)
         events.append(Event("jiagang", action.seat, (action.tile,)))
         if robbers:
-            s.phase = Phase.ROB
-            s.claim_tile = f
-            s.claim_from = c
-            s.options = robbers
-            s.decisions = {}
+            _open_window(s, Phase.ROB, c, f, robbers)
         else:
             _complete_added_kong(s, c, f, events)
+
+
+def _robbers(s: State, c: int, f: int) -> dict[int, tuple[Action, ...]]:
+    """The seats that can win on the tile ``f`` added to ``c``'s pung (搶槓)."""
+    robbers: dict[int, tuple[Action, ...]] = {}
+    for k in (1, 2, 3):
+        o = (c + k) % 4
+        h = s.hands[o]
+        natural = h[:]
+        natural[s.wild] = 0
+        natural[f] += 1
+        if is_complete_counts(natural, h[s.wild]):
+            seat = SEATS[o]
+            robbers[o] = (Action(seat, ActionKind.HU), Action(seat, ActionKind.PASS))
+    return robbers
+
+
+def _open_window(
+    s: State, phase: Phase, c: int, f: int, options: dict[int, tuple[Action, ...]]
+) -> None:
+    s.phase = phase
+    s.current = c
+    s.claim_tile = f
+    s.claim_from = c
+    s.options = options
+    s.decisions = {}
+    s.window_version = s.version
+    s.drawn = -1
+    s.drew = False
+    s.after_kong = False
 
 
 def _complete_added_kong(s: State, c: int, f: int, events: list[Event]) -> None:
@@ -571,22 +728,11 @@ def _complete_added_kong(s: State, c: int, f: int, events: list[Event]) -> None:
             melds[i] = Meld(MeldKind.KONG, (meld.face,) * 4)
             break
     s.kongs += 1
-    s.phase = Phase.ACT
-    s.current = c
     _draw(s, c, events, from_tail=True)
 
 
-def _discard(s: State, c: int, f: int, events: list[Event]) -> None:
-    s.hands[c][f] -= 1
-    s.discards[c].append(f)
-    s.claimed[c].append(False)
-    tile = ALL_TILES[f]
-    events.append(Event("discard", SEATS[c], (tile,)))
-    if c == 0 and not s.dealer_discarded:
-        s.dihu_window = s.kongs == 0
-        s.dealer_discarded = True
-    else:
-        s.dihu_window = False
+def _claim_options(s: State, c: int, f: int) -> dict[int, tuple[Action, ...]]:
+    """Every other seat's options on ``c``'s discard ``f`` (``pass`` included)."""
     options: dict[int, tuple[Action, ...]] = {}
     wild = s.wild
     for k in (1, 2, 3):
@@ -615,22 +761,39 @@ def _discard(s: State, c: int, f: int, events: list[Event]) -> None:
         if opts:
             opts.append(Action(seat, ActionKind.PASS))
             options[o] = tuple(opts)
-    s.claim_tile = f
-    s.claim_from = c
-    s.decisions = {}
+    return options
+
+
+def _discard(s: State, c: int, f: int, events: list[Event]) -> None:
+    s.hands[c][f] -= 1
+    s.discards[c].append(f)
+    s.claimed_by[c].append(-1)
+    events.append(Event("discard", SEATS[c], (ALL_TILES[f],)))
+    first = c == 0 and not s.dealer_discarded
+    if c == 0:
+        s.dealer_discarded = True
+    options = _claim_options(s, c, f)
     if options:
-        s.phase = Phase.CLAIM
-        s.options = options
+        _open_window(s, Phase.CLAIM, c, f, options)
+        s.dihu_window = first and s.kongs == 0
     else:
-        s.options = {}
         _next_turn(s, (c + 1) % 4, events)
 
 
-def _next_turn(s: State, seat: int, events: list[Event]) -> None:
+def _enter_act(s: State, seat: int) -> None:
+    """Phase ``ACT`` for ``seat``, the window's fields cleared."""
     s.phase = Phase.ACT
     s.current = seat
+    s.claim_tile = -1
+    s.claim_from = -1
     s.options = {}
     s.decisions = {}
+    s.dihu_window = False
+    s.window_version = 0
+
+
+def _next_turn(s: State, seat: int, events: list[Event]) -> None:
+    _enter_act(s, seat)
     if s.tail - s.head <= s.ruleset.dead_wall:
         events.append(Event("exhausted", SEATS[seat], detail=f"{s.tail - s.head} tiles left"))
         _finish_draw(s, events)
@@ -641,12 +804,10 @@ def _next_turn(s: State, seat: int, events: list[Event]) -> None:
 def _draw(s: State, seat: int, events: list[Event], *, from_tail: bool) -> None:
     """Draw for ``seat``: from the head, or from the tail for a replacement; lay out bonus
     tiles and replace them from the tail. An empty wall when a tile is due is a draw."""
-    s.phase = Phase.ACT
-    s.current = seat
+    _enter_act(s, seat)
     s.drew = True
     s.after_kong = from_tail
-    s.options = {}
-    s.decisions = {}
+    s.drawn = -1
     who = SEATS[seat]
     while True:
         if s.head >= s.tail:
@@ -681,6 +842,22 @@ def _draw(s: State, seat: int, events: list[Event], *, from_tail: bool) -> None:
 # --- claims ------------------------------------------------------------------------------
 
 
+def _lost_claims(s: State, winner: Action | None, events: list[Event]) -> None:
+    """A private ``claim_lost`` to each seat whose claim (not a pass) did not win."""
+    for o in sorted(s.decisions, key=lambda o: (o - s.claim_from) % 4):
+        a = s.decisions[o]
+        if a is winner or a.kind is ActionKind.PASS:
+            continue
+        events.append(
+            Event(
+                "claim_lost",
+                a.seat,
+                detail="" if winner is None else str(winner),
+                audience=a.seat,
+            )
+        )
+
+
 def _resolve_claims(s: State, events: list[Event]) -> None:
     d = s.claim_from
     f = s.claim_tile
@@ -689,7 +866,8 @@ def _resolve_claims(s: State, events: list[Event]) -> None:
     tile = ALL_TILES[f]
     for o in order:
         if o in decided and decided[o].kind is ActionKind.HU:
-            s.claimed[d][-1] = True
+            _lost_claims(s, decided[o], events)
+            s.claimed_by[d][-1] = o
             s.hands[o][f] += 1
             _finish(
                 s,
@@ -705,30 +883,35 @@ def _resolve_claims(s: State, events: list[Event]) -> None:
     for o in order:
         a = decided.get(o)
         if a is not None and a.kind in (ActionKind.GANG, ActionKind.PENG):
-            s.claimed[d][-1] = True
+            _lost_claims(s, a, events)
+            s.claimed_by[d][-1] = o
             h = s.hands[o]
             if a.kind is ActionKind.GANG:
                 h[f] -= 3
                 s.melds[o].append(Meld(MeldKind.KONG, (tile,) * 4))
+                s.meld_src[o].append((d, f))
                 s.kongs += 1
-                events.append(Event("gang", a.seat, (tile,)))
+                events.append(Event("gang", a.seat, (tile,) * 4))
                 _draw(s, o, events, from_tail=True)
             else:
                 h[f] -= 2
                 s.melds[o].append(Meld(MeldKind.PUNG, (tile,) * 3))
-                events.append(Event("peng", a.seat, (tile,)))
+                s.meld_src[o].append((d, f))
+                events.append(Event("peng", a.seat, (tile,) * 3))
                 _after_claim(s, o)
             return
     for o in order:
         a = decided.get(o)
         if a is not None and a.kind is ActionKind.CHI:
-            s.claimed[d][-1] = True
+            _lost_claims(s, a, events)
+            s.claimed_by[d][-1] = o
             h = s.hands[o]
             chow = a.chow
             for t in chow:
                 if t.index != f:
                     h[t.index] -= 1
             s.melds[o].append(Meld(MeldKind.CHOW, chow))
+            s.meld_src[o].append((d, f))
             events.append(Event("chi", a.seat, chow))
             _after_claim(s, o)
             return
@@ -736,13 +919,10 @@ def _resolve_claims(s: State, events: list[Event]) -> None:
 
 
 def _after_claim(s: State, seat: int) -> None:
-    s.phase = Phase.ACT
-    s.current = seat
+    _enter_act(s, seat)
     s.drew = False
     s.after_kong = False
     s.drawn = -1
-    s.options = {}
-    s.decisions = {}
 
 
 def _resolve_rob(s: State, events: list[Event]) -> None:
@@ -752,6 +932,7 @@ def _resolve_rob(s: State, events: list[Event]) -> None:
         o = (c + k) % 4
         a = s.decisions.get(o)
         if a is not None and a.kind is ActionKind.HU:
+            _lost_claims(s, a, events)
             s.hands[c][f] -= 1  # the robbed player keeps the pung
             s.hands[o][f] += 1
             _finish(
@@ -773,6 +954,15 @@ def _seat_hands(s: State) -> dict[Seat, SeatHand]:
         )
         for i, seat in enumerate(SEATS)
     }
+
+
+def _end(s: State) -> None:
+    """Phase ``OVER``, every turn and window field cleared."""
+    _enter_act(s, 0)
+    s.phase = Phase.OVER
+    s.drawn = -1
+    s.drew = False
+    s.after_kong = False
 
 
 def _finish(
@@ -801,8 +991,7 @@ def _finish(
     s.result = HandResult(
         SEATS[winner], win_by, win_tile, discarder, tianhu, dihu, finished, settlement
     )
-    s.phase = Phase.OVER
-    s.options = {}
+    _end(s)
     events.append(
         Event("hu", SEATS[winner], () if win_tile is None else (win_tile,), detail=win_by.value)
     )
@@ -812,6 +1001,5 @@ def _finish_draw(s: State, events: list[Event]) -> None:
     finished = FinishedHand(ALL_TILES[s.wild], None, None, None, None, False, False, _seat_hands(s))
     finished.validate()
     s.result = HandResult(None, None, None, None, False, False, finished, score(finished))
-    s.phase = Phase.OVER
-    s.options = {}
+    _end(s)
     events.append(Event("liuju", None, detail="流局"))

@@ -35,12 +35,15 @@ from paiju.mazhan.hand import (
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.record import FinishedHand, SeatHand, WinBy
 from paiju.mazhan.seats import SEATS, Seat
-from paiju.mazhan.tiles import ALL_TILES, Suit, Tile
+from paiju.mazhan.tiles import ALL_TILES, Suit, Tile, format_tiles, parse_tiles
+
+parse = parse_tiles  # a short alias for the doctests
 
 __all__ = [
     "LIMIT",
     "Item",
     "Payment",
+    "ScoredSet",
     "SeatScore",
     "Settlement",
     "TaiItem",
@@ -99,6 +102,60 @@ class TaiItem:
 
 
 @dataclass(frozen=True, slots=True)
+class ScoredSet:
+    """One set (or the pair) of the reading a score used: ``kind`` is ``chow``, ``pung``,
+    ``kong`` (exposed), ``ckong`` (concealed kong) or ``pair``; ``tiles`` as read (★ as the
+    faces they stand for); ``wild`` the faces the ★ stand for; ``concealed`` False for a
+    declared meld and for a pung completed by the winning discard.
+
+    >>> ScoredSet("pung", tuple(parse("7z7z7z")), False, ()).to_json()
+    {'kind': 'pung', 'tiles': ['7z', '7z', '7z'], 'concealed': False, 'wild': []}
+    """
+
+    kind: str
+    tiles: tuple[Tile, ...]
+    concealed: bool
+    wild: tuple[Tile, ...]
+    by_discard: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The set as JSON (codes).
+
+        >>> ScoredSet("pair", tuple(parse("5m5m")), True, tuple(parse("5m"))).to_json()["wild"]
+        ['5m']
+        """
+        return {
+            "kind": self.kind,
+            "tiles": [str(t) for t in self.tiles],
+            "concealed": self.concealed,
+            "wild": [str(t) for t in self.wild],
+        }
+
+    @property
+    def label(self) -> str:
+        """The set as the ``--explain`` tables write it.
+
+        >>> ScoredSet("chow", tuple(parse("345p")), True, tuple(parse("4p"))).label
+        'chow 345p (★ = 4p, concealed)'
+        """
+        if self.kind in ("chow", "pung", "kong", "ckong") and not self.concealed:
+            text = f"{self.kind} {format_tiles(self.tiles)}"
+        elif self.kind == "ckong":
+            return f"ckong {format_tiles(self.tiles)}"
+        else:
+            text = f"{self.kind} " + "".join(str(t.rank) for t in self.tiles)
+            text += self.tiles[0].suit.value
+        notes = []
+        if self.wild:
+            notes.append("★ = " + " ".join(str(t) for t in self.wild))
+        if self.by_discard:
+            notes.append("completed by the discard")
+        elif self.kind != "pair" and self.concealed:
+            notes.append("concealed")
+        return f"{text} ({', '.join(notes)})" if notes else text
+
+
+@dataclass(frozen=True, slots=True)
 class SeatScore:
     """One seat's score: base, 進一 rounding, 台, value, and the items behind them.
 
@@ -115,7 +172,8 @@ class SeatScore:
     hand: tuple[tuple[str, str], ...]
     items: tuple[Item, ...]
     tai_items: tuple[TaiItem, ...]
-    sets: tuple[str, ...]
+    scored_sets: tuple[ScoredSet, ...]
+    rule: str = "loser"
 
     @staticmethod
     def empty(role: str) -> SeatScore:
@@ -125,6 +183,38 @@ class SeatScore:
         0
         """
         return SeatScore(role, 0, 0, 0, 0, 0, (), (), (), ())
+
+    @property
+    def sets(self) -> tuple[str, ...]:
+        """The scored sets as text (see :attr:`ScoredSet.label`).
+
+        >>> SeatScore.empty("loser").sets
+        ()
+        """
+        return tuple(s.label for s in self.scored_sets)
+
+    def formula(self) -> dict[str, Any]:
+        """How the value was reached, step by step: ``rule`` is ``hutou`` (rounded + 20) ×
+        2^台, ``pinghu`` 100 × 2^台, ``pinghu_wilds`` (平胡 holding two or more ★: 400),
+        ``limit`` (a limit hand: 400) or ``loser`` (a non-winner: rounded × 2^台); then the
+        cap of 400.
+
+        >>> from paiju.mazhan.record import EXAMPLE
+        >>> score(FinishedHand.from_json(EXAMPLE)).players[Seat.S].formula()
+        {'rule': 'hutou', 'base': 14, 'rounded': 20, 'head': 20, 'multiplier': 8,
+         'uncapped': 320, 'cap': 400, 'value': 320}
+        """
+        head = {"hutou": 20, "pinghu": 100, "pinghu_wilds": 100}.get(self.rule, 0)
+        return {
+            "rule": self.rule,
+            "base": self.base,
+            "rounded": self.rounded,
+            "head": head,
+            "multiplier": 2**self.tai,
+            "uncapped": self.uncapped,
+            "cap": LIMIT,
+            "value": self.value,
+        }
 
     def to_json(self) -> dict[str, Any]:
         """The seat as §11's JSON (with ``uncapped``, ``hand_en`` and ``sets`` besides).
@@ -372,7 +462,6 @@ def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> Sea
     tai += b_tai
     base, rounded, n_tai = _finish(role, items, tai)
     uncapped = rounded * 2**n_tai
-    sets = [str(m) for m in sh.melds]
     return SeatScore(
         role,
         base,
@@ -383,8 +472,13 @@ def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> Sea
         (),
         tuple(items),
         tuple(tai),
-        tuple(sets),
+        tuple(_meld_set(m) for m in sh.melds),
+        "loser",
     )
+
+
+def _meld_set(m: Meld) -> ScoredSet:
+    return ScoredSet(m.kind.value, m.tiles, m.kind is MeldKind.CKONG, ())
 
 
 # --- the winner -----------------------------------------------------------------------------
@@ -420,7 +514,6 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
         if win_by is WinBy.SHA_ZHU or stars == 3:
             names.append("殺豬")
         uncapped = max(LIMIT, (rounded + 20) * 2**n_tai)
-        sets = [str(m) for m in sh.melds]
         return SeatScore(
             "winner",
             base,
@@ -431,7 +524,8 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
             _hand(*names),
             tuple(items),
             tuple(tai),
-            tuple(sets),
+            tuple(_meld_set(m) for m in sh.melds),
+            "limit",
         )
     single = _single_wait(hand, sh)
     best: tuple[tuple[Group, ...], bool] | None = None
@@ -568,9 +662,13 @@ def _evaluate(
         names.append("清一色")
     if n_tai >= 4:
         names.append("四台")
+    rule = "hutou"
+    if pinghu:
+        rule = "pinghu_wilds" if stars >= 2 else "pinghu"
     if names:  # a limit hand (辣子)
         value = LIMIT
         uncapped = max(uncapped, LIMIT)
+        rule = "limit"
     if pinghu:
         names.append("平胡")
     if sets_are_pungs:
@@ -578,7 +676,7 @@ def _evaluate(
     if mixed:
         names.append("混一色")
     sets = (
-        [str(m) for m in sh.melds] + [_group_label(g, won_pung, hand.win_tile) for g in groups]
+        [_meld_set(m) for m in sh.melds] + [_group_set(g, won_pung, hand.win_tile) for g in groups]
         if label
         else []
     )
@@ -593,19 +691,12 @@ def _evaluate(
         tuple(items),
         tuple(tai),
         tuple(sets),
+        rule,
     )
 
 
-def _group_label(g: Group, won_pung: bool, win_tile: Tile | None) -> str:
+def _group_set(g: Group, won_pung: bool, win_tile: Tile | None) -> ScoredSet:
     assert g.face is not None
-    tiles = "".join(str(t.rank) for t in g.tiles) + g.face.suit.value
-    label = f"{g.kind.value} {tiles}"
-    notes = []
-    if g.wilds:
-        stands = [t for i, t in enumerate(g.tiles) if g.wild_mask >> i & 1]
-        notes.append("★ = " + " ".join(str(t) for t in stands))
-    if g.kind is GroupKind.PUNG and won_pung and g.face == win_tile:
-        notes.append("completed by the discard")
-    elif g.kind is not GroupKind.PAIR:
-        notes.append("concealed")
-    return f"{label} ({', '.join(notes)})" if notes else label
+    by_discard = g.kind is GroupKind.PUNG and won_pung and g.face == win_tile
+    wild = tuple(t for i, t in enumerate(g.tiles) if g.wild_mask >> i & 1)
+    return ScoredSet(g.kind.value, g.tiles, not by_discard, wild, by_discard)

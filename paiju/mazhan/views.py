@@ -1,6 +1,13 @@
 """What one seat may know: :func:`observe` is all a bot reads, a client receives, an RL
-environment encodes. Never another seat's concealed tiles, never the wall's order; once the
-hand is over, the settlement shows every hand, as players lay them down at a real table.
+environment encodes (rules, end of §5; ``docs/views.md``, format 2).
+
+A seat sees its own concealed tiles, every discard, exposed meld and bonus tile, the
+indicator and the number of tiles in each hand and in the wall. It never sees another hand,
+the wall's order, the face of another seat's concealed kong (face down until the hand ends),
+or who else may claim or has answered in a claim window: only its own options, and the claim
+that won once the window closes. Its ``version`` stays at the window's opening version while
+the window is open. Once the hand is over, ``result`` shows every hand, as players lay them
+down at a real table.
 
 >>> from paiju.mazhan.rules import Ruleset, new_hand
 >>> view = observe(new_hand(Ruleset(), seed=4), Seat.S)
@@ -13,18 +20,118 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from paiju.mazhan.actions import Action
-from paiju.mazhan.melds import Meld
-from paiju.mazhan.rules import Phase, State, acting, legal_actions_for
+from paiju.mazhan.actions import Action, ActionKind
+from paiju.mazhan.hand import HandTiles, waiting_faces
+from paiju.mazhan.melds import Meld, MeldKind
+from paiju.mazhan.rules import Phase, State, legal_actions_for, seat_version
+from paiju.mazhan.scoring import SeatScore
 from paiju.mazhan.seats import SEATS, Seat
 from paiju.mazhan.tiles import ALL_TILES, Tile
 
-__all__ = ["View", "observe"]
+__all__ = ["FORMAT", "Last", "SeenMeld", "View", "Window", "observe"]
+
+#: The version of the view JSON (``docs/views.md``).
+FORMAT = 2
+
+
+def _codes(tiles: tuple[Tile, ...] | list[Tile]) -> list[str]:
+    return [str(t) for t in tiles]
+
+
+@dataclass(frozen=True, slots=True)
+class SeenMeld:
+    """A meld as one seat sees it: ``tiles`` is ``None`` for another seat's concealed kong
+    (face down); ``claimed`` is the discard it took and ``source`` the seat it came from
+    (``None`` for a concealed kong).
+
+    >>> SeenMeld(MeldKind.CKONG, None, None, None).to_json()
+    {'kind': 'ckong', 'tiles': None, 'claimed': None, 'from': None}
+    """
+
+    kind: MeldKind
+    tiles: tuple[Tile, ...] | None
+    claimed: Tile | None
+    source: Seat | None
+
+    @property
+    def meld(self) -> Meld | None:
+        """The face-up meld, or ``None`` when it lies face down.
+
+        >>> SeenMeld(MeldKind.PUNG, (Tile.parse("7z"),) * 3, Tile.parse("7z"), Seat.W).meld
+        Meld.parse('pung 777z')
+        """
+        return None if self.tiles is None else Meld(self.kind, self.tiles)
+
+    def to_json(self) -> dict[str, Any]:
+        """The meld as JSON.
+
+        >>> SeenMeld(MeldKind.CHOW, tuple(ALL_TILES[i] for i in (0, 1, 2)), ALL_TILES[1],
+        ...          Seat.N).to_json()
+        {'kind': 'chow', 'tiles': ['1m', '2m', '3m'], 'claimed': '2m', 'from': 'N'}
+        """
+        return {
+            "kind": self.kind.value,
+            "tiles": None if self.tiles is None else _codes(self.tiles),
+            "claimed": None if self.claimed is None else str(self.claimed),
+            "from": None if self.source is None else self.source.value,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """An open claim window: on a discard (``claim``) or an added kong (``rob``, 搶槓).
+
+    >>> Window("claim", Tile.parse("5m"), Seat.E).to_json()
+    {'kind': 'claim', 'tile': '5m', 'from': 'E'}
+    """
+
+    kind: str
+    tile: Tile
+    source: Seat
+
+    def to_json(self) -> dict[str, Any]:
+        """The window as JSON.
+
+        >>> Window("rob", Tile.parse("2p"), Seat.N).to_json()["kind"]
+        'rob'
+        """
+        return {"kind": self.kind, "tile": str(self.tile), "from": self.source.value}
+
+
+@dataclass(frozen=True, slots=True)
+class Last:
+    """The last public action: ``draw``, ``discard``, ``chi``, ``peng``, ``jiagang``, ``hu``
+    or ``liuju``; ``tile`` is ``None`` where the seat may not see it (another seat's draw).
+
+    >>> Last(Seat.E, "discard", Tile.parse("5m")).to_json()
+    {'seat': 'E', 'kind': 'discard', 'tile': '5m'}
+    """
+
+    seat: Seat | None
+    kind: str
+    tile: Tile | None
+
+    def to_json(self) -> dict[str, Any]:
+        """As JSON.
+
+        >>> Last(None, "liuju", None).to_json()["seat"] is None
+        True
+        """
+        return {
+            "seat": None if self.seat is None else self.seat.value,
+            "kind": self.kind,
+            "tile": None if self.tile is None else str(self.tile),
+        }
 
 
 @dataclass(frozen=True, slots=True)
 class View:
     """One seat's view of a hand.
+
+    ``hand`` holds all the seat's concealed tiles, sorted, the drawn tile included (the
+    JSON lists it apart, as ``drawn``); ``table_melds`` every seat's melds as this seat sees
+    them (:attr:`melds` gives the face-up ones as :class:`~paiju.mazhan.melds.Meld`);
+    ``discards`` each river as ``(tile, seat that claimed it or None)``.
 
     >>> from paiju.mazhan.rules import Ruleset, new_hand
     >>> v = observe(new_hand(Ruleset(), seed=4), Seat.E)
@@ -35,8 +142,9 @@ class View:
     seat: Seat
     phase: Phase
     version: int
-    acting: tuple[Seat, ...]
-    current: Seat
+    my_turn: bool
+    turn: Seat | None
+    window: Window | None
     wild: Tile
     indicator: Tile
     set_aside: tuple[Tile, ...]
@@ -45,24 +153,45 @@ class View:
     dead_wall: int
     hand: tuple[Tile, ...]
     drawn: Tile | None
-    melds: dict[Seat, tuple[Meld, ...]]
+    table_melds: dict[Seat, tuple[SeenMeld, ...]]
     bonus: dict[Seat, tuple[Tile, ...]]
-    discards: dict[Seat, tuple[tuple[Tile, bool], ...]]
+    discards: dict[Seat, tuple[tuple[Tile, Seat | None], ...]]
     hand_sizes: dict[Seat, int]
-    claim_tile: Tile | None
-    claim_from: Seat | None
+    last: Last | None
     legal: tuple[Action, ...]
     result: dict[str, Any] | None
 
     @property
-    def my_turn(self) -> bool:
-        """True when this seat may act now.
+    def melds(self) -> dict[Seat, tuple[Meld, ...]]:
+        """Every seat's face-up melds (another seat's concealed kongs left out).
 
         >>> from paiju.mazhan.rules import Ruleset, new_hand
-        >>> observe(new_hand(Ruleset(), seed=4), Seat.N).my_turn
-        False
+        >>> observe(new_hand(Ruleset(), seed=4), Seat.E).melds[Seat.S]
+        ()
         """
-        return self.seat in self.acting
+        return {
+            s: tuple(m.meld for m in ms if m.meld is not None) for s, ms in self.table_melds.items()
+        }
+
+    @property
+    def claim_tile(self) -> Tile | None:
+        """The tile of the open claim window, if any.
+
+        >>> from paiju.mazhan.rules import Ruleset, new_hand
+        >>> observe(new_hand(Ruleset(), seed=4), Seat.E).claim_tile is None
+        True
+        """
+        return None if self.window is None else self.window.tile
+
+    @property
+    def claim_from(self) -> Seat | None:
+        """The seat whose discard (or added kong) the window is on, if any.
+
+        >>> from paiju.mazhan.rules import Ruleset, new_hand
+        >>> observe(new_hand(Ruleset(), seed=4), Seat.E).claim_from is None
+        True
+        """
+        return None if self.window is None else self.window.source
 
     @property
     def hand_counts(self) -> list[int]:
@@ -77,43 +206,187 @@ class View:
             counts[t.index] += 1
         return counts
 
-    def to_json(self) -> dict[str, Any]:
-        """The view as JSON (what a client receives).
+    @property
+    def waits(self) -> tuple[Tile, ...]:
+        """聽牌: the faces that would complete the hand when it is one tile short (the wild
+        face included when a ★ would); empty otherwise.
 
         >>> from paiju.mazhan.rules import Ruleset, new_hand
-        >>> sorted(observe(new_hand(Ruleset(), seed=4), Seat.W).to_json())[:4]
-        ['acting', 'bonus', 'claim_from', 'claim_tile']
+        >>> observe(new_hand(Ruleset(), seed=4), Seat.W).waits
+        ()
         """
+        melds = len(self.table_melds[self.seat])
+        if len(self.hand) + 3 * melds != 16:
+            return ()
+        return tuple(waiting_faces(HandTiles.parse(self.hand, self.wild)))
 
-        def tiles(ts: tuple[Tile, ...]) -> str:
-            return "".join(str(t) for t in ts)
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON (``docs/views.md``, format 2).
 
+        >>> from paiju.mazhan.rules import Ruleset, new_hand
+        >>> v = observe(new_hand(Ruleset(), seed=4), Seat.W).to_json()
+        >>> v["format"], v["seat"], v["my_turn"], v["turn"], len(v["hand"])
+        (2, 'W', False, 'E', 16)
+        """
+        hand = list(self.hand)
+        if self.drawn is not None:
+            hand.remove(self.drawn)
         return {
+            "game": "mazhan",
+            "format": FORMAT,
             "seat": self.seat.value,
             "phase": self.phase.value,
             "version": self.version,
-            "acting": [s.value for s in self.acting],
-            "current": self.current.value,
+            "my_turn": self.my_turn,
+            "turn": None if self.turn is None else self.turn.value,
+            "window": None if self.window is None else self.window.to_json(),
+            "dealer": Seat.E.value,
             "wild": str(self.wild),
             "indicator": str(self.indicator),
-            "set_aside": tiles(self.set_aside),
+            "set_aside": _codes(self.set_aside),
             "dice": list(self.dice),
             "wall_left": self.wall_left,
             "dead_wall": self.dead_wall,
-            "hand": tiles(self.hand),
+            "hand": _codes(hand),
             "drawn": None if self.drawn is None else str(self.drawn),
-            "melds": {s.value: [str(m) for m in ms] for s, ms in self.melds.items()},
-            "bonus": {s.value: tiles(b) for s, b in self.bonus.items()},
-            "discards": {
-                s.value: [{"tile": str(t), "claimed": c} for t, c in ds]
-                for s, ds in self.discards.items()
+            "waits": _codes(self.waits),
+            "seats": {
+                s.value: {
+                    "wind": s.value,
+                    "hand_size": self.hand_sizes[s],
+                    "melds": [m.to_json() for m in self.table_melds[s]],
+                    "bonus": _codes(self.bonus[s]),
+                    "discards": [
+                        {"tile": str(t), "claimed_by": None if c is None else c.value}
+                        for t, c in self.discards[s]
+                    ],
+                }
+                for s in SEATS
             },
-            "hand_sizes": {s.value: n for s, n in self.hand_sizes.items()},
-            "claim_tile": None if self.claim_tile is None else str(self.claim_tile),
-            "claim_from": None if self.claim_from is None else self.claim_from.value,
-            "legal": [str(a) for a in self.legal],
+            "last": None if self.last is None else self.last.to_json(),
+            "legal": [self.action_json(a) for a in self.legal],
             "result": self.result,
         }
+
+    def action_json(self, action: Action) -> dict[str, Any]:
+        """One legal action as JSON: ``action`` is the string to send back; ``tile`` the
+        tile it is about (the discard, the kong's face, the claimed tile, the winning tile);
+        ``tiles`` what it lays down.
+
+        >>> from paiju.mazhan.rules import Ruleset, new_hand
+        >>> v = observe(new_hand(Ruleset(), seed=4), Seat.E)
+        >>> v.action_json(v.legal[-1])["kind"]
+        'discard'
+        """
+        kind = action.kind
+        tile: Tile | None = action.tile
+        tiles: tuple[Tile, ...] = ()
+        if kind is ActionKind.DISCARD:
+            tiles = (action.tile,) if action.tile else ()
+        elif kind in (ActionKind.ANGANG, ActionKind.JIAGANG):
+            tiles = (action.tile,) * 4 if action.tile else ()
+        elif kind is ActionKind.SHAZHU:
+            tiles = (self.wild,) * 3
+        elif kind is ActionKind.HU:
+            tile = self.claim_tile if self.window is not None else self.drawn
+        elif kind is ActionKind.CHI:
+            tile, tiles = self.claim_tile, action.chow
+        elif kind is ActionKind.PENG:
+            tile = self.claim_tile
+            tiles = (tile,) * 3 if tile else ()
+        elif kind is ActionKind.GANG:
+            tile = self.claim_tile
+            tiles = (tile,) * 4 if tile else ()
+        return {
+            "action": str(action),
+            "kind": kind.value,
+            "tile": None if tile is None else str(tile),
+            "tiles": _codes(tiles),
+        }
+
+
+def _seen_melds(state: State, k: int, viewer: int) -> tuple[SeenMeld, ...]:
+    """Seat ``k``'s melds as ``viewer`` sees them: another seat's concealed kong face down
+    until the hand is over."""
+    over = state.phase is Phase.OVER
+    out = []
+    for meld, (src, claimed) in zip(state.melds[k], state.meld_src[k], strict=True):
+        face_down = meld.kind is MeldKind.CKONG and viewer != k and not over
+        out.append(
+            SeenMeld(
+                meld.kind,
+                None if face_down else meld.tiles,
+                None if claimed < 0 else ALL_TILES[claimed],
+                None if src < 0 else SEATS[src],
+            )
+        )
+    return tuple(out)
+
+
+def _last(state: State, i: int) -> Last | None:
+    """The last public action, derived from the state (see :class:`Last`)."""
+    if state.phase is Phase.OVER:
+        r = state.result
+        if r is None or r.winner is None:
+            return Last(None, "liuju", None)
+        return Last(r.winner, "hu", r.win_tile)
+    if state.phase is Phase.CLAIM:
+        return Last(SEATS[state.claim_from], "discard", ALL_TILES[state.claim_tile])
+    if state.phase is Phase.ROB:
+        return Last(SEATS[state.claim_from], "jiagang", ALL_TILES[state.claim_tile])
+    c = state.current
+    if not state.drew:  # a chow or a pung just taken
+        meld = state.melds[c][-1]
+        _src, claimed = state.meld_src[c][-1]
+        kind = "chi" if meld.kind is MeldKind.CHOW else "peng"
+        return Last(SEATS[c], kind, ALL_TILES[claimed])
+    if state.drawn < 0:
+        return None  # the dealer's first turn
+    return Last(SEATS[c], "draw", ALL_TILES[state.drawn] if c == i else None)
+
+
+def _result_json(state: State) -> dict[str, Any]:
+    r = state.result
+    assert r is not None
+    settlement = r.settlement
+    return {
+        "winner": None if r.winner is None else r.winner.value,
+        "win_by": None if r.win_by is None else r.win_by.value,
+        "win_tile": None if r.win_tile is None else str(r.win_tile),
+        "discarder": None if r.discarder is None else r.discarder.value,
+        "tianhu": r.tianhu,
+        "dihu": r.dihu,
+        "hands": {
+            s.value: {
+                "concealed": _codes(state.concealed(s)),
+                "melds": [m.to_json() for m in _seen_melds(state, k, k)],
+                "bonus": [str(ALL_TILES[b]) for b in state.bonus[k]],
+            }
+            for k, s in enumerate(SEATS)
+        },
+        "scores": {s.value: _score_json(settlement.players[s]) for s in SEATS},
+        "payments": [
+            {**p.to_json(), "dealer": Seat.E in (p.payer, p.payee)} for p in settlement.payments
+        ],
+        "net": {s.value: settlement.net[s] for s in SEATS},
+    }
+
+
+def _score_json(p: SeatScore) -> dict[str, Any]:
+    return {
+        "role": p.role,
+        "base": p.base,
+        "rounded": p.rounded,
+        "tai": p.tai,
+        "value": p.value,
+        "uncapped": p.uncapped,
+        "capped": p.uncapped > p.value,
+        "formula": p.formula(),
+        "hand": [{"zh": zh, "en": en} for zh, en in p.hand],
+        "items": [{"zh": i.name, "en": i.en, "points": i.points} for i in p.items],
+        "tai_items": [{"zh": t.name, "en": t.en, "tai": t.tai} for t in p.tai_items],
+        "sets": [s.to_json() for s in p.scored_sets],
+    }
 
 
 def observe(state: State, seat: Seat) -> View:
@@ -124,18 +397,18 @@ def observe(state: State, seat: Seat) -> View:
     'discard'
     """
     i = seat.number - 1
-    claiming = state.phase in (Phase.CLAIM, Phase.ROB)
-    result = None
-    if state.result is not None:
-        result = state.result.to_json()
-        result["settlement"] = state.result.settlement.to_json()
-        result["hands"] = {s.value: "".join(str(t) for t in state.concealed(s)) for s in SEATS}
+    phase = state.phase
+    window = None
+    if phase is Phase.CLAIM or phase is Phase.ROB:
+        window = Window(phase.value, ALL_TILES[state.claim_tile], SEATS[state.claim_from])
+    legal = legal_actions_for(state, seat)
     return View(
         seat=seat,
-        phase=state.phase,
-        version=state.version,
-        acting=acting(state),
-        current=SEATS[state.current],
+        phase=phase,
+        version=seat_version(state, seat),
+        my_turn=bool(legal),
+        turn=SEATS[state.current] if phase is Phase.ACT else None,
+        window=window,
         wild=state.wild_tile,
         indicator=ALL_TILES[state.indicator],
         set_aside=tuple(ALL_TILES[t] for t in state.set_aside),
@@ -145,20 +418,20 @@ def observe(state: State, seat: Seat) -> View:
         hand=state.concealed(seat),
         drawn=(
             ALL_TILES[state.drawn]
-            if state.phase is Phase.ACT and state.current == i and state.drawn >= 0
+            if phase is Phase.ACT and state.current == i and state.drawn >= 0
             else None
         ),
-        melds={s: tuple(state.melds[k]) for k, s in enumerate(SEATS)},
+        table_melds={s: _seen_melds(state, k, i) for k, s in enumerate(SEATS)},
         bonus={s: tuple(ALL_TILES[b] for b in state.bonus[k]) for k, s in enumerate(SEATS)},
         discards={
             s: tuple(
-                (ALL_TILES[t], c) for t, c in zip(state.discards[k], state.claimed[k], strict=True)
+                (ALL_TILES[t], None if c < 0 else SEATS[c])
+                for t, c in zip(state.discards[k], state.claimed_by[k], strict=True)
             )
             for k, s in enumerate(SEATS)
         },
         hand_sizes={s: sum(state.hands[k]) for k, s in enumerate(SEATS)},
-        claim_tile=ALL_TILES[state.claim_tile] if claiming else None,
-        claim_from=SEATS[state.claim_from] if claiming else None,
-        legal=legal_actions_for(state, seat),
-        result=result,
+        last=_last(state, i),
+        legal=legal,
+        result=None if state.result is None else _result_json(state),
     )

@@ -35,7 +35,8 @@ def custom_state(
     s.melds = [[Meld.parse(m) for m in (melds or {}).get(seat, [])] for seat in "ESWN"]
     s.bonus = [[] for _ in range(4)]
     s.discards = [[] for _ in range(4)]
-    s.claimed = [[] for _ in range(4)]
+    s.claimed_by = [[] for _ in range(4)]
+    s.meld_src = [[(-1, -1)] * len(m) for m in s.melds]
     w = Tile.parse(wild).index
     s.wild = s.indicator = w
     s.set_aside = ()

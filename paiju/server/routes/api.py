@@ -39,7 +39,7 @@ def replay_step(record: dict[str, Any], seat: str, step: int) -> dict[str, Any]:
     >>> from paiju.madiao.rules import Ruleset
     >>> r = play_match(Ruleset(), [RandomBot()] * 4, 3, 1)[0].to_json()
     >>> replay_step(r, "E", 32)["steps"], replay_step(r, "E", 0)["view"]["trick_no"]
-    (32, 0)
+    (32, 1)
     """
     g, ruleset, seed, setup, actions = read_record(record)
     step = max(0, min(step, len(actions)))
