@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from paiju.protocol.views import MadiaoEvent, MazhanEvent, View
 from paiju.server.errors import ServerError
 
 __all__ = ["CLIENT", "SERVER", "ClientMessage", "ServerFrame", "json_schema", "parse_client"]
@@ -182,8 +183,10 @@ class ViewFrame(_Message):
     table: int
     hand: int
     version: int
-    view: dict[str, Any] = Field(description="the seat's view (docs/views.md)")
-    events: list[dict[str, Any]]
+    view: View = Field(description="the seat's view (docs/views.md)")
+    events: list[MazhanEvent | MadiaoEvent] = Field(
+        description="what happened since the last view, as this seat may see it"
+    )
     clock: Clock | None
     stake: int
     your_action: str | None = Field(description="this seat's action that made this version")
