@@ -4,7 +4,7 @@ cuts the connection (every open connection is closed, new ones are refused) and 
 >>> import socket
 >>> with socket.socket() as upstream:
 ...     upstream.bind(("127.0.0.1", 0)); upstream.listen()
-...     proxy = TcpProxy(upstream.getsockname()[1]); proxy.start()
+...     proxy = TcpProxy(upstream.getsockname()[1]).start()
 ...     proxy.cut(); proxy.cutting
 ...     proxy.restore(); proxy.cutting
 ...     proxy.stop()
