@@ -1,322 +1,327 @@
-"""Load: N players, each at a table of their own with three bots, over WebSockets on loopback.
+"""Load: N people, each at a table of their own with three bots, over WebSockets on loopback,
+the load clients in processes of their own.
 
-Starts ``paiju serve`` in a subprocess (SQLite in a temporary folder, or ``--database-url``),
-or ``--processes K`` of them sharing the database and ``--redis-url``; registers N accounts
-(not timed), connects N WebSocket clients (spread over the processes) that join the Mazhan
-room ``alone`` and wait until every table is live, then plays random legal actions for
-``--seconds`` and reports the tables held, player actions per second (each table's three bots
-play about three times as many again) and the action latency (from sending an action to the
-view that shows it taken). With ``--remote`` every player, once their hand is live, reconnects
-to the next process and plays through it, so that every action and view crosses Redis.
-Bounded in count (at most 1,000 clients) and in time, loopback only.
+Starts ``paiju serve`` (one process, or ``--processes K`` sharing PostgreSQL and Redis) on a
+database of its own (a fresh PostgreSQL database on ``--postgres``, dropped after; else
+SQLite in a temporary folder). The accounts and their sessions are written straight into the
+database (not timed: a login costs an argon2 hash by design). Each client process holds a
+share of the WebSockets: every person joins the Mazhan room ``alone`` (easy bots), confirms
+every hand, and plays a random legal action — at a human pace (``--pace human``: 1–3 s after
+their turn comes, the bots thinking about 1 s) or at once (``--pace fast``). After every table
+is live, it measures for ``--seconds``: tables held, actions per second (the people's and
+everyone's, from the action log), action-to-view latency (from sending an action to the view
+that shows it taken) at p50/p99, errors, and the server processes' CPU time per table action
+(bots included).
 
-    python benchmarks/load.py --tables 50 --seconds 30 [--json]
-    python benchmarks/load.py --tables 200 --processes 2 --redis-url redis://127.0.0.1:6379/0 \
-        --database-url postgresql+psycopg://postgres@127.0.0.1:5432/paiju_load [--remote]
+    python benchmarks/load.py --tables 200 --seconds 30 --pace fast
+    python benchmarks/load.py --tables 2000 --seconds 60 --pace human \\
+        --postgres postgresql+psycopg://postgres@127.0.0.1:5432/postgres
+    python benchmarks/load.py --tables 3600 --seconds 60 --pace human --processes 2 \\
+        --postgres postgresql+psycopg://postgres@127.0.0.1:5432/postgres \\
+        --redis-url redis://127.0.0.1:6379/0
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
+import hashlib
 import json
+import multiprocessing as mp
 import os
 import random
+import secrets
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import uuid
+from pathlib import Path
 from typing import Any
 
-import httpx
-import websockets
+import sqlalchemy as sa
 
-MAX_CLIENTS = 1000
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-
-async def signup(base: str, name: str, sem: asyncio.Semaphore) -> str:
-    async with sem, httpx.AsyncClient(base_url=base, timeout=120) as http:
-        await http.post("/api/register", json={"name": name, "password": "secret-pw"})
-        r = await http.post("/api/login", json={"name": name, "password": "secret-pw"})
-        token: str = r.json()["token"]
-        return token
+MAX_TABLES = 5000
 
 
-def _connect(url: str, token: str) -> Any:
-    return websockets.connect(f"{url}?token={token}", max_size=2**22, open_timeout=90)
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
 
 
-async def _join_alone(ws: Any) -> None:
-    await ws.send(json.dumps({"type": "join", "room": "mazhan", "alone": True}))
-    await ws.send(json.dumps({"type": "ready"}))
+def _steps(url: str) -> int:
+    engine = sa.create_engine(url)
+    with engine.connect() as c:
+        n = int(c.execute(sa.text("SELECT count(*) FROM hand_actions")).scalar() or 0)
+    engine.dispose()
+    return n
 
 
-async def _sit_until_live(url: str, token: str) -> None:
-    """Take a table of one's own through ``url`` and wait until its hand is live."""
-    async with _connect(url, token) as ws:
-        await _join_alone(ws)
-        seen: list[str] = []
-        while not seen or seen[-1] != "hand_start":
-            try:
-                seen.append(json.loads(await asyncio.wait_for(ws.recv(), 60))["type"])
-            except TimeoutError:
-                raise RuntimeError(f"no hand_start in 60 s; got {seen}") from None
+def _accounts(url: str, n: int) -> list[str]:
+    """N accounts with sessions, written straight into the database; their tokens."""
+    from paiju.server.db import make_engine, make_sessions, migrate
+    from paiju.server.ledger import new_account
+    from paiju.server.models import Token
+
+    engine = make_engine(url)
+    migrate(engine)
+    tokens = []
+    with make_sessions(engine).begin() as s:
+        for i in range(n):
+            acc = new_account(s, f"load{i}", "!", 10_000)
+            token = secrets.token_urlsafe(32)
+            s.add(Token(account_id=acc.id, token_hash=hashlib.sha256(token.encode()).hexdigest()))
+            tokens.append(token)
+    engine.dispose()
+    return tokens
 
 
-async def player(
-    ws_url: str,
-    token: str,
-    seated: asyncio.Event,
-    go: asyncio.Event,
-    until: list[float],
-    stats: dict[str, Any],
-    rng: random.Random,
-    play_url: str | None = None,
+def _client_process(
+    urls: list[str],
+    tokens: list[str],
+    pace: str,
+    seed: int,
+    ready: Any,
+    go: Any,
+    stop: Any,
+    out: Any,
 ) -> None:
-    """Join a table of one's own through ``ws_url`` and play random legal actions; with
-    ``play_url``, reconnect there once the hand is live and play through that process."""
-    if play_url is not None:
-        await _sit_until_live(ws_url, token)
-    async with _connect(play_url or ws_url, token) as ws:
-        if play_url is None:
-            await _join_alone(ws)
-        sent_at: float | None = None
-        sent_action = ""
-        while True:
-            now = time.perf_counter()
-            if go.is_set() and now >= until[0]:
-                break
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
-            except TimeoutError:
-                continue
-            m = json.loads(raw)
-            kind = m["type"]
-            if os.environ.get("PAIJU_LOAD_DEBUG"):
-                print(kind, str(m)[:120], flush=True)
-            counting = go.is_set()
-            if kind in ("hand_start", "view"):  # a view: back at a live hand
-                seated.set()
-            if kind == "settlement":
-                if counting:
-                    stats["hands"] += 1
-                sent_at = None
-            elif kind == "error":
-                if counting:
-                    stats["errors"] += 1
-                    stats["error_codes"][m["code"]] = stats["error_codes"].get(m["code"], 0) + 1
-                sent_at = None
-            elif kind == "view":
-                if sent_at is not None and m.get("your_action") == sent_action:
-                    if counting:
-                        stats["latency"].append(time.perf_counter() - sent_at)
-                    sent_at = None
-                legal = m["view"]["legal"]
-                if legal and sent_at is None:
-                    sent_action = legal[rng.randrange(len(legal))]["action"]
-                    sent_at = time.perf_counter()
-                    await ws.send(
-                        json.dumps(
-                            {"type": "action", "action": sent_action, "version": m["version"]}
-                        )
-                    )
-                    if counting:
-                        stats["actions"] += 1
+    """One load-client process: its share of people, on one asyncio loop."""
+    asyncio.run(_clients(urls, tokens, pace, seed, ready, go, stop, out))
 
 
-def run(
-    tables: int,
-    seconds: float,
-    database_url: str | None,
-    port: int,
-    processes: int = 1,
-    redis_url: str | None = None,
-    remote: bool = False,
-    bot_delay: float = 0.0,
-) -> dict[str, Any]:
-    if not 1 <= tables <= MAX_CLIENTS:
-        raise SystemExit(f"--tables must be 1–{MAX_CLIENTS}")
-    seconds = min(seconds, 300.0)
-    data = tempfile.mkdtemp(prefix="paiju-load-")
-    env = {
-        **os.environ,
-        "PAIJU_DATA_DIR": data,
-        "PAIJU_BOT_WAIT": "0.05",
-        "PAIJU_BOT_DELAY": str(bot_delay),
-        "PAIJU_NEXT_HAND_SECONDS": "0",
-        "PAIJU_TURN_SECONDS": "30",
-    }
-    if database_url:
-        env["PAIJU_DATABASE_URL"] = database_url
-    if processes > 1:
-        if not redis_url:
-            raise SystemExit("several processes need --redis-url")
-        env["PAIJU_REDIS_URL"] = redis_url
-        env["PAIJU_REDIS_PREFIX"] = f"paiju-load-{os.getpid()}"
-    servers = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "paiju.cli",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port + k),
-            ],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=open(os.environ["PAIJU_LOAD_LOG"] + str(k), "w")  # noqa: SIM115
-            if os.environ.get("PAIJU_LOAD_LOG")
-            else subprocess.DEVNULL,
-        )
-        for k in range(processes)
-    ]
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for k in range(processes):
-            for _ in range(200):
-                try:
-                    url = f"http://127.0.0.1:{port + k}/api/health"
-                    if httpx.get(url, timeout=1).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.1)
-            else:
-                raise SystemExit("a server did not start")
-        stats: dict[str, Any] = {
-            "tables": 0,
-            "hands": 0,
-            "actions": 0,
-            "errors": 0,
-            "error_codes": {},
-            "latency": [],
-        }
+async def _clients(
+    urls: list[str],
+    tokens: list[str],
+    pace: str,
+    seed: int,
+    ready: Any,
+    go: Any,
+    stop: Any,
+    out: Any,
+) -> None:
+    import websockets
 
-        async def main() -> tuple[float, int]:
-            sem = asyncio.Semaphore(16)
-            tokens = await asyncio.gather(*(signup(base, f"load{i}", sem) for i in range(tables)))
-            rng = random.Random(1)
-            seated = [asyncio.Event() for _ in range(tables)]
-            go = asyncio.Event()
-            until = [0.0]
-            clients = [
-                asyncio.create_task(
-                    player(
-                        f"ws://127.0.0.1:{port + i % processes}/ws",
-                        tokens[i],
-                        seated[i],
-                        go,
-                        until,
-                        stats,
-                        random.Random(rng.getrandbits(32)),
-                        f"ws://127.0.0.1:{port + (i + 1) % processes}/ws" if remote else None,
+    stats: dict[str, Any] = {"actions": 0, "hands": 0, "errors": 0, "codes": {}, "latency": []}
+    live = [asyncio.Event() for _ in tokens]
+    rng = random.Random(seed)
+    loop = asyncio.get_running_loop()
+
+    async def person(i: int, token: str) -> None:
+        url = urls[i % len(urls)]
+        pending: dict[str, Any] = {"action": None, "at": 0.0}
+        async with websockets.connect(
+            url, additional_headers={"Authorization": f"Bearer {token}"}, max_size=2**22,
+            open_timeout=120, ping_interval=None,
+        ) as ws:  # fmt: skip
+
+            async def act(frame: dict[str, Any]) -> None:
+                if pace == "human":
+                    await asyncio.sleep(rng.uniform(1.0, 3.0))
+                item = rng.choice(frame["view"]["legal"])
+                pending["action"], pending["at"] = item["action"], time.perf_counter()
+                await ws.send(
+                    json.dumps(
+                        {"type": "action", "action": item["action"], "version": frame["version"]}
                     )
                 )
-                for i in range(tables)
-            ]
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.gather(*(e.wait() for e in seated)), 120)
-            held = sum(e.is_set() for e in seated)
-            start = time.perf_counter()
-            until[0] = start + seconds
-            go.set()
-            failed = [
-                r
-                for r in await asyncio.gather(*clients, return_exceptions=True)
-                if isinstance(r, BaseException)
-            ]
-            stats["client_failures"] = len(failed)
-            for err in failed[:3]:  # a client that broke is reported, not hidden
-                print(f"a client failed: {err!r}", file=sys.stderr)
-            return time.perf_counter() - start, held
+                if go.is_set():
+                    stats["actions"] += 1
 
-        elapsed, held = asyncio.run(main())
+            await ws.send(json.dumps({"type": "join", "room": "mazhan", "alone": True,
+                                      "level": "easy"}))  # fmt: skip
+            task: asyncio.Task[None] | None = None
+            while not stop.is_set():
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
+                except TimeoutError:
+                    continue
+                m = json.loads(raw)
+                kind = m["type"]
+                counting = go.is_set()
+                if kind == "seated" or kind == "settlement":
+                    await ws.send('{"type": "ready"}')
+                    if kind == "settlement" and counting:
+                        stats["hands"] += 1
+                elif kind == "hand_start":
+                    live[i].set()
+                elif kind == "error":
+                    if counting:
+                        stats["errors"] += 1
+                        stats["codes"][m["code"]] = stats["codes"].get(m["code"], 0) + 1
+                    pending["action"] = None
+                elif kind == "view":
+                    if pending["action"] is not None and m["your_action"] == pending["action"]:
+                        if counting:
+                            stats["latency"].append(time.perf_counter() - pending["at"])
+                        pending["action"] = None
+                    if m["view"]["legal"] and pending["action"] is None:
+                        if task is not None:
+                            task.cancel()
+                        task = loop.create_task(act(m))
+                        task.add_done_callback(_quiet)
+
+    people = [asyncio.create_task(person(i, t)) for i, t in enumerate(tokens)]
+    try:
+        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in live)), timeout=600)
+    except TimeoutError:
+        pass
+    ready.put(sum(e.is_set() for e in live))
+    while not go.is_set():
+        await asyncio.sleep(0.05)
+    while not stop.is_set():
+        await asyncio.sleep(0.1)
+    for p in people:
+        p.cancel()
+    failures = [r for r in await asyncio.gather(*people, return_exceptions=True)
+                if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]  # fmt: skip
+    stats["failures"] = len(failures)
+    out.put(stats)
+
+
+def _quiet(task: asyncio.Task[None]) -> None:
+    """A person's pending action cancelled or cut off by the end of the run: not news."""
+    if not task.cancelled():
+        task.exception()
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    if not 1 <= args.tables <= MAX_TABLES:
+        raise SystemExit(f"--tables must be 1–{MAX_TABLES}")
+    admin = None
+    if args.postgres:
+        name = f"paiju_load_{uuid.uuid4().hex[:8]}"
+        admin = sa.create_engine(args.postgres, isolation_level="AUTOCOMMIT")
+        with admin.connect() as c:
+            c.execute(sa.text(f'CREATE DATABASE "{name}"'))
+        url = args.postgres.rsplit("/", 1)[0] + f"/{name}"
+    else:
+        url = f"sqlite:///{tempfile.mkdtemp(prefix='paiju-load-')}/paiju.db"
+    prefix = f"paiju-load-{os.getpid()}"
+    servers: list[Any] = []
+    try:
+        tokens = _accounts(url, args.tables)
+        from tests.server.harness import Server
+
+        env = {
+            "PAIJU_DATABASE_URL": url,
+            "PAIJU_BOT_WAIT": "0",
+            "PAIJU_BOT_DELAY": "1.0" if args.pace == "human" else "0",
+            "PAIJU_TURN_SECONDS": "30",
+            "PAIJU_READY_SECONDS": "120",
+            "PAIJU_LOG_LEVEL": "WARNING",
+        }
+        if args.processes > 1:
+            if not args.redis_url:
+                raise SystemExit("several processes need --redis-url")
+            env |= {"PAIJU_REDIS_URL": args.redis_url, "PAIJU_REDIS_PREFIX": prefix}
+        servers = [Server(env).start() for _ in range(args.processes)]
+        print("server pids:", *(s.proc.pid for s in servers), file=sys.stderr, flush=True)
+        urls = [f"ws://{s.base}/ws" for s in servers]
+        ctx = mp.get_context("spawn")
+        ready, out = ctx.Queue(), ctx.Queue()
+        go, stop = ctx.Event(), ctx.Event()
+        shares = [tokens[k :: args.clients] for k in range(args.clients)]
+        procs = [
+            ctx.Process(
+                target=_client_process,
+                args=(urls, share, args.pace, 1000 + k, ready, go, stop, out),
+                daemon=True,
+            )
+            for k, share in enumerate(shares)
+            if share
+        ]
+        for p in procs:
+            p.start()
+        held = sum(ready.get(timeout=900) for _ in procs)
+        steps0 = _steps(url)
+        cpu0 = [_cpu_seconds(s.proc.pid) for s in servers]
+        t0 = time.perf_counter()
+        go.set()
+        threading.Event().wait(args.seconds)  # the measured window
+        elapsed = time.perf_counter() - t0
+        cpu = sum(_cpu_seconds(s.proc.pid) for s in servers) - sum(cpu0)
+        steps = _steps(url) - steps0
+        load = os.getloadavg()
+        stop.set()
+        results = [out.get(timeout=120) for _ in procs]
+        for p in procs:
+            p.join(timeout=30)
     finally:
-        for server in servers:
-            server.terminate()
-            server.wait(timeout=30)
-        if processes > 1 and redis_url:  # leave no keys behind
+        for s in servers:
+            s.stop()
+        if args.processes > 1 and args.redis_url:
             import redis
 
-            r = redis.Redis.from_url(redis_url)
-            for key in r.scan_iter(f"{env['PAIJU_REDIS_PREFIX']}:*"):
+            r = redis.Redis.from_url(args.redis_url)
+            for key in r.scan_iter(f"{prefix}:*"):
                 r.delete(key)
-    lat = sorted(stats["latency"])
+        if admin is not None:
+            with admin.connect() as c:
+                c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            admin.dispose()
+    lat = sorted(x for r in results for x in r["latency"])
+    codes: dict[str, int] = {}
+    for r in results:
+        for code, n in r["codes"].items():
+            codes[code] = codes.get(code, 0) + n
+    people = sum(r["actions"] for r in results)
     return {
-        "tables_requested": tables,
+        "tables_requested": args.tables,
         "tables_held": held,
         "seconds": elapsed,
-        "hands": stats["hands"],
-        "actions": stats["actions"],
-        "actions_per_second": stats["actions"] / elapsed,
-        "errors": stats["errors"],
-        "client_failures": stats.get("client_failures", 0),
-        "error_codes": stats["error_codes"],
+        "pace": args.pace,
+        "processes": args.processes,
+        "database": "postgresql" if args.postgres else "sqlite",
+        "hands": sum(r["hands"] for r in results),
+        "player_actions": people,
+        "player_actions_per_second": people / elapsed,
+        "table_actions": steps,
+        "table_actions_per_second": steps / elapsed,
+        "server_cpu_seconds": cpu,
+        "server_cpu_per_action_us": 1e6 * cpu / steps if steps else None,
         "latency_p50_ms": 1000 * statistics.median(lat) if lat else None,
         "latency_p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))] if lat else None,
-        "database": "postgresql" if database_url else "sqlite",
-        "processes": processes,
-        "remote": remote,
-        "bot_delay": bot_delay,
+        "errors": sum(r["errors"] for r in results),
+        "error_codes": codes,
+        "client_failures": sum(r["failures"] for r in results),
+        "load_average": load,
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--database-url", default=None)
-    parser.add_argument("--port", type=int, default=8765)
-    parser.add_argument(
-        "--processes",
-        type=int,
-        default=1,
-        help="server processes (more than one needs --redis-url)",
-    )
+    parser.add_argument("--pace", choices=["human", "fast"], default="human")
+    parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument("--clients", type=int, default=3, help="load-client processes")
+    parser.add_argument("--postgres", default=None, help="an admin URL: a database is made there")
     parser.add_argument("--redis-url", default=None)
-    parser.add_argument(
-        "--remote",
-        action="store_true",
-        help="each player plays through another process than their table's (via Redis)",
-    )
-    parser.add_argument(
-        "--bot-delay",
-        type=float,
-        default=0.0,
-        help="seconds a bot waits before it plays (0: as fast as the server goes; 0.3: as served)",
-    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    if args.remote and args.processes < 2:
-        raise SystemExit("--remote needs --processes 2 or more")
-    r = run(
-        args.tables,
-        args.seconds,
-        args.database_url,
-        args.port,
-        args.processes,
-        args.redis_url,
-        args.remote,
-        args.bot_delay,
-    )
+    r = run(args)
     if args.json:
         print(json.dumps(r, indent=2))
-    else:
-        p50 = "—" if r["latency_p50_ms"] is None else f"{r['latency_p50_ms']:.1f} ms"
-        p99 = "—" if r["latency_p99_ms"] is None else f"{r['latency_p99_ms']:.1f} ms"
-        print(
-            f"{r['tables_held']}/{r['tables_requested']} tables held for {r['seconds']:.0f} s "
-            f"({r['database']}, {r['processes']} process(es)"
-            f"{', played through another process' if r['remote'] else ''}, "
-            f"bots wait {r['bot_delay']} s): "
-            f"{r['actions']} player actions, "
-            f"{r['actions_per_second']:.0f}/s, {r['hands']} hands, latency p50 {p50}, "
-            f"p99 {p99}, {r['errors']} errors"
-        )
+        return
+    fmt = lambda v: "—" if v is None else f"{v:.1f}"  # noqa: E731
+    print(
+        f"{r['tables_held']}/{r['tables_requested']} tables, {r['database']}, "
+        f"{r['processes']} process(es), {r['pace']} pace, {r['seconds']:.0f} s: "
+        f"{r['table_actions_per_second']:.0f} table actions/s "
+        f"({r['player_actions_per_second']:.0f} by people), {r['hands']} hands; "
+        f"server CPU {fmt(r['server_cpu_per_action_us'])} µs per table action; "
+        f"latency p50 {fmt(r['latency_p50_ms'])} ms, p99 {fmt(r['latency_p99_ms'])} ms; "
+        f"{r['errors']} errors {r['error_codes']}, {r['client_failures']} client failures; "
+        f"load {r['load_average'][0]:.1f}"
+    )
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ changes nothing (a retried or replayed settlement is never counted twice).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -86,6 +87,20 @@ def new_account(s: Session, name: str, password_hash: str, start_balance: int) -
     return acc
 
 
+_LEDGER_INSERT = sa.insert(LedgerEntry.__table__)  # type: ignore[arg-type]
+_ACCOUNTS = cast(sa.Table, Account.__table__)
+_HOUSE_IDS: dict[int, int] = {}  # per engine: the house account's id never changes
+
+
+def _house_id(s: Session) -> int:
+    bind = s.get_bind()
+    key = id(bind)
+    found = _HOUSE_IDS.get(key)
+    if found is None:
+        found = _HOUSE_IDS[key] = house(s).id
+    return found
+
+
 def apply(
     s: Session,
     movements: Sequence[tuple[int | str, int | str, int]],
@@ -94,48 +109,68 @@ def apply(
     hand_id: int | None = None,
 ) -> bool:
     """Move points between accounts (ids, or ``HOUSE``) inside the caller's transaction;
-    False, changing nothing, when this event was applied before.
+    False, changing nothing, when this event was applied before. The accounts are locked
+    (PostgreSQL: ``FOR UPDATE``, in id order) and written with plain statements.
 
     Raises :class:`~paiju.server.errors.ServerError` ``insufficient_funds`` (the whole event
     is rolled back with the transaction) or ``bad_movement``.
     """
-    seen = s.scalars(sa.select(LedgerEntry.id).where(LedgerEntry.event_key == event_key)).first()
+    seen = s.execute(
+        sa.select(LedgerEntry.id).where(LedgerEntry.event_key == event_key).limit(1)
+    ).first()
     if seen is not None:
         return False
-    house_id = house(s).id
-    ids = sorted({house_id if k == HOUSE else int(k) for m in movements for k in m[:2]})
-    query = sa.select(Account).where(Account.id.in_(ids)).order_by(Account.id)
-    if s.bind is not None and s.bind.dialect.name != "sqlite":
-        query = query.with_for_update()
-    accounts = {a.id: a for a in s.scalars(query)}
-    seq = 0
-    for payer, payee, amount in movements:
+    moves = [m for m in movements if m[2] != 0]
+    for _payer, _payee, amount in moves:
         if amount < 0:
             raise ServerError("bad_movement", f"negative movement {amount}")
-        if amount == 0:
-            continue
-        src = accounts[house_id if payer == HOUSE else int(payer)]
-        dst = accounts[house_id if payee == HOUSE else int(payee)]
-        if src.balance < amount and not src.is_house:  # the house is the bank
+    if not moves:
+        return True
+    house_id = _house_id(s)
+
+    def key(k: int | str) -> int:
+        return house_id if k == HOUSE else int(k)
+
+    ids = sorted({key(k) for m in moves for k in m[:2]})
+    query = (
+        sa.select(_ACCOUNTS.c.id, _ACCOUNTS.c.balance, _ACCOUNTS.c.is_house, _ACCOUNTS.c.name)
+        .where(_ACCOUNTS.c.id.in_(ids))
+        .order_by(_ACCOUNTS.c.id)
+    )
+    if s.get_bind().dialect.name != "sqlite":
+        query = query.with_for_update()
+    rows = {int(r.id): r for r in s.execute(query)}
+    balance = {i: int(r.balance) for i, r in rows.items()}
+    entries = []
+    seq = 0
+    for payer, payee, amount in moves:
+        src, dst = key(payer), key(payee)
+        if balance[src] < amount and not rows[src].is_house:  # the house is the bank
             raise ServerError(
-                "insufficient_funds", f"{src.name} has {src.balance} points, {amount} are due", 402
+                "insufficient_funds",
+                f"{rows[src].name} has {balance[src]} points, {amount} are due",
+                402,
             )
-        src.balance -= amount
-        dst.balance += amount
+        balance[src] -= amount
+        balance[dst] += amount
         for acc, delta in ((src, -amount), (dst, amount)):
-            s.add(
-                LedgerEntry(
-                    account_id=acc.id,
-                    amount=delta,
-                    balance_after=acc.balance,
-                    reason=reason,
-                    hand_id=hand_id,
-                    event_key=event_key,
-                    seq=seq,
-                )
-            )
+            entries.append(
+                {
+                    "account_id": acc, "amount": delta, "balance_after": balance[acc],
+                    "reason": reason, "hand_id": hand_id, "event_key": event_key, "seq": seq,
+                }
+            )  # fmt: skip
             seq += 1
-    s.flush()
+    s.execute(
+        sa.update(_ACCOUNTS)
+        .where(_ACCOUNTS.c.id == sa.bindparam("acc"))
+        .values(balance=sa.bindparam("bal")),
+        [{"acc": i, "bal": b} for i, b in balance.items() if b != int(rows[i].balance)],
+    )
+    s.execute(_LEDGER_INSERT, entries)
+    for obj in list(s.identity_map.values()):  # ORM copies of these accounts are stale now
+        if isinstance(obj, Account) and obj.id in balance:
+            s.expire(obj, ["balance"])
     return True
 
 

@@ -87,21 +87,37 @@ class Store:
     def start_hand(self, s: Session, w: io.StartHand) -> int | str:
         """Record a new hand and charge its table fees; the hand's id (the same id when the
         start is retried), or ``"fenced"`` if another process started that hand."""
-        found = s.scalars(
-            sa.select(Hand).where(Hand.table_id == w.table, Hand.hand_no == w.hand_no)
+        found = s.execute(
+            sa.select(Hand.id, Hand.writer, Hand.seed).where(
+                Hand.table_id == w.table, Hand.hand_no == w.hand_no
+            )
         ).first()
         if found is not None:
             if found.writer == self.writer and int(found.seed) == w.seed:
-                return found.id
+                return int(found.id)
             return "fenced"
-        h = Hand(
-            table_id=w.table, hand_no=w.hand_no, game=w.game, seed=w.seed, ruleset=w.ruleset,
-            setup=w.setup, seats=w.seats, stake=w.stake, status="live", writer=self.writer,
-        )  # fmt: skip
-        s.add(h)
-        s.flush()
-        ledger.apply(s, w.fees, "fee", f"hand:{h.id}:fee", h.id)
-        return h.id
+        hand_id = s.execute(
+            sa.insert(Hand)
+            .values(
+                table_id=w.table, hand_no=w.hand_no, game=w.game, seed=w.seed,
+                ruleset=w.ruleset, setup=w.setup, seats=w.seats, stake=w.stake,
+                status="live", writer=self.writer,
+            )
+            .returning(Hand.id)
+        ).scalar_one()  # fmt: skip
+        ledger.apply(s, w.fees, "fee", f"hand:{hand_id}:fee", hand_id)
+        return int(hand_id)
+
+    def insert_steps(self, s: Session, steps: Sequence[io.Step]) -> None:
+        """Append steps to their hands' logs in one statement (``IntegrityError`` if one is
+        written already: then :meth:`log_steps` sorts them out one by one)."""
+        s.execute(
+            _STEP_INSERT,
+            [
+                {"hand_id": w.hand, "seq": w.seq, "action": w.action, "writer": self.writer}
+                for w in steps
+            ],
+        )
 
     def log_steps(self, s: Session, steps: Sequence[io.Step]) -> list[str | None]:
         """Append steps to their hands' logs: per step ``None`` (written now or by this

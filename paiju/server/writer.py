@@ -33,6 +33,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from paiju.server import table_io as io
+from paiju.server.errors import ServerError
 from paiju.server.store import Store
 
 __all__ = ["Answer", "Writer"]
@@ -132,6 +133,16 @@ class Writer:
             _call(item.answer, answer)
 
     def _transaction(self, items: list[_Item]) -> list[Answer]:
+        """One transaction for the batch: steps inserted together, each other write as it
+        comes. A collision (a step or a hand another process wrote) or a refused movement
+        sends the batch again, carefully: each write in a savepoint of its own, so only it
+        fails."""
+        try:
+            return self._batch_transaction(items, careful=False)
+        except (sa.exc.IntegrityError, ServerError):
+            return self._batch_transaction(items, careful=True)
+
+    def _batch_transaction(self, items: list[_Item], careful: bool) -> list[Answer]:
         store = self.store
         answers: list[Answer] = []
         with store.sessions.begin() as s:
@@ -144,11 +155,15 @@ class Writer:
                         items[i + len(run)].write, io.Step
                     ):
                         run.append(items[i + len(run)].write)  # type: ignore[arg-type]
-                    for result in store.log_steps(s, run):
-                        answers.append(_answer(result))
+                    if careful:
+                        answers.extend(_answer(r) for r in store.log_steps(s, run))
+                    else:
+                        store.insert_steps(s, run)
+                        answers.extend(io.Stored(0) for _ in run)
                     i += len(run)
                     continue
-                answers.append(_answer(self._isolated(s, write)))
+                result = self._isolated(s, write) if careful else self._one(s, write)
+                answers.append(_answer(result))
                 i += 1
         return answers
 
