@@ -72,6 +72,9 @@ class Writer:
         self._idle = threading.Event()
         self._idle.set()
         self.troubled = False  # a batch is failing right now
+        # hands another process has written on: nothing more of this process's is written
+        # for them (a later step or a close would corrupt the other process's hand)
+        self.fenced: set[int] = set()
         self.batches = 0
         self.writes = 0
         self._thread = threading.Thread(target=self._run, name="paiju-writer", daemon=True)
@@ -145,26 +148,36 @@ class Writer:
     def _batch_transaction(self, items: list[_Item], careful: bool) -> list[Answer]:
         store = self.store
         answers: list[Answer] = []
+        fenced = set(self.fenced)
         with store.sessions.begin() as s:
             i = 0
             while i < len(items):
                 write = items[i].write
-                if isinstance(write, io.Step):
+                hand = _hand_of(write)
+                if hand is not None and hand in fenced:
+                    answers.append(io.Failed(0, "fenced"))
+                    i += 1
+                    continue
+                if isinstance(write, io.Step) and not careful:
                     run = [write]
-                    while i + len(run) < len(items) and isinstance(
-                        items[i + len(run)].write, io.Step
-                    ):
-                        run.append(items[i + len(run)].write)  # type: ignore[arg-type]
-                    if careful:
-                        answers.extend(_answer(r) for r in store.log_steps(s, run))
-                    else:
-                        store.insert_steps(s, run)
-                        answers.extend(io.Stored(0) for _ in run)
+                    while i + len(run) < len(items):
+                        nxt = items[i + len(run)].write
+                        if not isinstance(nxt, io.Step) or nxt.hand in fenced:
+                            break
+                        run.append(nxt)
+                    store.insert_steps(s, run)
+                    answers.extend(io.Stored(0) for _ in run)
                     i += len(run)
                     continue
-                result = self._isolated(s, write) if careful else self._one(s, write)
+                if isinstance(write, io.Step):
+                    result: Any = store.log_steps(s, [write])[0]
+                else:
+                    result = self._isolated(s, write) if careful else self._one(s, write)
+                if result == "fenced" and hand is not None:
+                    fenced.add(hand)
                 answers.append(_answer(result))
                 i += 1
+        self.fenced |= fenced
         return answers
 
     def _isolated(self, s: Session, write: io.Write) -> Any:
@@ -194,6 +207,12 @@ class Writer:
         if isinstance(write, io.AbortHand):
             return store.abort_hand(s, write)
         raise TypeError(f"not a write: {write!r}")
+
+
+def _hand_of(write: io.Write) -> int | None:
+    if isinstance(write, io.Step | io.CloseHand | io.AbortHand):
+        return write.hand
+    return None
 
 
 def _answer(result: Any) -> Answer:

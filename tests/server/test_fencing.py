@@ -136,3 +136,28 @@ def _status(sessions: sessionmaker[Session], hand_id: int) -> str:
         hand = s.get(Hand, hand_id)
         assert hand is not None
         return hand.status
+
+
+def test_once_fenced_nothing_more_of_that_hand_is_written(
+    sessions: sessionmaker[Session],
+) -> None:
+    """A process whose step collided writes nothing more for that hand: not the steps
+    queued behind it (they could fill seats of the other process's log), not its close."""
+    mine, theirs = Store(sessions, "mine"), Store(sessions, "theirs")
+    hand_id = _bots_only_hand(mine, 8)
+    with sessions.begin() as s:
+        mine.insert_steps(s, [io.Step(hand_id, 1, "E discard 1m")])
+    writer = Writer(theirs)
+    answers: list[object] = []
+    for write in (
+        io.Step(hand_id, 1, "E discard 2m"),
+        io.Step(hand_id, 2, "S pass"),
+        io.CloseHand(hand_id, {"winner": None}, []),
+    ):
+        writer.submit(write, answers.append)
+    writer.close()
+    assert [getattr(a, "code", None) for a in answers] == ["fenced"] * 3
+    with sessions() as s:
+        log = list(s.scalars(sa.select(HandAction.action).where(HandAction.hand_id == hand_id)))
+        hand = s.get(Hand, hand_id)
+    assert log == ["E discard 1m"] and hand is not None and hand.status == "live"
