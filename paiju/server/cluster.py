@@ -342,7 +342,7 @@ class Cluster:
         self, account_id: int, name: str, message: Join, table: int | None, joining: str
     ) -> None:
         try:
-            await self.hub.join(account_id, name, message, table=table)
+            await self.hub.join(account_id, name, message, table=table, fresh=True)
         finally:
             with contextlib.suppress(Exception):
                 await self.redis.delete(joining)
@@ -384,7 +384,9 @@ class Cluster:
         try:
             message = CLIENT.validate_python(data)
             if isinstance(message, Join) and runner is None:
-                await self.hub.join(account, str(payload.get("name", "")), message, table=table)
+                await self.hub.join(
+                    account, str(payload.get("name", "")), message, table=table, fresh=True
+                )
             else:
                 await self.hub.handle(account, str(payload.get("name", "")), message)
         except ServerError as err:

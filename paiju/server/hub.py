@@ -213,9 +213,17 @@ class Hub:
         elif isinstance(message, Leave):
             runner.feed(io.Leave(account))
 
-    async def join(self, account: int, name: str, message: Join, table: int | None = None) -> None:
-        """Seat a player: back at the seat they hold, at ``table`` (chosen by the cluster),
-        at a table of the room waiting for players, or at a new one.
+    async def join(
+        self,
+        account: int,
+        name: str,
+        message: Join,
+        table: int | None = None,
+        fresh: bool = False,
+    ) -> None:
+        """Seat a player: back at the seat they hold, at ``table`` (a seat the cluster
+        reserved), at a table of the room waiting for players (unless ``fresh``: the cluster
+        found none anywhere), or at a new one.
 
         Raises :class:`~paiju.server.errors.ServerError` ``unknown_room``,
         ``too_few_points`` or ``join_in_progress``.
@@ -239,7 +247,9 @@ class Hub:
                     402,
                 )
             target = self.tables.get(table) if table is not None else None
-            if target is None and not message.alone:
+            if target is not None and not target.machine.open_seats:
+                target = None  # filled meanwhile: a new table instead of an error
+            if target is None and not message.alone and not fresh:
                 target = next(
                     (
                         t
