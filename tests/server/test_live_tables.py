@@ -18,7 +18,7 @@ from paiju.server.app import create_app
 from paiju.server.config import Settings
 from paiju.server.db import make_engine, make_sessions
 from paiju.server.ledger import audit
-from paiju.server.models import Hand
+from paiju.server.models import Hand, HandAction
 from paiju.server.protocol import SERVER
 from paiju.server.table_machine import Timing
 
@@ -436,4 +436,39 @@ def test_a_table_of_ones_own_gets_its_bots_at_once(db_url: str) -> None:
             assert start["room"] == "mazhan"
             settlement = until(solo, {"settlement"}, play=True)
             assert settlement["hand"] == start["hand"]
+    books_balance(db_url)
+
+
+def test_a_hand_that_cannot_be_rebuilt_is_quarantined_and_the_server_starts(db_url: str) -> None:
+    """A live hand whose log no longer replays (here: an action edited by hand) does not stop
+    the server: that hand is voided, its fees refunded, its player unseated; the rest
+    start."""
+    with make(db_url) as client:
+        token = signup(client, "qa")
+        with client.websocket_connect(f"/ws?token={token}") as ws:
+            sit_down(ws, "mazhan")
+            first = until(ws, {"view"})
+            while first["version"] < 2:
+                first = until(ws, {"view"}, play=True)
+    engine = make_engine(db_url)
+    with make_sessions(engine).begin() as s:
+        step = s.scalars(
+            sa.select(HandAction)
+            .where(HandAction.hand_id == first["hand"])
+            .order_by(HandAction.seq)
+        ).first()
+        assert step is not None
+        step.action = "E hu"  # no longer a legal action there
+    engine.dispose()
+    with make(db_url) as client:  # starts
+        auth = {"authorization": f"Bearer {token}"}
+        me = client.get("/api/me", headers=auth).json()
+        assert me["seated"] is None and me["balance"] == 10_000  # the fee came back
+        reasons = [e["reason"] for e in client.get("/api/ledger", headers=auth).json()["entries"]]
+        assert reasons[0] == "refund"
+    engine = make_engine(db_url)
+    with make_sessions(engine)() as s:
+        hand = s.get(Hand, first["hand"])
+        assert hand is not None and hand.status == "void"
+    engine.dispose()
     books_balance(db_url)
