@@ -161,12 +161,14 @@ def apply(
                 }
             )  # fmt: skip
             seq += 1
-    s.execute(
-        sa.update(_ACCOUNTS)
-        .where(_ACCOUNTS.c.id == sa.bindparam("acc"))
-        .values(balance=sa.bindparam("bal")),
-        [{"acc": i, "bal": b} for i, b in balance.items() if b != int(rows[i].balance)],
-    )
+    changed = [{"acc": i, "bal": b} for i, b in balance.items() if b != int(rows[i].balance)]
+    if changed:  # movements may cancel out (a person and the house paying each other)
+        s.execute(
+            sa.update(_ACCOUNTS)
+            .where(_ACCOUNTS.c.id == sa.bindparam("acc"))
+            .values(balance=sa.bindparam("bal")),
+            changed,
+        )
     s.execute(_LEDGER_INSERT, entries)
     for obj in list(s.identity_map.values()):  # ORM copies of these accounts are stale now
         if isinstance(obj, Account) and obj.id in balance:

@@ -161,3 +161,24 @@ def test_two_processes_creating_the_house_at_once_make_one(
     with sessions() as s:
         count = s.scalar(sa.select(sa.func.count()).where(Account.is_house.is_(True)))
         assert count == 1
+
+
+def test_movements_that_cancel_out_are_recorded_and_change_no_balance(
+    sessions: sessionmaker[Session],
+) -> None:
+    with sessions.begin() as s:
+        a = register(s, "ca", "secret-pw", 1_000).id
+    with sessions.begin() as s:
+        assert apply(s, [(a, HOUSE, 40), (HOUSE, a, 40)], "hand", "hand:cancel")
+    with sessions() as s:
+        acc = s.get(Account, a)
+        assert acc is not None and acc.balance == 1_000
+        assert audit(s) == (1_000, 1_000)
+        assert (
+            len(
+                s.scalars(
+                    sa.select(LedgerEntry).where(LedgerEntry.event_key == "hand:cancel")
+                ).all()
+            )
+            == 4
+        )
