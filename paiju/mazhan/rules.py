@@ -495,23 +495,23 @@ def deal(ruleset: Ruleset, seed: int) -> tuple[State, list[Event]]:
         [[] for _ in range(4)],
         [[] for _ in range(4)],
     )
-    # initial bonus replacement (補花), dealer first, in play order, until no bonus is left
-    changed = True
-    while changed:
-        changed = False
-        for seat in range(4):
-            h = hands[seat]
-            who = SEATS[seat]
-            for tile in [t for t in range(42) if h[t] and _is_bonus(t)]:
-                while h[tile]:
-                    h[tile] -= 1
-                    state.bonus[seat].append(tile)
-                    events.append(Event("bonus", who, (ALL_TILES[tile],)))
-                    state.tail -= 1
-                    repl = state.wall[state.tail]
-                    h[repl] += 1
-                    events.append(Event("draw", who, (ALL_TILES[repl],), True, "tail"))
-                    changed = True
+    # initial bonus replacement (補花, §3.5): the dealer first, then in play order, each
+    # seat finishes before the next starts: it lays out each bonus tile and replaces it from
+    # the tail, again while the replacement is a bonus tile, of whatever kind
+    for seat in range(4):
+        h = hands[seat]
+        who = SEATS[seat]
+        for tile in [t for t in range(42) if h[t] and _is_bonus(t) for _ in range(h[t])]:
+            while True:
+                h[tile] -= 1
+                state.bonus[seat].append(tile)
+                events.append(Event("bonus", who, (ALL_TILES[tile],)))
+                state.tail -= 1
+                tile = state.wall[state.tail]
+                h[tile] += 1
+                if not _is_bonus(tile):
+                    events.append(Event("draw", who, (ALL_TILES[tile],), True, "tail"))
+                    break
     for h in hands:
         del h[34:]  # bonus faces never stay in a hand
     return state, events
