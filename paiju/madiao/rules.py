@@ -190,20 +190,21 @@ class Action:
             raise NotationError(
                 f"expected an action string, got {text!r}", text=str(text), position=0
             )
-        parts = text.split(" ")
+        parts = text.split(None, 2)
         if len(parts) != 3 or parts[0] not in ("E", "S", "W", "N"):
             raise NotationError(
                 "expected '<seat> <fa|zhuo|mie> <card>' with seat E, S, W or N",
                 text=text,
                 position=0,
             )
+        kind_at = text.index(parts[1], text.index(parts[0]) + 1)
         try:
             kind = ActionKind(parts[1])
         except ValueError:
             raise NotationError(
-                f"unknown play {parts[1]!r} (fa, zhuo or mie)", text=text, position=2
+                f"unknown play {parts[1]!r} (fa, zhuo or mie)", text=text, position=kind_at
             ) from None
-        at = len(parts[0]) + len(parts[1]) + 2
+        at = text.index(parts[2], kind_at + len(parts[1]))
         try:
             cards = parse_cards(parts[2])
         except NotationError as err:
