@@ -2,7 +2,8 @@
 
 A tile is written as digits followed by a suit letter; one letter closes every digit before
 it: ``123m456p11z`` is seven tiles. Whitespace may separate tiles and groups (``123m 456p``),
-never split one (``12 3m``); :func:`format_tiles` writes none. Suits: ``m`` characters 萬, ``p`` dots 筒, ``s`` bamboo 索,
+never split one (``12 3m``); :func:`format_tiles` writes none. Suits: ``m`` characters 萬,
+``p`` dots 筒, ``s`` bamboo 索,
 ``z`` honours (``1z``–``4z`` east, south, west, north; ``5z`` 白, ``6z`` 發, ``7z`` 中),
 ``h`` flowers 梅蘭菊竹 (``1h``–``4h``), ``j`` seasons 春夏秋冬 (``1j``–``4j``).
 
@@ -307,7 +308,7 @@ def parse_tiles(text: str) -> list[Tile]:
     >>> parse_tiles("12 3m")
     Traceback (most recent call last):
     ...
-    paiju.errors.NotationError: whitespace inside a group: digits '12' lack a suit letter in '12 3m' at position 2
+    paiju.errors.NotationError: whitespace inside a group: digits '12' lack a suit letter in ...
     >>> parse_tiles("")
     []
     >>> parse_tiles("123m456")
