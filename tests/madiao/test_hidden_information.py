@@ -116,9 +116,9 @@ def check_hand(seed: int) -> int:
                             assert seen(b2, seat) == seen(s2, seat)
                         assert events_json(b_events, seat)[0] == events_json(events, seat)[0]
             checked += 1
-    assert last is not None
-    for seat in SEATS:
-        assert seen(perturb(last, seat.number - 1, rng), seat) == seen(last, seat)
+    # once over, the settlement's review (包賠) may tell who could have captured, as players
+    # argue penalties after the hand: the last state is not perturbed
+    assert last is not None and last.phase is Phase.OVER
     return checked
 
 
