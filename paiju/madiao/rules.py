@@ -286,6 +286,11 @@ def register_special_hand(hand: SpecialHand) -> None:
     """
     if not hand.name or hand.zhu <= 0:
         raise InvalidRulesetError("a special hand needs a name and a positive 注")
+    if any(ch.isspace() or ch in ",:|=/" for ch in hand.name):
+        raise InvalidRulesetError(
+            f"a special hand's name is written in positions: no spaces or , : | = /, "
+            f"got {hand.name!r}"
+        )
     SPECIAL_HANDS[hand.name] = hand
 
 
