@@ -10,6 +10,8 @@
 - ``paiju serve [--host 127.0.0.1] [--port 8000]`` runs the table server.
 - ``paiju replay F`` re-applies every record of F and checks each reproduces its result
   (exit 1 naming the hand and the action when one does not).
+- ``paiju position RECORD N [--line L]`` prints the position after N actions of a game record.
+- ``paiju legal POSITION…`` lists the legal actions of a written position, one a line.
 
 Bad input of any kind prints one line, ``paiju: error: …``, and exits with code 2.
 
@@ -246,6 +248,37 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _position(args: argparse.Namespace) -> int:
+    from paiju.positions import position_after
+
+    lines = [line for line in _read_text(args.record).splitlines() if line.strip()]
+    if not lines:
+        _fail(f"no record in {args.record}")
+    if args.line is None and len(lines) > 1:
+        _fail(f"{args.record} holds {len(lines)} records: choose one with --line (1–{len(lines)})")
+    line = 1 if args.line is None else args.line
+    if not 1 <= line <= len(lines):
+        _fail(f"--line must be 1–{len(lines)}, got {line}")
+    try:
+        record = json.loads(lines[line - 1])
+    except json.JSONDecodeError as err:
+        _fail(f"line {line} of {args.record} is not JSON: {err.msg} at column {err.colno}")
+    if not isinstance(record, dict):
+        _fail(f"line {line} of {args.record} is not a record (a JSON object)")
+    print(position_after(record, args.n))
+    return 0
+
+
+def _legal(args: argparse.Namespace) -> int:
+    from paiju.positions import legal_of
+
+    words = args.position
+    text = _read_text(None) if words == ["-"] else " ".join(words)
+    for action in legal_of(text.strip()):
+        print(action)
+    return 0
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="paiju", description="牌局: Mazhan mahjong and Ma Diao for players and scorers."
@@ -329,6 +362,29 @@ def _parser() -> argparse.ArgumentParser:
     )
     rep.add_argument("file", help="a .jsonl file written by paiju simulate --out")
     rep.set_defaults(run=_replay)
+
+    pos = games.add_parser(
+        "position",
+        help="print the position after N actions of a game record",
+        description="Replay the first N actions of a game record (a .json or .jsonl file, "
+        "'-' for standard input) and print the position they reach, as one line that "
+        "'paiju legal' and State.from_position read (docs: paiju/mazhan/position.py, "
+        "paiju/madiao/position.py).",
+    )
+    pos.add_argument("record", help="a file holding game records (one JSON object a line)")
+    pos.add_argument("n", type=int, help="how many actions to play (0: the deal)")
+    pos.add_argument("--line", type=int, help="which record of the file (1-based)")
+    pos.set_defaults(run=_position)
+
+    leg = games.add_parser(
+        "legal",
+        help="list the legal actions of a written position",
+        description="Print every legal action of a position (as 'paiju position' writes it; "
+        "quote it, or pass '-' to read it from standard input), one a line, for every seat "
+        "that may act.",
+    )
+    leg.add_argument("position", nargs="+", help="the position's fields, or -")
+    leg.set_defaults(run=_legal)
     return parser
 
 

@@ -82,6 +82,27 @@ class GameOverError(IllegalActionError):
     code = "game_over"
 
 
+class InvalidRulesetError(RulesError):
+    """Rule options that are not valid (checked when a ``Ruleset`` is made or read).
+
+    >>> InvalidRulesetError("dead_wall must be an integer 0–60, got -5").code
+    'invalid_ruleset'
+    """
+
+    code = "invalid_ruleset"
+
+
+class InvalidPositionError(RulesError):
+    """A written position (``State.from_position``) that is malformed or that no hand could
+    reach: tiles or cards not conserved, wrong hand sizes, a phase that does not fit.
+
+    >>> InvalidPositionError("hands: S holds 15 tiles, expected 16").code
+    'invalid_position'
+    """
+
+    code = "invalid_position"
+
+
 class ReplayError(RulesError):
     """A game record that does not replay to its recorded result.
 

@@ -1,7 +1,8 @@
 """Ma Diao cards and their notation (rules §0, §1).
 
 A card is a face character followed by a suit letter; several faces may share one letter
-(``876m`` is three cards, in that order).
+(``876m`` is three cards, in that order). Whitespace may separate cards and groups
+(``876m 9s``), never split one (``87 6m``); :func:`format_cards` writes none.
 
 | suit | letter | faces, top to bottom |
 |---|---|---|
@@ -310,6 +311,8 @@ def parse_cards(text: str) -> list[Card]:
 
     >>> [str(c) for c in parse_cards("876m")]
     ['8m', '7m', '6m']
+    >>> [str(c) for c in parse_cards(" 9m 8s\twt ")]
+    ['9m', '8s', 'wt']
     >>> parse_cards("1t")
     Traceback (most recent call last):
     ...
@@ -324,6 +327,15 @@ def parse_cards(text: str) -> list[Card]:
     cards: list[Card] = []
     pending: list[int] = []
     for pos, ch in enumerate(text):
+        if ch.isspace():
+            if pending:
+                raise NotationError(
+                    f"whitespace inside a group: faces {text[pending[0] : pos]!r} lack a suit "
+                    "letter",
+                    text=text,
+                    position=pos,
+                )
+            continue
         suit = _SUIT_BY_LETTER.get(ch)
         if suit is None:
             if ch.isdigit() or ch in "wqbh":

@@ -25,8 +25,8 @@ other top cards face up counts once more for each (雙胞胎, 三胞胎).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from paiju.errors import InvalidHandError, NotationError
 from paiju.madiao.cards import ALL_CARDS, Card, Suit, parse_cards
@@ -54,6 +54,13 @@ class ChongRoles:
     ninety: frozenset[int]
     ershi: frozenset[int]
     top_vs_top: int = 2
+    #: the 開沖 options of the ruleset (``paiju.madiao.rules.Ruleset``), defaults as §4–§6
+    wrap_straights: bool = True
+    jianling: str = "on_gap"
+    gap_card_leads: bool = False
+    capture_multiplier: str = "count"
+    separate_top_leaders: bool = True
+    shi_runs: bool = False
 
     def shengdai(self, mian: Card) -> ChongRoles:
         """The roles after 升代 on this 面張 (§4.7).
@@ -90,27 +97,19 @@ class ChongRoles:
 
 
 def _replace(r: ChongRoles, **changes: frozenset[int]) -> ChongRoles:
-    values = {
-        "shang": r.shang,
-        "jian": r.jian,
-        "ji": r.ji,
-        "top": r.top,
-        "ninety": r.ninety,
-        "ershi": r.ershi,
-    }
-    values.update(changes)
-    return ChongRoles(**values, top_vs_top=r.top_vs_top)
+    return replace(r, **changes)  # type: ignore[arg-type]
 
 
-def base_roles(top_vs_top: int = 2) -> ChongRoles:
+def base_roles(top_vs_top: int = 2, **options: bool | str) -> ChongRoles:
     """The printed roles: 賞/肩/極 of 萬, 索, 文; 十字's top group, 九十 and 二十.
-    ``top_vs_top`` is what a 十字 top card scores for another top card drawn (§4.6).
+    ``top_vs_top`` is what a 十字 top card scores for another top card drawn (§4.6);
+    ``options`` are the other 開沖 options (the fields of :class:`ChongRoles`).
 
-    >>> len(base_roles().ji)
-    3
+    >>> len(base_roles().ji), base_roles(wrap_straights=False).wrap_straights
+    (3, False)
     """
     ordinary = (Suit.WAN, Suit.SUO, Suit.WEN)
-    return ChongRoles(
+    roles = ChongRoles(
         shang=frozenset(s.offset + s.size - 1 for s in ordinary),
         jian=frozenset(s.offset + s.size - 2 for s in ordinary),
         ji=frozenset(s.offset for s in ordinary),
@@ -119,6 +118,7 @@ def base_roles(top_vs_top: int = 2) -> ChongRoles:
         ershi=frozenset({0}),
         top_vs_top=top_vs_top,
     )
+    return replace(roles, **options)  # type: ignore[arg-type]
 
 
 @dataclass(slots=True)
@@ -199,24 +199,39 @@ def _ring_neighbours(rank: int, n: int) -> tuple[int, int]:
     return (n if rank == 1 else rank - 1), (1 if rank == n else rank + 1)
 
 
-def _component(start: int, ranks: set[int], n: int) -> set[int]:
+def _line_neighbours(rank: int, n: int) -> tuple[int, int]:
+    """Neighbours for straights that may not wrap: 賞 and 極 are not adjacent (0 and n + 1
+    are never held)."""
+    return rank - 1, rank + 1
+
+
+def _component(
+    start: int,
+    ranks: set[int],
+    n: int,
+    neighbours: Callable[[int, int], tuple[int, int]] = _ring_neighbours,
+) -> set[int]:
     seen = {start}
     todo = [start]
     while todo:
         r = todo.pop()
-        for nb in _ring_neighbours(r, n):
+        for nb in neighbours(r, n):
             if nb in ranks and nb not in seen:
                 seen.add(nb)
                 todo.append(nb)
     return seen
 
 
-def _runs(ranks: set[int], n: int) -> list[set[int]]:
-    """Maximal runs of consecutive ranks round the ring."""
+def _runs(
+    ranks: set[int],
+    n: int,
+    neighbours: Callable[[int, int], tuple[int, int]] = _ring_neighbours,
+) -> list[set[int]]:
+    """Maximal runs of consecutive ranks (round the ring when straights wrap)."""
     left = set(ranks)
     out = []
     while left:
-        comp = _component(next(iter(left)), ranks, n)
+        comp = _component(next(iter(left)), ranks, n, neighbours)
         out.append(comp)
         left -= comp
     return out
@@ -243,31 +258,23 @@ def _ordinary_points(
 
     table_shang = any(is_shang(x) for x in table_ranks)
     chonged_shang = any(is_shang(c.rank) for c in group if c.index in chonged)
+    line = _ring_neighbours if r.wrap_straights else _line_neighbours
     # 順領: runs of three or more table cards holding 賞 or 極
     shun: set[int] = set()
-    for run in _runs(table_ranks, n):
+    for run in _runs(table_ranks, n, line):
         if len(run) >= 3 and any(is_shang(x) or is_ji(x) for x in run):
             shun |= run
     # 間領: a missing rank with table cards on both sides, the run holding 賞 or 極
-    gaps: dict[int, set[int]] = {}
-    for gap in range(1, n + 1):
-        if gap in table_ranks:
-            continue
-        below, above = set(), set()
-        x = _ring_neighbours(gap, n)[0]
-        while x in table_ranks and x not in below:
-            below.add(x)
-            x = _ring_neighbours(x, n)[0]
-        x = _ring_neighbours(gap, n)[1]
-        while x in table_ranks and x not in above:
-            above.add(x)
-            x = _ring_neighbours(x, n)[1]
-        members = below | above
-        if below and above and any(is_shang(m) or is_ji(m) for m in members):
-            gaps[gap] = members
+    gaps = _gaps(table_ranks, n, line, lambda m: is_shang(m) or is_ji(m))
+    chonged_gaps = {gap for gap in gaps if off + gap - 1 in chonged}
+    leaders = sorted(table_ranks | (chonged_gaps if r.gap_card_leads else set()))
     total = 0
-    for lead in sorted(table_ranks):
+    for lead in leaders:
         gap_of = [gap for gap, members in gaps.items() if lead in members]
+        if lead not in table_ranks:  # a 沖'd gap card leading as a member of its 順領
+            value = 2 if not _disconnected(d, _component(lead, group_ranks, n), n) else 1
+            total += value
+            continue
         if is_shang(lead):
             acts_shang, active = True, True
         elif is_ji(lead):
@@ -284,7 +291,11 @@ def _ordinary_points(
                 continue
         else:  # 青
             acts_shang = False
-            active = lead in shun or any(off + gap - 1 in chonged for gap in gap_of)
+            active = (
+                lead in shun
+                or any(off + gap - 1 in chonged for gap in gap_of)
+                or (r.jianling == "at_once" and bool(gap_of))
+            )
             if not active and d not in gap_of:
                 continue
         if (acts_shang and is_ji(d)) or (is_ji(lead) and is_shang(d)):
@@ -303,6 +314,34 @@ def _ordinary_points(
 
 def _disconnected(d: int, component: set[int], n: int) -> bool:
     return not any(nb in component for nb in _ring_neighbours(d, n))
+
+
+def _gaps(
+    table: set[int],
+    n: int,
+    line: Callable[[int, int], tuple[int, int]],
+    anchor: Callable[[int], bool],
+) -> dict[int, set[int]]:
+    """間領: each missing rank with table cards on both sides (along ``line``) whose run holds
+    an ``anchor`` (賞 or 極), and the members of that run."""
+    gaps: dict[int, set[int]] = {}
+    for gap in range(1, n + 1):
+        if gap in table:
+            continue
+        below: set[int] = set()
+        above: set[int] = set()
+        x = line(gap, n)[0]
+        while x in table and x not in below:
+            below.add(x)
+            x = line(x, n)[0]
+        x = line(gap, n)[1]
+        while x in table and x not in above:
+            above.add(x)
+            x = line(x, n)[1]
+        members = below | above
+        if below and above and any(anchor(m) for m in members):
+            gaps[gap] = members
+    return gaps
 
 
 # --- 十字 ----------------------------------------------------------------------------------
@@ -354,7 +393,20 @@ def _shi_points(
         comp = _shi_component(_shi_node(lead, r), nodes, r)
         return bool(_shi_neighbours(d_node, r) & comp)
 
+    def multiplier(lead: Card) -> int:
+        took = captured.get(lead, ())
+        if r.capture_multiplier == "count":
+            return 1 + len(took)
+        if r.capture_multiplier == "bailao":  # the seed's cases only: 百老 captured
+            return 1 + len(took) if bailao in took else 1
+        return 1
+
+    tops = [c for c in table if c.index in r.top]
     total = 0
+    if not r.separate_top_leaders and len(tops) > 1:
+        # the top cards on the table lead together, once, with the largest multiplier
+        best = max(tops, key=multiplier)
+        table = [c for c in table if c.index not in r.top or c is best]
     for lead in table:
         i = lead.index
         if i in r.top:
@@ -366,7 +418,7 @@ def _shi_points(
                 v = 2
             else:
                 v = 1
-            total += v * (1 + len(captured.get(lead, ())))
+            total += v * multiplier(lead)
         elif i in r.ershi:
             if d_top:
                 total += 5
@@ -384,6 +436,51 @@ def _shi_points(
                 total += 2
             else:
                 total += 1
+    if r.shi_runs:
+        total += _shi_run_points(card, table, group, r)
+    return total
+
+
+#: 十字 on a ring of nine positions: 二十 … 九十, then the merged top group.
+def _shi_pos(card: Card, r: ChongRoles) -> int:
+    return 8 if card.index in r.top else card.rank - 1
+
+
+def _shi_run_points(card: Card, table: list[Card], group: list[Card], r: ChongRoles) -> int:
+    """順領/間領 in 十字 (option ``shi_runs``): the 青 table cards (三十 … 八十) in a run of
+    three or more ring positions holding the top group or 二十 lead too, as in the other
+    suits: a 間領's gap scores 3 (member below) or 2 (above); else connected 2, else 1."""
+    n = 9
+    pos = {_shi_pos(c, r) + 1 for c in table}  # ranks 1–9 on the ring
+    line = _ring_neighbours if r.wrap_straights else _line_neighbours
+
+    def anchor(p: int) -> bool:
+        return p in (1, 9)  # 二十 or the top group
+
+    shun: set[int] = set()
+    for run in _runs(pos, n, line):
+        if len(run) >= 3 and any(anchor(p) for p in run):
+            shun |= run
+    gaps = _gaps(pos, n, line, anchor)
+    d = _shi_pos(card, r) + 1
+    group_pos = {_shi_pos(c, r) + 1 for c in group}
+    chonged = group_pos - pos
+    total = 0
+    for c in table:
+        if c.index in r.top or c.index in r.ershi or c.index in r.ninety:
+            continue  # those lead by §4.6 already
+        lead = _shi_pos(c, r) + 1
+        gap_of = [g for g, members in gaps.items() if lead in members]
+        active = (
+            lead in shun
+            or any(g in chonged for g in gap_of)
+            or (r.jianling == "at_once" and bool(gap_of))
+        )
+        if d in gap_of:
+            total += 3 if lead < d else 2
+        elif active:
+            connected = not _disconnected(d, _component(lead, group_pos, n), n)
+            total += 2 if connected else 1
     return total
 
 

@@ -20,18 +20,25 @@ face down (``mie`` 滅); nobody must follow suit or capture. Only the trick's wi
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from paiju.errors import GameOverError, IllegalActionError, NotationError, NotYourTurnError
-from paiju.madiao.cards import ALL_CARDS, Card, parse_cards
+from paiju.errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidRulesetError,
+    NotationError,
+    NotYourTurnError,
+)
+from paiju.madiao.cards import ALL_CARDS, Card, Role, Suit, parse_cards
 from paiju.madiao.chong import ChongRoles, Group, base_roles
-from paiju.madiao.scoring import BAILAO, Settlement, settle
+from paiju.madiao.scoring import BAILAO, Settlement, SettleOptions, settle
 from paiju.madiao.seats import SEATS, Seat
 
 __all__ = [
+    "SPECIAL_HANDS",
     "Action",
     "ActionKind",
     "ChongDraw",
@@ -39,6 +46,7 @@ __all__ = [
     "HandResult",
     "Phase",
     "Ruleset",
+    "SpecialHand",
     "State",
     "acting",
     "apply",
@@ -47,26 +55,87 @@ __all__ = [
     "legal_actions",
     "legal_actions_for",
     "new_hand",
+    "register_special_hand",
     "seat_version",
 ]
 
 
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "first_lead": ("banker", "first_dealt", "next"),
+    "deal_start": ("banker", "dealer"),
+    "first_banker_from": ("E", "S", "W", "N"),
+    "chong_flow": ("offer", "dead"),
+    "jianling": ("on_gap", "at_once"),
+    "capture_multiplier": ("count", "bailao", "off"),
+    "bonus_roles": ("q", "m"),
+    "tu": ("off", "m", "q"),
+    "settlement": ("kaizhu", "split"),
+    "baopei": ("log", "off"),
+}
+_FLAGS = (
+    "shengdai",
+    "qiaomen",
+    "wrap_straights",
+    "gap_card_leads",
+    "separate_top_leaders",
+    "shi_runs",
+    "chong_needs_zhengben",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """The options of a hand; every CHOICE of the rules is one, defaults as §6.
+    """The options of a hand: every CHOICE of the rules is one, named as the rules name it,
+    defaults as §6 (``docs/rules-decisions.md`` lists them with the sources' alternatives).
+    Checked when made.
 
-    - ``first_lead``: ``"banker"`` leads trick 1, or ``"next"`` (the seat after the banker).
-    - ``chong_flow``: after 斷沖, ``"offer"`` the card to the others in play order (CHOICE A)
-      or leave it ``"dead"`` (CHOICE B).
+    The deal and the play (§2, §3):
+
+    - ``first_lead``: who leads trick 1: ``banker``, or ``first_dealt`` (the seat dealt
+      first); ``next`` (the seat after the banker) is what records before format 2 wrote.
+    - ``deal_start``: the deal begins with the ``banker``, or with the ``dealer`` (the seat
+      after the banker, where Wikipedia's dealer sits).
+    - ``first_banker_from``: the first banker is (rank of the 面張 − 1) mod 4 seats on from
+      this seat (``E``).
+    - ``special_hands``: the 色樣/異賞 patterns in play (§3.2): names from
+      :data:`SPECIAL_HANDS`, empty by default (the table ships empty).
+    - ``baopei``: 包賠 penalty situations (§3.3) are ``log``-ged as events, or ``off``.
+
+    開沖 (§4):
+
+    - ``chong_flow``: after 斷沖, ``offer`` the card to the others in play order (CHOICE A)
+      or leave it ``dead`` (CHOICE B).
+    - ``wrap_straights``: 順領/間領 straights may wrap round (8-9-1).
+    - ``jianling``: a 間領's 青 members lead ``on_gap`` (when this player 沖s the gap card) or
+      ``at_once``.
+    - ``gap_card_leads``: a 沖'd 間領 gap card leads as a member of its straight (off).
     - ``top_vs_top``: what a 十字 top card scores for another top card drawn (2, or 5).
-    - ``shengdai``: 升代 on the 面張 (§4.7), off by default.
-    - ``dahuobai``: the 大活百 bonus (3; the [Q] README's table says 5).
-    - ``qiaomen``: 敲門, a 散家's 大活百 collects 1 from each other 散家.
+    - ``capture_multiplier``: a 十字 top card that captured top cards in its trick counts
+      once more for each (``count``), only when 百老 was among them (``bailao``, the seed's
+      cases), or not at all (``off``).
+    - ``separate_top_leaders``: top cards won in separate tricks lead separately (on), or
+      together once.
+    - ``shi_runs``: 順領/間領 apply in 十字 too (off).
+    - ``shengdai``: 升代 on the 面張 (§4.7), off.
+    - ``chong_needs_zhengben``: only a 正本 player may 沖 (off: anyone may).
+
+    The settlement (§3.4, §3.5, §4.8):
+
+    - ``bonus_roles``: ``q`` (each 賞, 肩, 極 上桌 is 1 注) or ``m`` (賞 only, 扶正次賞).
+    - ``dahuobai``: 大活百's 注 (3; the [Q] README's table says 5).
+    - ``tu``: the 突 module, ``off``, ``m`` or ``q`` (values in the decisions doc).
+    - ``qiaomen``: 敲門, a 散家's 大活百 collects from each other 散家 (on).
+    - ``settlement``: ``kaizhu`` (開注: each 散家 pays the banker's bonus and 開沖 points in
+      full) or ``split`` (the three share them).
 
     >>> Ruleset().to_json()["chong_flow"]
     'offer'
     >>> Ruleset.from_json(Ruleset(shengdai=True).to_json()).shengdai
     True
+    >>> Ruleset(tu="both")
+    Traceback (most recent call last):
+    ...
+    paiju.errors.InvalidRulesetError: tu must be one of 'off', 'm', 'q', got 'both'
     """
 
     first_lead: str = "banker"
@@ -75,58 +144,154 @@ class Ruleset:
     shengdai: bool = False
     dahuobai: int = 3
     qiaomen: bool = True
+    deal_start: str = "banker"
+    first_banker_from: str = "E"
+    special_hands: tuple[str, ...] = ()
+    baopei: str = "log"
+    wrap_straights: bool = True
+    jianling: str = "on_gap"
+    gap_card_leads: bool = False
+    capture_multiplier: str = "count"
+    separate_top_leaders: bool = True
+    shi_runs: bool = False
+    chong_needs_zhengben: bool = False
+    bonus_roles: str = "q"
+    tu: str = "off"
+    settlement: str = "kaizhu"
 
     def __post_init__(self) -> None:
-        if self.first_lead not in ("banker", "next"):
-            raise ValueError(f"first_lead must be 'banker' or 'next', got {self.first_lead!r}")
-        if self.chong_flow not in ("offer", "dead"):
-            raise ValueError(f"chong_flow must be 'offer' or 'dead', got {self.chong_flow!r}")
+        for name, values in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in values:
+                choices = ", ".join(repr(v) for v in values)
+                raise InvalidRulesetError(f"{name} must be one of {choices}, got {value!r}")
+        for name in _FLAGS:
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidRulesetError(
+                    f"{name} must be true or false, got {getattr(self, name)!r}"
+                )
         for name in ("top_vs_top", "dahuobai"):
             value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"{name} must be a whole number of 注, got {value!r}")
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100:
+                raise InvalidRulesetError(
+                    f"{name} must be a whole number of 注 0–100, got {value!r}"
+                )
+        hands = self.special_hands
+        if not isinstance(hands, tuple) or not all(isinstance(h, str) for h in hands):
+            raise InvalidRulesetError(f"special_hands must be a tuple of names, got {hands!r}")
+        unknown = [h for h in hands if h not in SPECIAL_HANDS]
+        if unknown:
+            known = ", ".join(sorted(SPECIAL_HANDS)) or "none: the table is empty"
+            raise InvalidRulesetError(
+                f"special_hands: unknown pattern {unknown[0]!r} (known: {known})"
+            )
 
     def to_json(self) -> dict[str, Any]:
         """The options as JSON, for game records.
 
         >>> sorted(Ruleset().to_json())[:3]
-        ['chong_flow', 'dahuobai', 'first_lead']
+        ['baopei', 'bonus_roles', 'capture_multiplier']
         """
-        return {
-            "game": "madiao",
-            "first_lead": self.first_lead,
-            "chong_flow": self.chong_flow,
-            "top_vs_top": self.top_vs_top,
-            "shengdai": self.shengdai,
-            "dahuobai": self.dahuobai,
-            "qiaomen": self.qiaomen,
-        }
+        out: dict[str, Any] = {"game": "madiao"}
+        for name in Ruleset.__dataclass_fields__:
+            value = getattr(self, name)
+            out[name] = list(value) if isinstance(value, tuple) else value
+        return out
 
     @staticmethod
     def from_json(data: object) -> Ruleset:
-        """Read :meth:`to_json`'s output.
+        """Read :meth:`to_json`'s output; options it lacks (records written before they
+        existed) take their defaults.
 
         >>> Ruleset.from_json({"game": "madiao", "colour": "red"})
         Traceback (most recent call last):
         ...
-        ValueError: unknown Ma Diao ruleset options: colour
+        paiju.errors.InvalidRulesetError: unknown Ma Diao ruleset options: colour
+
+        Raises :class:`~paiju.errors.InvalidRulesetError` (a ``ValueError``).
         """
         if not isinstance(data, dict) or data.get("game") != "madiao":
-            raise ValueError(f"not a Ma Diao ruleset: {data!r}")
+            raise InvalidRulesetError(f"not a Ma Diao ruleset: {data!r}")
         options = {k: v for k, v in data.items() if k != "game"}
         unknown = set(options) - set(Ruleset.__dataclass_fields__)
         if unknown:
-            raise ValueError(f"unknown Ma Diao ruleset options: {', '.join(sorted(unknown))}")
+            raise InvalidRulesetError(
+                f"unknown Ma Diao ruleset options: {', '.join(sorted(unknown))}"
+            )
+        if isinstance(options.get("special_hands"), list):
+            options["special_hands"] = tuple(options["special_hands"])
         return Ruleset(**options)
 
     def roles(self, mian: Card) -> ChongRoles:
-        """The 開沖 roles for a hand with this 面張.
+        """The 開沖 roles and options for a hand with this 面張.
 
         >>> Ruleset(shengdai=True).roles(Card.parse("9m")).shang != base_roles().shang
         True
         """
-        roles = base_roles(self.top_vs_top)
+        roles = base_roles(
+            self.top_vs_top,
+            wrap_straights=self.wrap_straights,
+            jianling=self.jianling,
+            gap_card_leads=self.gap_card_leads,
+            capture_multiplier=self.capture_multiplier,
+            separate_top_leaders=self.separate_top_leaders,
+            shi_runs=self.shi_runs,
+        )
         return roles.shengdai(mian) if self.shengdai else roles
+
+    def settle_options(self) -> SettleOptions:
+        """The settlement's options.
+
+        >>> Ruleset(tu="m").settle_options().tu
+        'm'
+        """
+        return SettleOptions(
+            dahuobai=self.dahuobai,
+            qiaomen=self.qiaomen,
+            bonus_roles=self.bonus_roles,
+            tu=self.tu,
+            settlement=self.settlement,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SpecialHand:
+    """A 色樣/異賞 pattern (§3.2): a dealt hand that ``matches`` is shown and not played;
+    the hand goes straight to 開沖 and each other seat pays its holder ``zhu`` (賀).
+
+    >>> SpecialHand("八同", "eight of one suit", 10, lambda cards: False).zhu
+    10
+    """
+
+    name: str
+    en: str
+    zhu: int
+    matches: Callable[[tuple[Card, ...]], bool]
+
+
+#: The special-hand table: empty, as the rules decide for v1 (§3.2, §6.7); a house adds its
+#: patterns with :func:`register_special_hand` and names them in ``Ruleset.special_hands``.
+SPECIAL_HANDS: dict[str, SpecialHand] = {}
+
+
+def register_special_hand(hand: SpecialHand) -> None:
+    """Add a pattern to :data:`SPECIAL_HANDS` (a house rule; none ships).
+
+    >>> register_special_hand(SpecialHand("", "", 1, lambda cards: False))
+    Traceback (most recent call last):
+    ...
+    paiju.errors.InvalidRulesetError: a special hand needs a name and a positive 注
+
+    Raises :class:`~paiju.errors.InvalidRulesetError` for a nameless or worthless pattern.
+    """
+    if not hand.name or hand.zhu <= 0:
+        raise InvalidRulesetError("a special hand needs a name and a positive 注")
+    if any(ch.isspace() or ch in ",:|=/" for ch in hand.name):
+        raise InvalidRulesetError(
+            f"a special hand's name is written in positions: no spaces or , : | = /, "
+            f"got {hand.name!r}"
+        )
+    SPECIAL_HANDS[hand.name] = hand
 
 
 class Phase(Enum):
@@ -190,20 +355,21 @@ class Action:
             raise NotationError(
                 f"expected an action string, got {text!r}", text=str(text), position=0
             )
-        parts = text.split(" ")
+        parts = text.split(None, 2)
         if len(parts) != 3 or parts[0] not in ("E", "S", "W", "N"):
             raise NotationError(
                 "expected '<seat> <fa|zhuo|mie> <card>' with seat E, S, W or N",
                 text=text,
                 position=0,
             )
+        kind_at = text.index(parts[1], text.index(parts[0]) + 1)
         try:
             kind = ActionKind(parts[1])
         except ValueError:
             raise NotationError(
-                f"unknown play {parts[1]!r} (fa, zhuo or mie)", text=text, position=2
+                f"unknown play {parts[1]!r} (fa, zhuo or mie)", text=text, position=kind_at
             ) from None
-        at = len(parts[0]) + len(parts[1]) + 2
+        at = text.index(parts[2], kind_at + len(parts[1]))
         try:
             cards = parse_cards(parts[2])
         except NotationError as err:
@@ -248,7 +414,7 @@ class Event:
             "card": None if self.card is None or hidden else str(self.card),
             "detail": self.detail,
         }
-        if self.kind == "deal":
+        if self.kind in ("deal", "seyang"):
             out["cards"] = None if hidden else [str(c) for c in self.cards]
         return out
 
@@ -293,11 +459,54 @@ class ChongDraw:
 
 
 @dataclass(frozen=True, slots=True)
+class Penalty:
+    """A 包賠 situation (§3.3), logged, not paid (v1): ``zongbai`` (縱百老: a seat spent
+    千萬 or 萬萬, and 百老 later went 上桌) or ``zongzhuang`` (故縱樁家: a 散家 could capture the
+    banker's card and threw face down; the banker won the trick and then put a 賞 上桌).
+    ``card`` is the card spent, or the capture the seat held; ``trick`` is 1–8.
+
+    >>> Penalty(Seat.S, "zongbai", Card.parse("qt"), 2).zh
+    '縱百老'
+    """
+
+    seat: Seat
+    kind: str
+    card: Card
+    trick: int
+
+    @property
+    def zh(self) -> str:
+        """The Chinese name.
+
+        >>> Penalty(Seat.W, "zongzhuang", Card.parse("9m"), 3).zh
+        '故縱樁家'
+        """
+        return {"zongbai": "縱百老", "zongzhuang": "故縱樁家"}[self.kind]
+
+    @property
+    def en(self) -> str:
+        """What happened, in English.
+
+        >>> Penalty(Seat.W, "zongbai", Card.parse("wt"), 3).en
+        'spent wt in trick 3, and 百老 later went 上桌'
+        """
+        if self.kind == "zongbai":
+            return f"spent {self.card} in trick {self.trick}, and 百老 later went 上桌"
+        return (
+            f"could capture the banker's card with {self.card} in trick {self.trick}, threw "
+            "face down; the banker then put a 賞 上桌"
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class HandResult:
-    """How a hand ended: tricks, tables, 開沖 draws and the settlement."""
+    """How a hand ended: tricks, tables, 開沖 draws and the settlement; a special hand
+    (``special``: its holder, name and 注) and the logged 包賠 situations."""
 
     chong: tuple[ChongDraw, ...]
     settlement: Settlement
+    special: tuple[Seat, str, int] | None = None
+    penalties: tuple[Penalty, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The result as a game record stores it.
@@ -310,6 +519,9 @@ class HandResult:
         """
         out = self.settlement.to_json()
         out["chong"] = [d.to_json() for d in self.chong]
+        if self.special is not None:
+            seat, name, zhu = self.special
+            out["special"] = {"seat": seat.value, "name": name, "zhu": zhu}
         return out
 
 
@@ -347,6 +559,7 @@ class State:
     result: HandResult | None = None
     version: int = 0
     history: list[tuple[int, tuple[tuple[int, int, bool], ...]]] = field(default_factory=list)
+    special: tuple[int, str] | None = None
 
     def copy(self) -> State:
         """A copy whose lists can change without touching this state.
@@ -376,7 +589,33 @@ class State:
             self.result,
             self.version,
             self.history[:],
+            self.special,
         )
+
+    @staticmethod
+    def from_position(text: str) -> State:
+        """The state of a written position (:mod:`paiju.madiao.position`), checked: the
+        public way to build a state at any moment of a hand.
+
+        >>> s = new_hand(Ruleset(), seed=3)
+        >>> State.from_position(s.to_position()) == s
+        True
+
+        Raises :class:`~paiju.errors.InvalidPositionError` naming the field and the problem.
+        """
+        from paiju.madiao.position import from_position
+
+        return from_position(text)
+
+    def to_position(self) -> str:
+        """This state written down as a position (:mod:`paiju.madiao.position`).
+
+        >>> new_hand(Ruleset(), seed=3).to_position().split()[:2]
+        ['madiao', 'v=0']
+        """
+        from paiju.madiao.position import to_position
+
+        return to_position(self)
 
     def _key(self) -> tuple[Any, ...]:
         return (
@@ -398,6 +637,7 @@ class State:
             self.result,
             self.version,
             self.history,
+            self.special,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -442,13 +682,15 @@ class State:
         return "\n".join(lines)
 
 
-def first_banker(mian: Card) -> int:
-    """Seat of the first banker: (rank of the 面張 − 1) mod 4, counted from seat 0 (§6).
+def first_banker(mian: Card, origin: int = 0) -> int:
+    """Seat of the first banker: (rank of the 面張 − 1) mod 4, counted from seat ``origin``
+    (§6: seat 0).
 
-    >>> first_banker(Card.parse("9m")), first_banker(Card.parse("wt"))
-    (0, 2)
+    >>> first_banker(Card.parse("9m")), first_banker(Card.parse("wt")), first_banker(
+    ...     Card.parse("wt"), origin=3)
+    (0, 2, 1)
     """
-    return (mian.rank - 1) % 4
+    return (origin + mian.rank - 1) % 4
 
 
 def new_hand(ruleset: Ruleset, seed: int, banker: Seat | None = None) -> State:
@@ -482,11 +724,13 @@ def deal(ruleset: Ruleset, seed: int, banker: Seat | None = None) -> tuple[State
     deck = list(range(40))
     rng.shuffle(deck)
     stock = tuple(deck[32:])
-    b = first_banker(ALL_CARDS[stock[-1]]) if banker is None else banker.number - 1
+    origin = "ESWN".index(ruleset.first_banker_from)
+    b = first_banker(ALL_CARDS[stock[-1]], origin) if banker is None else banker.number - 1
+    start = b if ruleset.deal_start == "banker" else (b + 1) % 4
     hands: list[list[int]] = [[], [], [], []]
     events: list[Event] = []
     for k in range(4):
-        seat = (b + k) % 4
+        seat = (start + k) % 4
         hands[seat] = sorted(deck[8 * k : 8 * k + 8])
         events.append(
             Event("deal", SEATS[seat], private=True, cards=tuple(ALL_CARDS[c] for c in hands[seat]))
@@ -497,9 +741,47 @@ def deal(ruleset: Ruleset, seed: int, banker: Seat | None = None) -> tuple[State
         if any(BAILAO.index in h for h in hands)
         else -1
     )
-    lead = b if ruleset.first_lead == "banker" else (b + 1) % 4
+    lead = first_leader(ruleset, b)
     state = State(ruleset, seed, tuple(deck), b, hands, holder, stock, lead, lead)
+    special = special_hand(state)
+    if special is not None:
+        seat, pattern = special
+        state.special = special
+        shown = tuple(ALL_CARDS[c] for c in hands[seat])
+        events.append(Event("seyang", SEATS[seat], detail=pattern, cards=shown))
+        _chong_and_settle(state, events)
     return state, events
+
+
+def first_leader(ruleset: Ruleset, banker: int) -> int:
+    """Who leads trick 1 (``first_lead``): the banker, the seat dealt first (``deal_start``),
+    or, as records before format 2 read, the seat after the banker.
+
+    >>> first_leader(Ruleset(first_lead="first_dealt", deal_start="dealer"), 2)
+    3
+    """
+    if ruleset.first_lead == "banker":
+        return banker
+    if ruleset.first_lead == "first_dealt":
+        return banker if ruleset.deal_start == "banker" else (banker + 1) % 4
+    return (banker + 1) % 4
+
+
+def special_hand(state: State) -> tuple[int, str] | None:
+    """The first seat, in play order from the banker, whose dealt hand is one of the
+    ruleset's special hands (§3.2), with the pattern's name; ``None`` (always, with the
+    empty table that ships).
+
+    >>> special_hand(new_hand(Ruleset(), 1)) is None
+    True
+    """
+    for k in range(4):
+        seat = (state.banker + k) % 4
+        cards = tuple(ALL_CARDS[c] for c in sorted(state.hands[seat]))
+        for name in state.ruleset.special_hands:
+            if SPECIAL_HANDS[name].matches(cards):
+                return seat, name
+    return None
 
 
 def seat_version(state: State, seat: Seat) -> int:
@@ -618,11 +900,12 @@ def _finish_trick(s: State, events: list[Event]) -> None:
     s.leader = s.turn = winner
 
 
-def _chong_and_settle(s: State, events: list[Event]) -> None:
+def _chong_and_settle(s: State, events: list[Event] | None) -> None:
     roles = s.ruleset.roles(s.mian)
+    may_chong = [not s.ruleset.chong_needs_zhengben or len(s.table[i]) >= 2 for i in range(4)]
     groups = [
         Group(
-            [ALL_CARDS[c] for c in s.table[i]],
+            [ALL_CARDS[c] for c in s.table[i]] if may_chong[i] else [],
             [],
             {
                 ALL_CARDS[k]: tuple(ALL_CARDS[x] for x in v)
@@ -633,26 +916,115 @@ def _chong_and_settle(s: State, events: list[Event]) -> None:
         )
         for i in range(4)
     ]
-    draws = run_chong([ALL_CARDS[c] for c in s.stock], s.leader, groups, s.ruleset.chong_flow)
-    for d in draws:
-        kind = "chong" if d.scorer is d.drawer else "claim" if d.scorer else "dead"
-        events.append(Event(kind, d.scorer or d.drawer, d.card, detail=str(d.points)))
+    first = s.special[0] if s.special is not None else s.leader
+    draws = run_chong([ALL_CARDS[c] for c in s.stock], first, groups, s.ruleset.chong_flow)
     points = {seat: 0 for seat in SEATS}
     for d in draws:
         if d.scorer is not None:
             points[d.scorer] += d.points
+    he = None
+    special = None
+    if s.special is not None:
+        pattern = SPECIAL_HANDS[s.special[1]]
+        he = (SEATS[s.special[0]], pattern.zhu)
+        special = (SEATS[s.special[0]], pattern.name, pattern.zhu)
     settlement = settle(
         SEATS[s.banker],
         s.tricks_won,
         [[ALL_CARDS[c] for c in t] for t in s.table],
         SEATS[s.bailao_holder] if s.bailao_holder >= 0 else None,
         points,
-        dahuobai=s.ruleset.dahuobai,
-        qiaomen=s.ruleset.qiaomen,
+        options=s.ruleset.settle_options(),
+        mian=s.mian,
+        dealt=[[ALL_CARDS[c] for c in h] for h in dealt_hands(s)],
+        he=he,
     )
-    s.result = HandResult(tuple(draws), settlement)
+    penalties = penalties_of(s) if s.ruleset.baopei == "log" else ()
+    s.result = HandResult(tuple(draws), settlement, special, penalties)
     s.phase = Phase.OVER
-    events.append(Event("settle"))
+    if events is not None:
+        for d in draws:
+            kind = "chong" if d.scorer is d.drawer else "claim" if d.scorer else "dead"
+            events.append(Event(kind, d.scorer or d.drawer, d.card, detail=str(d.points)))
+        for p in penalties:
+            events.append(Event("baopei", p.seat, p.card, detail=p.kind))
+        events.append(Event("settle"))
+
+
+def dealt_hands(s: State) -> list[list[int]]:
+    """Each seat's eight dealt cards: its hand and every card it has played.
+
+    >>> s = new_hand(Ruleset(), 1)
+    >>> dealt_hands(s) == s.hands
+    True
+    """
+    dealt = [sorted(h) for h in s.hands]
+    for _, plays in s.history:
+        for seat, c, _up in plays:
+            dealt[seat].append(c)
+    for seat, c, _up in s.trick:
+        dealt[seat].append(c)
+    return [sorted(h) for h in dealt]
+
+
+_WT, _QT = 10, 9
+
+
+def penalties_of(s: State) -> tuple[Penalty, ...]:
+    """The 包賠 situations of a finished hand's tricks (§3.3, log only; see
+    :class:`Penalty`).
+
+    >>> penalties_of(new_hand(Ruleset(), 1))
+    ()
+    """
+    out: list[Penalty] = []
+    best_card = -1
+    hands = [set(h) for h in dealt_hands(s)]
+    winners = []
+    for _, plays in s.history:
+        ups = [(seat, c) for seat, c, up in plays if up]
+        winners.append(ups[-1])
+    bailao_won = next((k for k, (_, c) in enumerate(winners) if c == BAILAO.index), None)
+    holder = s.bailao_holder
+    for k, (_lead, plays) in enumerate(s.history):
+        led = ALL_CARDS[plays[0][1]].suit
+        best = -1
+        for n, (seat, c, up) in enumerate(plays):
+            hand = hands[seat]
+            card = ALL_CARDS[c]
+            if (
+                c in (_WT, _QT)
+                and holder >= 0
+                and seat != holder
+                and bailao_won is not None
+                and bailao_won > k
+                and not (c == _WT and _QT in hand)
+                and not (led is Suit.SHI and all(ALL_CARDS[x].suit is Suit.SHI for x in hand))
+            ):
+                out.append(Penalty(SEATS[seat], "zongbai", card, k + 1))
+            if n > 0 and not up and seat != s.banker and best >= 0:
+                by_banker = any(p == s.banker and x == best_card for p, x, u in plays[:n] if u)
+                captures = sorted(
+                    x for x in hand if ALL_CARDS[x].suit is led and ALL_CARDS[x].rank > best
+                )
+                if by_banker and captures and _banker_then_shang(s, winners, k):
+                    out.append(Penalty(SEATS[seat], "zongzhuang", ALL_CARDS[captures[0]], k + 1))
+            if up:
+                best, best_card = card.rank, c
+            hand.discard(c)
+    return tuple(out)
+
+
+def _banker_then_shang(s: State, winners: list[tuple[int, int]], k: int) -> bool:
+    """The banker won trick ``k`` and then led trick ``k + 1`` with a 賞 that went 上桌."""
+    if winners[k][0] != s.banker or k + 1 >= len(s.history):
+        return False
+    lead_seat, lead_card = s.history[k + 1][1][0][:2]
+    return (
+        lead_seat == s.banker
+        and winners[k + 1] == (s.banker, lead_card)
+        and ALL_CARDS[lead_card].role is Role.SHANG
+    )
 
 
 def run_chong(stock: list[Card], first: int, groups: list[Group], flow: str) -> list[ChongDraw]:

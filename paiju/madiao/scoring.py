@@ -15,7 +15,16 @@ from typing import Any
 from paiju.madiao.cards import ALL_CARDS, Card, Role
 from paiju.madiao.seats import SEATS, Seat
 
-__all__ = ["DIAO_NAMES", "Bonus", "SeatSettlement", "Settlement", "diao", "diao_name", "settle"]
+__all__ = [
+    "DIAO_NAMES",
+    "Bonus",
+    "SeatSettlement",
+    "SettleOptions",
+    "Settlement",
+    "diao",
+    "diao_name",
+    "settle",
+]
 
 BAILAO = ALL_CARDS[8]
 
@@ -139,6 +148,7 @@ class Settlement:
     banker: Seat
     seats: Mapping[Seat, SeatSettlement]
     qiaomen: tuple[tuple[Seat, Seat, int], ...]
+    he: tuple[tuple[Seat, Seat, int], ...] = ()
 
     @property
     def net(self) -> dict[Seat, Fraction]:
@@ -160,10 +170,34 @@ class Settlement:
             "seats": {s.value: self.seats[s].to_json() for s in SEATS},
             "qiaomen": [{"from": a.value, "to": b.value, "zhu": z} for a, b, z in self.qiaomen],
             "net": {s.value: _number(self.seats[s].net) for s in SEATS},
-        }
+        } | ({"he": [{"from": a.value, "to": b.value, "zhu": z} for a, b, z in self.he]}
+             if self.he else {})  # fmt: skip
 
 
 _BONUS_ROLES = {Role.SHANG: "賞", Role.JIAN: "肩", Role.JI: "極"}
+#: 雌突 (八萬, 六萬, 五萬) and 公突 (百老 大公突, 九十 小公突), for the 突 module (§3.5).
+CI_TU = frozenset(ALL_CARDS[i] for i in (18, 16, 15))
+NINETY = ALL_CARDS[7]
+
+
+@dataclass(frozen=True, slots=True)
+class SettleOptions:
+    """The settlement's options (``paiju.madiao.rules.Ruleset`` names them).
+
+    ``dahuobai`` 大活百's 注; ``qiaomen`` 敲門; ``bonus_roles`` ``q`` (each 賞, 肩, 極 上桌 is
+    1 注) or ``m`` (賞 only, a 肩 counting as 賞 when the 面張 is its suit's 賞: 扶正次賞);
+    ``tu`` the 突 module, ``off``, ``m`` or ``q``; ``settlement`` ``kaizhu`` (開注: each 散家
+    pays the banker's bonus in full) or ``split`` (the three 散家 share it).
+
+    >>> SettleOptions().tu
+    'off'
+    """
+
+    dahuobai: int = 3
+    qiaomen: bool = True
+    bonus_roles: str = "q"
+    tu: str = "off"
+    settlement: str = "kaizhu"
 
 
 def settle(
@@ -175,60 +209,139 @@ def settle(
     *,
     dahuobai: int = 3,
     qiaomen: bool = True,
+    options: SettleOptions | None = None,
+    mian: Card | None = None,
+    dealt: Sequence[Sequence[Card]] | None = None,
+    he: tuple[Seat, int] | None = None,
 ) -> Settlement:
     """Settle one hand (§3.5, §4.8): for each 散家 ``j``, ``net_j = 吊_j + Bonus_j −
-    Bonus_banker``; the banker's net is minus their sum; then 敲門.
+    Bonus_banker`` (with ``split``, a third of the banker's); the banker's net is minus their
+    sum; then 敲門, and 賀 for a special hand (``he``: its holder and 注, paid by each other
+    seat; the hand was not played, so there is no 吊 and no bonus).
 
     ``table[i]`` are seat ``i``'s 上桌 cards, ``bailao_holder`` the seat dealt 百老,
-    ``chong`` the 開沖 points per seat.
+    ``chong`` the 開沖 points per seat, ``dealt`` each seat's eight cards (for 突), ``mian``
+    the 面張 (for 扶正次賞).
 
     >>> s = settle(Seat.E, [4, 2, 1, 1], [parse("9m1m8s2t"), parse("5m4s"), parse("3c"),
     ...            parse("2c")], Seat.S, {Seat.E: 5})
     >>> {k: v for k, v in s.to_json()["net"].items()}
     {'E': 27, 'S': -7, 'W': -10, 'N': -10}
     """
-    diaos = diao(tricks)
+    opts = options or SettleOptions(dahuobai=dahuobai, qiaomen=qiaomen)
+    diaos = [Fraction(0)] * 4 if he is not None else diao(tricks)
     seats: dict[Seat, tuple[int, bool, Fraction, tuple[Bonus, ...], int]] = {}
     for i, seat in enumerate(SEATS):
         zhengben = len(table[i]) >= 2
         items: list[Bonus] = []
-        if zhengben:
-            for c in sorted(table[i], key=lambda c: (c.suit.offset, -c.rank)):
-                role = _BONUS_ROLES.get(c.role)
-                if role is not None:
-                    items.append(
-                        Bonus(f"{role}上桌 {c.name_zh}", f"{role} won to the table: {c}", 1)
-                    )
-        if bailao_holder is seat:
-            if zhengben and BAILAO in table[i]:
-                items.append(Bonus("大活百", "百老 won to the table, 正本", dahuobai))
-            elif zhengben:
-                items.append(Bonus("小活百", "百老 held, 正本, not on the table", 2))
-            else:
-                items.append(Bonus("死百", "百老 held, not 正本", 1))
+        if he is None:
+            if zhengben:
+                items += _card_bonuses(table[i], opts, mian)
+            items += _bailao(seat, i, bailao_holder, zhengben, table, opts, dealt)
         seats[seat] = (tricks[i], zhengben, diaos[i], tuple(items), chong.get(seat, 0))
     totals = {s: sum(b.zhu for b in v[3]) + v[4] for s, v in seats.items()}
+    share = Fraction(1, 3) if opts.settlement == "split" else Fraction(1)
     net: dict[Seat, Fraction] = {}
     for seat in SEATS:
         if seat is not banker:
-            net[seat] = seats[seat][2] + totals[seat] - totals[banker]
+            net[seat] = seats[seat][2] + totals[seat] - totals[banker] * share
     net[banker] = -sum(net.values(), Fraction(0))
     transfers: list[tuple[Seat, Seat, int]] = []
-    if qiaomen:
+    if opts.qiaomen:
         for seat in SEATS:
             if seat is banker:
                 continue
-            if any(b.name == "大活百" for b in seats[seat][3]):
+            amount = _qiaomen(seats[seat][3], opts)
+            if amount:
                 for other in SEATS:
                     if other not in (seat, banker):
-                        transfers.append((other, seat, 1))
-                        net[other] -= 1
-                        net[seat] += 1
+                        transfers.append((other, seat, amount))
+                        net[other] -= amount
+                        net[seat] += amount
+    congratulations: list[tuple[Seat, Seat, int]] = []
+    if he is not None:
+        holder, zhu = he
+        for other in SEATS:
+            if other is not holder:
+                congratulations.append((other, holder, zhu))
+                net[other] -= zhu
+                net[holder] += zhu
     return Settlement(
         banker,
         {s: SeatSettlement(*seats[s], net=net[s]) for s in SEATS},
         tuple(transfers),
+        tuple(congratulations),
     )
+
+
+def _card_bonuses(cards: Sequence[Card], opts: SettleOptions, mian: Card | None) -> list[Bonus]:
+    items = []
+    for c in sorted(cards, key=lambda c: (c.suit.offset, -c.rank)):
+        role = _BONUS_ROLES.get(c.role)
+        if role is None:
+            continue
+        if opts.bonus_roles == "m":  # [M]: only 賞, and a 次賞 made 正賞 by the 面張
+            fuzheng = (
+                c.role is Role.JIAN
+                and mian is not None
+                and mian.suit is c.suit
+                and mian.role is Role.SHANG
+            )
+            if c.role is not Role.SHANG and not fuzheng:
+                continue
+            if fuzheng:
+                items.append(Bonus(f"扶正次賞 {c.name_zh}", f"次賞 made 正賞 by the 面張: {c}", 1))
+                continue
+        items.append(Bonus(f"{role}上桌 {c.name_zh}", f"{role} won to the table: {c}", 1))
+    return items
+
+
+def _bailao(
+    seat: Seat,
+    i: int,
+    holder: Seat | None,
+    zhengben: bool,
+    table: Sequence[Sequence[Card]],
+    opts: SettleOptions,
+    dealt: Sequence[Sequence[Card]] | None,
+) -> list[Bonus]:
+    """百老 (§3.5) and, with the 突 module, its 突 forms and 小突."""
+    hand = set(dealt[i]) if dealt is not None else set()
+    ci = bool(hand & CI_TU)
+    tu = opts.tu != "off" and ci
+    items: list[Bonus] = []
+    if holder is seat:
+        on_table = zhengben and BAILAO in table[i]
+        if on_table and tu and opts.tu == "q" and NINETY in hand and hand >= CI_TU:
+            items.append(Bonus("全突大活", "大活百 with 九十 and every 雌突 (突, [Q])", 30))
+        elif on_table and tu:
+            zhu = 10 if opts.tu == "q" else 2 * opts.dahuobai
+            items.append(Bonus("大活百突", "大活百 with a 雌突 (突)", zhu))
+        elif on_table:
+            items.append(Bonus("大活百", "百老 won to the table, 正本", opts.dahuobai))
+        elif zhengben and tu and opts.tu == "m":
+            items.append(Bonus("小活百突", "小活百 with a 雌突 (突, [M])", 4))
+        elif zhengben:
+            items.append(Bonus("小活百", "百老 held, 正本, not on the table", 2))
+        elif tu and opts.tu == "m":
+            items.append(Bonus("死百突", "死百 with a 雌突 (突, [M])", 2))
+        else:
+            items.append(Bonus("死百", "百老 held, not 正本", 1))
+    elif tu and zhengben and NINETY in hand:
+        items.append(Bonus("小突", "九十 with a 雌突 (突)", 2 if opts.tu == "q" else 1))
+    return items
+
+
+def _qiaomen(items: Sequence[Bonus], opts: SettleOptions) -> int:
+    """敲門: what a 散家's 大活百 collects from each other 散家 ([M] 1; [Q] with 突: 大活百 1,
+    大活百突 2, 全突大活 5)."""
+    names = {b.name for b in items}
+    if opts.tu == "q":
+        for name, zhu in (("全突大活", 5), ("大活百突", 2), ("大活百", 1)):
+            if name in names:
+                return zhu
+        return 0
+    return 1 if names & {"大活百", "大活百突"} else 0
 
 
 def parse(text: str) -> list[Card]:

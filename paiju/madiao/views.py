@@ -158,6 +158,8 @@ def _result_json(state: State) -> dict[str, Any]:
         pay(banker, s, st.seats[s].bonus_total - st.seats[banker].bonus_total, "bonus")
     for a, b, z in st.qiaomen:
         pay(a, b, z, "qiaomen")
+    for a, b, z in st.he:
+        pay(a, b, z, "he")
     return {
         "banker": banker.value,
         "seats": seats,
@@ -172,6 +174,20 @@ def _result_json(state: State) -> dict[str, Any]:
         ],
         "payments": payments,
         "net": {s.value: _number(st.seats[s].net) for s in SEATS},
+        "special": None
+        if r.special is None
+        else {"seat": r.special[0].value, "name": r.special[1], "zhu": r.special[2]},
+        "penalties": [
+            {
+                "seat": p.seat.value,
+                "kind": p.kind,
+                "card": str(p.card),
+                "trick": p.trick,
+                "zh": p.zh,
+                "en": p.en,
+            }
+            for p in r.penalties
+        ],
     }
 
 

@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 
@@ -77,6 +78,21 @@ _ZH = {
     ActionKind.PASS: "過",
 }
 _WITH_TILE = {ActionKind.DISCARD, ActionKind.ANGANG, ActionKind.JIAGANG, ActionKind.CHI}
+_FIELDS = re.compile(r"\s*(\S+)(?:\s+(\S+)(?:\s+(\S.*?))?)?\s*$", re.DOTALL)
+
+
+def _fields(text: str) -> tuple[list[str], list[int]]:
+    """The seat, the kind and the rest (tiles, which may hold whitespace), with where each
+    starts; whitespace of any length separates them.
+
+    >>> _fields(" S chi 3m 4m 5m")
+    (['S', 'chi', '3m 4m 5m'], [1, 3, 7])
+    """
+    m = _FIELDS.match(text)
+    if m is None:
+        return [], []
+    groups = [i for i in (1, 2, 3) if m.group(i) is not None]
+    return [m.group(i) for i in groups], [m.start(i) for i in groups]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +113,8 @@ class Action:
 
         >>> Action.parse("W pass")
         Action.parse('W pass')
+        >>> Action.parse(" S  chi 3m 4m 5m ")
+        Action.parse('S chi 345m')
         >>> Action.parse("W chi 357m")
         Traceback (most recent call last):
         ...
@@ -108,7 +126,7 @@ class Action:
             raise NotationError(
                 f"expected an action string, got {text!r}", text=str(text), position=0
             )
-        parts = text.split(" ")
+        parts, starts = _fields(text)
         if len(parts) not in (2, 3) or parts[0] not in ("E", "S", "W", "N"):
             raise NotationError(
                 "expected '<seat> <kind> [tiles]' with seat E, S, W or N", text=text, position=0
@@ -117,14 +135,15 @@ class Action:
             kind = ActionKind(parts[1])
         except ValueError:
             raise NotationError(
-                f"unknown action {parts[1]!r}", text=text, position=len(parts[0]) + 1
+                f"unknown action {parts[1]!r}", text=text, position=starts[1]
             ) from None
-        at = len(parts[0]) + len(parts[1]) + 2
         if kind.takes_tile != (len(parts) == 3):
             need = "needs a tile" if kind.takes_tile else "takes no tile"
-            raise NotationError(f"{kind.value} {need}", text=text, position=at - 1)
+            at = starts[2] if len(parts) == 3 else starts[1] + len(parts[1])
+            raise NotationError(f"{kind.value} {need}", text=text, position=at)
         tile = None
         if len(parts) == 3:
+            at = starts[2]
             try:
                 tiles = parse_tiles(parts[2])
             except NotationError as err:

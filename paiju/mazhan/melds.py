@@ -71,14 +71,16 @@ class Meld:
 
         >>> Meld.parse("ckong 1111s").kind
         <MeldKind.CKONG: 'ckong'>
+        >>> Meld.parse("  chow 1m 2m 3m ")
+        Meld.parse('chow 123m')
 
         Raises :class:`~paiju.errors.InvalidHandError` (or a
         :class:`~paiju.errors.NotationError` for the tiles).
         """
         if not isinstance(text, str):
             raise InvalidHandError(f"a meld is a string like 'pung 777z', got {text!r}")
-        parts = text.split(" ")
-        if len(parts) != 2 or not parts[0] or not parts[1]:
+        parts = text.split(None, 1)
+        if len(parts) != 2:
             raise InvalidHandError(
                 f"meld {text!r}: expected 'kind tiles', like 'pung 777z' or 'chow 123m'"
             )

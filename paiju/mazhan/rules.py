@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from paiju.errors import GameOverError, IllegalActionError, NotYourTurnError
+from paiju.errors import GameOverError, IllegalActionError, InvalidRulesetError, NotYourTurnError
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.hand import is_complete_counts
 from paiju.mazhan.melds import Meld, MeldKind
@@ -67,7 +67,7 @@ _WHITE = 31
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """The rule options of a Mazhan hand.
+    """The rule options of a Mazhan hand, checked when made.
 
     ``dead_wall``: the tiles at the end of the wall that a normal draw never takes (§5.6).
 
@@ -75,9 +75,20 @@ class Ruleset:
     {'game': 'mazhan', 'dead_wall': 11}
     >>> Ruleset.from_json({'game': 'mazhan', 'dead_wall': 11}) == Ruleset()
     True
+    >>> Ruleset(dead_wall=-5)
+    Traceback (most recent call last):
+    ...
+    paiju.errors.InvalidRulesetError: dead_wall must be an integer 0–60, got -5
+
+    Raises :class:`~paiju.errors.InvalidRulesetError` (a ``ValueError``).
     """
 
     dead_wall: int = 11
+
+    def __post_init__(self) -> None:
+        d = self.dead_wall
+        if not isinstance(d, int) or isinstance(d, bool) or not 0 <= d <= 60:
+            raise InvalidRulesetError(f"dead_wall must be an integer 0–60, got {d!r}")
 
     def to_json(self) -> dict[str, Any]:
         """The options as JSON, for game records.
@@ -89,22 +100,21 @@ class Ruleset:
 
     @staticmethod
     def from_json(data: object) -> Ruleset:
-        """Read :meth:`to_json`'s output.
+        """Read :meth:`to_json`'s output (a missing option takes its default).
 
         >>> Ruleset.from_json({"game": "madiao"})
         Traceback (most recent call last):
         ...
-        ValueError: not a Mazhan ruleset: {'game': 'madiao'}
+        paiju.errors.InvalidRulesetError: not a Mazhan ruleset: {'game': 'madiao'}
+
+        Raises :class:`~paiju.errors.InvalidRulesetError` (a ``ValueError``).
         """
         if not isinstance(data, dict) or data.get("game") != "mazhan":
-            raise ValueError(f"not a Mazhan ruleset: {data!r}")
-        dead_wall = data.get("dead_wall", 11)
-        if not isinstance(dead_wall, int) or not 0 <= dead_wall <= 60:
-            raise ValueError(f"dead_wall must be an integer 0–60, got {dead_wall!r}")
+            raise InvalidRulesetError(f"not a Mazhan ruleset: {data!r}")
         unknown = set(data) - {"game", "dead_wall"}
         if unknown:
-            raise ValueError(f"unknown ruleset options: {', '.join(sorted(unknown))}")
-        return Ruleset(dead_wall=dead_wall)
+            raise InvalidRulesetError(f"unknown ruleset options: {', '.join(sorted(unknown))}")
+        return Ruleset(dead_wall=data.get("dead_wall", 11))
 
 
 class Phase(Enum):
@@ -337,6 +347,31 @@ class State:
             None,
         )
 
+    @staticmethod
+    def from_position(text: str) -> State:
+        """The state of a written position (:mod:`paiju.mazhan.position`), checked: the
+        public way to build a state at any moment of a hand.
+
+        >>> s = new_hand(Ruleset(), seed=3)
+        >>> State.from_position(s.to_position()) == s
+        True
+
+        Raises :class:`~paiju.errors.InvalidPositionError` naming the field and the problem.
+        """
+        from paiju.mazhan.position import from_position
+
+        return from_position(text)
+
+    def to_position(self) -> str:
+        """This state written down as a position (:mod:`paiju.mazhan.position`).
+
+        >>> new_hand(Ruleset(), seed=3).to_position().split()[:3]
+        ['mazhan', 'v=0', 'act=E']
+        """
+        from paiju.mazhan.position import to_position
+
+        return to_position(self)
+
     def _key(self) -> tuple[Any, ...]:
         return (
             self.ruleset,
@@ -495,23 +530,23 @@ def deal(ruleset: Ruleset, seed: int) -> tuple[State, list[Event]]:
         [[] for _ in range(4)],
         [[] for _ in range(4)],
     )
-    # initial bonus replacement (補花), dealer first, in play order, until no bonus is left
-    changed = True
-    while changed:
-        changed = False
-        for seat in range(4):
-            h = hands[seat]
-            who = SEATS[seat]
-            for tile in [t for t in range(42) if h[t] and _is_bonus(t)]:
-                while h[tile]:
-                    h[tile] -= 1
-                    state.bonus[seat].append(tile)
-                    events.append(Event("bonus", who, (ALL_TILES[tile],)))
-                    state.tail -= 1
-                    repl = state.wall[state.tail]
-                    h[repl] += 1
-                    events.append(Event("draw", who, (ALL_TILES[repl],), True, "tail"))
-                    changed = True
+    # initial bonus replacement (補花, §3.5): the dealer first, then in play order, each
+    # seat finishes before the next starts: it lays out each bonus tile and replaces it from
+    # the tail, again while the replacement is a bonus tile, of whatever kind
+    for seat in range(4):
+        h = hands[seat]
+        who = SEATS[seat]
+        for tile in [t for t in range(42) if h[t] and _is_bonus(t) for _ in range(h[t])]:
+            while True:
+                h[tile] -= 1
+                state.bonus[seat].append(tile)
+                events.append(Event("bonus", who, (ALL_TILES[tile],)))
+                state.tail -= 1
+                tile = state.wall[state.tail]
+                h[tile] += 1
+                if not _is_bonus(tile):
+                    events.append(Event("draw", who, (ALL_TILES[tile],), True, "tail"))
+                    break
     for h in hands:
         del h[34:]  # bonus faces never stay in a hand
     return state, events
@@ -967,7 +1002,7 @@ def _end(s: State) -> None:
 
 def _finish(
     s: State,
-    events: list[Event],
+    events: list[Event] | None,
     winner: int,
     win_by: WinBy,
     win_tile: Tile | None,
@@ -992,14 +1027,16 @@ def _finish(
         SEATS[winner], win_by, win_tile, discarder, tianhu, dihu, finished, settlement
     )
     _end(s)
-    events.append(
-        Event("hu", SEATS[winner], () if win_tile is None else (win_tile,), detail=win_by.value)
-    )
+    if events is not None:
+        events.append(
+            Event("hu", SEATS[winner], () if win_tile is None else (win_tile,), detail=win_by.value)
+        )
 
 
-def _finish_draw(s: State, events: list[Event]) -> None:
+def _finish_draw(s: State, events: list[Event] | None) -> None:
     finished = FinishedHand(ALL_TILES[s.wild], None, None, None, None, False, False, _seat_hands(s))
     finished.validate()
     s.result = HandResult(None, None, None, None, False, False, finished, score(finished))
     _end(s)
-    events.append(Event("liuju", None, detail="流局"))
+    if events is not None:
+        events.append(Event("liuju", None, detail="流局"))

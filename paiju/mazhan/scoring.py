@@ -5,7 +5,9 @@ the 台 that double it, the hand types, and each payment between two seats.
 
 The winner's value H is the best over every decomposition of the concealed tiles, every
 reading of the ★ and every place the winning tile can go (§7 "Precisely"): the highest value,
-then the highest uncapped value, then the most 台, then the highest base.
+then a limit hand (辣子: its "uncapped value" is not defined by the rules, and a hand that
+reads as 清一色 is reported as 清一色), then the highest uncapped value, then the most 台, then
+the highest base (``docs/rules-decisions.md``).
 
 >>> from paiju.mazhan.record import EXAMPLE
 >>> result = score_json(EXAMPLE)
@@ -529,12 +531,18 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
         )
     single = _single_wait(hand, sh)
     best: tuple[tuple[Group, ...], bool] | None = None
-    best_key: tuple[int, int, int, int] | None = None
+    best_key: tuple[int, bool, int, int, int] | None = None
     for decomposition in decompositions(HandTiles.parse(sh.concealed, hand.wild)):
         for groups in _readings_of_free_groups(decomposition, seat):
             for won_pung in _win_placements(hand, groups):
                 candidate = _evaluate(hand, seat, sh, groups, won_pung, single, stars)
-                key = (candidate.value, candidate.uncapped, candidate.tai, candidate.base)
+                key = (
+                    candidate.value,
+                    candidate.rule == "limit",
+                    candidate.uncapped,
+                    candidate.tai,
+                    candidate.base,
+                )
                 if best_key is None or key > best_key:
                     best, best_key = (groups, won_pung), key
     assert best is not None  # the winner's hand was checked complete

@@ -1,7 +1,9 @@
 """Mazhan tiles and their notation (rules §1).
 
 A tile is written as digits followed by a suit letter; one letter closes every digit before
-it: ``123m456p11z`` is seven tiles. Suits: ``m`` characters 萬, ``p`` dots 筒, ``s`` bamboo 索,
+it: ``123m456p11z`` is seven tiles. Whitespace may separate tiles and groups (``123m 456p``),
+never split one (``12 3m``); :func:`format_tiles` writes none. Suits: ``m`` characters 萬,
+``p`` dots 筒, ``s`` bamboo 索,
 ``z`` honours (``1z``–``4z`` east, south, west, north; ``5z`` 白, ``6z`` 發, ``7z`` 中),
 ``h`` flowers 梅蘭菊竹 (``1h``–``4h``), ``j`` seasons 春夏秋冬 (``1j``–``4j``).
 
@@ -301,6 +303,12 @@ def parse_tiles(text: str) -> list[Tile]:
 
     >>> parse_tiles("19m5z")
     [Tile.parse('1m'), Tile.parse('9m'), Tile.parse('5z')]
+    >>> parse_tiles(" 123m  4p\t5p ") == parse_tiles("123m4p5p")
+    True
+    >>> parse_tiles("12 3m")
+    Traceback (most recent call last):
+    ...
+    paiju.errors.NotationError: whitespace inside a group: digits '12' lack a suit letter in ...
     >>> parse_tiles("")
     []
     >>> parse_tiles("123m456")
@@ -323,6 +331,15 @@ def parse_tiles(text: str) -> list[Tile]:
     for pos, ch in enumerate(text):
         if "0" <= ch <= "9":
             pending.append(pos)
+            continue
+        if ch.isspace():
+            if pending:
+                digits = text[pending[0] : pos]
+                raise NotationError(
+                    f"whitespace inside a group: digits {digits!r} lack a suit letter",
+                    text=text,
+                    position=pos,
+                )
             continue
         suit = _SUIT_BY_LETTER.get(ch)
         if suit is None:

@@ -491,9 +491,33 @@ class MadiaoPayment(_Model):
     from_: Seat = Field(alias="from")
     to: Seat
     amount: Zhu
-    reason: Literal["diao", "bonus", "qiaomen"]
+    reason: Literal["diao", "bonus", "qiaomen", "he"]
     """``diao``: a 散家's 吊 against the banker; ``bonus``: a 散家's bonuses (開沖 included)
-    against the banker's; ``qiaomen``: 敲門."""
+    against the banker's; ``qiaomen``: 敲門; ``he``: 賀 for a special hand."""
+
+
+class MadiaoSpecial(_Model):
+    """A special hand (色樣/異賞, §3.2): shown, not played; each other seat paid 賀."""
+
+    seat: Seat
+    name: str
+    zhu: int
+    """What each other seat paid."""
+
+
+class MadiaoPenalty(_Model):
+    """A 包賠 situation (§3.3), logged, not paid."""
+
+    seat: Seat
+    kind: Literal["zongbai", "zongzhuang"]
+    """``zongbai`` (縱百老): spent 千萬 or 萬萬, and 百老 later went 上桌; ``zongzhuang``
+    (故縱樁家): could capture the banker's card, threw face down, and the banker then put a
+    賞 上桌."""
+    card: CardCode
+    """The card spent, or the capture the seat held."""
+    trick: int = Field(ge=1, le=8)
+    zh: str
+    en: str
 
 
 class MadiaoResult(_Model):
@@ -505,6 +529,10 @@ class MadiaoResult(_Model):
     """The 開沖 draws in order."""
     payments: list[MadiaoPayment]
     net: PerSeat[Zhu]
+    special: MadiaoSpecial | None
+    """A special hand, when one was dealt (the hand then had no tricks)."""
+    penalties: list[MadiaoPenalty]
+    """The 包賠 situations of the hand (logged only)."""
 
 
 class MadiaoView(_Model):
@@ -536,23 +564,24 @@ class MadiaoView(_Model):
 
 
 class MadiaoDealEvent(_Model):
-    """A seat's eight cards."""
+    """A seat's eight cards (``deal``), or a special hand shown (``seyang``)."""
 
-    kind: Literal["deal"]
+    kind: Literal["deal", "seyang"]
     seat: Seat
     card: None
     detail: str
     cards: list[CardCode] | None
-    """The cards; null for another seat's."""
+    """The cards; null for another seat's dealt cards (a special hand is shown to all)."""
 
 
 class MadiaoCardEvent(_Model):
     """Any other event."""
 
-    kind: Literal["mian", "play", "trick", "chong", "claim", "dead", "settle"]
+    kind: Literal["mian", "play", "trick", "chong", "claim", "dead", "baopei", "settle"]
     """``mian`` the 面張 turned (seat: the banker); ``play`` (detail fa, zhuo or mie);
     ``trick`` won (detail: its number); ``chong``/``claim``/``dead`` a 開沖 draw scored by
-    its drawer, by a claimer, by nobody (detail: the points); ``settle``."""
+    its drawer, by a claimer, by nobody (detail: the points); ``baopei`` a 包賠 situation
+    (detail: zongbai or zongzhuang), logged when the hand ends; ``settle``."""
     seat: Seat | None
     card: CardCode | None
     """The card; null for another seat's face-down card."""

@@ -73,7 +73,8 @@ def test_roles_and_flags_of_section_1() -> None:
         ("9x", 1, "unknown suit letter"),
         ("98", 0, "lack a suit letter"),
         ("m", 0, "no faces before it"),
-        ("9m 8m", 2, "unexpected character"),
+        ("98 7m", 2, "whitespace inside a group: faces '98'"),
+        ("9m,8m", 2, "unexpected character"),
         ("wc", 0, "not a face of 文錢"),
     ],
 )
@@ -81,3 +82,14 @@ def test_bad_notation(text: str, position: int, fragment: str) -> None:
     with pytest.raises(NotationError) as info:
         parse_cards(text)
     assert info.value.position == position and fragment in str(info.value)
+
+
+def test_whitespace_may_separate_cards_and_groups_and_format_stays_canonical() -> None:
+    from paiju.madiao.rules import Action
+
+    assert format_cards(parse_cards(" 9m 8m\t2t  0c ")) == format_cards(parse_cards("98m2t0c"))
+    assert [str(c) for c in parse_cards("9m 8m")] == ["9m", "8m"]
+    assert str(Action.parse("  W  zhuo   wt ")) == "W zhuo wt"
+    with pytest.raises(NotationError) as info:
+        Action.parse("W zhuo w t")
+    assert info.value.position == 8 and "whitespace inside a group" in str(info.value)

@@ -116,9 +116,9 @@ def check_hand(seed: int) -> int:
                             assert seen(b2, seat) == seen(s2, seat)
                         assert events_json(b_events, seat)[0] == events_json(events, seat)[0]
             checked += 1
-    assert last is not None
-    for seat in SEATS:
-        assert seen(perturb(last, seat.number - 1, rng), seat) == seen(last, seat)
+    # once over, the settlement's review (包賠) may tell who could have captured, as players
+    # argue penalties after the hand: the last state is not perturbed
+    assert last is not None and last.phase is Phase.OVER
     return checked
 
 
@@ -156,6 +156,7 @@ def test_nothing_a_seat_may_not_know_changes_what_it_sees(seed: int) -> None:
 
 
 @pytest.mark.soak
+@pytest.mark.timeout(3600)  # a long run by design
 def test_nothing_a_seat_may_not_know_changes_what_it_sees_in_thousands_of_hands() -> None:
     for seed in range(3000):
         check_hand(seed)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from paiju.mazhan.actions import Action
-from paiju.mazhan.melds import Meld
-from paiju.mazhan.rules import Phase, Ruleset, State, apply, new_hand
-from paiju.mazhan.tiles import Tile, parse_tiles
+from paiju.mazhan.melds import Meld, MeldKind
+from paiju.mazhan.rules import State, apply
+from paiju.mazhan.tiles import ALL_TILES, Tile, format_tiles, parse_tiles
+from paiju.mazhan.wall import FULL_SET
 
 
 def custom_state(
@@ -20,35 +23,73 @@ def custom_state(
     dead_wall: int = 0,
 ) -> State:
     """A state in phase ACT with the given concealed tiles, melds and wall (drawn from its
-    first tile; replacements from its last)."""
-    hands = _filled(hands, melds or {}, wild, wall)
+    first tile; replacements from its last), built from a written position.
+
+    Seats not named get dull tiles (:func:`_filled`); the other tiles of the 144 are put
+    where they change nothing: bonus tiles set aside, ★ into dull hands (else into the middle
+    of the wall, the dead wall growing as much), the rest into the rivers (East's only when
+    ``dealer_discarded``). A meld came from the previous seat, whose river shows it claimed.
+    ``drew`` False (a chow or pung just taken) needs the seat's last meld to be one."""
+    melds = melds or {}
+    named = set(hands)
+    hands = _filled(hands, melds, wild, wall)
     for seat, text in hands.items():
-        n = len(parse_tiles(text)) + 3 * len((melds or {}).get(seat, []))
+        n = len(parse_tiles(text)) + 3 * len(melds.get(seat, []))
         want = 17 if seat == current else 16
         assert n == want, f"{seat} holds {n} tiles, the test means {want}"
-    s = new_hand(Ruleset(dead_wall=dead_wall), seed=0).copy()
-    s.ruleset = Ruleset(dead_wall=dead_wall)
-    s.hands = [[0] * 34 for _ in range(4)]
-    for i, seat in enumerate("ESWN"):
-        for t in parse_tiles(hands.get(seat, "")):
-            s.hands[i][t.index] += 1
-    s.melds = [[Meld.parse(m) for m in (melds or {}).get(seat, [])] for seat in "ESWN"]
-    s.bonus = [[] for _ in range(4)]
-    s.discards = [[] for _ in range(4)]
-    s.claimed_by = [[] for _ in range(4)]
-    s.meld_src = [[(-1, -1)] * len(m) for m in s.melds]
-    w = Tile.parse(wild).index
-    s.wild = s.indicator = w
-    s.set_aside = ()
-    s.wall = tuple(t.index for t in parse_tiles(wall))
-    s.head, s.tail = 0, len(s.wall)
-    s.phase = Phase.ACT
-    s.current = "ESWN".index(current)
-    s.drew = drew
-    s.drawn = -1
-    s.dealer_discarded = dealer_discarded
-    s.kongs = 0
-    return s
+    star = Tile.parse(wild)
+    hand_tiles = {seat: parse_tiles(text) for seat, text in hands.items()}
+    used = Counter(t for ts in hand_tiles.values() for t in ts)
+    used[star] += 1  # the indicator
+    meld_objs = {seat: [Meld.parse(m) for m in melds.get(seat, [])] for seat in "ESWN"}
+    for ms in meld_objs.values():
+        for m in ms:
+            used.update(m.tiles)
+    wall_tiles = parse_tiles(wall)
+    used.update(wall_tiles)
+    spare = Counter({ALL_TILES[f]: n for f, n in Counter(FULL_SET).items()}) - used
+    aside = sorted(t for t in spare.elements() if t.is_bonus)
+    stars = [t for t in spare.elements() if t == star]
+    rest = sorted(t for t in spare.elements() if not t.is_bonus and t != star)
+    for seat in "ESWN":  # a ★ for each dull hand, its tile to the rivers
+        if seat not in named and stars and seat != current:
+            tiles = hand_tiles[seat]
+            rest.append(tiles.pop())
+            tiles.append(stars.pop())
+    middle = len(wall_tiles) // 2
+    wall_tiles[middle:middle] = stars
+    rivers: dict[str, list[str]] = {seat: [] for seat in "ESWN"}
+    takers = "ESWN" if dealer_discarded else "SWN"
+    for k, t in enumerate(rest):
+        rivers[takers[k % len(takers)]].append(str(t))
+    meld_text = {}
+    for seat, ms in meld_objs.items():
+        src = "ESWN"[("ESWN".index(seat) - 1) % 4]
+        tokens = []
+        for m in ms:
+            claimed = m.tiles[1] if m.kind is MeldKind.CHOW else m.face
+            letter = {"chow": "c", "pung": "p", "kong": "k", "ckong": "a"}[m.kind.value]
+            token = letter + format_tiles(m.tiles)
+            if m.kind is not MeldKind.CKONG:
+                token += f"<{src}{claimed}"
+                rivers[src].append(f"{claimed}>{seat}")
+            tokens.append(token)
+        meld_text[seat] = ",".join(tokens) or "-"
+    draw = "deal" if drew else "claim"
+    position = " ".join(
+        [
+            "mazhan v=0",
+            f"act={current} draw={draw}",
+            f"wild={wild} aside={''.join(map(str, aside)) or '-'} dice=1,1",
+            f"dead={dead_wall + len(stars)}",
+            "hands=" + "/".join(format_tiles(hand_tiles[seat]) for seat in "ESWN"),
+            "melds=" + "/".join(meld_text[seat] for seat in "ESWN"),
+            "bonus=-/-/-/-",
+            "rivers=" + "/".join("".join(rivers[seat]) or "-" for seat in "ESWN"),
+            "wall=" + ("".join(map(str, wall_tiles)) or "-"),
+        ]
+    )
+    return State.from_position(position)
 
 
 def play(state: State, *actions: str) -> State:

@@ -265,6 +265,7 @@ def test_nothing_a_seat_may_not_know_changes_what_it_sees(seed: int) -> None:
 
 
 @pytest.mark.soak
+@pytest.mark.timeout(3600)  # a long run by design
 def test_nothing_a_seat_may_not_know_changes_what_it_sees_in_thousands_of_hands() -> None:
     for seed in range(3000):
         check_hand(seed)

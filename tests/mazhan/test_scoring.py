@@ -138,6 +138,16 @@ def test_s7_qingyise_is_the_limit() -> None:
     assert s["value"] == LIMIT
 
 
+def test_s7_a_hand_that_reads_as_a_limit_hand_is_reported_as_one() -> None:
+    # five chows of 萬 and a ★★ pair won on a discard: read as 5m5m it is 清一色 (400); read
+    # as 中中 it is 平胡 + 混一色 holding two ★ (400 too): the limit hand is what is reported
+    out = win("9s", "S", "7m", "discard", {"S": seat("123m456m789m234m567m9s9s")}, discarder="W")
+    s = out["players"]["S"]
+    assert s["value"] == LIMIT
+    assert s["hand"] == ["清一色", "平胡"]
+    assert not any("z" in x.split(" ")[1] for x in s["sets"])  # every ★ read as 萬
+
+
 def test_s7_all_honours_is_neither_flush_only_all_pungs() -> None:
     out = win("9s", "S", "4z", "self_draw", {"S": seat("111z333z444z666z77z222z")})
     s = out["players"]["S"]

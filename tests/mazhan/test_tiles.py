@@ -46,7 +46,9 @@ def test_one_tile_round_trips_through_str_and_repr(tile: Tile) -> None:
         ("x", 0, "unknown suit letter 'x'"),
         ("12x", 2, "unknown suit letter 'x'"),
         ("m", 0, "no digits before it"),
-        ("1m 2m", 2, "unexpected character ' '"),
+        ("12 3m", 2, "whitespace inside a group: digits '12'"),
+        ("1m 2", 3, "lack a suit letter"),
+        ("1m,2m", 2, "unexpected character ','"),
         ("19m0p", 3, "0p is not a tile"),
     ],
 )
@@ -88,3 +90,21 @@ def test_names() -> None:
     ]
     assert [t.name_zh for t in parse_tiles("1234h1234j")] == list("梅蘭菊竹春夏秋冬")
     assert Tile.parse("3h").name_en == "chrysanthemum (flower 3)"
+
+
+def test_whitespace_may_separate_tiles_and_groups_and_format_stays_canonical() -> None:
+    for text in ("123m 456p 789s", " 123m\t456p\n789s ", "1m 2m 3m 456p 7s8s 9s"):
+        assert format_tiles(parse_tiles(text)) == "123m456p789s"
+    assert parse_tiles("") == parse_tiles("   ") == []
+
+
+def test_whitespace_in_melds_and_actions() -> None:
+    from paiju.mazhan.actions import Action
+    from paiju.mazhan.melds import Meld
+
+    assert str(Meld.parse("pung   7z 7z 7z")) == "pung 777z"
+    assert str(Action.parse("  S   chi  3m 4m 5m ")) == "S chi 345m"
+    assert str(Action.parse("E discard\t5m")) == "E discard 5m"
+    with pytest.raises(NotationError) as info:
+        Action.parse("S chi 3 45m")
+    assert info.value.position == 7 and "whitespace inside a group" in str(info.value)

@@ -1,0 +1,88 @@
+"""Positions of either game, for ``paiju position`` and ``paiju legal``: the position after
+N actions of a game record, and the legal actions of a written position.
+
+>>> from paiju.bots.driver import play_match
+>>> from paiju.bots.simple import RandomBot
+>>> from paiju.madiao.rules import Ruleset
+>>> record = play_match(Ruleset(), [RandomBot()] * 4, seed=1, hands=1)[0].to_json()
+>>> text = position_after(record, 1)
+>>> text.split()[:2]
+['madiao', 'v=1']
+>>> len(legal_of(text)) > 0
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from paiju.errors import InvalidPositionError, ReplayError
+from paiju.games import replay
+from paiju.replay import read_record
+
+__all__ = ["legal_of", "position_after", "read_position"]
+
+
+def position_after(record: Mapping[str, Any], n: int) -> str:
+    """The position after the first ``n`` actions of a game record (0: the deal).
+
+    >>> position_after({"game": "go"}, 0)
+    Traceback (most recent call last):
+    ...
+    paiju.errors.ReplayError: unknown game 'go'
+
+    Raises :class:`~paiju.errors.ReplayError` for a bad record, an ``n`` outside the record
+    or an action that does not replay.
+    """
+    game, ruleset, seed, setup, actions = read_record(record)
+    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= len(actions):
+        raise ReplayError(f"the record has {len(actions)} actions: N must be 0–{len(actions)}")
+    state = replay(game, ruleset, seed, setup, actions[:n])
+    text: str = state.to_position()
+    return text
+
+
+def read_position(text: str) -> Any:
+    """The state of a written position of either game (its first word names the game).
+
+    >>> read_position("chess rnbqkbnr/pppppppp")
+    Traceback (most recent call last):
+    ...
+    paiju.errors.InvalidPositionError: position: it must start with mazhan or madiao, not 'chess'
+
+    Raises :class:`~paiju.errors.InvalidPositionError`.
+    """
+    if not isinstance(text, str):
+        raise InvalidPositionError(f"position: expected text, got {type(text).__name__}")
+    first = text.split(maxsplit=1)[0] if text.strip() else ""
+    if first == "mazhan":
+        from paiju.mazhan.rules import State as MazhanState
+
+        return MazhanState.from_position(text)
+    if first == "madiao":
+        from paiju.madiao.rules import State as MadiaoState
+
+        return MadiaoState.from_position(text)
+    raise InvalidPositionError(f"position: it must start with mazhan or madiao, not {first!r}")
+
+
+def legal_of(text: str) -> list[str]:
+    """Every legal action of a written position, for every seat that may act (the seats of
+    an open claim window each list their own); empty once the hand is over.
+
+    >>> legal_of("mazhan v=0")
+    Traceback (most recent call last):
+    ...
+    paiju.errors.InvalidPositionError: position: one of act, claim, rob or over is needed
+
+    Raises :class:`~paiju.errors.InvalidPositionError`.
+    """
+    state = read_position(text)
+    if text.split(maxsplit=1)[0] == "mazhan":
+        from paiju.mazhan import rules as mz
+
+        return [str(a) for seat in mz.acting(state) for a in mz.legal_actions_for(state, seat)]
+    from paiju.madiao import rules as md
+
+    return [str(a) for seat in md.acting(state) for a in md.legal_actions_for(state, seat)]
