@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import json
 import multiprocessing as mp
@@ -32,7 +33,6 @@ import os
 import random
 import secrets
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -169,10 +169,8 @@ async def _clients(
                         task.add_done_callback(_quiet)
 
     people = [asyncio.create_task(person(i, t)) for i, t in enumerate(tokens)]
-    try:
+    with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.gather(*(e.wait() for e in live)), timeout=600)
-    except TimeoutError:
-        pass
     ready.put(sum(e.is_set() for e in live))
     while not go.is_set():
         await asyncio.sleep(0.05)
@@ -180,8 +178,12 @@ async def _clients(
         await asyncio.sleep(0.1)
     for p in people:
         p.cancel()
-    failures = [r for r in await asyncio.gather(*people, return_exceptions=True)
-                if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]  # fmt: skip
+    done = await asyncio.gather(*people, return_exceptions=True)
+    failures = [
+        r
+        for r in done
+        if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)
+    ]
     stats["failures"] = len(failures)
     out.put(stats)
 
