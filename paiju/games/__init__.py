@@ -157,6 +157,11 @@ class Game(Protocol, Generic[S, A, V, R]):
         """Deal a hand from ``seed`` (``ValueError`` for a malformed setup)."""
         ...
 
+    def deal(self, ruleset: R, seed: int, setup: Mapping[str, Any]) -> tuple[S, list[Any]]:
+        """:meth:`new_hand` and the events of the deal (Mazhan: the dice, each seat's
+        tiles — private —, the indicator, the bonus replacements)."""
+        ...
+
     def setup_of(self, state: S) -> dict[str, Any]:
         """What a record needs besides the seed to deal this hand again."""
         ...

@@ -80,15 +80,30 @@ class MaDiaoGame:
         ...
         ValueError: banker: expected E, S, W or N, got 'X'
         """
+        return md.new_hand(ruleset, seed, banker=self._banker(setup))
+
+    def deal(
+        self, ruleset: md.Ruleset, seed: int, setup: Mapping[str, Any]
+    ) -> tuple[md.State, list[Any]]:
+        """Deal a hand with the events of the deal (each seat's cards, the 面張).
+
+        >>> MADIAO.deal(md.Ruleset(), 1, {"banker": "S"})[1][-1].kind
+        'mian'
+        """
+        banker = self._banker(setup)
+        state, events = md.deal(ruleset, seed, banker=banker)
+        return state, list(events)
+
+    def _banker(self, setup: Mapping[str, Any]) -> Seat | None:
         unknown = set(setup) - {"banker"}
         if unknown:
             raise ValueError(f"unknown Ma Diao setup: {', '.join(sorted(unknown))}")
         banker = setup.get("banker")
         if banker is None:
-            return md.new_hand(ruleset, seed)
+            return None
         if banker not in _SEAT_LETTERS:
             raise ValueError(f"banker: expected E, S, W or N, got {banker!r}")
-        return md.new_hand(ruleset, seed, banker=SEATS[_SEAT_LETTERS.index(banker)])
+        return SEATS[_SEAT_LETTERS.index(banker)]
 
     def setup_of(self, state: md.State) -> dict[str, Any]:
         """The banker.
@@ -173,7 +188,7 @@ class MaDiaoGame:
 
     def transfers(self, state: md.State) -> list[Transfer]:
         """The settlement as payments in 注: between the banker and each 散家 (their net
-        without 敲門), then the 敲門 transfers between 散家.
+        without 敲門 and 賀), then the 敲門 and 賀 transfers themselves.
 
         >>> MADIAO.transfers(md.new_hand(md.Ruleset(), 1))
         Traceback (most recent call last):
@@ -184,22 +199,24 @@ class MaDiaoGame:
             raise ValueError("the hand is not over")
         settlement = state.result.settlement
         b = settlement.banker.number - 1
+        explicit = [(a, t, z, "qiaomen") for a, t, z in settlement.qiaomen]
+        explicit += [(a, t, z, "he") for a, t, z in settlement.he]
         out: list[Transfer] = []
         for i, seat in enumerate(SEATS):
             if i == b:
                 continue
             pay = (
                 settlement.seats[seat].net
-                - sum(z for _a, t, z in settlement.qiaomen if t is seat)
-                + sum(z for a, _t, z in settlement.qiaomen if a is seat)
+                - sum(z for _a, t, z, _r in explicit if t is seat)
+                + sum(z for a, _t, z, _r in explicit if a is seat)
             )
             if pay > 0:
                 out.append(Transfer(b, i, Fraction(pay), "banker"))
             elif pay < 0:
                 out.append(Transfer(i, b, Fraction(-pay), "banker"))
-        for a, t, z in settlement.qiaomen:
+        for a, t, z, reason in explicit:
             if z > 0:
-                out.append(Transfer(a.number - 1, t.number - 1, Fraction(z), "qiaomen"))
+                out.append(Transfer(a.number - 1, t.number - 1, Fraction(z), reason))
         return out
 
     def outcome(self, state: md.State, seat: int) -> HandOutcome:

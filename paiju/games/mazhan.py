@@ -90,6 +90,19 @@ class MazhanGame:
             raise ValueError(f"a Mazhan hand takes no setup, got {', '.join(sorted(setup))}")
         return mz.new_hand(ruleset, seed)
 
+    def deal(
+        self, ruleset: mz.Ruleset, seed: int, setup: Mapping[str, Any]
+    ) -> tuple[mz.State, list[Any]]:
+        """Deal a hand with the events of the deal (the dice first).
+
+        >>> MAZHAN.deal(mz.Ruleset(), 1, {})[1][0].kind
+        'deal'
+        """
+        if setup:
+            raise ValueError(f"a Mazhan hand takes no setup, got {', '.join(sorted(setup))}")
+        state, events = mz.deal(ruleset, seed)
+        return state, list(events)
+
     def setup_of(self, state: mz.State) -> dict[str, Any]:
         """Nothing: the seed deals the hand.
 

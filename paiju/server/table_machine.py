@@ -99,6 +99,7 @@ class _Hand:
     seq: int = 0
     last: tuple[int, str] | None = None
     deadlines: dict[int, float] = field(default_factory=dict)
+    dealt: list[Any] = field(default_factory=list)  # the deal's events, sent with the first view
 
 
 class TableMachine:
@@ -514,7 +515,7 @@ class TableMachine:
             return
         stake = stake_for([p.balance for p in people])
         seed = self._rng.getrandbits(63)
-        state = self.game.new_hand(self.ruleset, seed, self.setup)
+        state, dealt = self.game.deal(self.ruleset, seed, self.setup)
         balances = {p.account: p.balance for p in people if p.account is not None}
         fees = table_fees(balances, stake)
         for payer, _house, amount in fees:
@@ -533,6 +534,7 @@ class TableMachine:
             rngs=[bot_rng(seed, s) for s in self.game.seats],
             start_balances=balances,
             fee_moves=list(fees),
+            dealt=dealt,
         )
         self.phase = "starting"
         for p in people:
@@ -568,7 +570,8 @@ class TableMachine:
             if p is not None and p.account is not None:
                 self._send(p.account, self._hand_start(i))
         self._broadcast_table()
-        self._after_change([])
+        self._after_change(hand.dealt)
+        hand.dealt = []
         deferred, self._deferred = self._deferred, []
         for event in deferred:
             self._dispatch(event)
