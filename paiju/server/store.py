@@ -108,7 +108,7 @@ class Store:
         ledger.apply(s, w.fees, "fee", f"hand:{hand_id}:fee", hand_id)
         return int(hand_id)
 
-    def insert_steps(self, s: Session, steps: Sequence[io.Step]) -> None:
+    def insert_steps(self, s: Session | sa.Connection, steps: Sequence[io.Step]) -> None:
         """Append steps to their hands' logs in one statement (``IntegrityError`` if one is
         written already: then :meth:`log_steps` sorts them out one by one)."""
         s.execute(

@@ -21,6 +21,7 @@ written again changes nothing twice. Nothing is ever dropped.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import threading
@@ -77,6 +78,7 @@ class Writer:
         self.fenced: set[int] = set()
         self.batches = 0
         self.writes = 0
+        self._conn: sa.Connection | None = None  # the writer's own connection, kept open
         self._thread = threading.Thread(target=self._run, name="paiju-writer", daemon=True)
         self._thread.start()
 
@@ -90,6 +92,7 @@ class Writer:
         """Write what is queued and stop."""
         self._queue.put(None)
         self._thread.join()
+        self._drop_connection()
 
     def _run(self) -> None:
         while True:
@@ -149,35 +152,64 @@ class Writer:
         store = self.store
         answers: list[Answer] = []
         fenced = set(self.fenced)
-        with store.sessions.begin() as s:
-            i = 0
-            while i < len(items):
-                write = items[i].write
-                hand = _hand_of(write)
-                if hand is not None and hand in fenced:
-                    answers.append(io.Failed(0, "fenced"))
-                    i += 1
-                    continue
-                if isinstance(write, io.Step) and not careful:
-                    run = [write]
-                    while i + len(run) < len(items):
-                        nxt = items[i + len(run)].write
-                        if not isinstance(nxt, io.Step) or nxt.hand in fenced:
-                            break
-                        run.append(nxt)
-                    store.insert_steps(s, run)
-                    answers.extend(io.Stored(0) for _ in run)
-                    i += len(run)
-                    continue
-                if isinstance(write, io.Step):
-                    result: Any = store.log_steps(s, [write])[0]
-                else:
-                    result = self._isolated(s, write) if careful else self._one(s, write)
-                if result == "fenced" and hand is not None:
-                    fenced.add(hand)
-                answers.append(_answer(result))
-                i += 1
+        if self._conn is None:
+            engine = store.sessions.kw["bind"]
+            self._conn = engine.connect()
+        try:
+            steps = [i.write for i in items]
+            if not careful and all(
+                isinstance(w, io.Step) and w.hand not in fenced for w in steps
+            ):  # the common batch: steps only, one plain insert (no session)
+                with self._conn.begin():
+                    store.insert_steps(self._conn, steps)  # type: ignore[arg-type]
+                return [io.Stored(0) for _ in steps]
+            with Session(bind=self._conn, expire_on_commit=False) as s, s.begin():
+                answers.extend(self._batch_in(s, items, careful, fenced))
+        except TRANSIENT:
+            self._drop_connection()
+            raise
         self.fenced |= fenced
+        return answers
+
+    def _drop_connection(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(Exception):
+                self._conn.invalidate()
+                self._conn.close()
+            self._conn = None
+
+    def _batch_in(
+        self, s: Session, items: list[_Item], careful: bool, fenced: set[int]
+    ) -> list[Answer]:
+        store = self.store
+        answers: list[Answer] = []
+        i = 0
+        while i < len(items):
+            write = items[i].write
+            hand = _hand_of(write)
+            if hand is not None and hand in fenced:
+                answers.append(io.Failed(0, "fenced"))
+                i += 1
+                continue
+            if isinstance(write, io.Step) and not careful:
+                run = [write]
+                while i + len(run) < len(items):
+                    nxt = items[i + len(run)].write
+                    if not isinstance(nxt, io.Step) or nxt.hand in fenced:
+                        break
+                    run.append(nxt)
+                store.insert_steps(s, run)
+                answers.extend(io.Stored(0) for _ in run)
+                i += len(run)
+                continue
+            if isinstance(write, io.Step):
+                result: Any = store.log_steps(s, [write])[0]
+            else:
+                result = self._isolated(s, write) if careful else self._one(s, write)
+            if result == "fenced" and hand is not None:
+                fenced.add(hand)
+            answers.append(_answer(result))
+            i += 1
         return answers
 
     def _isolated(self, s: Session, write: io.Write) -> Any:
