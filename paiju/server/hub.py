@@ -45,6 +45,7 @@ class Hub:
         self.seed = seed
         self.tables: dict[int, TableRunner] = {}
         self.where: dict[int, int] = {}  # account → table, for people seated here
+        self._seated: dict[int, set[int]] = {}  # table → its accounts (the same, inverted)
         self.conns: dict[int, Connection] = {}  # sockets on this process
         self.remote: dict[int, Callable[[dict[str, Any]], None]] = {}  # sockets elsewhere
         self._joining: set[int] = set()
@@ -79,11 +80,16 @@ class Hub:
     def table_changed(self, runner: TableRunner) -> None:
         """A table's seating changed: update who sits where."""
         tid = runner.id
-        now = set(runner.machine.accounts)
-        for acc in [a for a, t in self.where.items() if t == tid and a not in now]:
-            del self.where[acc]
+        now = set(runner.machine.accounts) if self.tables.get(tid) is runner else set()
+        for acc in self._seated.get(tid, set()) - now:
+            if self.where.get(acc) == tid:
+                del self.where[acc]
         for acc in now:
             self.where[acc] = tid
+        if now:
+            self._seated[tid] = now
+        else:
+            self._seated.pop(tid, None)
         if self.on_changed is not None:
             self.on_changed(runner)
 
@@ -99,8 +105,9 @@ class Hub:
         runner.stop()
         if self.tables.get(runner.id) is runner:
             del self.tables[runner.id]
-        for acc in [a for a, t in self.where.items() if t == runner.id]:
-            del self.where[acc]
+        for acc in self._seated.pop(runner.id, set()):
+            if self.where.get(acc) == runner.id:
+                del self.where[acc]
         if self.on_lost is not None:
             self.on_lost(runner)
 
