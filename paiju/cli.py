@@ -215,7 +215,7 @@ def _serve(args: argparse.Namespace) -> int:
         port=args.port,
         log_level="warning",
         ws_per_message_deflate=False,  # frames are small: compressing costs more than it saves
-        ws_max_size=64 * 1024,
+        ws_max_size=16 * settings.ws_max_bytes,  # 64 KiB; beyond: 1009, below: too_large
     )
     server = uvicorn.Server(config)
 
