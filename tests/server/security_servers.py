@@ -121,9 +121,7 @@ def register(base: str, name: str, password: str = PASSWORD) -> None:
 
 
 def bearer_login(base: str, name: str, password: str = PASSWORD) -> str:
-    r = httpx.post(
-        f"{base}/api/login", json={"name": name, "password": password, "bearer": True}
-    )
+    r = httpx.post(f"{base}/api/login", json={"name": name, "password": password, "bearer": True})
     assert r.status_code == 200, r.text
     token: str = r.json()["token"]
     return token

@@ -122,9 +122,10 @@ def test_logout_ends_the_session_not_only_the_cookie(base: str) -> None:
 
     r = browser.post("/api/logout")
     assert r.status_code == 204
-    assert 'paiju_session=""' in r.headers["set-cookie"] and "max-age=0" in r.headers[
-        "set-cookie"
-    ].lower()
+    assert (
+        'paiju_session=""' in r.headers["set-cookie"]
+        and "max-age=0" in r.headers["set-cookie"].lower()
+    )
     # the old cookie, replayed after logout (the attack: it still worked after a reload)
     replay = httpx.get(base + "/api/me", cookies={"paiju_session": old})
     assert replay.status_code == 401 and error_of(replay)["code"] == "unauthorized"
@@ -152,7 +153,8 @@ def test_sessions_expire_and_slide(base: str, db: str) -> None:
     register(base, "slider")
     token = bearer_login(base, "slider")
     h = digest(token)
-    [(expires, used)] = sql(db, "SELECT expires_at, last_used_at FROM tokens WHERE token_hash=:h", h=h)
+    query = "SELECT expires_at, last_used_at FROM tokens WHERE token_hash=:h"
+    [(expires, used)] = sql(db, query, h=h)
     assert int(expires) - int(used) == 30 * DAY  # type: ignore[call-overload]
     # last used 29 days ago: it still works, and using it moves its end 30 days ahead again
     sql(db, "UPDATE tokens SET expires_at = expires_at - :d, last_used_at = last_used_at - :d "
@@ -185,7 +187,8 @@ def test_a_password_change_ends_every_other_session(base: str) -> None:
     elsewhere = bearer_login(base, "changer")
     socket = ws_open(base, **bearer(elsewhere))
 
-    wrong = here.post("/api/password", json={"password": "not-it-at-all", "new_password": "n3w-pass"})
+    guess = {"password": "not-it-at-all", "new_password": "n3w-pass"}
+    wrong = here.post("/api/password", json=guess)
     assert wrong.status_code == 403 and error_of(wrong)["code"] == "wrong_password"
     weak = here.post("/api/password", json={"password": "secret-pw", "new_password": "short"})
     assert weak.status_code == 400 and error_of(weak)["code"] == "weak_password"

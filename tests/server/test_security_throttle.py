@@ -13,7 +13,6 @@ import itertools
 import threading
 import uuid
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -26,7 +25,6 @@ from paiju.server.names import lenient_key
 from paiju.server.throttle import Throttle, Throttled
 from tests.server.security_servers import (
     PASSWORD,
-    bearer_login,
     empty_database,
     error_of,
     register,
@@ -169,7 +167,8 @@ def test_passwords_are_8_to_256_bytes_and_not_blank(base: str) -> None:
     me = address()
     weak = [" " * 6, "\x00" * 6, "123456", " " * 12, "\t\n " * 4, "\x00" * 9, "é" * 129]
     for i, pw in enumerate(weak):
-        r = httpx.post(base + "/api/register", json={"name": f"weak{i}", "password": pw}, headers=me)
+        body = {"name": f"weak{i}", "password": pw}
+        r = httpx.post(base + "/api/register", json=body, headers=me)
         assert r.status_code == 400 and error_of(r)["code"] == "weak_password", (pw, r.text)
     ok = httpx.post(base + "/api/register", json={"name": "strong", "password": "é" * 128})
     assert ok.status_code == 201  # 256 bytes
@@ -177,9 +176,7 @@ def test_passwords_are_8_to_256_bytes_and_not_blank(base: str) -> None:
 
 def test_a_fifty_megabyte_password_is_never_read_nor_hashed(base: str) -> None:
     huge = b'{"name": "big", "password": "' + b"x" * (50 * 1024 * 1024) + b'"}'
-    r = httpx.post(
-        base + "/api/login", content=huge, headers={"content-type": "application/json"}
-    )
+    r = httpx.post(base + "/api/login", content=huge, headers={"content-type": "application/json"})
     assert r.status_code == 413 and error_of(r)["code"] == "too_large"
     chunks = (huge[i : i + 65536] for i in range(0, len(huge), 65536))  # no length given
     r = httpx.post(
@@ -206,9 +203,9 @@ def test_failed_logins_count_across_processes_in_redis(db: str) -> None:
             keys = redis.Redis.from_url(REDIS).keys(f"{prefix}:limits:*")
             assert keys  # the counts live in Redis, under the deployment's prefix
     finally:
-        r = redis.Redis.from_url(REDIS)
-        for key in r.scan_iter(f"{prefix}:*"):
-            r.delete(key)
+        store = redis.Redis.from_url(REDIS)
+        for key in store.scan_iter(f"{prefix}:*"):
+            store.delete(key)
 
 
 def test_the_waits_grow_from_a_minute_to_an_hour_to_a_day(monkeypatch: pytest.MonkeyPatch) -> None:
