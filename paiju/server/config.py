@@ -40,10 +40,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 __all__ = ["Settings"]
 
@@ -74,7 +74,7 @@ class Settings(BaseSettings):
     sessions_per_account: int = Field(20, ge=1)
     session_recheck_seconds: float = Field(60.0, gt=0)
     secure_cookies: bool = False
-    allowed_origins: tuple[str, ...] = ()
+    allowed_origins: Annotated[tuple[str, ...], NoDecode] = ()  # "a, b": see _normalise
     login_limits_account: str = "5/minute;20/hour;100/day"
     login_limits_address: str = "20/minute;200/hour;1000/day"
     register_limits_address: str = "20/minute;200/day"

@@ -30,6 +30,7 @@ router = APIRouter()
 
 CLOSE_UNAUTHORIZED = 4401
 CLOSE_BAD_ORIGIN = 4403
+FLUSH_SECONDS = 5.0  # how long a closing socket's last frames may take to leave
 
 
 @router.websocket("/ws")
@@ -125,6 +126,9 @@ async def ws(websocket: WebSocket) -> None:
                 await cluster.disconnected(acc.id, conn)  # type: ignore[attr-defined]
         else:
             svc.hub.disconnect(acc.id, conn)
+        if conn.close_code != 1000:  # the server closed it: let the pump send the reason
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(pump, FLUSH_SECONDS)
         pump.cancel()
         with contextlib.suppress(BaseException):
             await pump
