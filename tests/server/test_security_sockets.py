@@ -138,7 +138,7 @@ def test_configured_origins_replace_the_default(db: str) -> None:
 def test_long_deep_and_binary_messages_are_answered_with_codes(base: str, token: str) -> None:
     ws = connect(ws_url(base), additional_headers=bearer(token))
     next_frame(ws, "hello")
-    cases = [
+    cases: list[tuple[str | bytes, str]] = [
         (json.dumps({"type": "join", "room": "x" * 5000}), "too_large"),
         ("[" * 4000, "too_deep"),
         ('{"type": "join", "room": ' + "[" * 9 + "]" * 9 + "}", "too_deep"),
