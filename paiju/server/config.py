@@ -23,7 +23,7 @@
 | ``PAIJU_LOGIN_LIMITS_ADDRESS`` | failed logins per client address | 20/minute;200/hour;1000/day |
 | ``PAIJU_REGISTER_LIMITS_ADDRESS`` | new accounts per client address | 20/minute;200/day |
 | ``PAIJU_HASH_CONCURRENCY`` | password hashes computed at once | 2 |
-| ``PAIJU_HASH_QUEUE`` | password hashes waiting, beyond which ``busy`` (503) | 32 |
+| ``PAIJU_HASH_QUEUE`` | password hashes waiting, beyond which ``busy`` (503) | 16 |
 | ``PAIJU_WS_MAX_BYTES`` | the longest WebSocket message read (longer: ``too_large``) | 4096 |
 | ``PAIJU_WS_RATE`` | messages per second a socket may send, on average | 10 |
 | ``PAIJU_WS_BURST`` | messages a socket may send at once | 30 |
@@ -79,7 +79,7 @@ class Settings(BaseSettings):
     login_limits_address: str = "20/minute;200/hour;1000/day"
     register_limits_address: str = "20/minute;200/day"
     hash_concurrency: int = Field(2, ge=1)
-    hash_queue: int = Field(32, ge=0)
+    hash_queue: int = Field(16, ge=0)
     ws_max_bytes: int = Field(4096, ge=256, le=1_048_576)
     ws_rate: float = Field(10.0, gt=0)
     ws_burst: int = Field(30, ge=1)

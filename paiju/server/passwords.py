@@ -3,7 +3,7 @@ the server computes at once.
 
 A password is 8–256 bytes of UTF-8 and not only whitespace or control characters. Each hash
 costs argon2id's defaults (64 MiB, three passes, four lanes), so the gate lets
-``PAIJU_HASH_CONCURRENCY`` (2) run at once and ``PAIJU_HASH_QUEUE`` (32) wait; beyond that a
+``PAIJU_HASH_CONCURRENCY`` (2) run at once and ``PAIJU_HASH_QUEUE`` (16) wait; beyond that a
 request is answered ``busy`` (503) at once instead of growing the server. A login for an
 unknown name verifies against a dummy hash of the same cost, so both take the same time.
 

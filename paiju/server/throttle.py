@@ -8,6 +8,9 @@
   name is counted like a known one (the answer does not tell them apart). Once a limit is
   reached even the right password is refused until the window moves: that is the point.
 - **New accounts per client address** (``PAIJU_REGISTER_LIMITS_ADDRESS``, 20/minute;200/day).
+- **One password check at a time per name, two per address** (in this process): a burst of
+  attempts cannot all pass the count before the first failure is counted, nor fill the hash
+  queue (:class:`~paiju.server.passwords.HashGate`) that everybody's login waits in.
 - A refusal is :class:`Throttled`: ``429 {"error": {"code": "rate_limited", "message",
   "retry_after"}}`` with a ``Retry-After`` header, in whole seconds.
 
@@ -29,7 +32,7 @@ import ipaddress
 import logging
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
@@ -56,6 +59,9 @@ class Throttled(ServerError):
             "rate_limited", f"too many {what}; try again in {retry_after} s", status=429
         )
         self.retry_after = retry_after
+
+
+_IN_FLIGHT = (1, 2)  # password checks at once: per name, per address
 
 
 def client_key(host: str | None) -> str:
@@ -94,6 +100,7 @@ class Throttle:
         self._storage: Storage | None = None
         self._shared: MovingWindowRateLimiter | None = None
         self._degraded = False
+        self._flying: dict[tuple[str, str], int] = {}
         if settings.redis_url:
             url = settings.redis_url
             self._storage = RedisStorage(
@@ -159,6 +166,31 @@ class Throttle:
             await self._call("hit", item, ("login-name", _id(name_key)))
         for item in self.address_limits:
             await self._call("hit", item, ("login-addr", _id(address)))
+
+    @contextlib.contextmanager
+    def checking(self, name_key: str | None, address: str) -> Iterator[None]:
+        """Hold one of the name's (1; no name: a new account's hash) and the address's (2)
+        password hashes in flight.
+
+        Raises :class:`Throttled` (retry after 1 s) when either has none left.
+        """
+        caps = {("addr", _id(address)): _IN_FLIGHT[1]}
+        if name_key is not None:
+            caps[("name", _id(name_key))] = _IN_FLIGHT[0]
+        keys = list(caps)
+        if any(self._flying.get(k, 0) >= cap for k, cap in caps.items()):
+            raise Throttled(1, "password checks at once")
+        for k in keys:
+            self._flying[k] = self._flying.get(k, 0) + 1
+        try:
+            yield
+        finally:
+            for k in keys:
+                left = self._flying[k] - 1
+                if left:
+                    self._flying[k] = left
+                else:
+                    del self._flying[k]
 
     async def register(self, address: str) -> None:
         """Count a registration attempt, or refuse it while the address is over its limits.

@@ -66,10 +66,13 @@ def test_two_registrations_of_look_alikes_at_once_let_one_in(base: str) -> None:
 
     answers: list[int] = []
 
-    def reg(name: str) -> None:
-        answers.append(try_register(base, name).status_code)
+    def reg(name: str, address: str) -> None:
+        r = httpx.post(base + "/api/register", json={"name": name, "password": PASSWORD},
+                       headers={"x-forwarded-for": address})  # fmt: skip
+        answers.append(r.status_code)
 
-    threads = [threading.Thread(target=reg, args=(n,)) for n in ["raceme", "RACEME", "RaceMe"]]
+    names_at = [("raceme", "10.9.0.1"), ("RACEME", "10.9.0.2"), ("RaceMe", "10.9.0.3")]
+    threads = [threading.Thread(target=reg, args=pair) for pair in names_at]
     for t in threads:
         t.start()
     for t in threads:

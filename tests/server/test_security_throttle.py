@@ -76,6 +76,30 @@ def test_three_hundred_wrong_passwords_then_the_right_one_is_refused(base: str) 
     # ... and the victim's open sessions are untouched by it (a session is not a login)
 
 
+def test_a_burst_for_one_name_is_checked_one_at_a_time(base: str) -> None:
+    """Thirty attempts at once from thirty addresses: they used to pass the count together;
+    now one check of a name runs at a time, the others are told to come back in a second,
+    and never more than five wrong passwords are tried."""
+    register(base, "burst")
+    barrier = threading.Barrier(30)
+    answers: list[httpx.Response] = []
+    headers = [address() for _ in range(30)]
+
+    def attempt(i: int) -> None:
+        barrier.wait(timeout=30)
+        answers.append(login(base, "burst", f"wrong-{i}", headers[i]))
+
+    threads = [threading.Thread(target=attempt, args=(i,)) for i in range(30)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    codes = [r.status_code for r in answers]
+    assert len(codes) == 30 and set(codes) <= {401, 429} and 1 <= codes.count(401) <= 5
+    at_once = [error_of(r) for r in answers if r.status_code == 429]
+    assert any(e["retry_after"] == 1 and "at once" in e["message"] for e in at_once)
+
+
 def test_look_alike_names_share_one_count(base: str) -> None:
     register(base, "admin")
     for n, name in enumerate(["ADMIN", "ａｄｍｉｎ", "аdmin", "𝐚𝐝𝐦𝐢𝐧", "Admin"]):

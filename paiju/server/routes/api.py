@@ -112,8 +112,10 @@ async def api_register(body: Credentials, request: Request) -> dict[str, Any]:
     name = names.normalise(body.name)
     check_policy(body.password)
     key = await _db(request, lambda s: check_available(s, name))
-    await sec.throttle.register(client_address(request))
-    hashed = await sec.gate.run(lambda: hash_password(body.password))
+    address = client_address(request)
+    await sec.throttle.register(address)
+    with sec.throttle.checking(None, address):
+        hashed = await sec.gate.run(lambda: hash_password(body.password))
     start = services(request).settings.start_balance
     acc = await _db(request, lambda s: create_account(s, name, key, hashed, start))
     return {"name": acc.name, "balance": acc.balance}
@@ -127,13 +129,14 @@ async def api_login(body: Login, request: Request, response: Response) -> dict[s
     sec = security(request)
     key = names.lenient_key(body.name)
     address = client_address(request)
-    await sec.throttle.check_login(key, address)
-    target = await _db(request, lambda s: find_for_login(s, body.name))
-    stored = target.password_hash if target else None
-    ok = await sec.gate.run(lambda: verify(stored, body.password))
-    if not ok or target is None:
-        await sec.throttle.login_failed(key, address)
-        raise bad_credentials()
+    with sec.throttle.checking(key, address):  # one check of a name at a time: counted in turn
+        await sec.throttle.check_login(key, address)
+        target = await _db(request, lambda s: find_for_login(s, body.name))
+        stored = target.password_hash if target else None
+        ok = await sec.gate.run(lambda: verify(stored, body.password))
+        if not ok or target is None:
+            await sec.throttle.login_failed(key, address)
+            raise bad_credentials()
     t = now(request)
 
     def opened(s: Session) -> tuple[str, Account | None]:
@@ -171,12 +174,13 @@ async def api_password(body: PasswordChange, caller: Caller_, request: Request) 
     check_policy(body.new_password)
     key = names.lenient_key(caller.account.name)
     address = client_address(request)
-    await sec.throttle.check_login(key, address)
     stored = caller.account.password_hash
-    if not await sec.gate.run(lambda: verify(stored, body.password)):
-        await sec.throttle.login_failed(key, address)
-        raise ServerError("wrong_password", "the current password is wrong", 403)
-    hashed = await sec.gate.run(lambda: hash_password(body.new_password))
+    with sec.throttle.checking(key, address):
+        await sec.throttle.check_login(key, address)
+        if not await sec.gate.run(lambda: verify(stored, body.password)):
+            await sec.throttle.login_failed(key, address)
+            raise ServerError("wrong_password", "the current password is wrong", 403)
+        hashed = await sec.gate.run(lambda: hash_password(body.new_password))
     account_id = caller.account.id
     ended = await _db(request, lambda s: set_password(s, account_id, hashed, caller.session))
     sec.sockets.end_sessions(ended)
