@@ -346,7 +346,7 @@ def _parser() -> argparse.ArgumentParser:
 
     serve = games.add_parser(
         "serve",
-        help="run the table server (HTTP API, WebSocket /ws, OpenAPI at /docs)",
+        help="run the table server (HTTP API, WebSocket /ws, OpenAPI at /openapi.json)",
         description="Run the table server. Storage: an SQLite file in PAIJU_DATA_DIR "
         "(default ./data), or PAIJU_DATABASE_URL (PostgreSQL).",
     )
