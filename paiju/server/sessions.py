@@ -164,7 +164,21 @@ def end_others(s: Session, account_id: int, keep: str | None) -> list[str]:
     return [str(h) for h in s.execute(query.returning(Token.token_hash)).scalars()]
 
 
-def is_live(s: Session, session: str, now: float) -> bool:
-    """Whether a session (by id) is still open and unexpired (an open socket asks this)."""
-    found = s.scalars(sa.select(Token.expires_at).where(Token.token_hash == session)).first()
-    return found is not None and found > int(now)
+def is_live(s: Session, session: str, now: float, policy: Policy | None = None) -> bool:
+    """Whether a session (by id) is still open and unexpired; with a ``policy``, its end is
+    moved if due (an open socket asks this: a player at a table is using the session).
+
+    >>> from paiju.server.db import make_engine, make_sessions, migrate
+    >>> e = make_engine("sqlite://"); migrate(e)
+    >>> with make_sessions(e)() as s:
+    ...     is_live(s, digest("nobody"), 0)
+    False
+    """
+    row = s.scalars(sa.select(Token).where(Token.token_hash == session)).first()
+    t = int(now)
+    if row is None or row.expires_at <= t:
+        return False
+    if policy is not None and t - row.last_used_at >= policy.refresh_every:
+        row.last_used_at = t
+        row.expires_at = t + int(policy.ttl)
+    return True

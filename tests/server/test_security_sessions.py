@@ -170,6 +170,25 @@ def test_sessions_expire_and_slide(base: str, db: str) -> None:
     assert sql(db, "SELECT 1 FROM tokens WHERE token_hash=:h", h=h) == []
 
 
+def test_an_open_socket_keeps_its_session_alive(base: str, db: str) -> None:
+    """A player at a table for days uses the session though no HTTP request comes: the
+    socket's recheck (every 0.2 s here) moves the end."""
+    register(base, "sitter")
+    token = bearer_login(base, "sitter")
+    h = digest(token)
+    socket = ws_open(base, **bearer(token))
+    sql(db, "UPDATE tokens SET expires_at = expires_at - :d, last_used_at = last_used_at - :d "
+            "WHERE token_hash = :h", d=29 * DAY, h=h)  # fmt: skip
+    deadline = time.monotonic() + 20
+    while True:  # the socket's next recheck moves the end 30 days ahead again
+        [(expires,)] = sql(db, "SELECT expires_at FROM tokens WHERE token_hash=:h", h=h)
+        if int(expires) > time.time() + 29 * DAY:  # type: ignore[call-overload]
+            break
+        assert time.monotonic() < deadline, "the socket did not keep its session alive"
+        time.sleep(0.1)
+    socket.close()
+
+
 def test_using_a_cookie_session_sends_the_cookie_again_when_it_slides(base: str, db: str) -> None:
     register(base, "slider2")
     browser = cookie_login(base, "slider2")

@@ -152,8 +152,8 @@ async def _watch_session(
     assert isinstance(svc, Services)
 
     def live() -> bool:
-        with svc.sessions() as s:
-            return is_live(s, session, now(websocket))
+        with svc.sessions.begin() as s:  # an open socket keeps its session alive (sliding)
+            return is_live(s, session, now(websocket), sec.policy)
 
     while not conn.closed.is_set():
         await asyncio.sleep(sec.settings.session_recheck_seconds)
