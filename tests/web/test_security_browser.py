@@ -54,10 +54,11 @@ window.result = new Promise((done) => {
   };
   ws.onclose = (e) => { seen.code = e.code; done(seen); };
 });
-window.logout = fetch(`http://${target}/api/logout`, {
+// then (not meanwhile: the socket's answer must not depend on the race) a logout
+window.logout = window.result.then(() => fetch(`http://${target}/api/logout`, {
   method: "POST", credentials: "include", mode: "no-cors",
   headers: {"content-type": "text/plain"}, body: "{}",
-}).then(() => "sent", (err) => String(err));
+})).then(() => "sent", (err) => String(err));
 </script>"""
 
 
