@@ -449,7 +449,7 @@ def test_a_hand_that_cannot_be_rebuilt_is_quarantined_and_the_server_starts(db_u
     start."""
     with make(db_url) as client:
         token = signup(client, "qa")
-        with client.websocket_connect(f"/ws?token={token}") as ws:
+        with client.websocket_connect("/ws", headers=bearer(token)) as ws:
             sit_down(ws, "mazhan")
             first = until(ws, {"view"})
             while first["version"] < 2:
