@@ -26,12 +26,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import hashlib
 import json
 import multiprocessing as mp
 import os
 import random
-import secrets
 import statistics
 import sys
 import tempfile
@@ -68,7 +66,7 @@ def _accounts(url: str, n: int) -> list[str]:
     """N accounts with sessions, written straight into the database; their tokens."""
     from paiju.server.db import make_engine, make_sessions, migrate
     from paiju.server.ledger import new_account
-    from paiju.server.models import Token
+    from paiju.server.sessions import Policy, open_session
 
     engine = make_engine(url)
     migrate(engine)
@@ -76,9 +74,7 @@ def _accounts(url: str, n: int) -> list[str]:
     with make_sessions(engine).begin() as s:
         for i in range(n):
             acc = new_account(s, f"load{i}", "!", 10_000)
-            token = secrets.token_urlsafe(32)
-            s.add(Token(account_id=acc.id, token_hash=hashlib.sha256(token.encode()).hexdigest()))
-            tokens.append(token)
+            tokens.append(open_session(s, acc.id, time.time(), Policy()))
     engine.dispose()
     return tokens
 
@@ -217,6 +213,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "PAIJU_BOT_WAIT": "0",
             "PAIJU_BOT_DELAY": "1.0" if args.pace == "human" else "0",
             "PAIJU_TURN_SECONDS": "30",
+            # a load client plays as fast as its views come: no human's per-socket rate
+            "PAIJU_WS_RATE": "1000",
+            "PAIJU_WS_BURST": "1000",
             "PAIJU_READY_SECONDS": "120",
             "PAIJU_LOG_LEVEL": "WARNING",
         }

@@ -215,7 +215,7 @@ def _serve(args: argparse.Namespace) -> int:
         port=args.port,
         log_level="warning",
         ws_per_message_deflate=False,  # frames are small: compressing costs more than it saves
-        ws_max_size=64 * 1024,
+        ws_max_size=16 * settings.ws_max_bytes,  # 64 KiB; beyond: 1009, below: too_large
     )
     server = uvicorn.Server(config)
 
@@ -346,7 +346,7 @@ def _parser() -> argparse.ArgumentParser:
 
     serve = games.add_parser(
         "serve",
-        help="run the table server (HTTP API, WebSocket /ws, OpenAPI at /docs)",
+        help="run the table server (HTTP API, WebSocket /ws, OpenAPI at /openapi.json)",
         description="Run the table server. Storage: an SQLite file in PAIJU_DATA_DIR "
         "(default ./data), or PAIJU_DATABASE_URL (PostgreSQL).",
     )

@@ -25,6 +25,7 @@ from paiju.server.config import Settings
 from paiju.server.db import migrate
 from paiju.server.errors import ServerError
 from paiju.server.routes import api, ws
+from paiju.server.security import install
 from paiju.server.services import build
 from paiju.server.table_machine import Timing
 from paiju.server.writer import TRANSIENT
@@ -51,6 +52,7 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
         if cluster is not None:
             await cluster.stop()  # type: ignore[attr-defined]
         await asyncio.to_thread(services.close)
+        await app.state.security.aclose()
 
     app = FastAPI(
         title="paiju",
@@ -60,6 +62,7 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
     )
     app.state.services = services
     app.state.settings = settings
+    install(app, settings)  # headers, origins, throttles, sessions (docs/security.md)
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(_request: Request, err: RequestValidationError) -> JSONResponse:

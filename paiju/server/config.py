@@ -14,6 +14,22 @@
 | ``PAIJU_REDIS_PREFIX`` | the prefix of every Redis key and channel | paiju |
 | ``PAIJU_SEED`` | deal the hands from this seed (tests, demos); unset: unpredictable | — |
 | ``PAIJU_LOG_LEVEL`` | the server's log level (DEBUG, INFO, WARNING, ERROR) | INFO |
+| ``PAIJU_SESSION_DAYS`` | a session ends after this many days unused (sliding) | 30 |
+| ``PAIJU_SESSIONS_PER_ACCOUNT`` | the most sessions an account keeps (the oldest ends) | 20 |
+| ``PAIJU_SESSION_RECHECK_SECONDS`` | how often an open socket's session is checked again | 60 |
+| ``PAIJU_SECURE_COOKIES`` | always mark the cookie ``Secure`` (it is over https anyway) | false |
+| ``PAIJU_ALLOWED_ORIGINS`` | origins a browser may use the API from (comma-separated) | its own |
+| ``PAIJU_LOGIN_LIMITS_ACCOUNT`` | failed logins per name (``limits``) | 5/minute;20/hour;100/day |
+| ``PAIJU_LOGIN_LIMITS_ADDRESS`` | failed logins per client address | 20/minute;200/hour;1000/day |
+| ``PAIJU_REGISTER_LIMITS_ADDRESS`` | new accounts per client address | 20/minute;200/day |
+| ``PAIJU_HASH_CONCURRENCY`` | password hashes computed at once | 2 |
+| ``PAIJU_HASH_QUEUE`` | password hashes waiting, beyond which ``busy`` (503) | 16 |
+| ``PAIJU_WS_MAX_BYTES`` | the longest WebSocket message read (longer: ``too_large``) | 4096 |
+| ``PAIJU_WS_RATE`` | messages per second a socket may send, on average | 10 |
+| ``PAIJU_WS_BURST`` | messages a socket may send at once | 30 |
+| ``PAIJU_WS_SOCKETS_PER_ACCOUNT`` | open sockets of one account on one process | 4 |
+
+The security settings are explained in docs/security.md.
 
 >>> Settings.from_env({"PAIJU_TURN_SECONDS": "3"}).turn_seconds
 3.0
@@ -24,10 +40,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationError, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 __all__ = ["Settings"]
 
@@ -53,6 +69,21 @@ class Settings(BaseSettings):
     redis_url: str | None = None
     redis_prefix: str = "paiju"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    # sessions, origins, throttling, sockets (docs/security.md)
+    session_days: float = Field(30.0, gt=0)
+    sessions_per_account: int = Field(20, ge=1)
+    session_recheck_seconds: float = Field(60.0, gt=0)
+    secure_cookies: bool = False
+    allowed_origins: Annotated[tuple[str, ...], NoDecode] = ()  # "a, b": see _normalise
+    login_limits_account: str = "5/minute;20/hour;100/day"
+    login_limits_address: str = "20/minute;200/hour;1000/day"
+    register_limits_address: str = "20/minute;200/day"
+    hash_concurrency: int = Field(2, ge=1)
+    hash_queue: int = Field(16, ge=0)
+    ws_max_bytes: int = Field(4096, ge=256, le=1_048_576)
+    ws_rate: float = Field(10.0, gt=0)
+    ws_burst: int = Field(30, ge=1)
+    ws_sockets_per_account: int = Field(4, ge=1)
 
     @model_validator(mode="before")
     @classmethod
@@ -62,7 +93,35 @@ class Settings(BaseSettings):
             level = data.get("log_level")
             if isinstance(level, str):
                 data["log_level"] = level.upper()
+            origins = data.get("allowed_origins")
+            if isinstance(origins, str):  # "https://a.example, https://b.example"
+                data["allowed_origins"] = tuple(o.strip() for o in origins.split(",") if o.strip())
         return data
+
+    @field_validator("allowed_origins")
+    @classmethod
+    def _origins(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        out = []
+        for origin in value:
+            o = origin.strip().rstrip("/").lower()
+            scheme, sep, host = o.partition("://")
+            if scheme not in ("http", "https") or not sep or not host or "/" in host:
+                raise ValueError(f"an origin is scheme://host[:port], not {origin[:80]!r}")
+            out.append(o)
+        return tuple(out)
+
+    @field_validator("login_limits_account", "login_limits_address", "register_limits_address")
+    @classmethod
+    def _limits(cls, value: str) -> str:
+        from limits import parse_many
+
+        try:
+            parse_many(value)
+        except ValueError:
+            raise ValueError(
+                f"not a list of limits like '5/minute;20/hour': {value[:80]!r}"
+            ) from None
+        return value
 
     @model_validator(mode="after")
     def _default_database(self) -> Settings:

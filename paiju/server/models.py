@@ -1,7 +1,9 @@
 """The database schema (SQLAlchemy 2; migrations in ``paiju/server/migrations``).
 
-- ``accounts``: players and the house (``is_house``), with their balances;
-- ``tokens``: login sessions (the SHA-256 of the bearer token, never the token);
+- ``accounts``: players and the house (``is_house``), with their balances and the key that
+  makes look-alike names one name (``name_key``, unique; :mod:`paiju.server.names`);
+- ``tokens``: login sessions (the SHA-256 of the session token, never the token; when the
+  session ends unless used again; :mod:`paiju.server.sessions`);
 - ``ledger``: every movement of points, with its reason, hand and an idempotency key;
 - ``tables``, ``hands``, ``hand_actions``: the tables and the action log each hand is
   rebuilt from after a restart;
@@ -19,6 +21,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     ForeignKey,
+    Index,
     Integer,
     String,
     UniqueConstraint,
@@ -46,8 +49,12 @@ class Account(Base):
     """A player, or the house."""
 
     __tablename__ = "accounts"
+    __table_args__ = (Index("uq_accounts_name_key", "name_key", unique=True),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True)
+    #: the name's TR39 skeleton, case-folded (:func:`paiju.server.names.key`); null for a
+    #: name registered before migration 0004 that collided with an older one's key
+    name_key: Mapped[str | None] = mapped_column(String(400), nullable=True)
     password_hash: Mapped[str] = mapped_column(String(200), default="")
     balance: Mapped[int] = mapped_column(BigInteger, default=0)
     is_house: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -57,12 +64,16 @@ class Account(Base):
 
 
 class Token(Base):
-    """A login session."""
+    """A login session: the SHA-256 of its token, and when it ends (Unix seconds)."""
 
     __tablename__ = "tokens"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    #: the session ends at this time unless it is used again (sliding expiry)
+    expires_at: Mapped[int] = mapped_column(BigInteger)
+    #: the last time its expiry was moved
+    last_used_at: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[dt.datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )

@@ -95,7 +95,8 @@ class Server:
 def account(base: str, name: str) -> str:
     """Register (if new) and log in; the bearer token."""
     httpx.post(f"http://{base}/api/register", json={"name": name, "password": "secret-pw-1"})
-    r = httpx.post(f"http://{base}/api/login", json={"name": name, "password": "secret-pw-1"})
+    login = {"name": name, "password": "secret-pw-1", "bearer": True}
+    r = httpx.post(f"http://{base}/api/login", json=login)
     token: str = r.json()["token"]
     return token
 

@@ -114,9 +114,14 @@ def world(postgres_url: str) -> Iterator[World]:
 def token(base: str, name: str) -> str:
     httpx.post(f"http://{base}/api/register", json={"name": name, "password": "secret-pw"})
     t: str = httpx.post(
-        f"http://{base}/api/login", json={"name": name, "password": "secret-pw"}
+        f"http://{base}/api/login", json={"name": name, "password": "secret-pw", "bearer": True}
     ).json()["token"]
     return t
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The header an API client authenticates with (tokens never travel in URLs)."""
+    return {"Authorization": f"Bearer {token}"}
 
 
 def recv_until(ws: ClientConnection, kinds: set[str]) -> dict[str, Any]:
@@ -146,7 +151,9 @@ class Player(threading.Thread):
             except Exception:  # the server died: come back through the other one
                 time.sleep(0.5)
                 try:
-                    self.ws = connect(f"ws://{self.fallback[0]}/ws?token={self.tok}")
+                    self.ws = connect(
+                        f"ws://{self.fallback[0]}/ws", additional_headers=bearer(self.tok)
+                    )
                     self.reconnected = True
                 except Exception as err:
                     self.error = str(err)
@@ -174,7 +181,7 @@ def seat_four(world: World) -> tuple[list[Player], list[str]]:
     socks = []
     tables = set()
     for tok, home in zip(toks, homes, strict=True):
-        ws = connect(f"ws://{world.bases[home]}/ws?token={tok}")
+        ws = connect(f"ws://{world.bases[home]}/ws", additional_headers=bearer(tok))
         recv_until(ws, {"hello"})
         ws.send(json.dumps({"type": "join", "room": "mazhan"}))
         tables.add(recv_until(ws, {"seated"})["table"])
@@ -239,8 +246,8 @@ def test_the_owner_dies_in_mid_hand_and_the_other_process_finishes_it(world: Wor
 
 def test_the_lobby_counts_every_process(world: World) -> None:
     toks = [token(world.bases["A"], "l1"), token(world.bases["B"], "l2")]
-    a = connect(f"ws://{world.bases['A']}/ws?token={toks[0]}")
-    b = connect(f"ws://{world.bases['B']}/ws?token={toks[1]}")
+    a = connect(f"ws://{world.bases['A']}/ws", additional_headers=bearer(toks[0]))
+    b = connect(f"ws://{world.bases['B']}/ws", additional_headers=bearer(toks[1]))
     for ws in (a, b):
         recv_until(ws, {"hello"})
         ws.send(json.dumps({"type": "join", "room": "madiao"}))
@@ -265,7 +272,7 @@ def test_a_burst_of_joins_on_two_processes_seats_everyone(world: World) -> None:
     homes = ["A" if i % 2 else "B" for i in range(12)]
     toks = [token(world.bases[h], n) for n, h in zip(names, homes, strict=True)]
     pairs = zip(toks, homes, strict=True)
-    socks = [connect(f"ws://{world.bases[h]}/ws?token={t}") for t, h in pairs]
+    socks = [connect(f"ws://{world.bases[h]}/ws", additional_headers=bearer(t)) for t, h in pairs]
     seated: dict[int, dict[str, Any]] = {}
 
     def join(i: int) -> None:

@@ -53,10 +53,14 @@ def signup(client: TestClient, name: str) -> str:
         client.post("/api/register", json={"name": name, "password": "secret-pw"}).status_code
         == 201
     )
-    token: str = client.post("/api/login", json={"name": name, "password": "secret-pw"}).json()[
-        "token"
-    ]
+    login = {"name": name, "password": "secret-pw", "bearer": True}
+    token: str = client.post("/api/login", json=login).json()["token"]
     return token
+
+
+def bearer(token: str) -> dict[str, str]:
+    """The header an API client authenticates with (tokens never travel in URLs)."""
+    return {"authorization": f"Bearer {token}"}
 
 
 def books_balance(url: str) -> None:
@@ -106,7 +110,7 @@ def until(
 def test_a_whole_hand_with_one_person_and_three_bots(db_url: str) -> None:
     with make(db_url) as client:
         token = signup(client, "ana")
-        with client.websocket_connect(f"/ws?token={token}") as ws:
+        with client.websocket_connect("/ws", headers=bearer(token)) as ws:
             assert until(ws, {"hello"})["balance"] == 10_000
             seat = sit_down(ws, "mazhan")
             start = until(ws, {"hand_start"})
@@ -136,7 +140,7 @@ def test_four_timeouts_in_a_row_are_an_escape_and_cost_400_stakes(db_url: str) -
     timing = Timing(turn=0.05, ready=60.0, bot_wait=0.01, disconnect=30.0, bot_delay=0.0)
     with make(db_url, timing) as client:
         token = signup(client, "bo")
-        with client.websocket_connect(f"/ws?token={token}") as ws:
+        with client.websocket_connect("/ws", headers=bearer(token)) as ws:
             sit_down(ws, "mazhan")
             while (end := until(ws, {"escape", "settlement"}))["type"] == "settlement":
                 ws.send_json({"type": "ready"})
@@ -154,10 +158,10 @@ def test_four_timeouts_in_a_row_are_an_escape_and_cost_400_stakes(db_url: str) -
 def test_reconnecting_resumes_the_hand_with_the_full_view(db_url: str) -> None:
     with make(db_url) as client:
         token = signup(client, "cy")
-        with client.websocket_connect(f"/ws?token={token}") as ws:
+        with client.websocket_connect("/ws", headers=bearer(token)) as ws:
             sit_down(ws, "mazhan")
             view = until(ws, {"view"})
-        with client.websocket_connect(f"/ws?token={token}") as ws2:
+        with client.websocket_connect("/ws", headers=bearer(token)) as ws2:
             assert until(ws2, {"seated"})["room"] == "mazhan"
             again = until(ws2, {"view"})
             assert again["hand"] == view["hand"]
@@ -172,7 +176,7 @@ def test_reconnecting_resumes_the_hand_with_the_full_view(db_url: str) -> None:
 def test_a_restart_in_mid_hand_rebuilds_the_table(db_url: str) -> None:
     with make(db_url) as client:
         token = signup(client, "di")
-        with client.websocket_connect(f"/ws?token={token}") as ws:
+        with client.websocket_connect("/ws", headers=bearer(token)) as ws:
             sit_down(ws, "mazhan")
             first = until(ws, {"view"})
     engine = make_engine(db_url)
@@ -181,7 +185,7 @@ def test_a_restart_in_mid_hand_rebuilds_the_table(db_url: str) -> None:
         assert [h.id for h in live] == [first["hand"]]
     engine.dispose()
     # a new server process on the same database
-    with make(db_url) as client, client.websocket_connect(f"/ws?token={token}") as ws:
+    with make(db_url) as client, client.websocket_connect("/ws", headers=bearer(token)) as ws:
         assert until(ws, {"seated"})["table"] == first["table"]
         view = until(ws, {"view"})
         assert view["hand"] == first["hand"] and view["version"] >= first["version"]
@@ -193,7 +197,7 @@ def test_a_restart_in_mid_hand_rebuilds_the_table(db_url: str) -> None:
 def test_illegal_stale_and_out_of_turn_actions_change_nothing(db_url: str) -> None:
     with make(db_url) as client:
         token = signup(client, "ed")
-        with client.websocket_connect(f"/ws?token={token}") as ws:
+        with client.websocket_connect("/ws", headers=bearer(token)) as ws:
             ws.send_json({"type": "action", "action": "E discard 1m", "version": 0})
             assert until(ws, {"error"})["code"] == "not_seated"
             ws.send_json({"type": "join", "room": "nowhere"})
@@ -239,7 +243,7 @@ def test_unauthenticated_and_bad_http_requests(tmp_path: Path) -> None:
         assert r.status_code == 422 and r.json()["error"]["code"] == "bad_request"
         assert "password" in r.json()["error"]["message"]
         assert client.get("/api/rooms").json()["rooms"][0]["min_balance"] == 800
-        with client.websocket_connect("/ws?token=forged") as ws:
+        with client.websocket_connect("/ws", headers=bearer("forged")) as ws:
             assert ws.receive_json()["code"] == "unauthorized"
         assert json.loads(client.get("/openapi.json").text)["info"]["title"] == "paiju"
 
@@ -247,7 +251,7 @@ def test_unauthenticated_and_bad_http_requests(tmp_path: Path) -> None:
 def test_a_ma_diao_room_plays_a_hand_and_settles_through_the_ledger(db_url: str) -> None:
     with make(db_url) as client:
         token = signup(client, "fu")
-        with client.websocket_connect(f"/ws?token={token}") as ws:
+        with client.websocket_connect("/ws", headers=bearer(token)) as ws:
             sit_down(ws, "madiao")
             settlement = until(ws, {"settlement"}, play=True)
         assert len(settlement["result"]["chong"]) == 8
@@ -258,7 +262,7 @@ def test_a_ma_diao_room_plays_a_hand_and_settles_through_the_ledger(db_url: str)
 def test_tuoguan_plays_the_hand_for_the_player(db_url: str) -> None:
     with make(db_url) as client:
         token = signup(client, "gu")
-        with client.websocket_connect(f"/ws?token={token}") as ws:
+        with client.websocket_connect("/ws", headers=bearer(token)) as ws:
             ws.send_json({"type": "join", "room": "mazhan"})
             until(ws, {"seated"})
             ws.send_json({"type": "tuoguan", "on": True})
@@ -273,7 +277,7 @@ def test_tuoguan_plays_the_hand_for_the_player(db_url: str) -> None:
 def test_leaving_a_live_hand_is_an_escape(db_url: str) -> None:
     with make(db_url) as client:
         token = signup(client, "ha")
-        with client.websocket_connect(f"/ws?token={token}") as ws:
+        with client.websocket_connect("/ws", headers=bearer(token)) as ws:
             sit_down(ws, "mazhan")
             until(ws, {"view"})
             ws.send_json({"type": "leave"})
@@ -299,7 +303,7 @@ def test_staying_away_too_long_is_an_escape(tmp_path: Path) -> None:
                 left.set()
 
         hub.on_changed = watch
-        with client.websocket_connect(f"/ws?token={token}") as ws:
+        with client.websocket_connect("/ws", headers=bearer(token)) as ws:
             sit_down(ws, "mazhan")
             until(ws, {"view"})
         assert left.wait(timeout=30)  # the escape unseated the player
@@ -314,8 +318,8 @@ def test_no_frame_to_a_seat_holds_another_seats_tiles(db_url: str) -> None:
     with make(db_url, timing) as client:
         tokens = [signup(client, "p1"), signup(client, "p2")]
         with (
-            client.websocket_connect(f"/ws?token={tokens[0]}") as a,
-            client.websocket_connect(f"/ws?token={tokens[1]}") as b,
+            client.websocket_connect("/ws", headers=bearer(tokens[0])) as a,
+            client.websocket_connect("/ws", headers=bearer(tokens[1])) as b,
         ):
             a.send_json({"type": "join", "room": "mazhan"})
             seat_a = until(a, {"seated"})["seat"]
@@ -370,7 +374,7 @@ def test_a_settlement_is_never_counted_twice(db_url: str) -> None:
     two writes) is settled again on restart, and the ledger counts it once."""
     with make(db_url) as client:
         token = signup(client, "ju")
-        with client.websocket_connect(f"/ws?token={token}") as ws:
+        with client.websocket_connect("/ws", headers=bearer(token)) as ws:
             sit_down(ws, "mazhan")
             settlement = until(ws, {"settlement"}, play=True)
             ws.send_json({"type": "leave"})
@@ -396,7 +400,7 @@ def test_replays_of_finished_hands_are_the_players_own(tmp_path: Path) -> None:
     with make(f"sqlite:///{tmp_path / 'paiju.db'}") as client:
         token = signup(client, "ko")
         other = signup(client, "lu")
-        with client.websocket_connect(f"/ws?token={token}") as ws:
+        with client.websocket_connect("/ws", headers=bearer(token)) as ws:
             seat = sit_down(ws, "madiao")
             settlement = until(ws, {"settlement"}, play=True)
         auth = {"authorization": f"Bearer {token}"}
@@ -419,9 +423,9 @@ def test_a_table_of_ones_own_gets_its_bots_at_once(db_url: str) -> None:
     with make(db_url, slow) as client:
         tokens = [signup(client, name) for name in ("solo", "pair", "third")]
         with (
-            client.websocket_connect(f"/ws?token={tokens[0]}") as solo,
-            client.websocket_connect(f"/ws?token={tokens[1]}") as pair,
-            client.websocket_connect(f"/ws?token={tokens[2]}") as third,
+            client.websocket_connect("/ws", headers=bearer(tokens[0])) as solo,
+            client.websocket_connect("/ws", headers=bearer(tokens[1])) as pair,
+            client.websocket_connect("/ws", headers=bearer(tokens[2])) as third,
         ):
             pair.send_json({"type": "join", "room": "mazhan"})
             waiting = until(pair, {"seated"})["table"]
@@ -445,7 +449,7 @@ def test_a_hand_that_cannot_be_rebuilt_is_quarantined_and_the_server_starts(db_u
     start."""
     with make(db_url) as client:
         token = signup(client, "qa")
-        with client.websocket_connect(f"/ws?token={token}") as ws:
+        with client.websocket_connect("/ws", headers=bearer(token)) as ws:
             sit_down(ws, "mazhan")
             first = until(ws, {"view"})
             while first["version"] < 2:

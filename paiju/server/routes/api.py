@@ -6,22 +6,46 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import asyncio
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
 
 from paiju.games import replay
 from paiju.replay import read_record
-from paiju.server.accounts import login, register
+from paiju.server import names
+from paiju.server.accounts import (
+    bad_credentials,
+    check_available,
+    create_account,
+    find_for_login,
+    set_password,
+)
 from paiju.server.errors import ServerError
 from paiju.server.models import Account
-from paiju.server.routes.deps import COOKIE, current_account, services
+from paiju.server.passwords import check_policy, hash_password, verify
+from paiju.server.routes.deps import (
+    Caller,
+    clear_session_cookie,
+    credential_of,
+    current_account,
+    current_caller,
+    now,
+    services,
+    set_session_cookie,
+)
+from paiju.server.security import client_address, security
+from paiju.server.sessions import end_session, open_session
 
 __all__ = ["replay_step", "router"]
 
 router = APIRouter(prefix="/api")
 Me = Annotated[Account, Depends(current_account)]
+Caller_ = Annotated[Caller, Depends(current_caller)]
+T = TypeVar("T")
 
 
 class Credentials(BaseModel):
@@ -29,6 +53,19 @@ class Credentials(BaseModel):
 
     name: str = Field(max_length=200)
     password: str = Field(max_length=1024)
+
+
+class Login(Credentials):
+    """``{"name", "password", "bearer"?}``: ``bearer`` asks for a token (API clients)."""
+
+    bearer: bool = Field(False, description="answer a bearer token instead of the cookie")
+
+
+class PasswordChange(BaseModel):
+    """``{"password", "new_password"}``: the current password and the new one."""
+
+    password: str = Field(max_length=1024)
+    new_password: str = Field(max_length=1024)
 
 
 def replay_step(record: dict[str, Any], seat: str, step: int) -> dict[str, Any]:
@@ -58,22 +95,96 @@ def replay_step(record: dict[str, Any], seat: str, step: int) -> dict[str, Any]:
     }
 
 
+async def _db(request: Request, work: Callable[[Session], T]) -> T:
+    """Run ``work`` in one committing transaction, in a worker thread."""
+
+    def run() -> T:
+        with services(request).sessions.begin() as s:
+            return work(s)
+
+    return await asyncio.to_thread(run)
+
+
 @router.post("/register", status_code=201)
-def api_register(body: Credentials, request: Request) -> dict[str, Any]:
-    """Create an account with the starting balance."""
-    svc = services(request)
-    with svc.sessions.begin() as s:
-        acc = register(s, body.name, body.password, svc.settings.start_balance)
-        return {"name": acc.name, "balance": acc.balance}
+async def api_register(body: Credentials, request: Request) -> dict[str, Any]:
+    """Create an account with the starting balance (docs/security.md: names, passwords)."""
+    sec = security(request)
+    name = names.normalise(body.name)
+    check_policy(body.password)
+    key = await _db(request, lambda s: check_available(s, name))
+    address = client_address(request)
+    await sec.throttle.register(address)
+    with sec.throttle.checking(None, address):
+        hashed = await sec.gate.run(lambda: hash_password(body.password))
+    start = services(request).settings.start_balance
+    acc = await _db(request, lambda s: create_account(s, name, key, hashed, start))
+    return {"name": acc.name, "balance": acc.balance}
 
 
 @router.post("/login")
-def api_login(body: Credentials, request: Request, response: Response) -> dict[str, Any]:
-    """Log in: a bearer token, also set as the session cookie."""
-    with services(request).sessions.begin() as s:
-        token = login(s, body.name, body.password)
-    response.set_cookie(COOKIE, token, httponly=True, samesite="lax")
-    return {"token": token}
+async def api_login(body: Login, request: Request, response: Response) -> dict[str, Any]:
+    """Log in. A browser gets the session cookie and ``{"name", "balance"}``; an API client
+    that asks (``"bearer": true``) gets ``{"token", "expires_at"}`` and no cookie. Failed
+    logins are throttled per name and per address (429 ``rate_limited``)."""
+    sec = security(request)
+    key = names.lenient_key(body.name)
+    address = client_address(request)
+    with sec.throttle.checking(key, address):  # one check of a name at a time: counted in turn
+        await sec.throttle.check_login(key, address)
+        target = await _db(request, lambda s: find_for_login(s, body.name))
+        stored = target.password_hash if target else None
+        ok = await sec.gate.run(lambda: verify(stored, body.password))
+        if not ok or target is None:
+            await sec.throttle.login_failed(key, address)
+            raise bad_credentials()
+    t = now(request)
+
+    def opened(s: Session) -> tuple[str, Account | None]:
+        return open_session(s, target.account_id, t, sec.policy), s.get(Account, target.account_id)
+
+    token, acc = await _db(request, opened)
+    if body.bearer:
+        return {"token": token, "expires_at": int(t) + int(sec.policy.ttl)}
+    set_session_cookie(response, request, token)
+    return {"name": acc.name if acc else body.name, "balance": acc.balance if acc else 0}
+
+
+@router.post("/logout", status_code=204)
+async def api_logout(request: Request) -> Response:
+    """End the caller's session (cookie or bearer), drop the cookie and close the session's
+    sockets on this process (on other processes within ``PAIJU_SESSION_RECHECK_SECONDS``).
+    Without a session it only drops the cookie."""
+    cred = credential_of(request)
+    sec = security(request)
+    if cred.via_cookie:
+        sec.origins.check(request.scope, required=True)
+    ended = await _db(request, lambda s: end_session(s, cred.token)) if cred.token else None
+    if ended is not None:
+        sec.sockets.end_sessions([ended])
+    response = Response(status_code=204)
+    clear_session_cookie(response, request)
+    return response
+
+
+@router.post("/password", status_code=204)
+async def api_password(body: PasswordChange, caller: Caller_, request: Request) -> Response:
+    """Change the password (the current one is asked again): every other session of the
+    account ends, and their sockets close; this one goes on."""
+    sec = security(request)
+    check_policy(body.new_password)
+    key = names.lenient_key(caller.account.name)
+    address = client_address(request)
+    stored = caller.account.password_hash
+    with sec.throttle.checking(key, address):
+        await sec.throttle.check_login(key, address)
+        if not await sec.gate.run(lambda: verify(stored, body.password)):
+            await sec.throttle.login_failed(key, address)
+            raise ServerError("wrong_password", "the current password is wrong", 403)
+        hashed = await sec.gate.run(lambda: hash_password(body.new_password))
+    account_id = caller.account.id
+    ended = await _db(request, lambda s: set_password(s, account_id, hashed, caller.session))
+    sec.sockets.end_sessions(ended)
+    return Response(status_code=204)
 
 
 @router.get("/me")

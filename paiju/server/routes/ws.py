@@ -11,14 +11,16 @@ import contextlib
 import logging
 
 from fastapi import APIRouter, WebSocket
+from redis.exceptions import RedisError
 from starlette.websockets import WebSocketDisconnect
 
-from paiju.server.accounts import account_for_token
 from paiju.server.connection import Connection
 from paiju.server.errors import ServerError
-from paiju.server.models import Account
 from paiju.server.protocol import parse_client
-from paiju.server.routes.deps import services, token_of
+from paiju.server.routes.deps import credential_of, now, services
+from paiju.server.security import Security, security
+from paiju.server.sessions import Policy, Resolved, is_live, resolve
+from paiju.server.socket_guard import CLOSE_TOO_MANY, MessageRate, frame_problem
 from paiju.server.writer import TRANSIENT
 
 __all__ = ["router"]
@@ -27,49 +29,81 @@ log = logging.getLogger("paiju.ws")
 router = APIRouter()
 
 CLOSE_UNAUTHORIZED = 4401
+CLOSE_BAD_ORIGIN = 4403
+FLUSH_SECONDS = 5.0  # how long a closing socket's last frames may take to leave
 
 
 @router.websocket("/ws")
 async def ws(websocket: WebSocket) -> None:
-    """A player's socket: ``hello``, then their table's frames; their messages in."""
+    """A player's socket: ``hello``, then their table's frames; their messages in.
+
+    The session comes as the cookie or an ``Authorization: Bearer`` header, never in the URL;
+    a browser's socket (the cookie) must come from an allowed origin. Each message is
+    checked for size, depth and rate before it is parsed (:mod:`paiju.server.socket_guard`).
+    """
     svc = services(websocket)
+    sec = security(websocket)
     await websocket.accept()
-    header = websocket.headers.get("authorization") or ""
-    token = (
-        header[7:].strip()
-        if header.lower().startswith("bearer ")
-        else websocket.query_params.get("token") or token_of(websocket)
-    )
+    cred = credential_of(websocket)
     try:
-        acc = await asyncio.to_thread(_account, svc, token)
+        sec.origins.check(websocket.scope, required=cred.via_cookie)
+    except ServerError as err:
+        await websocket.send_json(_error(err.code, err.message))
+        await websocket.close(code=CLOSE_BAD_ORIGIN)
+        return
+    try:
+        found = await asyncio.to_thread(_session, svc, cred.token, now(websocket), sec.policy)
     except TRANSIENT:
         await websocket.send_json(_error("storage_unavailable", "the database is away; retry"))
         await websocket.close(code=1013)
         return
-    if acc is None:
-        await websocket.send_json(
-            {"type": "error", "code": "unauthorized", "message": "log in first"}
-        )
+    if found is None:
+        await websocket.send_json(_error("unauthorized", "log in first"))
         await websocket.close(code=CLOSE_UNAUTHORIZED)
         return
+    acc, session = found.account, found.session
     conn = Connection()
+    try:
+        sec.sockets.open(acc.id, session, conn)
+    except ServerError as err:
+        await websocket.send_json(_error(err.code, err.message))
+        await websocket.close(code=CLOSE_TOO_MANY)
+        return
     pump = asyncio.create_task(_pump(websocket, conn))
+    watch = asyncio.create_task(_watch_session(svc, sec, session, conn, websocket))
     conn.send({"type": "hello", "name": acc.name, "balance": int(acc.balance)})
     cluster = svc.cluster
+    rate = MessageRate(sec.settings.ws_rate, sec.settings.ws_burst, asyncio.get_running_loop().time)
     try:
-        if cluster is not None:
-            await cluster.connected(acc.id, conn)  # type: ignore[attr-defined]
-        else:
-            svc.hub.connect(acc.id, conn)
+        try:
+            if cluster is not None:
+                await cluster.connected(acc.id, conn)  # type: ignore[attr-defined]
+            else:
+                svc.hub.connect(acc.id, conn)
+        except RedisError:
+            conn.send(_error("unavailable", "the server cannot reach its peers; try again"))
+            conn.close(1013, "try again later")
         while not conn.closed.is_set():
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            verdict = rate.take()
+            if verdict == "close":
+                conn.send(_error("rate_limited", "too many messages"))
+                conn.close(CLOSE_TOO_MANY, "too many messages")
+                break
+            if verdict == "drop":
+                if rate.warn():
+                    conn.send(_error("rate_limited", "too many messages; this one was dropped"))
+                continue
             raw = message.get("text")
             if raw is None:
                 conn.send(_error("bad_message", "messages are JSON text frames"))
                 continue
             try:
+                problem = frame_problem(raw, sec.settings.ws_max_bytes)
+                if problem is not None:
+                    raise problem
                 parsed = parse_client(raw)
                 if cluster is not None:
                     await cluster.route(acc.id, acc.name, parsed)  # type: ignore[attr-defined]
@@ -79,26 +113,57 @@ async def ws(websocket: WebSocket) -> None:
                 conn.send(_error(err.code, err.message))
             except TRANSIENT:
                 conn.send(_error("storage_unavailable", "the database is away; try again"))
+            except RedisError:
+                conn.send(_error("unavailable", "the server cannot reach its peers; try again"))
     except WebSocketDisconnect:
         pass
     finally:
         conn.close()
+        sec.sockets.close(acc.id, session, conn)
+        watch.cancel()
         if cluster is not None:
             with contextlib.suppress(Exception):
                 await cluster.disconnected(acc.id, conn)  # type: ignore[attr-defined]
         else:
             svc.hub.disconnect(acc.id, conn)
+        if conn.close_code != 1000:  # the server closed it: let the pump send the reason
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(pump, FLUSH_SECONDS)
         pump.cancel()
         with contextlib.suppress(BaseException):
             await pump
 
 
-def _account(svc: object, token: str) -> Account | None:
+def _session(svc: object, token: str, at: float, policy: Policy) -> Resolved | None:
     from paiju.server.services import Services
 
     assert isinstance(svc, Services)
-    with svc.sessions() as s:
-        return account_for_token(s, token)
+    with svc.sessions.begin() as s:
+        return resolve(s, token, at, policy)
+
+
+async def _watch_session(
+    svc: object, sec: Security, session: str, conn: Connection, websocket: WebSocket
+) -> None:
+    """Close the socket once its session has ended (logout, a password change, expiry),
+    wherever that happened: checked every ``PAIJU_SESSION_RECHECK_SECONDS``."""
+    from paiju.server.services import Services
+
+    assert isinstance(svc, Services)
+
+    def live() -> bool:
+        with svc.sessions.begin() as s:  # an open socket keeps its session alive (sliding)
+            return is_live(s, session, now(websocket), sec.policy)
+
+    while not conn.closed.is_set():
+        await asyncio.sleep(sec.settings.session_recheck_seconds)
+        try:
+            alive = await asyncio.to_thread(live)
+        except Exception:  # the database is away: the table pauses; check again later
+            continue
+        if not alive:
+            sec.sockets.end_sessions([session])
+            return
 
 
 def _error(code: str, message: str) -> dict[str, str]:

@@ -1,0 +1,125 @@
+"""Player names: what a name may be, and the key that makes look-alike names one name.
+
+A name is NFKC-normalised, 2–20 characters (code points, after normalisation) of letters,
+marks, digits and ``_ - .``, with single spaces inside; no control, format or invisible
+characters (Unicode's Default_Ignorable_Code_Point, such as U+3164 HANGUL FILLER); not
+mixing scripts the way spoofs do (ICU's "highly restrictive" level of Unicode TR39: Latin
+with Han, kana or Hangul is fine, Latin with Cyrillic is not).
+
+Two names are the same name when their **keys** are equal: the TR39 confusable skeleton
+(ICU's ``SpoofChecker.getSkeleton``) of the case-folded NFKC form. ``admin``, ``ADMIN``,
+``ＡＤＭＩＮ``, Cyrillic ``аdmin`` and ``𝐚𝐝𝐦𝐢𝐧`` share one key; the database keeps it unique.
+
+>>> normalise("ＡＤＭＩＮ")
+'ADMIN'
+>>> len({key(n) for n in ["admin", "ADMIN", "ＡＤＭＩＮ", "аdmin", "𝐚𝐝𝐦𝐢𝐧"]})
+1
+>>> key("張三") == key("张三")  # different characters, not look-alikes
+False
+"""
+
+from __future__ import annotations
+
+import threading
+import unicodedata
+
+import icu
+
+from paiju.server.errors import ServerError
+
+__all__ = ["MAX_LENGTH", "MIN_LENGTH", "key", "lenient_key", "normalise"]
+
+MIN_LENGTH = 2
+MAX_LENGTH = 20
+_PUNCTUATION = frozenset("_-.")
+_LOCK = threading.Lock()  # one ICU checker, used from worker threads
+_CHECKER = icu.SpoofChecker()
+_CHECKER.setChecks(
+    icu.USpoofChecks.RESTRICTION_LEVEL | icu.USpoofChecks.INVISIBLE | icu.USpoofChecks.MIXED_NUMBERS
+)
+_CHECKER.setRestrictionLevel(icu.URestrictionLevel.HIGHLY_RESTRICTIVE)
+_IGNORABLE = icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT
+
+
+def _bad(message: str) -> ServerError:
+    return ServerError("bad_name", message)
+
+
+def _invisible(ch: str) -> bool:
+    cat = unicodedata.category(ch)
+    if cat[0] == "C" or cat in ("Zl", "Zp"):  # control, format, surrogate, private, unassigned
+        return True
+    if cat == "Zs" and ch != " ":
+        return True
+    return bool(icu.Char.hasBinaryProperty(ch, _IGNORABLE))
+
+
+def normalise(raw: object) -> str:
+    """The name to store for ``raw`` (its NFKC form), or ``bad_name`` saying why not.
+
+    >>> normalise("  ana")
+    Traceback (most recent call last):
+    ...
+    paiju.server.errors.ServerError: a name may not begin or end with a space
+    >>> normalise("ㅤㅤ")
+    Traceback (most recent call last):
+    ...
+    paiju.server.errors.ServerError: a name may not contain control, format or invisible characters
+    >>> normalise("аdmin")  # Cyrillic а among Latin letters
+    Traceback (most recent call last):
+    ...
+    paiju.server.errors.ServerError: a name may not mix scripts (such as Latin and Cyrillic)
+
+    Raises :class:`~paiju.server.errors.ServerError` ``bad_name`` (the message never quotes
+    the input).
+    """
+    if not isinstance(raw, str):
+        raise _bad("a name is text")
+    name = unicodedata.normalize("NFKC", raw)
+    if not MIN_LENGTH <= len(name) <= MAX_LENGTH:
+        raise _bad(f"a name has {MIN_LENGTH}–{MAX_LENGTH} characters")
+    if any(_invisible(ch) for ch in name):
+        raise _bad("a name may not contain control, format or invisible characters")
+    if name != name.strip():
+        raise _bad("a name may not begin or end with a space")
+    if "  " in name:
+        raise _bad("a name may not contain two spaces in a row")
+    for ch in name:
+        if ch != " " and ch not in _PUNCTUATION and unicodedata.category(ch)[0] not in "LMN":
+            raise _bad("a name is letters, digits, spaces and _ - .")
+    if name.startswith("__"):
+        raise _bad("names beginning with __ are reserved")
+    with _LOCK:
+        spoof = _CHECKER.check(name)
+    if spoof & int(icu.USpoofChecks.INVISIBLE):
+        raise _bad("a name may not stack the same mark twice")
+    if spoof & int(icu.USpoofChecks.MIXED_NUMBERS):
+        raise _bad("a name may not mix digits of different scripts")
+    if spoof:
+        raise _bad("a name may not mix scripts (such as Latin and Cyrillic)")
+    return name
+
+
+def key(name: str) -> str:
+    """The key of a valid (normalised) name: its TR39 skeleton, case-insensitive.
+
+    >>> key("Modern") == key("rnodern"), key("ana1") == key("anal")
+    (True, True)
+    """
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    with _LOCK:
+        skeleton: str = _CHECKER.getSkeleton(0, folded)
+    return skeleton
+
+
+def lenient_key(raw: str) -> str:
+    """The key of any text, a valid name or not: what a login and the login throttle look
+    names up by, and what migration 0004 gave the names registered before these rules
+    (invisible and control characters dropped, the ends stripped first).
+
+    >>> lenient_key("trailnl\\n") == key("trailnl"), lenient_key("x" * 500) == key("x" * 80)
+    (True, True)
+    """
+    text = unicodedata.normalize("NFKC", raw[:400])
+    text = "".join(ch for ch in text if ch == " " or not _invisible(ch)).strip()
+    return key(text[:80])

@@ -1,0 +1,114 @@
+"""Headers and errors (issue 13 §7) on a real server (``paiju serve`` on loopback,
+PostgreSQL): every response carries the security headers, the page needs no inline script
+or style, out-of-range ids are 404/422, an unforeseen failure is a coded 500."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from html.parser import HTMLParser
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from paiju.server.config import Settings
+from paiju.server.security import CSP, install
+from tests.server.security_servers import bearer, bearer_login, empty_database, error_of, register
+from tests.server.security_servers import serve as serve_process
+
+
+@pytest.fixture(scope="module")
+def base(postgres_url: str) -> Iterator[str]:
+    empty_database(postgres_url)
+    with serve_process(postgres_url) as url:
+        yield url
+
+
+def test_every_response_carries_the_security_headers(base: str) -> None:
+    register(base, "headers")
+    token = bearer_login(base, "headers")
+    responses = [
+        httpx.get(base + "/"),
+        httpx.get(base + "/api/me"),  # 401
+        httpx.get(base + "/api/me", headers=bearer(token)),
+        httpx.get(base + "/api/rooms"),
+        httpx.get(base + "/static/no-such-file.js"),  # 404
+        httpx.post(base + "/api/login", json={}),  # 422
+    ]
+    static = re.search(r'src="(/static/assets/[^"]+\.js)"', responses[0].text)
+    assert static is not None
+    responses.append(httpx.get(base + static.group(1)))
+    for r in responses:
+        h = r.headers
+        assert h["content-security-policy"] == CSP, r.url
+        assert h["x-frame-options"] == "DENY" and h["x-content-type-options"] == "nosniff"
+        assert h["referrer-policy"] == "no-referrer"
+        assert h["cross-origin-opener-policy"] == "same-origin"
+    assert [r.status_code for r in responses] == [200, 401, 200, 200, 404, 422, 200]
+    assert all(r.headers["cache-control"] == "no-store" for r in responses[1:4])
+    policy = dict(p.strip().split(" ", 1) for p in CSP.split(";"))
+    assert policy["frame-ancestors"] == "'none'" and policy["object-src"] == "'none'"
+    assert policy["script-src"] == "'self'" and policy["style-src"] == "'self'"
+    assert "unsafe" not in CSP and "data:" not in CSP
+
+
+class _Inline(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.problems: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        names = {k for k, _ in attrs}
+        if tag == "script" and "src" not in names:
+            self.problems.append("inline <script>")
+        if tag == "style":
+            self.problems.append("<style>")
+        if "style" in names:
+            self.problems.append(f"style= on <{tag}>")
+        if any(k.startswith("on") for k in names):
+            self.problems.append(f"an inline handler on <{tag}>")
+
+
+def test_the_page_needs_no_inline_script_or_style(base: str) -> None:
+    page = _Inline()
+    page.feed(httpx.get(base + "/").text)
+    assert page.problems == []
+
+
+def test_out_of_range_and_malformed_ids_are_404_or_422(base: str) -> None:
+    register(base, "ids")
+    auth = bearer(bearer_login(base, "ids"))
+    cases = {
+        "/api/hands/99999999999999999999/replay": 422,  # was a 500
+        "/api/hands/0/replay": 422,
+        "/api/hands/-1/replay": 422,
+        "/api/hands/abc/replay": 422,
+        "/api/hands/1e3/replay": 422,
+        "/api/hands/12345/replay": 404,
+        "/api/hands/12345/replay?step=-1": 422,
+        "/api/hands/12345/replay?step=99999999999999999999": 422,
+    }
+    for path, status in cases.items():
+        r = httpx.get(base + path, headers=auth)
+        assert r.status_code == status, (path, r.text)
+        assert error_of(r)["code"] == ("unknown_hand" if status == 404 else "bad_request")
+        assert len(error_of(r)["message"]) <= 500
+
+
+def test_an_unforeseen_failure_is_a_coded_500_with_the_headers() -> None:
+    app = FastAPI()
+    install(app, Settings.from_env({}))
+
+    @app.get("/boom")
+    def boom() -> None:
+        raise RuntimeError("a secret detail")
+
+    with TestClient(app, raise_server_exceptions=False) as client:
+        r = client.get("/boom")
+    assert r.status_code == 500
+    assert r.json() == {
+        "error": {"code": "internal", "message": "something went wrong on the server"}
+    }
+    assert r.headers["content-security-policy"] == CSP and "secret" not in r.text

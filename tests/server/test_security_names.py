@@ -1,0 +1,180 @@
+"""Names (issue 13 §6) through a real server (``paiju serve``, PostgreSQL), the name rules as
+properties, and migration 0004 on a database whose names collide."""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+import uuid
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paiju.server import names
+from paiju.server.db import _MIGRATIONS, make_engine
+from paiju.server.errors import ServerError
+from paiju.server.passwords import hash_password
+from tests.server.security_servers import PASSWORD, empty_database, error_of, register, serve
+
+
+@pytest.fixture(scope="module")
+def base(postgres_url: str) -> Iterator[str]:
+    empty_database(postgres_url)
+    with serve(postgres_url) as url:
+        yield url
+
+
+def try_register(base: str, name: str) -> httpx.Response:
+    return httpx.post(base + "/api/register", json={"name": name, "password": PASSWORD})
+
+
+def test_five_spellings_of_admin_are_one_name(base: str) -> None:
+    register(base, "admin")
+    for spelling in ["ADMIN", "ＡＤＭＩＮ", "𝐚𝐝𝐦𝐢𝐧", "Admin", "adrnin"]:
+        r = try_register(base, spelling)
+        assert r.status_code == 409 and error_of(r)["code"] == "name_taken", spelling
+    r = try_register(base, "аdmin")  # Cyrillic а: refused before it can collide
+    assert r.status_code == 400 and error_of(r)["code"] == "bad_name"
+
+
+def test_a_trailing_newline_or_an_invisible_name_is_refused(base: str) -> None:
+    register(base, "trailnl")
+    for attack in ["trailnl\n", "trailnl ", " trailnl", "ㅤㅤ", "ana\u200bbo", "a\u202eb", "x"]:
+        r = try_register(base, attack)
+        assert r.status_code == 400 and error_of(r)["code"] == "bad_name", repr(attack)
+        assert attack.strip() not in error_of(r)["message"] or len(attack.strip()) < 2
+
+
+def test_names_are_stored_nfkc_and_log_in_by_any_spelling(base: str) -> None:
+    r = try_register(base, "Ｐａｉ")
+    assert r.status_code == 201 and r.json()["name"] == "Pai"
+    for spelling in ["Pai", "pai", "ＰＡＩ"]:
+        login = httpx.post(base + "/api/login", json={"name": spelling, "password": PASSWORD})
+        assert login.status_code == 200 and login.json()["name"] == "Pai", spelling
+    for ok in ["張三", "李 四", "Ana-Lee_2.0", "テスト", "한국"]:
+        assert try_register(base, ok).status_code == 201, ok
+
+
+def test_two_registrations_of_look_alikes_at_once_let_one_in(base: str) -> None:
+    import threading
+
+    answers: list[int] = []
+
+    def reg(name: str, address: str) -> None:
+        r = httpx.post(base + "/api/register", json={"name": name, "password": PASSWORD},
+                       headers={"x-forwarded-for": address})  # fmt: skip
+        answers.append(r.status_code)
+
+    names_at = [("raceme", "10.9.0.1"), ("RACEME", "10.9.0.2"), ("RaceMe", "10.9.0.3")]
+    threads = [threading.Thread(target=reg, args=pair) for pair in names_at]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert sorted(answers) == [201, 409, 409]
+
+
+# --- the rules as properties ------------------------------------------------------------
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(min_size=0, max_size=30))
+def test_a_name_is_accepted_only_in_its_normal_form(raw: str) -> None:
+    try:
+        name = names.normalise(raw)
+    except ServerError as err:
+        assert (err.code == "bad_name" and raw[:5] not in err.message) or len(raw[:5]) < 3
+        return
+    assert name == unicodedata.normalize("NFKC", raw) == names.normalise(name)
+    assert 2 <= len(name) <= 20 and name == name.strip()
+    assert all(unicodedata.category(c)[0] in "LMN" or c in " _-." for c in name)
+    assert names.key(name) == names.lenient_key(name)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(categories=["Lu", "Ll", "Nd"]), min_size=2, max_size=20))
+def test_a_name_and_its_other_case_have_one_key(raw: str) -> None:
+    try:
+        a, b = names.normalise(raw), names.normalise(raw.swapcase())
+    except ServerError:
+        return
+    assert names.key(a) == names.key(b)
+
+
+# --- existing accounts: migration 0004 --------------------------------------------------
+
+
+def _upgrade(engine: sa.Engine, revision: str) -> None:
+    config = Config()
+    config.set_main_option("script_location", str(_MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+
+@pytest.fixture
+def old_database(postgres_url: str) -> Iterator[str]:
+    """A database of its own, at the schema before 0004."""
+    name = f"paiju_test_mig_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    url = postgres_url.rsplit("/", 1)[0] + f"/{name}"
+    engine = make_engine(url)
+    _upgrade(engine, "0003")
+    engine.dispose()
+    try:
+        yield url
+    finally:
+        with admin.connect() as c:
+            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def test_migration_0004_reports_collisions_and_every_account_still_logs_in(
+    old_database: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    engine = make_engine(old_database)
+    legacy = ["admin", "ADMIN", "trailnl", "trailnl\n", "ana", "ㅤㅤ"]  # the old rules let these in
+    hashed = hash_password(PASSWORD)
+    with engine.begin() as c:
+        for name in legacy:
+            c.execute(
+                sa.text(
+                    "INSERT INTO accounts (name, password_hash, balance, is_house) "
+                    "VALUES (:n, :h, 10000, false)"
+                ),
+                {"n": name, "h": hashed},
+            )
+        c.execute(
+            sa.text(
+                "INSERT INTO ledger (account_id, amount, balance_after, reason, event_key, seq) "
+                "SELECT id, 10000, 10000, 'issue', 'issue:' || id, 0 FROM accounts"
+            )
+        )
+    with caplog.at_level(logging.WARNING, logger="paiju.migrations"):
+        _upgrade(engine, "head")
+    reported = [r.getMessage() for r in caplog.records if r.name == "paiju.migrations"]
+    assert len(reported) == 2
+    assert "'ADMIN'" in reported[0] and "'admin'" in reported[0]
+    assert "'trailnl\\n'" in reported[1]
+    with engine.begin() as c:
+        keyless = {
+            r[0] for r in c.execute(sa.text("SELECT name FROM accounts WHERE name_key IS NULL"))
+        }
+    assert keyless == {"ADMIN", "trailnl\n"}
+    engine.dispose()
+
+    with serve(old_database) as url:
+        for name in legacy:  # every existing account logs in by its exact name
+            r = httpx.post(url + "/api/login", json={"name": name, "password": PASSWORD})
+            assert r.status_code == 200 and r.json()["name"] == name, repr(name)
+        r = try_register(url, "Admin")  # and no further look-alike can be registered
+        assert r.status_code == 409 and error_of(r)["code"] == "name_taken"
+        assert try_register(url, "Trailnl").status_code == 409
