@@ -63,6 +63,9 @@ def env(db_url: str, **more: str) -> dict[str, str]:
         "PAIJU_READY_SECONDS": "120",
         "PAIJU_DISCONNECT_SECONDS": "120",
         "PAIJU_LOG_LEVEL": "WARNING",
+        # the players here answer at machine speed, faster than a person may send
+        "PAIJU_WS_RATE": "1000",
+        "PAIJU_WS_BURST": "1000",
         **more,
     }
 
