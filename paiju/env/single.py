@@ -96,7 +96,7 @@ def make_opponent(game: str, spec: Any) -> Any:
 class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
     """One learner against three opponents (see the module docstring)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
