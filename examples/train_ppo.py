@@ -38,6 +38,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 import paiju.env  # noqa: F401  (registers paiju/Mazhan-v0)
 from paiju.arena import mean_ci
+from paiju.env.features import ScaledFlat
 from paiju.env.policy import save_metadata
 
 NET_SCALE = 400.0  # the single-agent env's reward is net 胡 / 400
@@ -190,7 +191,11 @@ def main() -> None:
         gamma=gamma,
         gae_lambda=0.95,
         ent_coef=0.01,
-        policy_kwargs={"net_arch": [256, 256]},
+        policy_kwargs={
+            "net_arch": [256, 256],
+            "features_extractor_class": ScaledFlat,
+            "features_extractor_kwargs": {"game": "mazhan"},
+        },
         seed=args.seed,
         device="cpu",
         verbose=0,

@@ -166,8 +166,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self.observation_spaces = dict.fromkeys(AGENTS, self._obs_space)
         self.action_spaces = dict.fromkeys(AGENTS, self._act_space)
         self.state_space = spaces.Box(-np.inf, np.inf, (self.table.state_size(),), np.float32)
-        self._zero_mask = np.zeros(n, dtype=np.int8)
-        self._mask = np.zeros(n, dtype=np.int8)
+        self._no_mask = bytes(n)
         self._mask_on: list[int] = []
         self._player = 0
         self._dirty = False  # rewards to clear at the next step
@@ -203,12 +202,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         player = table.deciders()[0]
         self._player = player
         self.agent_selection = AGENTS[player]
-        mask = self._mask
-        if self._mask_on:
-            mask[self._mask_on] = 0
-        on = list(table.legal(player))
-        mask[on] = 1
-        self._mask_on = on
+        self._mask_on = table.legal(player)
         if self.reward_rules.shaping:
             self._shape_on_turn(player)
 
@@ -229,10 +223,12 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
             raise RuntimeError("call reset() before observe()")
         player = AGENTS.index(agent)
         obs = self.table.encode(player)
-        mask = self._mask if agent == self.agent_selection and self.agents else self._zero_mask
-        if self.copy_obs:
-            return {"observation": obs.copy(), "action_mask": mask.copy()}
-        return {"observation": obs, "action_mask": mask}
+        mask = bytearray(self._no_mask)  # a new mask every time: nothing to copy
+        if agent == self.agent_selection and self.agents:
+            for i in self._mask_on:
+                mask[i] = 1
+        action_mask = np.frombuffer(mask, dtype=np.int8)
+        return {"observation": obs.copy() if self.copy_obs else obs, "action_mask": action_mask}
 
     def state(self) -> npt.NDArray[np.float32]:
         """The whole state for a centralised critic: every seat's observation (E S W N),
@@ -260,7 +256,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
                 rewards[a] = 0.0
             self._dirty = False
         index = -1 if action is None else int(action)
-        if index not in table.legal(player):
+        if index not in self._mask_on:
             self._illegal(player, action)
             return
         nets = table.step(player, index)

@@ -196,6 +196,21 @@ def _planes() -> Planes:
 PLANES = _planes()
 
 
+def _scale() -> npt.NDArray[np.float32]:
+    """Divisors that bring every value of the flat vector to about [0, 1] (for learners)."""
+    out = np.ones(FLAT_SIZE, dtype=np.float32)
+    tops = {"trick_no": 8.0, "in_trick": 3.0, "hand_no": 4.0, "hands_left": 4.0}
+    for s in LAYOUT.sections:
+        name = s.name.split("_", 1)[1] if s.name[0] == "s" and s.name[1].isdigit() else s.name
+        top = {"downs": 8.0, "tricks": 8.0, "captured": 2.0, "size": 8.0}.get(name)
+        out[s.offset : s.stop] = top if top is not None else tops.get(name, 1.0)
+    return out
+
+
+#: Per value, a divisor that brings the flat vector to about [0, 1]: ``obs / SCALE``.
+SCALE = _scale()
+
+
 class MadiaoEncoder:
     """Observations of one hand for every seat, kept up to date from the engine's events.
 
@@ -222,10 +237,8 @@ class MadiaoEncoder:
         self._bufs = np.zeros((4, FLAT_SIZE), dtype=np.float32)
         self._views = [self._bufs[me, _S0:].reshape(4, _B) for me in range(4)]
         self._ver = [0, 0, 0, 0]
-        self._pub_ver = 0  # seen cards and the trick
         self._seen = [[-1] * 4 for _ in range(4)]
-        self._pub_seen = [-1] * 4
-        self._hand_seen = [-1] * 4
+        self._best = -1  # the best face-up card of the trick being played
         self._hot: list[list[int]] = [[], [], [], []]
         self._ctx_ver = 0
         self._ctx_seen = [-1] * 4
@@ -260,12 +273,13 @@ class MadiaoEncoder:
         >>> float(enc._blocks.sum())  # eight cards in each hand
         32.0
         """
-        self._blocks.fill(0.0)
+        blocks = self._blocks
+        blocks.fill(0.0)
         self._down.fill(0.0)
         self._seen_cards.fill(0.0)
         in_trick = {s for s, _c, _up in state.trick}  # each seat plays once in a trick
         for s in range(4):
-            b = self._blocks[s]
+            b = blocks[s]
             done = list(plays[s]) if plays is not None else []
             if s in in_trick and done:
                 done.pop()  # its play in the trick being played, added below
@@ -282,37 +296,53 @@ class MadiaoEncoder:
                 if card in state.captured:
                     b[_CAPT + card - 8] = len(state.captured[card])
             b[_TRICKS] = state.tricks_won[s]
+            b[_SIZE] = len(state.hands[s])
         for c in state.out_up:
             self._seen_cards[c] = 1.0
-        for s, card, up in state.trick:
-            self._play(s, card, up)
-        for s in range(4):
-            self._blocks[s, _SIZE] = len(state.hands[s])
-            self._ver[s] += 1
-        self._pub_ver += 1
         bufs = self._bufs
         bufs.fill(0.0)
         for me in range(4):
             self._seen[me] = [-1] * 4
             self._hot[me] = []
-            self._hand_seen[me] = -1
             b = bufs[me]
             b[_MIAN + state.stock[-1]] = 1.0
             b[_SEAT + me] = 1.0
             b[_BANKER + ((state.banker - me) & 3)] = 1.0
+            for c in state.hands[me]:
+                b[_HAND + c] = 1.0
+            b[_OWNDOWN : _OWNDOWN + 40] = self._down[me]
+            b[_SEEN : _SEEN + 40] = self._seen_cards
+        bufs[:, _TRICKNO] = state.trick_no
+        self._best = -1
+        for s, card, up in state.trick:
+            blocks[s, _SIZE] += 1.0  # counted again by the play
+            bufs[s, _HAND + card] = 1.0
+            self._play(s, card, up)
         self._ctx_seen = [-1] * 4
 
     def _play(self, s: int, card: int, up: bool) -> None:
         b = self._blocks[s]
+        bufs = self._bufs
         b[_SIZE] -= 1.0
+        bufs[s, _HAND + card] = 0.0
         if up:
             b[_UPS + card] = 1.0
             b[_TCARD + card] = 1.0
             self._seen_cards[card] = 1.0
+            bufs[:, _SEEN + card] = 1.0
+            best = self._best
+            if best < 0:
+                bufs[:, _LED + _SUIT_OF[card]] = 1.0
+            else:
+                bufs[:, _BEST + best] = 0.0  # a capture beats the best card so far
+            bufs[:, _BEST + card] = 1.0
+            self._best = card
         else:
             b[_TDOWN] = 1.0
             b[_DOWNS] += 1.0
             self._down[s, card] = 1.0
+            bufs[s, _OWNDOWN + card] = 1.0
+        bufs[:, _INTRICK] += 1.0
         self._ver[s] += 1
 
     def update(self, before: State, state: State, events: Sequence[Event]) -> None:
@@ -341,7 +371,12 @@ class MadiaoEncoder:
                     blocks[w, _CAPT + card - 8] = len(state.captured[card])
                 for s in range(4):
                     self._ver[s] += 1
-        self._pub_ver += 1
+                bufs = self._bufs
+                bufs[:, _LED : _LED + 4] = 0.0
+                bufs[:, _BEST + self._best] = 0.0
+                bufs[:, _INTRICK] = 0.0
+                bufs[:, _TRICKNO] += 1.0
+                self._best = -1
 
     def encode(
         self,
@@ -366,43 +401,28 @@ class MadiaoEncoder:
         flat: npt.NDArray[np.float32] = self._bufs[me]
         seen = self._seen[me]
         ver = self._ver
-        view = self._views[me]
-        for r in range(4):
-            s = (me + r) & 3
-            if seen[s] != ver[s]:
-                view[r] = self._blocks[s]
-                seen[s] = ver[s]
+        if seen != ver:
+            view = self._views[me]
+            blocks = self._blocks
+            for r in range(4):
+                s = (me + r) & 3
+                if seen[s] != ver[s]:
+                    view[r] = blocks[s]
+                    seen[s] = ver[s]
         if self._ctx_seen[me] != self._ctx_ver:
             ctx = self._context
             flat[_SCORES : _SCORES + 4] = ctx[[me, (me + 1) & 3, (me + 2) & 3, (me + 3) & 3]]
             flat[_STAKE : _STAKE + 4] = ctx[4:8]
             self._ctx_seen[me] = self._ctx_ver
-        hand = state.hands[me]
-        if self._hand_seen[me] != len(hand):
-            flat[_HAND : _HAND + 40] = 0.0
-            flat[[_HAND + c for c in hand]] = 1.0
-            flat[_OWNDOWN : _OWNDOWN + 40] = self._down[me]
-            self._hand_seen[me] = len(hand)
-        if self._pub_seen[me] != self._pub_ver:
-            self._pub_seen[me] = self._pub_ver
-            flat[_SEEN : _SEEN + 40] = self._seen_cards
-            hot = self._hot[me]
-            if hot:
-                flat[hot] = 0.0
-            hot = []
-            trick = state.trick
-            if trick:
-                first = trick[0][1]
-                hot.append(_LED + _SUIT_OF[first])
-                hot.append(_BEST + max(c for _, c, up in trick if up))
-            if state.phase is not Phase.OVER:
-                hot.append(_MOVER + ((state.turn - me) & 3))
-                hot.append(_LEADER + ((state.leader - me) & 3))
-            if hot:
-                flat[hot] = 1.0
+        for i in self._hot[me]:
+            flat[i] = 0.0
+        if state.phase is Phase.OVER:
+            self._hot[me] = []
+        else:
+            hot = [_MOVER + ((state.turn - me) & 3), _LEADER + ((state.leader - me) & 3)]
+            flat[hot[0]] = 1.0
+            flat[hot[1]] = 1.0
             self._hot[me] = hot
-            flat[_TRICKNO] = state.trick_no
-            flat[_INTRICK] = len(trick)
         if self.planes:
             return PLANES.render(flat, out)
         if out is not None:

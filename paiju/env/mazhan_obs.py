@@ -272,6 +272,8 @@ _SCORES, _STAKE, _HANDNO, _LEFT, _REPEAT = (
     _O["repeat"],
 )
 _PHASES = {Phase.ACT: 0, Phase.CLAIM: 1, Phase.ROB: 2}
+#: For each observer, (relative seat, seat) round the table.
+_ROUND = [[(r, (me + r) & 3) for r in range(4)] for me in range(4)]
 _PUBLIC_KINDS = frozenset({"chi", "peng", "gang", "jiagang", "bonus", "hu"})
 
 
@@ -305,6 +307,32 @@ def _planes() -> Planes:
 
 FLAT_SIZE = LAYOUT.size
 PLANES = _planes()
+
+
+def _scale() -> npt.NDArray[np.float32]:
+    """Divisors that bring every value of the flat vector to about [0, 1] (for learners)."""
+    out = np.ones(FLAT_SIZE, dtype=np.float32)
+    tops = {"wall": 80.0, "dead_wall": 11.0, "hand_no": 16.0, "hands_left": 16.0, "repeat": 4.0}
+    for s in LAYOUT.sections:
+        name = s.name.split("_", 1)[1] if s.name[0] == "s" and s.name[1].isdigit() else s.name
+        if s.kind == "set":
+            top = 4.0
+        elif name == "seq":
+            top = 34.0
+        elif name == "seq_by":
+            top = 3.0
+        elif name == "size":
+            top = 17.0
+        elif name == "ckongs":
+            top = 4.0
+        else:
+            top = tops.get(name, 1.0)
+        out[s.offset : s.stop] = top
+    return out
+
+
+#: Per value, a divisor that brings the flat vector to about [0, 1]: ``obs / SCALE``.
+SCALE = _scale()
 
 
 class MazhanEncoder:
@@ -511,12 +539,13 @@ class MazhanEncoder:
         flat: npt.NDArray[np.float32] = self._bufs[me]
         seen = self._seen[me]
         ver = self._ver
-        view = self._views[me]
-        for r in range(4):
-            s = (me + r) & 3
-            if seen[s] != ver[s]:
-                view[r] = self._blocks[s]
-                seen[s] = ver[s]
+        if seen != ver:
+            view = self._views[me]
+            blocks = self._blocks
+            for r, s in _ROUND[me]:
+                if seen[s] != ver[s]:
+                    view[r] = blocks[s]
+                    seen[s] = ver[s]
         if self._ctx_seen[me] != self._ctx_ver:
             ctx = self._context
             flat[_SCORES : _SCORES + 4] = ctx[[me, (me + 1) & 3, (me + 2) & 3, (me + 3) & 3]]
@@ -548,7 +577,7 @@ class MazhanEncoder:
         flat[_WALL] = state.tail - state.head
         if self.planes:
             planes = PLANES.render(flat, out)
-            self._draw_sequences(planes, view)
+            self._draw_sequences(planes, self._views[me])
             return planes
         if out is not None:
             out[:] = flat

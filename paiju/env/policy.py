@@ -20,7 +20,7 @@ can stand in for the model (tests use a small one):
 >>> state = new_hand(Ruleset(), seed=2)
 >>> bot = PolicyBot(First(), "mazhan")
 >>> bot.act(observe(state, Seat.E), legal_actions_for(state, Seat.E), random.Random(0))
-Action.parse('E discard 1m')
+Action.parse('E discard 2m')
 """
 
 from __future__ import annotations
