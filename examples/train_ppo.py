@@ -89,6 +89,7 @@ def make_env(seed: int, shaping: float, gamma: float) -> Any:
             "paiju/Mazhan-v0",
             opponents="greedy",
             seat="rotate",
+            hints=True,
             shaping=shaping,
             shaping_gamma=gamma,
         )
@@ -102,7 +103,7 @@ def make_env(seed: int, shaping: float, gamma: float) -> Any:
 def evaluate(model: Any, deals: int, seed: int) -> dict[str, Any]:
     """Duplicate play against greedy: the policy in each seat of every deal."""
     envs = {
-        seat: gym.make("paiju/Mazhan-v0", opponents="greedy", seat=seat).unwrapped
+        seat: gym.make("paiju/Mazhan-v0", opponents="greedy", seat=seat, hints=True).unwrapped
         for seat in "ESWN"
     }
     per_deal = []
@@ -194,7 +195,7 @@ def main() -> None:
         policy_kwargs={
             "net_arch": [256, 256],
             "features_extractor_class": ScaledFlat,
-            "features_extractor_kwargs": {"game": "mazhan"},
+            "features_extractor_kwargs": {"game": "mazhan", "hints": True},
         },
         seed=args.seed,
         device="cpu",
@@ -206,7 +207,7 @@ def main() -> None:
     trained = time.monotonic() - started
     path = args.out / "policy.zip"
     model.save(str(path))
-    save_metadata(path, "mazhan", "flat")
+    save_metadata(path, "mazhan", "flat", hints=True)
     ev = evaluate(model, args.eval_deals, seed=10**6 + args.seed)
     results = {
         "train_minutes": trained / 60,

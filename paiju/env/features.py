@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from paiju.env import madiao_obs, mazhan_obs
 
 try:
@@ -38,11 +40,13 @@ class ScaledFlat(BaseFeaturesExtractor):  # type: ignore[misc,valid-type]
     Raises ``ValueError`` for another observation shape, ``ImportError`` without the extra.
     """
 
-    def __init__(self, observation_space: Any, game: str = "mazhan") -> None:
+    def __init__(self, observation_space: Any, game: str = "mazhan", hints: bool = False) -> None:
         if not HAVE_RL:
             raise ImportError("ScaledFlat needs the [rl] extra: pip install 'paiju[rl]'")
         super().__init__(observation_space, features_dim=int(observation_space.shape[0]))
         scale = (mazhan_obs if game == "mazhan" else madiao_obs).SCALE
+        if hints:
+            scale = np.concatenate((scale, np.full(mazhan_obs.N_HINTS, 10.0, dtype=np.float32)))
         if scale.shape != observation_space.shape:
             raise ValueError(f"ScaledFlat needs the flat {game} observation {scale.shape}")
         self.register_buffer("inv_scale", torch.as_tensor(1.0 / scale))

@@ -600,3 +600,37 @@ class MazhanEncoder:
                 copies[t] = c + 1
                 planes[base + 2 * r, t, c] = (k + 1) / MAX_DISCARDS
                 planes[base + 2 * r + 1, t, c] = by[k] / 3.0
+
+
+#: Values :func:`hints` appends to the flat vector when an environment has ``hints=True``.
+N_HINTS = 35
+
+
+def hints(state: State, me: int) -> npt.NDArray[np.float32]:
+    """Tile-efficiency hints for seat ``me``, from its own tiles only (no hidden information):
+    35 values, ``[f]`` for each face 0–33 the shanten after discarding one ``f`` plus 2 (1 is
+    a complete hand; 0 where ``f`` cannot be discarded now), then ``[34]`` the hand's shanten
+    plus 2 as it stands (★ counted; shanten −1 is complete). Discard values only when the
+    seat is to discard.
+
+    >>> from paiju.mazhan.rules import Ruleset, new_hand
+    >>> h = hints(new_hand(Ruleset(), seed=1), 0)
+    >>> h.shape, int((h[:34] > 0).sum()) > 0, 1 <= float(h[34]) <= 10
+    ((35,), True, True)
+    """
+    from paiju.mazhan.shanten import shanten
+
+    out = np.zeros(N_HINTS, dtype=np.float32)
+    counts = list(state.hands[me])
+    wild = state.wild
+    wilds = counts[wild]
+    counts[wild] = 0
+    melds = len(state.melds[me])
+    out[34] = shanten(counts, melds, wilds) + 2
+    if state.phase is Phase.ACT and state.current == me:
+        for f in range(34):
+            if counts[f]:
+                counts[f] -= 1
+                out[f] = shanten(counts, melds, wilds) + 2
+                counts[f] += 1
+    return out

@@ -40,7 +40,9 @@ from paiju.env.table import spec_of
 __all__ = ["PolicyBot", "observation_of_view", "save_metadata"]
 
 
-def save_metadata(path: str | Path, game: str, obs: str, algorithm: str = "MaskablePPO") -> Path:
+def save_metadata(
+    path: str | Path, game: str, obs: str, algorithm: str = "MaskablePPO", hints: bool = False
+) -> Path:
     """Write ``PATH.json`` beside a saved policy; its path.
 
     >>> import tempfile, os
@@ -49,7 +51,8 @@ def save_metadata(path: str | Path, game: str, obs: str, algorithm: str = "Maska
     'mazhan'
     """
     meta = Path(str(path) + ".json")
-    meta.write_text(json.dumps({"game": game, "obs": obs, "algorithm": algorithm}) + "\n")
+    data = {"game": game, "obs": obs, "hints": hints, "algorithm": algorithm}
+    meta.write_text(json.dumps(data) + "\n")
     return meta
 
 
@@ -108,7 +111,9 @@ def _madiao_state(view: Any) -> Any:
     )
 
 
-def observation_of_view(game: str, view: Any, encoder: Any) -> npt.NDArray[np.float32]:
+def observation_of_view(
+    game: str, view: Any, encoder: Any, hints: bool = False
+) -> npt.NDArray[np.float32]:
     """The observation the environment would give the view's seat, built from the view.
 
     What a view does not carry is left at zero: who claimed each discard (Mazhan ``seq_by``),
@@ -127,7 +132,12 @@ def observation_of_view(game: str, view: Any, encoder: Any) -> npt.NDArray[np.fl
     """
     state = _mazhan_state(view) if game == "mazhan" else _madiao_state(view)
     encoder.reset(state)
-    return np.array(encoder.encode(state, view.seat.number - 1), dtype=np.float32)
+    obs = np.array(encoder.encode(state, view.seat.number - 1), dtype=np.float32)
+    if not hints:
+        return obs
+    from paiju.env.mazhan_obs import hints as hints_of
+
+    return np.concatenate((obs, hints_of(state, view.seat.number - 1)))
 
 
 class PolicyBot:
@@ -138,9 +148,12 @@ class PolicyBot:
 
     needs_view = True
 
-    def __init__(self, model: Any, game: str, obs: str = "flat", name: str = "policy") -> None:
+    def __init__(
+        self, model: Any, game: str, obs: str = "flat", name: str = "policy", hints: bool = False
+    ) -> None:
         self.model = model
         self.game = game
+        self.hints = hints
         self.spec = spec_of(game)
         self.encoder = self.spec.encoder(planes=obs == "planes")
         self.name = name
@@ -166,7 +179,13 @@ class PolicyBot:
                 "loading a policy needs the [rl] extra: pip install 'paiju[rl]'"
             ) from None
         model = MaskablePPO.load(str(path), device="cpu")
-        return PolicyBot(model, meta["game"], meta.get("obs", "flat"), name=f"policy:{path}")
+        return PolicyBot(
+            model,
+            meta["game"],
+            meta.get("obs", "flat"),
+            name=f"policy:{path}",
+            hints=bool(meta.get("hints", False)),
+        )
 
     def act(self, view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
         """The policy's most likely legal action.
@@ -175,7 +194,7 @@ class PolicyBot:
         """
         if view is None:
             raise ValueError("a policy bot needs the seat's view")
-        obs = observation_of_view(self.game, view, self.encoder)
+        obs = observation_of_view(self.game, view, self.encoder, self.hints)
         index_of = self.spec.action_index
         indices = [index_of(a) for a in legal]
         mask = np.zeros(self.spec.n_actions, dtype=bool)

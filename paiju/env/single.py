@@ -18,6 +18,9 @@ Registered as ``paiju/Mazhan-v0`` and ``paiju/MaDiao-v0`` when :mod:`paiju.env` 
   for Ma Diao; ``shaping``/``shaping_gamma``: the potential-based term of
   :mod:`paiju.env.base`; ``illegal``: ``"zero_sum"``/``"offender"`` end the episode with
   ``illegal_reward`` × scale for the learner, ``"raise"`` raises.
+- ``hints`` (Mazhan, flat): 35 tile-efficiency values appended to the observation
+  (:func:`paiju.env.mazhan_obs.hints`: the shanten after each discard, from the seat's own
+  tiles).
 - ``obs``: ``"flat"`` or ``"planes"``. The observation is the array alone; the legal actions
   come from :meth:`PaijuSingleEnv.action_masks` (what sb3-contrib's ``MaskablePPO`` calls)
   and from ``info["action_mask"]``.
@@ -111,6 +114,7 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
         illegal: str = "zero_sum",
         illegal_reward: float | None = None,
         match_hands: int | None = None,
+        hints: bool = False,
         render_mode: str | None = None,
     ) -> None:
         if obs not in ("flat", "planes"):
@@ -124,6 +128,7 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
             planes=obs == "planes",
             match_hands=match_hands,
             rotate_seats=seat == "rotate",
+            hints=hints,
         )
         spec = self.table.spec
         scale = 1.0 / spec.net_scale if reward_scale is None else reward_scale
@@ -142,7 +147,7 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
         # the learner is the player sitting at a fixed seat (hands) or player 0 (rotation)
         self.me = 0 if seat == "rotate" or match_hands is not None else _SEATS.index(seat)
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(-np.inf, np.inf, self.table.encoder.shape, np.float32)
+        self.observation_space = spaces.Box(-np.inf, np.inf, self.table.obs_shape, np.float32)
         self.action_space: spaces.Discrete = spaces.Discrete(spec.n_actions)  # type: ignore[assignment]
         self._rules = spec.rules
         self._rngs: list[random.Random] = []
@@ -195,7 +200,7 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
             seat_index = table.seat_of[p]
             seat = rules.seats[seat_index]
             bot = self._bots[seat_index]
-            legal = rules.legal_actions_for(table.state, seat)
+            legal = rules.legal_actions(table.state, seat)
             view = rules.observe(table.state, seat) if getattr(bot, "needs_view", True) else None
             action = bot.act(view, legal, self._rngs[seat_index])
             nets = table.step(p, table.spec.action_index(action))

@@ -25,7 +25,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from paiju.games import GameRules, rules_of
+from paiju import games
+from paiju.games import Deal, Game
 
 __all__ = ["AGENTS", "GameSpec", "Table", "spec_of"]
 
@@ -37,7 +38,7 @@ class GameSpec:
     """What the environments need to know of a game besides its core functions."""
 
     name: str
-    rules: GameRules
+    rules: Game[Any, Any, Any, Any]
     encoder: Any  # the encoder class
     action_index: Any
     index_action: Any
@@ -56,7 +57,7 @@ def spec_of(game: str) -> GameSpec:
 
         return GameSpec(
             "mazhan",
-            rules_of("mazhan"),
+            games.game("mazhan"),
             mo.MazhanEncoder,
             mo.action_index,
             mo.index_action,
@@ -68,7 +69,7 @@ def spec_of(game: str) -> GameSpec:
 
         return GameSpec(
             "madiao",
-            rules_of("madiao"),
+            games.game("madiao"),
             do.MadiaoEncoder,
             do.action_index,
             do.index_action,
@@ -96,12 +97,16 @@ class Table:
         match_hands: int | None = None,
         rotate_seats: bool = True,
         ruleset: Any = None,
+        hints: bool = False,
     ) -> None:
         if match_hands is not None and (not isinstance(match_hands, int) or match_hands < 1):
             raise ValueError(
                 f"match_hands must be a whole number of hands ≥ 1, got {match_hands!r}"
             )
         self.spec = spec_of(game)
+        if hints and (game != "mazhan" or planes):
+            raise ValueError("hints exist for Mazhan's flat observation only")
+        self.hints = hints
         self.rules = self.spec.rules
         self.ruleset = ruleset if ruleset is not None else self.rules.default_ruleset()
         self.encoder = self.spec.encoder(planes=planes)
@@ -119,7 +124,7 @@ class Table:
         self.hand_seed = 0
         self.over = True
         self._legal: dict[int, tuple[list[int], tuple[Any, ...]]] = {}
-        self._banker: Any = None
+        self.deal = Deal(0, (0, 1, 2, 3))
 
     # --- dealing ----------------------------------------------------------------------------
 
@@ -136,31 +141,22 @@ class Table:
         self.scores = [0.0] * 4
         self.hand_no = 0
         self.repeat = 0
-        self._banker = None
-        if self.match_hands is None:
-            east = self._hands_dealt % 4 if self.rotate_seats else 0
-            self._seat(east)
-        elif self.spec.name == "mazhan":
-            self._seat(self._rng.randrange(4))
+        if self.match_hands is not None:
+            self._seat(self.rules.first_deal(self._rng))  # the game's seating rules
         else:
-            players = [0, 1, 2, 3]
-            self._rng.shuffle(players)  # CHOICE: random seats (rules §2)
-            self.player_at = players
-            self.seat_of = [players.index(p) for p in range(4)]
+            east = self._hands_dealt % 4 if self.rotate_seats else 0
+            self._seat(Deal(0, ((east) % 4, (east + 1) % 4, (east + 2) % 4, (east + 3) % 4)))
         self._deal()
 
-    def _seat(self, east: int) -> None:
-        """Player ``east`` sits East, the others after it in play order."""
-        self.player_at = [(east + i) % 4 for i in range(4)]
-        self.seat_of = [(p - east) % 4 for p in range(4)]
+    def _seat(self, deal: Deal) -> None:
+        self.deal = deal
+        self.player_at = list(deal.seating)
+        self.seat_of = [deal.seat_of(p) for p in range(4)]
 
     def _deal(self) -> None:
         self.hand_seed = self._rng.getrandbits(63)
         self._hands_dealt += 1
-        if self.spec.name == "madiao" and self._banker is not None:
-            self.state = self.rules.new_hand(self.ruleset, self.hand_seed, banker=self._banker)
-        else:
-            self.state = self.rules.new_hand(self.ruleset, self.hand_seed)
+        self.state = self.rules.new_hand(self.ruleset, self.hand_seed, self.deal.setup)
         self.over = False
         self.encoder.reset(self.state)
         self._context()
@@ -182,7 +178,7 @@ class Table:
         aidx = self._aidx
         self._legal = {}
         for seat in rules.acting(state):
-            legal = rules.legal_actions_for(state, seat)
+            legal = rules.legal_actions(state, seat)
             self._legal[self.player_at[seat.number - 1]] = ([aidx(a) for a in legal], legal)
 
     # --- playing ----------------------------------------------------------------------------
@@ -221,14 +217,12 @@ class Table:
         state, events = self.rules.apply(before, action)
         self.state = state
         self.encoder.update(before, state, events)
-        if state.phase.value != "over":
+        if not self.rules.is_over(state):
             self._refresh()
             return None
         self._legal = {}
-        net = state.result.to_json()["net"]
-        seats = self.rules.seats
-        nets = [float(net[seats[self.seat_of[p]].value]) for p in range(4)]
-        return nets
+        outcome = self.rules.outcome
+        return [float(outcome(state, self.seat_of[p]).net) for p in range(4)]
 
     def next_hand(self, nets: list[float]) -> bool:
         """After a hand: add its nets and, in a match with hands left, deal the next one
@@ -239,16 +233,10 @@ class Table:
         if self.hands_left <= 0:
             self.over = True
             return False
-        state = self.state
-        if self.spec.name == "mazhan":
-            winner = state.result.winner
-            if winner is not None and winner.number == 1:
-                self.repeat += 1
-            else:
-                self.repeat = 0
-                self._seat((self.player_at[0] + 1) % 4)
-        else:
-            self._banker = self.rules.seats[(state.banker + 1) % 4]
+        deal = self.rules.next_deal(self.deal, self.state)
+        same = deal.seating == self.deal.seating and deal.setup == self.deal.setup
+        self.repeat = self.repeat + 1 if same else 0  # Mazhan's 連莊
+        self._seat(deal)
         self.hand_no += 1
         self._deal()
         return True
@@ -259,13 +247,29 @@ class Table:
         """The player's observation (from its current seat): the encoder's buffer for that
         seat, valid until the next call (copy it to keep it), or written into ``out``.
         ``waiting``: see the encoders (a seat without a decision in a claim window)."""
-        return self.encoder.encode(self.state, self.seat_of[player], out, waiting)
+        seat = self.seat_of[player]
+        flat = self.encoder.encode(self.state, seat, out, waiting)
+        if not self.hints:
+            return flat
+        from paiju.env.mazhan_obs import hints
+
+        return np.concatenate((flat, hints(self.state, seat)))
+
+    @property
+    def obs_shape(self) -> tuple[int, ...]:
+        """The shape of an observation (hints included)."""
+        from paiju.env.mazhan_obs import N_HINTS
+
+        shape: tuple[int, ...] = self.encoder.shape
+        return (shape[0] + N_HINTS,) if self.hints else shape
 
     def global_state(self) -> npt.NDArray[np.float32]:
         """Everything, for a centralised critic: the four seats' observations in seat order
         (E S W N) followed by the tiles or cards not yet dealt out, by face.
         """
-        parts = [self.encoder.encode(self.state, s).ravel().copy() for s in range(4)]
+        parts = [
+            np.array(self.encode(self.player_at[s]), dtype=np.float32).ravel() for s in range(4)
+        ]
         parts.append(self.unseen())
         return np.concatenate(parts)
 
@@ -284,5 +288,5 @@ class Table:
 
     def state_size(self) -> int:
         """The length of :meth:`global_state`."""
-        per = int(np.prod(self.encoder.shape))
+        per = int(np.prod(self.obs_shape))
         return 4 * per + (42 if self.spec.name == "mazhan" else 40)

@@ -340,6 +340,6 @@ def test_planes_hold_what_the_flat_vector_holds(game: str) -> None:
         assert (planes[0].sum(axis=1) == flat[hand.offset : hand.stop]).all()
         seq = lay["s1_seq"]
         n = int((flat[seq.offset : seq.stop] > 0).sum())
-        assert int((planes[-4] > 0).sum()) == n  # seat 1's discards, one cell each
+        assert int((planes[mazhan_obs.PLANES.extra_start + 2] > 0).sum()) == n  # seat 1
     else:
         assert planes[0].sum() == flat[hand.offset : hand.stop].sum()

@@ -16,7 +16,7 @@ from paiju.bots.simple import GreedyBot, RandomBot
 from paiju.env.madiao_obs import MadiaoEncoder
 from paiju.env.mazhan_obs import MazhanEncoder
 from paiju.env.policy import PolicyBot, observation_of_view, save_metadata
-from paiju.games import rules_of
+from paiju.games import game
 from paiju.madiao import rules as md
 from paiju.madiao.views import observe as md_observe
 from paiju.mazhan import rules as mz
@@ -45,17 +45,17 @@ def _unknown_to_views(game: str) -> list[str]:
     return ["own_down"] + [f"s{r}_{k}" for r in range(4) for k in ("ups", "downs", "captured")]
 
 
-@pytest.mark.parametrize("game", ["mazhan", "madiao"])
-def test_the_view_gives_the_environments_observation(game: str) -> None:
-    rules: Any = mz if game == "mazhan" else md
-    observe = mz_observe if game == "mazhan" else md_observe
-    enc: Any = MazhanEncoder() if game == "mazhan" else MadiaoEncoder()
-    other: Any = MazhanEncoder() if game == "mazhan" else MadiaoEncoder()
+@pytest.mark.parametrize("name", ["mazhan", "madiao"])
+def test_the_view_gives_the_environments_observation(name: str) -> None:
+    rules: Any = mz if name == "mazhan" else md
+    observe = mz_observe if name == "mazhan" else md_observe
+    enc: Any = MazhanEncoder() if name == "mazhan" else MadiaoEncoder()
+    other: Any = MazhanEncoder() if name == "mazhan" else MadiaoEncoder()
     lay = enc.layout
     keep = np.ones(lay.size, dtype=bool)
-    for name in _unknown_to_views(game):
-        keep[lay[name].offset : lay[name].stop] = False
-    seats = rules_of(game).seats
+    for section in _unknown_to_views(name):
+        keep[lay[section].offset : lay[section].stop] = False
+    seats = game(name).seats
     for seed in range(6):
         rng = random.Random(seed)
         state = rules.new_hand(rules.Ruleset(), seed)
@@ -63,7 +63,7 @@ def test_the_view_gives_the_environments_observation(game: str) -> None:
         while state.phase.value != "over":
             for me in range(4):
                 live = enc.encode(state, me)
-                built = observation_of_view(game, observe(state, seats[me]), other)
+                built = observation_of_view(name, observe(state, seats[me]), other)
                 np.testing.assert_array_equal(live[keep], built[keep])
             legal = rules.legal_actions(state)
             before = state
@@ -71,18 +71,18 @@ def test_the_view_gives_the_environments_observation(game: str) -> None:
             enc.update(before, state, events)
 
 
-@pytest.mark.parametrize("game", ["mazhan", "madiao"])
-def test_a_policy_bot_plays_whole_hands(game: str) -> None:
-    rules = rules_of(game)
-    bots: list[Any] = [PolicyBot(Last(), game), RandomBot(), RandomBot(), RandomBot()]
-    state, actions = run_hand(rules, rules.new_hand(rules.default_ruleset(), 3), bots, 3)
+@pytest.mark.parametrize("name", ["mazhan", "madiao"])
+def test_a_policy_bot_plays_whole_hands(name: str) -> None:
+    g = game(name)
+    bots: list[Any] = [PolicyBot(Last(), name), RandomBot(), RandomBot(), RandomBot()]
+    state, actions = run_hand(g, g.new_hand(g.default_ruleset(), 3, {}), bots, 3)
     assert state.phase.value == "over" and actions
 
 
 def test_a_model_that_ignores_the_mask_still_plays_legally() -> None:
-    rules = rules_of("mazhan")
+    g = game("mazhan")
     bots: list[Any] = [PolicyBot(Blind(), "mazhan"), GreedyBot(), GreedyBot(), GreedyBot()]
-    state, _ = run_hand(rules, rules.new_hand(rules.default_ruleset(), 4), bots, 4)
+    state, _ = run_hand(g, g.new_hand(g.default_ruleset(), 4, {}), bots, 4)
     assert state.phase.value == "over"
     with pytest.raises(ValueError, match="needs the seat's view"):
         PolicyBot(Last(), "mazhan").act(None, [], random.Random(0))
@@ -113,7 +113,7 @@ def test_a_trained_policy_saves_loads_and_plays(tmp_path: Path) -> None:
     save_metadata(path, "madiao", "flat")
     bot = PolicyBot.load(path)
     assert bot.game == "madiao" and bot.name == f"policy:{path}"
-    rules = rules_of("madiao")
+    g = game("madiao")
     bots: list[Any] = [bot, RandomBot(), RandomBot(), RandomBot()]
-    state, _ = run_hand(rules, rules.new_hand(rules.default_ruleset(), 1), bots, 1)
+    state, _ = run_hand(g, g.new_hand(g.default_ruleset(), 1, {}), bots, 1)
     assert state.phase.value == "over"
