@@ -199,10 +199,10 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
 
     def _select(self) -> None:
         table = self.table
-        player = table.deciders()[0]
+        player = table.first
         self._player = player
         self.agent_selection = AGENTS[player]
-        self._mask_on = table.legal(player)
+        self._mask_on = table.first_legal
         if self.reward_rules.shaping:
             self._shape_on_turn(player)
 

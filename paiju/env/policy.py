@@ -165,8 +165,9 @@ class PolicyBot:
         Raises ``ValueError`` when the file or its ``.json`` is missing, or is for another
         game.
         """
+        text = str(path)
         path = Path(path)
-        meta_path = Path(str(path) + ".json")
+        meta_path = Path(text + ".json")
         if not path.exists() or not meta_path.exists():
             raise ValueError(f"no saved policy at {path} (and {meta_path.name} beside it)")
         meta = json.loads(meta_path.read_text())
@@ -183,7 +184,7 @@ class PolicyBot:
             model,
             meta["game"],
             meta.get("obs", "flat"),
-            name=f"policy:{path}",
+            name=f"policy:{text}",
             hints=bool(meta.get("hints", False)),
         )
 

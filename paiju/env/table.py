@@ -125,6 +125,8 @@ class Table:
         self.over = True
         self._legal: dict[int, tuple[list[int], tuple[Any, ...]]] = {}
         self.deal = Deal(0, (0, 1, 2, 3))
+        self.first = 0  # the first player to decide now, and its legal indices
+        self.first_legal: list[int] = []
 
     # --- dealing ----------------------------------------------------------------------------
 
@@ -177,9 +179,14 @@ class Table:
         rules = self.rules
         aidx = self._aidx
         self._legal = {}
+        first = True
         for seat in rules.acting(state):
             legal = rules.legal_actions(state, seat)
-            self._legal[self.player_at[seat.number - 1]] = ([aidx(a) for a in legal], legal)
+            player = self.player_at[seat.number - 1]
+            on = [aidx(a) for a in legal]
+            self._legal[player] = (on, legal)
+            if first:
+                self.first, self.first_legal, first = player, on, False
 
     # --- playing ----------------------------------------------------------------------------
 
@@ -221,6 +228,7 @@ class Table:
             self._refresh()
             return None
         self._legal = {}
+        self.first_legal = []
         outcome = self.rules.outcome
         return [float(outcome(state, self.seat_of[p]).net) for p in range(4)]
 

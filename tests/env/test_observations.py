@@ -195,6 +195,7 @@ def test_mazhan_changing_what_a_seat_cannot_know_changes_nothing_it_sees(
     np.testing.assert_array_equal(
         fresh("mazhan", state, log, me), fresh("mazhan", variant, log, me)
     )
+    np.testing.assert_array_equal(mazhan_obs.hints(state, me), mazhan_obs.hints(variant, me))
     planes = mazhan_obs.MazhanEncoder(planes=True)
     planes.reset(state, log.claimers)
     a = planes.encode(state, me)

@@ -117,3 +117,23 @@ def test_a_trained_policy_saves_loads_and_plays(tmp_path: Path) -> None:
     bots: list[Any] = [bot, RandomBot(), RandomBot(), RandomBot()]
     state, _ = run_hand(g, g.new_hand(g.default_ruleset(), 1, {}), bots, 1)
     assert state.phase.value == "over"
+
+
+def test_the_arena_seats_a_saved_policy(tmp_path: Path) -> None:
+    pytest.importorskip("sb3_contrib", reason="needs the [rl] extra")
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    import paiju.env  # noqa: F401
+    from paiju.arena import arena
+
+    env = gym.make("paiju/MaDiao-v0", opponents="random").unwrapped
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, seed=1, device="cpu")
+    path = tmp_path / "p.zip"
+    model.save(str(path))
+    save_metadata(path, "madiao", "flat")
+    name = f"policy:{path}"
+    report = arena("madiao", 4, 3, [name, "random", "random", "random"])
+    assert report["bots"][name]["hands"] == 4
+    with pytest.raises(ValueError, match="no saved policy"):
+        arena("madiao", 4, 3, ["policy:/nowhere.zip", "random", "random", "random"])
