@@ -134,6 +134,72 @@ def evaluate(model: Any, deals: int, seed: int) -> dict[str, Any]:
     }
 
 
+def demonstrations(
+    teacher: str, seconds: float, seed: int, gamma: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A bot's decisions in the learner's seat against greedy, as (observations, masks,
+    actions, discounted returns), collected for ``seconds``."""
+    import random
+
+    from paiju.bots.base import make_bot
+
+    env = gym.make("paiju/Mazhan-v0", opponents="greedy", seat="rotate", hints=True).unwrapped
+    bot = make_bot("mazhan", teacher)
+    rng = random.Random(seed)
+    obs, _ = env.reset(seed=seed)
+    rows: list[tuple[np.ndarray, np.ndarray, int]] = []
+    returns: list[float] = []
+    rewards: list[float] = []
+    deadline = time.monotonic() + seconds
+    while True:
+        table = env.table
+        seat = table.rules.seats[table.seat_of[env.me]]
+        action = bot.act(table.rules.observe(table.state, seat), table.legal_actions(env.me), rng)
+        index = table.spec.action_index(action)
+        rows.append((obs, env.action_masks(), index))
+        obs, reward, done, _, _ = env.step(index)
+        rewards.append(reward)
+        if done:
+            g = 0.0
+            for r in reversed(rewards):
+                g = r + gamma * g
+                returns.append(g)
+            returns[len(returns) - len(rewards) :] = returns[len(returns) - len(rewards) :][::-1]
+            rewards = []
+            if time.monotonic() > deadline:
+                break
+            obs, _ = env.reset()
+    rows = rows[: len(returns)]
+    return (
+        np.array([r[0] for r in rows], dtype=np.float32),
+        np.array([r[1] for r in rows], dtype=bool),
+        np.array([r[2] for r in rows], dtype=np.int64),
+        np.array(returns, dtype=np.float32),
+    )
+
+
+def imitate(model: Any, data: tuple[np.ndarray, ...], epochs: int) -> float:
+    """Fit the policy to the teacher's actions and the value to its returns (behaviour
+    cloning); the final accuracy on the teacher's actions."""
+    obs, masks, actions, returns = (torch.as_tensor(x) for x in data)
+    policy = model.policy
+    optimizer = torch.optim.Adam(policy.parameters(), lr=1e-3)
+    n = len(actions)
+    for _ in range(epochs):
+        order = torch.randperm(n)
+        for k in range(0, n, 256):
+            i = order[k : k + 256]
+            values, log_prob, _ = policy.evaluate_actions(obs[i], actions[i], masks[i].numpy())
+            loss = -log_prob.mean() + 0.5 * ((values.flatten() - returns[i]) ** 2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+    with torch.no_grad():
+        dist = policy.get_distribution(obs, action_masks=masks.numpy())
+        chosen = dist.distribution.probs.argmax(dim=1)
+    return float((chosen == actions).float().mean())
+
+
 def plot(points: list[tuple[int, float, float]], ev: dict[str, Any], path: Path) -> None:
     import matplotlib
 
@@ -173,7 +239,15 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=8, help="environments stepped together")
     parser.add_argument("--workers", type=int, default=1, help="processes for the envs")
     parser.add_argument("--eval-deals", type=int, default=1000)
-    parser.add_argument("--shaping", type=float, default=0.02, help="Φ = −shaping × shanten")
+    parser.add_argument("--shaping", type=float, default=0.1, help="Φ = −shaping × shanten")
+    parser.add_argument(
+        "--imitate",
+        default="none",
+        help="a bot to imitate first (behaviour cloning), e.g. strong; 'none' for PPO alone",
+    )
+    parser.add_argument(
+        "--imitate-minutes", type=float, default=6.0, help="of --minutes, collecting its play"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=Path("runs/ppo"))
     args = parser.parse_args()
@@ -187,7 +261,7 @@ def main() -> None:
         venv,
         n_steps=256,
         batch_size=512,
-        n_epochs=4,
+        n_epochs=10,
         learning_rate=3e-4,
         gamma=gamma,
         gae_lambda=0.95,
@@ -201,8 +275,17 @@ def main() -> None:
         device="cpu",
         verbose=0,
     )
-    curve = Curve(args.minutes * 60)
     started = time.monotonic()
+    accuracy = None
+    if args.imitate != "none":
+        data = demonstrations(args.imitate, args.imitate_minutes * 60, args.seed, gamma)
+        accuracy = imitate(model, data, epochs=8)
+        print(
+            f"imitated {args.imitate}: {len(data[2]):,} decisions, accuracy {accuracy:.1%}, "
+            f"{(time.monotonic() - started) / 60:.1f} min",
+            flush=True,
+        )
+    curve = Curve(args.minutes * 60 - (time.monotonic() - started))
     model.learn(total_timesteps=10**9, callback=curve)
     trained = time.monotonic() - started
     path = args.out / "policy.zip"
@@ -212,6 +295,7 @@ def main() -> None:
     results = {
         "train_minutes": trained / 60,
         "timesteps": model.num_timesteps,
+        "imitation_accuracy": accuracy,
         "evaluation": ev,
         "load": os.getloadavg(),
         "args": {k: str(v) for k, v in vars(args).items()},

@@ -19,6 +19,9 @@ ends. Set ``shaping_gamma`` to the learner's discount.
 still sum to zero; ``"offender"`` penalises the offender alone (PettingZoo's
 ``TerminateIllegalWrapper``); ``"raise"`` raises ``ValueError``.
 
+**Hints.** ``hints=True`` (Mazhan, flat) appends :func:`paiju.env.mazhan_obs.hints`: the
+shanten after each possible discard, from the seat's own tiles.
+
 **Episodes.** ``match_hands=None``: one hand; players move one seat on with every hand when
 ``rotate_seats`` is on (default), so ``player_0`` is not always East. ``match_hands=N``: a
 match of ``N`` hands with the game's seating rules (Mazhan: the dealer keeps the deal by
@@ -130,6 +133,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         shaping_gamma: float = 1.0,
         match_hands: int | None = None,
         rotate_seats: bool = True,
+        hints: bool = False,
         copy_obs: bool = True,
         render_mode: str | None = None,
     ) -> None:
@@ -139,7 +143,11 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.table = Table(
-            game, planes=obs == "planes", match_hands=match_hands, rotate_seats=rotate_seats
+            game,
+            planes=obs == "planes",
+            match_hands=match_hands,
+            rotate_seats=rotate_seats,
+            hints=hints,
         )
         self.reward_rules = RewardRules(
             game,
@@ -155,7 +163,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         n = self.table.spec.n_actions
-        shape = self.table.encoder.shape
+        shape = self.table.obs_shape
         self._obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(-np.inf, np.inf, shape, np.float32),

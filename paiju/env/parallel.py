@@ -57,12 +57,17 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         shaping_gamma: float = 1.0,
         match_hands: int | None = None,
         rotate_seats: bool = True,
+        hints: bool = False,
         render_mode: str | None = None,
     ) -> None:
         if obs not in ("flat", "planes"):
             raise ValueError(f"obs must be 'flat' or 'planes', got {obs!r}")
         self.table = Table(
-            game, planes=obs == "planes", match_hands=match_hands, rotate_seats=rotate_seats
+            game,
+            planes=obs == "planes",
+            match_hands=match_hands,
+            rotate_seats=rotate_seats,
+            hints=hints,
         )
         self.reward_rules = RewardRules(
             game,
@@ -79,7 +84,7 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         n = self.table.spec.n_actions
         self._obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(-np.inf, np.inf, self.table.encoder.shape, np.float32),
+                "observation": spaces.Box(-np.inf, np.inf, self.table.obs_shape, np.float32),
                 "action_mask": spaces.Box(0, 1, (n,), np.int8),
             }
         )

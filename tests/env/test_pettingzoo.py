@@ -304,3 +304,15 @@ def test_the_example_loop_runs() -> None:
         )
         assert proc.returncode == 0, proc.stderr
         assert proc.stdout.startswith("hand 0:")
+
+
+def test_hints_ride_along_in_every_environment() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(mazhan_v0.env(hints=True), num_cycles=100)
+        parallel_api_test(mazhan_v0.parallel_env(hints=True), num_cycles=100)
+    env = mazhan_v0.env(hints=True)
+    env.reset(seed=1)
+    assert env.state().shape == env.state_space.shape
+    with pytest.raises(ValueError, match="Mazhan's flat"):
+        madiao_v0.env(hints=True)
