@@ -27,6 +27,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from paiju.env import madiao_v0, mazhan_v0
@@ -217,6 +218,44 @@ def markdown(r: dict[str, Any]) -> list[str]:
         "",
         f"PettingZoo loop / raw engine loop: Mazhan **{r['mazhan_ratio']:.2f}×**, "
         f"Ma Diao **{r['madiao_ratio']:.2f}×**.",
+    ]
+    return lines
+
+
+#: The recorded run of ``examples/train_ppo.py`` (its ``results.json``; not re-run by
+#: ``make bench``: it takes half an hour).
+PPO_RECORD = Path(__file__).resolve().parent / "ppo_baseline.json"
+
+
+def ppo_markdown(path: Path = PPO_RECORD) -> list[str]:
+    """The PPO baseline's section of ``benchmarks/RESULTS.md``, from its recorded run."""
+    lines = ["## PPO baseline against `greedy` (`examples/train_ppo.py`)", ""]
+    if not path.exists():
+        return [*lines, "No recorded run."]
+    r = json.loads(path.read_text())
+    ev = r["evaluation"]
+    lo, hi = ev["ci95"]
+    load = r.get("load") or [0.0]
+    imitate = r.get("args", {}).get("imitate", "none")
+    warm = (
+        f"behaviour cloning of `{imitate}` for the first "
+        f"{r['args'].get('imitate_minutes', '?')} min, then "
+        if imitate != "none"
+        else ""
+    )
+    lines += [
+        f"sb3-contrib `MaskablePPO` ({warm}PPO) on `paiju/Mazhan-v0` against three `greedy` "
+        f"bots: {r['train_minutes']:.1f} minutes of training ({r['timesteps']:,} learner "
+        f"steps) on 2 shared cores (load average {load[0]:.1f} at the end). Evaluation: "
+        f"{ev['hands']:,} duplicate hands ({ev['deals']:,} deals, the policy in each seat).",
+        "",
+        "| policy against 3 greedy | mean net per hand (胡) | 95% interval | win rate |",
+        "|---|---:|---:|---:|",
+        f"| trained policy | {ev['mean_net']:+.1f} | [{lo:+.1f}, {hi:+.1f}] "
+        f"| {ev['win_rate']:.1%} |",
+        "",
+        "Learning curve: `docs/ppo_curve.png` (reproduced by the soak test "
+        "`tests/env/test_train_soak.py`).",
     ]
     return lines
 

@@ -139,7 +139,7 @@ def render(r: dict[str, Any]) -> str:
     if rl is not None:
         lines.append(f"| RLCard mahjong, random agents | {rl['hands_per_second']:,.0f} | |")
         lines.append(f"| ratio paiju/RLCard (random) | {sim['ratio_random_vs_rlcard']:.1f}× | |")
-    lines += ["", *env_steps.markdown(env)]
+    lines += ["", *env_steps.markdown(env), "", *env_steps.ppo_markdown()]
     if r.get("load"):
         lines += [
             "",

@@ -265,14 +265,23 @@ class MadiaoEncoder:
         self, state: State, plays: Sequence[Sequence[tuple[int, bool]]] | None = None
     ) -> None:
         """Start from ``state``. ``plays[s]`` lists seat ``s``'s plays this hand as ``(card,
-        face_up)`` (needed only for a state in the middle of a hand: the state does not say
-        who played the cards of finished tricks).
+        face_up)``, needed for a state in the middle of a hand unless the state keeps the
+        finished tricks (``history``, as the views-format-2 engine does).
 
         >>> from paiju.madiao.rules import Ruleset, new_hand
         >>> enc = MadiaoEncoder(); enc.reset(new_hand(Ruleset(), seed=2))
         >>> float(enc._blocks.sum())  # eight cards in each hand
         32.0
         """
+        history = getattr(state, "history", None)
+        if plays is None and history is not None:
+            mine: list[list[tuple[int, bool]]] = [[], [], [], []]
+            for _leader, trick in history:
+                for seat, card, up in trick:
+                    mine[seat].append((card, up))
+            for seat, card, up in state.trick:
+                mine[seat].append((card, up))
+            plays = mine
         blocks = self._blocks
         blocks.fill(0.0)
         self._down.fill(0.0)

@@ -189,6 +189,15 @@ def _tile(face: int) -> str:
     return str(ALL_TILES[face])
 
 
+def _claimed(state: Any, s: int) -> list[bool]:
+    """Whether each of seat ``s``'s discards was claimed (``claimed`` flags, or the
+    ``claimed_by`` seats of the views-format-2 engine)."""
+    flags = getattr(state, "claimed", None)
+    if flags is not None:
+        return list(flags[s])
+    return [c >= 0 for c in state.claimed_by[s]]
+
+
 def _seat(event: Event) -> int:
     """The event's seat as 0–3 (E S W N)."""
     return -1 if event.seat is None else event.seat.number - 1
@@ -393,19 +402,21 @@ class MazhanEncoder:
 
     def reset(self, state: State, claimers: Sequence[Sequence[int]] | None = None) -> None:
         """Read every seat's public tiles from ``state``. ``claimers[s][k]`` is the seat
-        (0–3) that claimed seat ``s``'s ``k``-th discard, or -1; without it, claimed
-        discards count as claimed by nobody in particular (only :meth:`update` sees who
-        claims).
+        (0–3) that claimed seat ``s``'s ``k``-th discard, or -1; without it (and without a
+        ``claimed_by`` field in the state, as the views-format-2 engine keeps), claimed
+        discards count as claimed by nobody in particular (:meth:`update` sees who claims).
 
         >>> from paiju.mazhan.rules import Ruleset, new_hand
         >>> enc = MazhanEncoder(); enc.reset(new_hand(Ruleset(), seed=2))
         >>> enc._codes
         [[], [], [], []]
         """
+        if claimers is None:
+            claimers = getattr(state, "claimed_by", None)
         for s in range(4):
             known = list(claimers[s]) if claimers is not None else []
             codes = []
-            for k, claimed in enumerate(state.claimed[s]):
+            for k, claimed in enumerate(_claimed(state, s)):
                 who = known[k] if k < len(known) else -1
                 codes.append((who - s) % 4 if claimed and who >= 0 else 0)
             self._codes[s] = codes
@@ -434,20 +445,21 @@ class MazhanEncoder:
         b.fill(0.0)
         melds = state.melds[s]
         for m in melds:
-            f = m.tiles[0].index
-            if m.kind is MeldKind.CHOW:
-                b[_CHOW + (f // 9) * 7 + f % 9] += 1
-            elif m.kind is MeldKind.PUNG:
-                b[_PUNG + f] = 1
-            elif m.kind is MeldKind.KONG:
-                b[_KONG + f] = 1
-            else:
+            kind = m.kind
+            if kind is MeldKind.CKONG:  # face down to the others (its tiles may be unknown)
                 b[_CK] += 1
+                continue
+            f = m.tiles[0].index
+            if kind is MeldKind.CHOW:
+                b[_CHOW + (f // 9) * 7 + f % 9] += 1
+            elif kind is MeldKind.PUNG:
+                b[_PUNG + f] = 1
+            else:
+                b[_KONG + f] = 1
         for t in state.bonus[s]:
             b[_BON + _bonus_slot(t)] += 1
         ds = state.discards[s][:MAX_DISCARDS]
-        cl = state.claimed[s]
-        for t, c in zip(ds, cl, strict=False):
+        for t, c in zip(ds, _claimed(state, s), strict=False):
             b[(_CLM if c else _RIV) + t] += 1
         n = len(ds)
         if n:
