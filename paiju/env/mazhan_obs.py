@@ -515,7 +515,7 @@ class MazhanEncoder:
                     and (kind != "hu" or e.detail == "discard")
                 ):
                     discarder = state.result.discarder if kind == "hu" else None  # type: ignore[union-attr]
-                    d = state.claim_from if discarder is None else discarder.number - 1
+                    d = before.claim_from if discarder is None else discarder.number - 1
                     self._codes[d][-1] = (seat - d) & 3
                     dirty.append(d)
                 dirty.append(seat)

@@ -33,14 +33,14 @@ class Log:
         self.claimers: list[list[int]] = [[], [], [], []]
         self.plays: list[list[tuple[int, bool]]] = [[], [], [], []]
 
-    def mazhan(self, state: mz.State, events: list[mz.Event]) -> None:
+    def mazhan(self, before: mz.State, state: mz.State, events: list[mz.Event]) -> None:
         for e in events:
             seat = None if e.seat is None else e.seat.number - 1
             if e.kind == "discard":
                 assert seat is not None
                 self.claimers[seat].append(-1)
             elif e.kind in ("chi", "peng", "gang"):
-                self.claimers[state.claim_from][-1] = seat  # type: ignore[assignment]
+                self.claimers[before.claim_from][-1] = seat  # type: ignore[assignment]
             elif e.kind == "hu" and e.detail == "discard":
                 d = state.result.discarder.number - 1  # type: ignore[union-attr]
                 self.claimers[d][-1] = seat  # type: ignore[assignment]
@@ -67,7 +67,7 @@ def walk(game: str, seed: int, steps: int | None = None) -> list[tuple[Any, Log,
         state, events = rules.apply(state, legal[rng.randrange(len(legal))])
         enc.update(before, state, events)
         if game == "mazhan":
-            log.mazhan(state, events)
+            log.mazhan(before, state, events)
         else:
             log.madiao(events)
         out.append((state, log, enc))
@@ -104,7 +104,7 @@ def test_observations_kept_up_to_date_equal_observations_read_afresh(game: str, 
         state, events = rules.apply(state, legal[rng.randrange(len(legal))])
         enc.update(before, state, events)
         if game == "mazhan":
-            log.mazhan(state, events)
+            log.mazhan(before, state, events)
         else:
             log.madiao(events)
 
