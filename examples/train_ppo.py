@@ -246,14 +246,21 @@ def main() -> None:
         help="a bot to imitate first (behaviour cloning), e.g. strong; 'none' for PPO alone",
     )
     parser.add_argument(
-        "--imitate-minutes", type=float, default=6.0, help="of --minutes, collecting its play"
+        "--imitate-minutes", type=float, default=10.0, help="of --minutes, collecting its play"
     )
+    parser.add_argument("--lr", type=float, default=None, help="PPO learning rate")
+    parser.add_argument("--ent", type=float, default=None, help="PPO entropy bonus")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=Path("runs/ppo"))
     args = parser.parse_args()
     torch.set_num_threads(1)
     args.out.mkdir(parents=True, exist_ok=True)
     gamma = 0.99
+    warm = args.imitate != "none"
+    # after imitation PPO only fine-tunes: a small step and no entropy bonus keep what was
+    # learnt; from scratch it explores
+    lr = args.lr if args.lr is not None else (2e-5 if warm else 3e-4)
+    ent = args.ent if args.ent is not None else (0.0 if warm else 0.01)
     thunks = [make_env(args.seed * 1000 + i, args.shaping, gamma) for i in range(args.envs)]
     venv = SubprocVecEnv(thunks) if args.workers > 1 else DummyVecEnv(thunks)
     model = MaskablePPO(
@@ -262,10 +269,10 @@ def main() -> None:
         n_steps=256,
         batch_size=512,
         n_epochs=10,
-        learning_rate=3e-4,
+        learning_rate=lr,
         gamma=gamma,
         gae_lambda=0.95,
-        ent_coef=0.01,
+        ent_coef=ent,
         policy_kwargs={
             "net_arch": [256, 256],
             "features_extractor_class": ScaledFlat,

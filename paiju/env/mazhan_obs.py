@@ -283,7 +283,7 @@ _SCORES, _STAKE, _HANDNO, _LEFT, _REPEAT = (
 _PHASES = {Phase.ACT: 0, Phase.CLAIM: 1, Phase.ROB: 2}
 #: For each observer, (relative seat, seat) round the table.
 _ROUND = [[(r, (me + r) & 3) for r in range(4)] for me in range(4)]
-_PUBLIC_KINDS = frozenset({"chi", "peng", "gang", "jiagang", "bonus", "hu"})
+_CLAIMS = frozenset({"chi", "peng", "gang"})
 
 
 def _face_offsets(section_offset: int, kind: str) -> list[int]:
@@ -469,7 +469,8 @@ class MazhanEncoder:
         self._ver[s] += 1
 
     def update(self, before: State, state: State, events: Sequence[Event]) -> None:
-        """Apply one step's events (``before`` is the state the step started from).
+        """Apply one step's events (``before`` is the state the step started from): each
+        changes a few numbers of one or two seats' blocks.
 
         >>> from paiju.mazhan.rules import Ruleset, new_hand, apply, legal_actions
         >>> enc = MazhanEncoder(); s0 = new_hand(Ruleset(), seed=2); enc.reset(s0)
@@ -478,52 +479,84 @@ class MazhanEncoder:
         >>> int(enc._blocks[0][_SEQ]) == a.tile.index + 1
         True
         """
-        dirty: list[int] = []
         bufs = self._bufs
+        blocks = self._blocks
+        ver = self._ver
         for e in events:
             kind = e.kind
             if kind == "draw":  # private: the drawer's own hand
-                bufs[_seat(e), _HAND + e.tiles[0].index] += 1.0
-                continue
-            if kind == "discard":
-                seat = _seat(e)
+                bufs[e.seat.number - 1, _HAND + e.tiles[0].index] += 1.0  # type: ignore[union-attr]
+            elif kind == "discard":
+                seat = e.seat.number - 1  # type: ignore[union-attr]
                 t = e.tiles[0].index
                 bufs[seat, _HAND + t] -= 1.0
                 codes = self._codes[seat]
                 codes.append(0)
                 n = len(codes)
-                if n <= MAX_DISCARDS and seat not in dirty:
-                    b = self._blocks[seat]
-                    b[_RIV + t] += 1
+                b = blocks[seat]
+                b[_RIV + t] += 1.0
+                if n <= MAX_DISCARDS:
                     b[_SEQ + n - 1] = t + 1
-                    self._ver[seat] += 1
-                    continue
-                dirty.append(seat)
+                ver[seat] += 1
+            elif kind in _CLAIMS or (kind == "hu" and e.detail == "discard"):
+                c = e.seat.number - 1  # type: ignore[union-attr]
+                if kind == "hu":
+                    d = state.result.discarder.number - 1  # type: ignore[union-attr]
+                else:
+                    d = before.claim_from
+                    self._hand_dirty[c] = True
+                    self._meld(c, kind, e.tiles[0].index)
+                codes = self._codes[d]
+                codes[-1] = (c - d) & 3
+                t = state.discards[d][-1]
+                b = blocks[d]
+                b[_RIV + t] -= 1.0
+                b[_CLM + t] += 1.0
+                if len(codes) <= MAX_DISCARDS:
+                    b[_SEQBY + len(codes) - 1] = codes[-1]
+                ver[d] += 1
             elif kind == "angang":
-                seat = _seat(e)
+                seat = e.seat.number - 1  # type: ignore[union-attr]
                 t = e.tiles[0].index
                 bufs[seat, _HAND + t] -= 4.0
                 bufs[seat, _OWNCK + t] = 1.0
-                dirty.append(seat)
-            elif kind in _PUBLIC_KINDS:
-                seat = _seat(e)
-                if kind != "bonus":
-                    self._hand_dirty[seat] = True
-                if (
-                    kind != "jiagang"
-                    and kind != "bonus"
-                    and (kind != "hu" or e.detail == "discard")
-                ):
-                    discarder = state.result.discarder if kind == "hu" else None  # type: ignore[union-attr]
-                    d = before.claim_from if discarder is None else discarder.number - 1
-                    self._codes[d][-1] = (seat - d) & 3
-                    dirty.append(d)
-                dirty.append(seat)
-        if before.phase is Phase.ROB:  # the added kong completed, or the pung stayed
-            self._hand_dirty[before.claim_from] = True
-            dirty.append(before.claim_from)
-        for s in dirty:
-            self._rebuild(state, s)
+                self._meld(seat, "angang", t)
+            elif kind == "bonus":
+                seat = e.seat.number - 1  # type: ignore[union-attr]
+                blocks[seat, _BON + _bonus_slot(e.tiles[0].index)] += 1.0
+                ver[seat] += 1
+            elif kind == "jiagang" and state.phase is not Phase.ROB:  # no one may rob it
+                seat = e.seat.number - 1  # type: ignore[union-attr]
+                self._hand_dirty[seat] = True
+                self._meld(seat, "jiagang", e.tiles[0].index)
+            elif kind == "hu":
+                self._hand_dirty[e.seat.number - 1] = True  # type: ignore[union-attr]
+        if before.phase is Phase.ROB:  # the window on an added kong closed
+            seat = before.claim_from
+            self._hand_dirty[seat] = True
+            result = state.result
+            robbed = result is not None and result.discarder is not None
+            if not robbed:
+                self._meld(seat, "jiagang", before.claim_tile)
+
+    def _meld(self, seat: int, kind: str, f: int) -> None:
+        """A meld laid down by ``seat`` (``f``: its face, or a chow's lowest tile)."""
+        b = self._blocks[seat]
+        if kind == "chi":
+            b[_CHOW + (f // 9) * 7 + f % 9] += 1.0
+        elif kind == "peng":
+            b[_PUNG + f] = 1.0
+        elif kind == "gang":
+            b[_KONG + f] = 1.0
+        elif kind == "angang":
+            b[_CK] += 1.0
+        else:  # jiagang: the pung becomes a kong (no new meld, no change of size)
+            b[_PUNG + f] = 0.0
+            b[_KONG + f] = 1.0
+            self._ver[seat] += 1
+            return
+        b[_SIZE] -= 3.0
+        self._ver[seat] += 1
 
     # --- one seat's observation ----------------------------------------------------------
 
