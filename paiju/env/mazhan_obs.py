@@ -485,7 +485,7 @@ class MazhanEncoder:
         for e in events:
             kind = e.kind
             if kind == "draw":  # private: the drawer's own hand
-                bufs[e.seat.number - 1, _HAND + e.tiles[0].index] += 1.0  # type: ignore[union-attr]
+                bufs[e.seat.number - 1, _HAND + e.tiles[0].index] += 1.0  # type: ignore[union-attr,index]
             elif kind == "discard":
                 seat = e.seat.number - 1  # type: ignore[union-attr]
                 t = e.tiles[0].index
