@@ -242,8 +242,8 @@ def main() -> None:
     parser.add_argument("--shaping", type=float, default=0.1, help="Φ = −shaping × shanten")
     parser.add_argument(
         "--imitate",
-        default="none",
-        help="a bot to imitate first (behaviour cloning), e.g. strong; 'none' for PPO alone",
+        default="strong",
+        help="a bot to imitate first (behaviour cloning); 'none' for PPO from scratch",
     )
     parser.add_argument(
         "--imitate-minutes", type=float, default=10.0, help="of --minutes, collecting its play"

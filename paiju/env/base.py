@@ -20,7 +20,7 @@ still sum to zero; ``"offender"`` penalises the offender alone (PettingZoo's
 ``TerminateIllegalWrapper``); ``"raise"`` raises ``ValueError``.
 
 **Hints.** ``hints=True`` (Mazhan, flat) appends :func:`paiju.env.mazhan_obs.hints`: the
-shanten after each possible discard, from the seat's own tiles.
+shanten after each possible discard and the legal actions, from what the seat alone knows.
 
 **Episodes.** ``match_hands=None``: one hand; players move one seat on with every hand when
 ``rotate_seats`` is on (default), so ``player_0`` is not always East. ``match_hands=N``: a

@@ -46,7 +46,9 @@ class ScaledFlat(BaseFeaturesExtractor):  # type: ignore[misc,valid-type]
         super().__init__(observation_space, features_dim=int(observation_space.shape[0]))
         scale = (mazhan_obs if game == "mazhan" else madiao_obs).SCALE
         if hints:
-            scale = np.concatenate((scale, np.full(mazhan_obs.N_HINTS, 10.0, dtype=np.float32)))
+            tops = np.ones(mazhan_obs.N_HINTS, dtype=np.float32)
+            tops[:35] = 10.0  # shanten + 2; the legal actions are 0/1
+            scale = np.concatenate((scale, tops))
         if scale.shape != observation_space.shape:
             raise ValueError(f"ScaledFlat needs the flat {game} observation {scale.shape}")
         self.register_buffer("inv_scale", torch.as_tensor(1.0 / scale))

@@ -648,20 +648,21 @@ class MazhanEncoder:
 
 
 #: Values :func:`hints` appends to the flat vector when an environment has ``hints=True``.
-N_HINTS = 35
+N_HINTS = 35 + N_ACTIONS
 
 
-def hints(state: State, me: int) -> npt.NDArray[np.float32]:
-    """Tile-efficiency hints for seat ``me``, from its own tiles only (no hidden information):
-    35 values, ``[f]`` for each face 0–33 the shanten after discarding one ``f`` plus 2 (1 is
-    a complete hand; 0 where ``f`` cannot be discarded now), then ``[34]`` the hand's shanten
-    plus 2 as it stands (★ counted; shanten −1 is complete). Discard values only when the
-    seat is to discard.
+def hints(state: State, me: int, legal: Sequence[int] = ()) -> npt.NDArray[np.float32]:
+    """Hints for seat ``me`` from what it alone knows (its tiles and its options): 163
+    values. ``[f]`` for each face 0–33: the shanten after discarding one ``f``, plus 2 (1 is
+    a complete hand; 0 where ``f`` cannot be discarded now); ``[34]``: the hand's shanten
+    as it stands, plus 2 (★ counted; shanten −1 is complete); ``[35 + i]``: 1 when action
+    ``i`` is legal now (``legal``: the indices), so that a network sees, for instance, that
+    it may win.
 
     >>> from paiju.mazhan.rules import Ruleset, new_hand
-    >>> h = hints(new_hand(Ruleset(), seed=1), 0)
-    >>> h.shape, int((h[:34] > 0).sum()) > 0, 1 <= float(h[34]) <= 10
-    ((35,), True, True)
+    >>> h = hints(new_hand(Ruleset(), seed=1), 0, [3, 34])
+    >>> h.shape, int((h[:34] > 0).sum()) > 0, 1 <= float(h[34]) <= 10, float(h[35 + 34])
+    ((163,), True, True, 1.0)
     """
     from paiju.mazhan.shanten import shanten
 
@@ -678,4 +679,6 @@ def hints(state: State, me: int) -> npt.NDArray[np.float32]:
                 counts[f] -= 1
                 out[f] = shanten(counts, melds, wilds) + 2
                 counts[f] += 1
+    for i in legal:
+        out[35 + i] = 1.0
     return out

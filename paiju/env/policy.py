@@ -159,7 +159,7 @@ def _madiao_plays(view: Any) -> list[list[tuple[int, bool]]] | None:
 
 
 def observation_of_view(
-    game: str, view: Any, encoder: Any, hints: bool = False
+    game: str, view: Any, encoder: Any, hints: bool = False, legal: Sequence[int] = ()
 ) -> npt.NDArray[np.float32]:
     """The observation the environment would give the view's seat, built from the view.
 
@@ -188,7 +188,7 @@ def observation_of_view(
         return obs
     from paiju.env.mazhan_obs import hints as hints_of
 
-    return np.concatenate((obs, hints_of(state, view.seat.number - 1)))
+    return np.concatenate((obs, hints_of(state, view.seat.number - 1, legal)))
 
 
 class PolicyBot:
@@ -246,9 +246,9 @@ class PolicyBot:
         """
         if view is None:
             raise ValueError("a policy bot needs the seat's view")
-        obs = observation_of_view(self.game, view, self.encoder, self.hints)
         index_of = self.spec.action_index
         indices = [index_of(a) for a in legal]
+        obs = observation_of_view(self.game, view, self.encoder, self.hints, indices)
         mask = np.zeros(self.spec.n_actions, dtype=bool)
         mask[indices] = True
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=True)

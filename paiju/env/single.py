@@ -18,9 +18,9 @@ Registered as ``paiju/Mazhan-v0`` and ``paiju/MaDiao-v0`` when :mod:`paiju.env` 
   for Ma Diao; ``shaping``/``shaping_gamma``: the potential-based term of
   :mod:`paiju.env.base`; ``illegal``: ``"zero_sum"``/``"offender"`` end the episode with
   ``illegal_reward`` × scale for the learner, ``"raise"`` raises.
-- ``hints`` (Mazhan, flat): 35 tile-efficiency values appended to the observation
-  (:func:`paiju.env.mazhan_obs.hints`: the shanten after each discard, from the seat's own
-  tiles).
+- ``hints`` (Mazhan, flat): 163 values appended to the observation
+  (:func:`paiju.env.mazhan_obs.hints`: the shanten after each discard and the legal
+  actions, from what the seat alone knows).
 - ``obs``: ``"flat"`` or ``"planes"``. The observation is the array alone; the legal actions
   come from :meth:`PaijuSingleEnv.action_masks` (what sb3-contrib's ``MaskablePPO`` calls)
   and from ``info["action_mask"]``.

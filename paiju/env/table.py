@@ -261,7 +261,7 @@ class Table:
             return flat
         from paiju.env.mazhan_obs import hints
 
-        return np.concatenate((flat, hints(self.state, seat)))
+        return np.concatenate((flat, hints(self.state, seat, self.legal(player))))
 
     @property
     def obs_shape(self) -> tuple[int, ...]:
