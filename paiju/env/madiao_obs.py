@@ -182,6 +182,9 @@ _LED, _BANKER, _MOVER, _LEADER, _SEAT = (
     _O["seat"],
 )
 _TRICKNO, _INTRICK, _SCORES, _STAKE = _O["trick_no"], _O["in_trick"], _O["scores"], _O["stake"]
+# seen, best and led lie together: one block shared by every observer
+_C_SEEN, _C_BEST, _C_LED = 0, _BEST - _SEEN, _LED - _SEEN
+_COMMON = _LED + 4 - _SEEN
 _CELLS = [
     _SUIT_OF[c] * 11 + c - (0, 11, 20, 29)[_SUIT_OF[c]] for c in range(40)
 ]  # (suit row, rank - 1 column)
@@ -239,6 +242,11 @@ class MadiaoEncoder:
         self._ver = [0, 0, 0, 0]
         self._seen = [[-1] * 4 for _ in range(4)]
         self._best = -1  # the best face-up card of the trick being played
+        self._common = np.zeros(_COMMON, dtype=np.float32)  # seen, best, led
+        self._common_ver = 0
+        self._common_seen = [-1] * 4
+        self._trick_no = 0
+        self._in_trick = 0
         self._hot: list[list[int]] = [[], [], [], []]
         self._ctx_ver = 0
         self._ctx_seen = [-1] * 4
@@ -310,6 +318,7 @@ class MadiaoEncoder:
             self._seen_cards[c] = 1.0
         bufs = self._bufs
         bufs.fill(0.0)
+        self._common_seen = [-1] * 4
         for me in range(4):
             self._seen[me] = [-1] * 4
             self._hot[me] = []
@@ -320,8 +329,11 @@ class MadiaoEncoder:
             for c in state.hands[me]:
                 b[_HAND + c] = 1.0
             b[_OWNDOWN : _OWNDOWN + 40] = self._down[me]
-            b[_SEEN : _SEEN + 40] = self._seen_cards
-        bufs[:, _TRICKNO] = state.trick_no
+        self._common.fill(0.0)
+        self._common[_C_SEEN : _C_SEEN + 40] = self._seen_cards
+        self._common_ver += 1
+        self._trick_no = state.trick_no
+        self._in_trick = 0
         self._best = -1
         for s, card, up in state.trick:
             blocks[s, _SIZE] += 1.0  # counted again by the play
@@ -338,20 +350,22 @@ class MadiaoEncoder:
             b[_UPS + card] = 1.0
             b[_TCARD + card] = 1.0
             self._seen_cards[card] = 1.0
-            bufs[:, _SEEN + card] = 1.0
+            common = self._common
+            common[_C_SEEN + card] = 1.0
             best = self._best
             if best < 0:
-                bufs[:, _LED + _SUIT_OF[card]] = 1.0
+                common[_C_LED + _SUIT_OF[card]] = 1.0
             else:
-                bufs[:, _BEST + best] = 0.0  # a capture beats the best card so far
-            bufs[:, _BEST + card] = 1.0
+                common[_C_BEST + best] = 0.0  # a capture beats the best card so far
+            common[_C_BEST + card] = 1.0
             self._best = card
+            self._common_ver += 1
         else:
             b[_TDOWN] = 1.0
             b[_DOWNS] += 1.0
             self._down[s, card] = 1.0
             bufs[s, _OWNDOWN + card] = 1.0
-        bufs[:, _INTRICK] += 1.0
+        self._in_trick += 1
         self._ver[s] += 1
 
     def update(self, before: State, state: State, events: Sequence[Event]) -> None:
@@ -380,11 +394,12 @@ class MadiaoEncoder:
                     blocks[w, _CAPT + card - 8] = len(state.captured[card])
                 for s in range(4):
                     self._ver[s] += 1
-                bufs = self._bufs
-                bufs[:, _LED : _LED + 4] = 0.0
-                bufs[:, _BEST + self._best] = 0.0
-                bufs[:, _INTRICK] = 0.0
-                bufs[:, _TRICKNO] += 1.0
+                common = self._common
+                common[_C_LED : _C_LED + 4] = 0.0
+                common[_C_BEST + self._best] = 0.0
+                self._common_ver += 1
+                self._in_trick = 0
+                self._trick_no += 1
                 self._best = -1
 
     def encode(
@@ -423,6 +438,11 @@ class MadiaoEncoder:
             flat[_SCORES : _SCORES + 4] = ctx[[me, (me + 1) & 3, (me + 2) & 3, (me + 3) & 3]]
             flat[_STAKE : _STAKE + 4] = ctx[4:8]
             self._ctx_seen[me] = self._ctx_ver
+        if self._common_seen[me] != self._common_ver:
+            flat[_SEEN : _SEEN + _COMMON] = self._common
+            self._common_seen[me] = self._common_ver
+        flat[_TRICKNO] = self._trick_no
+        flat[_INTRICK] = self._in_trick
         for i in self._hot[me]:
             flat[i] = 0.0
         if state.phase is Phase.OVER:
