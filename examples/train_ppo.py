@@ -1,9 +1,10 @@
 """Train a Mazhan policy against three ``greedy`` bots with sb3-contrib's ``MaskablePPO``.
 
-Needs the ``[rl]`` extra (``pip install -e '.[rl]'``). On 2 CPU cores the default budget
-(25 minutes of training, then an evaluation) gives a policy whose mean net against
-``greedy`` is positive with a 95% interval above zero (see ``docs/env.md`` and
-``benchmarks/RESULTS.md`` for the recorded run).
+Needs the ``[rl]`` extra (``pip install -e '.[rl]'``). Within ``--minutes`` (25): the first
+``--imitate-minutes`` (10) record the ``strong`` bot playing the learner's seat and fit the
+policy to its decisions (behaviour cloning; ``--imitate none`` skips it), then PPO trains
+against three ``greedy`` bots; then a duplicate evaluation. ``docs/env.md`` walks through it
+and ``benchmarks/RESULTS.md`` records a run.
 
     python examples/train_ppo.py --minutes 25 --out runs/ppo
     paiju arena mazhan --bots policy:runs/ppo/policy.zip,greedy,greedy,greedy
