@@ -1,42 +1,119 @@
-"""Environment steps per second: paiju's PettingZoo AEC environments with uniformly random
-legal actions, and, in the same run, riichienv (a Rust core) with its random agents.
+"""Environment steps per second, uniformly random legal actions, one core.
 
-A paiju step is one agent's action; a riichienv step is one call of ``step`` with the actions
-of every player that must act (usually one).
+Contenders, measured in the same run in interleaved slices (each contender runs for one slice
+in turn, the round repeated ``--repeats`` times; min and median of the slices are reported):
 
-    python benchmarks/env_steps.py [--seconds 5] [--json]
+- ``raw``: the paiju engine alone, ``legal_actions_for`` → a random choice → ``apply``;
+- ``aec``: the standard PettingZoo loop over ``mazhan_v0.env()``/``madiao_v0.env()``
+  (``agent_iter``, ``env.last()``, a random index from ``action_mask``, ``env.step``), flat
+  observations (copied, as returned by default);
+- ``rlcard``: RLCard's mahjong through its standard loop (``env.step`` with a random legal
+  action, its ``[6, 34, 4]`` observation built every step);
+- ``riichienv``: riichienv's Rust core with its random agents (a step is one ``step`` call
+  with the actions of every player that must act).
+
+The figure that matters for the environment itself is ``aec / raw``: what the observation,
+the mask and the PettingZoo API add to the engine.
+
+    python benchmarks/env_steps.py [--seconds 2] [--repeats 3] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import statistics
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from paiju.env import madiao_v0, mazhan_v0
 
 
-def paiju_rate(module: Any, seconds: float, seed: int) -> dict[str, float]:
-    env = module.raw_env()
+def raw_loop(game: str, seed: int) -> Callable[[float], tuple[int, int]]:
+    """The engine alone, with the same random policy."""
+    if game == "mazhan":
+        from paiju.mazhan import rules
+    else:
+        from paiju.madiao import rules  # type: ignore[no-redef]
     rng = random.Random(seed)
+    ruleset = rules.Ruleset()
+    box = [rules.new_hand(ruleset, seed)]
+
+    def run(seconds: float) -> tuple[int, int]:
+        state = box[0]
+        steps = hands = 0
+        acting, legal_for, apply = rules.acting, rules.legal_actions_for, rules.apply
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            for _ in range(100):
+                if state.phase.value == "over":
+                    state = rules.new_hand(ruleset, rng.getrandbits(63))
+                    hands += 1
+                legal = legal_for(state, acting(state)[0])
+                state, _ = apply(state, legal[rng.randrange(len(legal))])
+                steps += 1
+        box[0] = state
+        return steps, hands
+
+    return run
+
+
+def aec_loop(game: str, seed: int) -> Callable[[float], tuple[int, int]]:
+    """The standard PettingZoo AEC loop."""
+    module = mazhan_v0 if game == "mazhan" else madiao_v0
+    env = module.env()
     env.reset(seed=seed)
-    steps = hands = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        if all(env.terminations.values()):
+    rng = random.Random(seed)
+
+    def run(seconds: float) -> tuple[int, int]:
+        steps = hands = 0
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            for _agent in env.agent_iter():
+                observation, _reward, termination, truncation, _info = env.last()
+                if termination or truncation:
+                    env.step(None)
+                    continue
+                legal = observation["action_mask"].nonzero()[0]
+                env.step(int(legal[rng.randrange(len(legal))]))
+                steps += 1
             env.reset()
             hands += 1
-        mask = env.observe(env.agent_selection)["action_mask"]
-        legal = mask.nonzero()[0]
-        env.step(int(legal[rng.randrange(len(legal))]))
-        steps += 1
-    elapsed = time.perf_counter() - start
-    return {"steps_per_second": steps / elapsed, "hands_per_second": hands / elapsed}
+        return steps, hands
+
+    return run
 
 
-def riichienv_rate(seconds: float, seed: int) -> dict[str, float] | None:
+def rlcard_loop(seed: int) -> Callable[[float], tuple[int, int]] | None:
+    """RLCard's mahjong through ``env.step``."""
+    try:
+        import rlcard
+    except ImportError:
+        return None
+    env = rlcard.make("mahjong", config={"seed": seed})
+    rng = random.Random(seed)
+
+    def run(seconds: float) -> tuple[int, int]:
+        steps = hands = 0
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            state, _player = env.reset()
+            while not env.is_over():
+                legal = list(state["legal_actions"])
+                state, _player = env.step(legal[rng.randrange(len(legal))])
+                steps += 1
+            hands += 1
+        return steps, hands
+
+    return run
+
+
+def riichienv_loop(seed: int) -> Callable[[float], tuple[int, int]] | None:
+    """riichienv's Rust core with its random agents."""
     try:
         import riichienv
         from riichienv.agents import RandomAgent
@@ -44,49 +121,154 @@ def riichienv_rate(seconds: float, seed: int) -> dict[str, float] | None:
         return None
     env = riichienv.RiichiEnv(seed=seed)
     agents = [RandomAgent(seed=seed + i) for i in range(4)]
-    steps = hands = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        obs = env.reset()
-        while not env.done():
-            obs = env.step({pid: agents[pid].act(o) for pid, o in obs.items()})
-            steps += 1
-        hands += 1
-    elapsed = time.perf_counter() - start
-    return {"steps_per_second": steps / elapsed, "hands_per_second": hands / elapsed}
+
+    def run(seconds: float) -> tuple[int, int]:
+        steps = hands = 0
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            obs = env.reset()
+            while not env.done():
+                obs = env.step({pid: agents[pid].act(o) for pid, o in obs.items()})
+                steps += 1
+            hands += 1
+        return steps, hands
+
+    return run
 
 
-def measure(seconds: float, seed: int) -> dict[str, Any]:
+CONTENDERS = (
+    ("mazhan_raw", "paiju Mazhan engine, raw loop"),
+    ("mazhan_aec", "paiju `mazhan_v0`, PettingZoo loop"),
+    ("madiao_raw", "paiju Ma Diao engine, raw loop"),
+    ("madiao_aec", "paiju `madiao_v0`, PettingZoo loop"),
+    ("rlcard", "RLCard mahjong, `env.step` loop"),
+    ("riichienv", "riichienv (Rust core)"),
+)
+
+
+def measure(seconds: float, seed: int, repeats: int = 3) -> dict[str, Any]:
     """Every figure of this benchmark (used by ``make bench``)."""
-    return {
-        "paiju_mazhan_v0": paiju_rate(mazhan_v0, seconds, seed),
-        "paiju_madiao_v0": paiju_rate(madiao_v0, seconds, seed),
-        "riichienv": riichienv_rate(seconds, seed),
+    loops: dict[str, Callable[[float], tuple[int, int]] | None] = {
+        "mazhan_raw": raw_loop("mazhan", seed),
+        "mazhan_aec": aec_loop("mazhan", seed),
+        "madiao_raw": raw_loop("madiao", seed),
+        "madiao_aec": aec_loop("madiao", seed),
+        "rlcard": rlcard_loop(seed),
+        "riichienv": riichienv_loop(seed),
     }
+    for run in loops.values():  # warm up (tables, caches, imports)
+        if run is not None:
+            run(min(seconds, 0.3))
+    slices: dict[str, list[tuple[float, float]]] = {k: [] for k in loops}
+    load_before = os.getloadavg()[0]
+    for _ in range(repeats):
+        for key, run in loops.items():
+            if run is None:
+                continue
+            start = time.perf_counter()
+            steps, hands = run(seconds)
+            elapsed = time.perf_counter() - start
+            slices[key].append((steps / elapsed, hands / elapsed))
+    out: dict[str, Any] = {
+        "seconds": seconds,
+        "repeats": repeats,
+        "load": [load_before, os.getloadavg()[0]],
+    }
+    for key, runs in slices.items():
+        if not runs:
+            out[key] = None
+            continue
+        rates = [s for s, _ in runs]
+        out[key] = {
+            "steps_min": min(rates),
+            "steps_median": statistics.median(rates),
+            "hands_median": statistics.median(h for _, h in runs),
+        }
+    for game in ("mazhan", "madiao"):
+        raw, aec = out[f"{game}_raw"], out[f"{game}_aec"]
+        out[f"{game}_ratio"] = aec["steps_median"] / raw["steps_median"]
+    return out
 
 
-def report(r: dict[str, Any]) -> str:
-    lines = ["environment steps per second (random legal actions, one core)"]
-    for key in ("paiju_mazhan_v0", "paiju_madiao_v0", "riichienv"):
-        x = r[key]
+def markdown(r: dict[str, Any]) -> list[str]:
+    """The environment section of ``benchmarks/RESULTS.md``."""
+    lines = [
+        "## Environment steps per second (`benchmarks/env_steps.py`)",
+        "",
+        "Uniformly random legal actions, one core, interleaved slices of "
+        f"{r['seconds']:g} s, {r['repeats']} rounds (load average "
+        f"{r['load'][0]:.2f} before, {r['load'][1]:.2f} after). A paiju step is one agent's "
+        "action; a riichienv step is one `step` call with the actions of every player that "
+        "must act. *PettingZoo loop*: `agent_iter`, `env.last()`, a random index of the "
+        "`action_mask`, `env.step` (flat observation, copied).",
+        "",
+        "| environment | steps/s (median) | steps/s (min) | hands/s |",
+        "|---|---:|---:|---:|",
+    ]
+    for key, label in CONTENDERS:
+        x = r.get(key)
         if x is None:
-            lines.append(f"  {key:<18} not installed")
+            lines.append(f"| {label} | not installed | | |")
         else:
             lines.append(
-                f"  {key:<18}{x['steps_per_second']:>10,.0f} steps/s"
-                f"{x['hands_per_second']:>8,.0f} hands/s"
+                f"| {label} | {x['steps_median']:,.0f} | {x['steps_min']:,.0f} "
+                f"| {x['hands_median']:,.0f} |"
             )
-    return "\n".join(lines)
+    lines += [
+        "",
+        f"PettingZoo loop / raw engine loop: Mazhan **{r['mazhan_ratio']:.2f}×**, "
+        f"Ma Diao **{r['madiao_ratio']:.2f}×**.",
+    ]
+    return lines
+
+
+#: The recorded run of ``examples/train_ppo.py`` (its ``results.json``; not re-run by
+#: ``make bench``: it takes half an hour).
+PPO_RECORD = Path(__file__).resolve().parent / "ppo_baseline.json"
+
+
+def ppo_markdown(path: Path = PPO_RECORD) -> list[str]:
+    """The PPO baseline's section of ``benchmarks/RESULTS.md``, from its recorded run."""
+    lines = ["## PPO baseline against `greedy` (`examples/train_ppo.py`)", ""]
+    if not path.exists():
+        return [*lines, "No recorded run."]
+    r = json.loads(path.read_text())
+    ev = r["evaluation"]
+    lo, hi = ev["ci95"]
+    load = r.get("load") or [0.0]
+    imitate = r.get("args", {}).get("imitate", "none")
+    warm = (
+        f"behaviour cloning of `{imitate}` for the first "
+        f"{r['args'].get('imitate_minutes', '?')} min, then "
+        if imitate != "none"
+        else ""
+    )
+    lines += [
+        f"sb3-contrib `MaskablePPO` ({warm}PPO) on `paiju/Mazhan-v0` against three `greedy` "
+        f"bots: {r['train_minutes']:.1f} minutes of training ({r['timesteps']:,} learner "
+        f"steps) on 2 shared cores (load average {load[0]:.1f} at the end). Evaluation: "
+        f"{ev['hands']:,} duplicate hands ({ev['deals']:,} deals, the policy in each seat).",
+        "",
+        "| policy against 3 greedy | mean net per hand (胡) | 95% interval | win rate |",
+        "|---|---:|---:|---:|",
+        f"| trained policy | {ev['mean_net']:+.1f} | [{lo:+.1f}, {hi:+.1f}] "
+        f"| {ev['win_rate']:.1%} |",
+        "",
+        "Learning curve: `docs/ppo_curve.png` (reproduced by the soak test "
+        "`tests/env/test_train_soak.py`).",
+    ]
+    return lines
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    r = measure(args.seconds, args.seed)
-    print(json.dumps(r, indent=2) if args.json else report(r))
+    r = measure(args.seconds, args.seed, args.repeats)
+    print(json.dumps(r, indent=2) if args.json else "\n".join(markdown(r)))
 
 
 if __name__ == "__main__":

@@ -139,28 +139,7 @@ def render(r: dict[str, Any]) -> str:
     if rl is not None:
         lines.append(f"| RLCard mahjong, random agents | {rl['hands_per_second']:,.0f} | |")
         lines.append(f"| ratio paiju/RLCard (random) | {sim['ratio_random_vs_rlcard']:.1f}× | |")
-    lines += [
-        "",
-        "## Environment steps per second (`benchmarks/env_steps.py`)",
-        "",
-        "Random legal actions. A paiju step is one agent's action; a riichienv step is one",
-        "`step` call with the actions of every player that must act.",
-        "",
-        "| environment | steps/s | hands/s |",
-        "|---|---:|---:|",
-    ]
-    for key, label in (
-        ("paiju_mazhan_v0", "paiju `mazhan_v0`"),
-        ("paiju_madiao_v0", "paiju `madiao_v0`"),
-        ("riichienv", "riichienv (Rust core)"),
-    ):
-        x = env[key]
-        if x is None:
-            lines.append(f"| {label} | not installed | |")
-        else:
-            lines.append(
-                f"| {label} | {x['steps_per_second']:,.0f} | {x['hands_per_second']:,.0f} |"
-            )
+    lines += ["", *env_steps.markdown(env), "", *env_steps.ppo_markdown()]
     if r.get("load"):
         lines += [
             "",
@@ -202,7 +181,7 @@ def main() -> None:
         "win_check": win_check.measure(20_000 if q else 100_000, 2 if q else 5, 1),
         "scoring": scoring.measure(200 if q else 2000, 1),
         "simulate": simulate.measure(200 if q else 2000, 1.0 if q else 10.0, 1),
-        "env_steps": env_steps.measure(1.0 if q else 5.0, 1),
+        "env_steps": env_steps.measure(0.5 if q else 2.0, 1),
         "load": [] if args.no_load else _load(q),
     }
     text = render(r)

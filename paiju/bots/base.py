@@ -69,8 +69,15 @@ def make_bot(game: str, name: str) -> Bot:
     ...
     ValueError: unknown mazhan bot 'clever' (choose from greedy, random, strong)
 
+    ``policy:PATH`` loads a policy saved by ``examples/train_ppo.py``
+    (:class:`paiju.env.policy.PolicyBot`; needs the ``[rl]`` extra).
+
     Raises ``ValueError`` for an unknown game or bot.
     """
+    if name.startswith("policy:"):
+        from paiju.env.policy import PolicyBot
+
+        return PolicyBot.load(name[len("policy:") :], game=game)
     try:
         bots = BOTS[game]
     except KeyError:

@@ -1,161 +1,315 @@
-"""One PettingZoo AEC environment over any paiju game; each game supplies an encoding.
+"""The PettingZoo AEC environment of any paiju game (use ``mazhan_v0.env()``/``madiao_v0.env()``).
 
-Agents are ``player_0`` … ``player_3``, sitting in seats E, S, W, N. The agent to act is the
-game's acting seat; during a Mazhan claim window the seats that may claim are asked one after
-another (each sees the same discard, none sees another's decision). Observations are
-``{"observation": int16 vector, "action_mask": int8 vector}``; only the agent to act has a
-non-zero mask. At the end of the hand every agent's reward is its net score (Mazhan 胡,
-Ma Diao 注) and every agent is terminated.
+Agents are ``player_0`` … ``player_3``. The agent to act is the player in the game's acting
+seat; during a Mazhan claim window the players that may claim are asked one after another,
+each seeing the same discard and nothing of the others' options or answers (no observation
+changes while the window is open). Observations are ``{"observation": float32 array,
+"action_mask": int8 vector}``; only the agent to act has a non-zero mask.
 
-``reset(seed=S)`` deals the hand from ``S``; a later ``reset()`` without a seed deals the next
-hand of the same seeded sequence (a never-seeded environment starts from seed 0), so the same
-seeds and the same actions always give the same episodes.
+**Rewards.** At the end of a hand each agent receives its net (Mazhan 胡, Ma Diao 注) times
+``reward_scale``. With ``shaping`` > 0 (Mazhan only) an agent also receives, between two of
+its own decisions, ``gamma · Φ(s') − Φ(s)`` with ``Φ = −shaping · shanten`` of its hand (0 at
+the end of the hand): a potential-based term, which changes no policy's ranking (Ng, Harada
+and Russell 1999): over an episode the terms telescope to ``−Φ(s₀)``, the same for every
+policy, so the optimal policy is unchanged while the learner gets a signal before the hand
+ends. Set ``shaping_gamma`` to the learner's discount.
+
+**Illegal actions.** ``illegal="zero_sum"`` (default) ends the episode: the offender gets
+``illegal_reward`` (scaled) and the three others a third of its opposite each, so rewards
+still sum to zero; ``"offender"`` penalises the offender alone (PettingZoo's
+``TerminateIllegalWrapper``); ``"raise"`` raises ``ValueError``.
+
+**Hints.** ``hints=True`` (Mazhan, flat) appends :func:`paiju.env.mazhan_obs.hints`: the
+shanten after each possible discard and the legal actions, from what the seat alone knows.
+
+**Episodes.** ``match_hands=None``: one hand; players move one seat on with every hand when
+``rotate_seats`` is on (default), so ``player_0`` is not always East. ``match_hands=N``: a
+match of ``N`` hands with the game's seating rules (Mazhan: the dealer keeps the deal by
+winning); rewards come at the end of every hand, and the observation carries the match
+scores, the hand number and the hands left.
+
+**Seeding.** ``reset(seed=S)`` starts the seeded sequence ``S``; a later ``reset()`` deals
+the next hand of it (a never-seeded environment starts from seed 0), so the same seeds and the
+same actions give the same episodes.
+
+>>> from paiju.env import mazhan_v0
+>>> env = mazhan_v0.env()
+>>> env.reset(seed=1)
+>>> obs, reward, term, trunc, info = env.last()
+>>> obs["observation"].shape, obs["action_mask"].dtype.name, env.agent_selection
+((1264,), 'int8', 'player_0')
 """
 
 from __future__ import annotations
 
-import random
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from paiju.games import Game, game
+from paiju.env.table import AGENTS, Table
 
-__all__ = ["Encoding", "PaijuAECEnv"]
+__all__ = ["PaijuAECEnv", "RewardRules"]
 
-AGENTS = ["player_0", "player_1", "player_2", "player_3"]
-
-
-class Encoding(Protocol):
-    """How a game's views and actions become tensors (lives in the env, nowhere else)."""
-
-    n_actions: int
-    obs_size: int
-    obs_high: int
-
-    def encode(self, view: Any) -> npt.NDArray[np.int16]:
-        """The observation vector of a view."""
-        ...
-
-    def action_index(self, action: Any) -> int:
-        """The index of an action."""
-        ...
+_ILLEGAL = ("zero_sum", "offender", "raise")
 
 
-@dataclass
-class _Episode:
-    state: Any
-    index: dict[int, Any]
+class RewardRules:
+    """Reward options shared by every environment (see the module docstring).
+
+    >>> RewardRules("mazhan", illegal="nope")
+    Traceback (most recent call last):
+    ...
+    ValueError: illegal must be one of zero_sum, offender, raise; got 'nope'
+    """
+
+    def __init__(
+        self,
+        game: str,
+        *,
+        reward_scale: float = 1.0,
+        illegal: str = "zero_sum",
+        illegal_reward: float = -400.0,
+        shaping: float = 0.0,
+        shaping_gamma: float = 1.0,
+    ) -> None:
+        if illegal not in _ILLEGAL:
+            raise ValueError(f"illegal must be one of {', '.join(_ILLEGAL)}; got {illegal!r}")
+        if shaping < 0 or not 0 < shaping_gamma <= 1:
+            raise ValueError("shaping must be ≥ 0 and shaping_gamma in (0, 1]")
+        if shaping and game != "mazhan":
+            raise ValueError("shaping (distance to a complete hand) exists for Mazhan only")
+        self.scale = float(reward_scale)
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
+        self.shaping = float(shaping)
+        self.gamma = float(shaping_gamma)
+
+    def illegal_rewards(self, offender: int) -> list[float]:
+        """Each player's reward when ``offender`` plays an illegal action.
+
+        >>> RewardRules("mazhan", reward_scale=0.0025).illegal_rewards(1)
+        [0.3333333333333333, -1.0, 0.3333333333333333, 0.3333333333333333]
+        """
+        r = self.illegal_reward * self.scale
+        share = -r / 3 if self.illegal == "zero_sum" else 0.0
+        return [r if p == offender else share for p in range(4)]
+
+    def potential(self, table: Table, player: int) -> float:
+        """Φ of the player's hand now: −shaping × shanten (★ counted; −1 when complete).
+
+        >>> t = Table("mazhan"); t.reset(seed=3)
+        >>> RewardRules("mazhan", shaping=0.01).potential(t, 0) < 0
+        True
+        """
+        if not self.shaping:
+            return 0.0
+        from paiju.mazhan.shanten import shanten
+
+        state = table.state
+        seat = table.seat_of[player]
+        counts = list(state.hands[seat])
+        wilds = counts[state.wild]
+        counts[state.wild] = 0
+        return -self.shaping * shanten(counts, len(state.melds[seat]), wilds)
 
 
 class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
-    """The AEC environment of one game (use the game modules' ``env()``)."""
+    """The AEC environment of one game (see the module docstring for the options)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": True}  # noqa: RUF012
 
-    def __init__(self, game_name: str, encoding: Encoding, render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        game: str,
+        *,
+        obs: str = "flat",
+        reward_scale: float = 1.0,
+        illegal: str = "zero_sum",
+        illegal_reward: float = -400.0,
+        shaping: float = 0.0,
+        shaping_gamma: float = 1.0,
+        match_hands: int | None = None,
+        rotate_seats: bool = True,
+        hints: bool = False,
+        copy_obs: bool = True,
+        render_mode: str | None = None,
+    ) -> None:
         super().__init__()
-        self.metadata = {**PaijuAECEnv.metadata, "name": f"paiju_{game_name}_v0"}
-        self.rules: Game[Any, Any, Any, Any] = game(game_name)
-        self.ruleset = self.rules.default_ruleset()
-        self.encoding = encoding
+        if obs not in ("flat", "planes"):
+            raise ValueError(f"obs must be 'flat' or 'planes', got {obs!r}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.table = Table(
+            game,
+            planes=obs == "planes",
+            match_hands=match_hands,
+            rotate_seats=rotate_seats,
+            hints=hints,
+        )
+        self.reward_rules = RewardRules(
+            game,
+            reward_scale=reward_scale,
+            illegal=illegal,
+            illegal_reward=illegal_reward,
+            shaping=shaping,
+            shaping_gamma=shaping_gamma,
+        )
+        self.metadata = {**PaijuAECEnv.metadata, "name": f"paiju_{game}_v0"}
         self.render_mode = render_mode
+        self.copy_obs = copy_obs
         self.possible_agents = list(AGENTS)
-        self.agents = list(AGENTS)
-        self.action_spaces = {a: spaces.Discrete(encoding.n_actions) for a in AGENTS}
-        self.observation_spaces = {
-            a: spaces.Dict(
-                {
-                    "observation": spaces.Box(0, encoding.obs_high, (encoding.obs_size,), np.int16),
-                    "action_mask": spaces.Box(0, 1, (encoding.n_actions,), np.int8),
-                }
-            )
-            for a in AGENTS
-        }
-        self._rng = random.Random(0)
-        self._episode: _Episode | None = None
-        self.hand_seed = 0
+        self.agents: list[str] = []
+        n = self.table.spec.n_actions
+        shape = self.table.obs_shape
+        self._obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, shape, np.float32),
+                "action_mask": spaces.Box(0, 1, (n,), np.int8),
+            }
+        )
+        self._act_space = spaces.Discrete(n)
+        self.observation_spaces = dict.fromkeys(AGENTS, self._obs_space)
+        self.action_spaces = dict.fromkeys(AGENTS, self._act_space)
+        self.state_space = spaces.Box(-np.inf, np.inf, (self.table.state_size(),), np.float32)
+        self._no_mask = bytes(n)
+        self._mask_on: list[int] = []
+        self._player = 0
+        self._dirty = False  # rewards to clear at the next step
+        self._phi: dict[int, float] = {}
+        self._reset_done = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of an agent."""
-        return self.observation_spaces[agent]
+        return self._obs_space
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         """The action space of an agent."""
-        return self.action_spaces[agent]
+        return self._act_space
+
+    # --- episodes ---------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new hand (from ``seed`` when given)."""
-        if seed is not None:
-            self._rng = random.Random(seed)
-        self.hand_seed = self._rng.getrandbits(63)
-        state = self.rules.new_hand(self.ruleset, self.hand_seed, {})
+        """Deal a new episode (from ``seed`` when given)."""
+        self.table.reset(seed)
+        self._reset_done = True
         self.agents = list(AGENTS)
+        self._dirty = False
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
-        self._episode = _Episode(state, {})
+        self._phi = {}
         self._select()
 
-    @property
-    def state_(self) -> Any:
-        """The game state of the hand being played (for inspection and tests)."""
-        assert self._episode is not None, "call reset() first"
-        return self._episode.state
-
     def _select(self) -> None:
-        assert self._episode is not None
-        state = self._episode.state
-        if state.phase.value == "over":
-            return
-        seat = self.rules.acting(state)[0]
-        self.agent_selection = AGENTS[seat.number - 1]
-        legal = self.rules.legal_actions(state, seat)
-        self._episode.index = {self.encoding.action_index(a): a for a in legal}
+        table = self.table
+        player = table.first
+        self._player = player
+        self.agent_selection = AGENTS[player]
+        self._mask_on = table.first_legal
+        if self.reward_rules.shaping:
+            self._shape_on_turn(player)
+
+    def _shape_on_turn(self, player: int) -> None:
+        rules = self.reward_rules
+        phi = rules.potential(self.table, player)
+        last = self._phi.get(player)
+        if last is not None:
+            self.rewards[AGENTS[player]] += rules.gamma * phi - last
+            self._dirty = True
+        self._phi[player] = phi
+
+    # --- observing --------------------------------------------------------------------------
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """The agent's observation and action mask."""
-        assert self._episode is not None, "call reset() first"
-        seat = self.rules.seats[AGENTS.index(agent)]
-        view = self.rules.observe(self._episode.state, seat)
-        mask = np.zeros(self.encoding.n_actions, dtype=np.int8)
-        if agent == self.agent_selection and self._episode.state.phase.value != "over":
-            mask[list(self._episode.index)] = 1
-        return {"observation": self.encoding.encode(view), "action_mask": mask}
+        if not self._reset_done:
+            raise RuntimeError("call reset() before observe()")
+        player = AGENTS.index(agent)
+        obs = self.table.encode(player)
+        mask = bytearray(self._no_mask)  # a new mask every time: nothing to copy
+        if agent == self.agent_selection and self.agents:
+            for i in self._mask_on:
+                mask[i] = 1
+        action_mask = np.frombuffer(mask, dtype=np.int8)
+        return {"observation": obs.copy() if self.copy_obs else obs, "action_mask": action_mask}
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The whole state for a centralised critic: every seat's observation (E S W N),
+        then the tiles left in the wall (Mazhan) or the stock (Ma Diao) by face."""
+        if not self._reset_done:
+            raise RuntimeError("call reset() before state()")
+        return self.table.global_state()
+
+    # --- acting -----------------------------------------------------------------------------
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's action (an index into its action space)."""
-        if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
+        if not self._reset_done:
+            raise RuntimeError("call reset() before step()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert self._episode is not None, "call reset() first"
-        chosen = self._episode.index.get(int(action)) if action is not None else None
-        if chosen is None:
-            raise ValueError(f"action {action} is not legal for {self.agent_selection} now")
-        self._cumulative_rewards[self.agent_selection] = 0.0
-        state, _events = self.rules.apply(self._episode.state, chosen)
-        self._episode.state = state
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
-        if state.phase.value == "over":
-            net = state.result.to_json()["net"]
-            for i, agent in enumerate(AGENTS):
-                self.rewards[agent] = float(net[self.rules.seats[i].value])
-            self.terminations = dict.fromkeys(AGENTS, True)
-        else:
+        player = self._player
+        table = self.table
+        self._cumulative_rewards[agent] = 0.0
+        if self._dirty:
+            rewards = self.rewards
+            for a in AGENTS:
+                rewards[a] = 0.0
+            self._dirty = False
+        index = -1 if action is None else int(action)
+        if index not in self._mask_on:
+            self._illegal(player, action)
+            return
+        nets = table.step(player, index)
+        if nets is None:
             self._select()
+        else:
+            self._end_hand(nets)
+        if self._dirty:
+            self._accumulate_rewards()
+
+    def _end_hand(self, nets: list[float]) -> None:
+        rules = self.reward_rules
+        self._dirty = True
+        for p in range(4):
+            self.rewards[AGENTS[p]] += nets[p] * rules.scale
+        if self.table.next_hand(nets):
+            self._select()  # a match goes on: Φ carries over to the next hand's first turn
+            return
+        for p in range(4):
+            self.rewards[AGENTS[p]] -= self._phi.pop(p, 0.0)  # Φ = 0 at the end
+        self.terminations = dict.fromkeys(AGENTS, True)
+        for p in range(4):
+            self.infos[AGENTS[p]] = {"net": nets[p], "score": self.table.scores[p]}
+
+    def _illegal(self, player: int, action: Any) -> None:
+        rules = self.reward_rules
+        if rules.illegal == "raise":
+            raise ValueError(f"action {action!r} is not legal for {AGENTS[player]} now")
+        self._dirty = True
+        for p, r in enumerate(rules.illegal_rewards(player)):
+            self.rewards[AGENTS[p]] = r
+        self.terminations = dict.fromkeys(AGENTS, True)
+        self.infos[AGENTS[player]] = {"illegal_action": action}
         self._accumulate_rewards()
 
     def render(self) -> str | None:
         """The table as text (render_mode ``"ansi"``)."""
-        if self.render_mode != "ansi" or self._episode is None:
+        if self.render_mode != "ansi" or self.table.state is None:
             return None
-        return str(self._episode.state)
+        return str(self.table.state)
 
     def close(self) -> None:
         """Nothing to release."""
+
+    @property
+    def state_(self) -> Any:
+        """The game state of the hand being played (for inspection and tests)."""
+        return self.table.state

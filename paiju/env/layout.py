@@ -1,0 +1,167 @@
+"""Observation layouts: named sections of a flat vector, and the same data as planes.
+
+A :class:`Layout` is built once per game. Each section has an offset, a size, a kind and a
+line of documentation; :meth:`Layout.table` prints the table that the game's module docstring
+and ``docs/env.md`` show (a test keeps them equal). :class:`Planes` turns a flat vector into
+the plane encoding (``[C, H, W]``, like RLCard's ``[C, 34, 4]``) with one gather per call:
+
+- a **set** section (counts or 0/1 by tile or card) becomes one channel: for Mazhan a
+  thermometer over the four copies of each face (column ``k`` is 1 when the count is more
+  than ``k``), for Ma Diao a 0/1 mark at the card's (suit, rank) cell;
+- a **scalar** becomes a constant channel holding its value.
+
+Sections of other kinds (sequences) are drawn by the game's encoder itself.
+
+>>> lay = Layout()
+>>> lay.add("hand", 34, "set", "own tiles")
+slice(0, 34, None)
+>>> lay.add("wall", 1, "scalar", "tiles left")
+slice(34, 35, None)
+>>> lay.size, lay.table().splitlines()[2]
+(35, '| 0 | 34 | `hand` | own tiles |')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["Layout", "Planes", "Section"]
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One named run of values in the flat vector.
+
+    >>> Section("hand", 0, 34, "set", "own tiles").stop
+    34
+    """
+
+    name: str
+    offset: int
+    size: int
+    kind: str
+    doc: str
+
+    @property
+    def stop(self) -> int:
+        """The offset just past the section.
+
+        >>> Section("x", 3, 2, "scalar", "").stop
+        5
+        """
+        return self.offset + self.size
+
+
+class Layout:
+    """Sections added in order, each right after the last.
+
+    >>> lay = Layout(); _ = lay.add("a", 2, "scalar", "two values")
+    >>> lay["a"].size
+    2
+    """
+
+    def __init__(self) -> None:
+        self.sections: list[Section] = []
+        self.size = 0
+        self._by_name: dict[str, Section] = {}
+
+    def add(self, name: str, size: int, kind: str, doc: str) -> slice:
+        """Append a section; its slice of the flat vector.
+
+        >>> Layout().add("x", 4, "nope", "")
+        Traceback (most recent call last):
+        ...
+        ValueError: unknown section kind 'nope'
+
+        Raises ``ValueError`` for an unknown kind or a name used twice.
+        """
+        if kind not in ("set", "scalar", "codes"):
+            raise ValueError(f"unknown section kind {kind!r}")
+        if name in self._by_name:
+            raise ValueError(f"section {name!r} is defined twice")
+        section = Section(name, self.size, size, kind, doc)
+        self.sections.append(section)
+        self._by_name[name] = section
+        self.size += size
+        return slice(section.offset, section.stop)
+
+    def __getitem__(self, name: str) -> Section:
+        return self._by_name[name]
+
+    def table(self) -> str:
+        """The layout as a Markdown table (offset, size, name, content).
+
+        >>> lay = Layout(); _ = lay.add("a", 2, "scalar", "two values")
+        >>> lay.table().splitlines()[0]
+        '| offset | size | name | content |'
+        """
+        lines = ["| offset | size | name | content |", "|---|---|---|---|"]
+        lines += [f"| {s.offset} | {s.size} | `{s.name}` | {s.doc} |" for s in self.sections]
+        return "\n".join(lines)
+
+
+class Planes:
+    """The plane encoding of a layout: ``set`` sections and scalars, gathered in one step.
+
+    ``cells[f]`` lists, for tile or card index ``f``, the cell of the ``H × W`` plane that
+    holds it (Ma Diao), or ``None`` for a thermometer over ``W`` copies of ``H`` faces
+    (Mazhan). ``sets`` maps each set channel to a list of flat offsets (one per face, ``-1``
+    for an empty cell); ``scalars`` lists the flat offsets drawn as constant channels;
+    ``extra`` channels are left for the encoder to fill (sequences).
+
+    >>> p = Planes((3, 2), None, [[0, 1, 2]], [3], extra=0)
+    >>> out = p.render(np.array([2, 0, 1, 7], dtype=np.float32))
+    >>> out.shape, out[0].tolist(), float(out[1, 0, 0])
+    ((2, 3, 2), [[1.0, 1.0], [0.0, 0.0], [1.0, 0.0]], 7.0)
+    """
+
+    def __init__(
+        self,
+        shape: tuple[int, int],
+        cells: Sequence[int] | None,
+        sets: Sequence[Sequence[int]],
+        scalars: Sequence[int],
+        extra: int,
+    ) -> None:
+        self.shape = shape
+        h, w = shape
+        self.n_sets = len(sets)
+        self.channels = len(sets) + len(scalars) + extra
+        self.extra_start = len(sets) + len(scalars)
+        self._thermo = cells is None
+        if cells is None:
+            # index into the flat vector with one zero appended (offset -1 -> the zero)
+            self._gather = np.array(sets, dtype=np.intp).reshape(len(sets), h)
+            self._levels = np.arange(w, dtype=np.float32)
+        else:
+            grid = np.full((len(sets), h * w), -1, dtype=np.intp)
+            for c, offsets in enumerate(sets):
+                for f, off in enumerate(offsets):
+                    grid[c, cells[f]] = off
+            self._gather = grid
+        self._scalars = np.array(scalars, dtype=np.intp)
+
+    def render(
+        self, flat: npt.NDArray[np.float32], out: npt.NDArray[np.float32] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """The planes of one flat vector (into ``out`` when given).
+
+        >>> p = Planes((2, 2), [0, 3], [[0, 1]], [], extra=1)
+        >>> p.render(np.array([1, 1], dtype=np.float32))[0].tolist()
+        [[1.0, 0.0], [0.0, 1.0]]
+        """
+        h, w = self.shape
+        if out is None:
+            out = np.zeros((self.channels, h, w), dtype=np.float32)
+        ext = np.append(flat, np.float32(0))
+        vals = ext[self._gather]
+        if self._thermo:
+            out[: self.n_sets] = vals[:, :, None] > self._levels
+        else:
+            out[: self.n_sets] = vals.reshape(self.n_sets, h, w)
+        out[self.n_sets : self.extra_start] = ext[self._scalars][:, None, None]
+        return out

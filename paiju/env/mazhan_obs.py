@@ -1,0 +1,684 @@
+"""Mazhan observations and actions for the environments (the index tables live here only).
+
+Everything a seat may know (rules §5, "what the other seats see"), from that seat: relative
+seat 0 is the seat itself, 1 the next seat (下家), 2 the opposite seat, 3 the previous seat
+(上家). Never another seat's concealed tiles, the wall's order, the face of another seat's
+concealed kong, or, in a claim window, which other seats may claim or have answered.
+
+**Flat vector** (``float32``, 1264 values): counts are raw (0–4), one-hots 0/1, ``codes``
+small integers; ``scores`` are net 胡 / 400.
+
+| offset | size | name | content |
+|---|---|---|---|
+| 0 | 34 | `hand` | own concealed tiles by face, the drawn one included (★ at the wild face) |
+| 34 | 34 | `drawn` | own tile just drawn (one-hot; in phase act after a draw) |
+| 68 | 34 | `own_ckongs` | own concealed kongs by face |
+| 102 | 34 | `wild` | the wild face ★ (one-hot; the indicator is its fourth copy) |
+| 136 | 34 | `claim_tile` | the discard, or added kong tile, open to claims (one-hot) |
+| 170 | 9 | `set_aside` | bonus tiles set aside while turning the indicator |
+| 179 | 3 | `phase` | phase: act, claim (a discard), rob (an added kong) |
+| 182 | 4 | `claim_from` | relative seat whose tile is open to claims (one-hot) |
+| 186 | 4 | `mover` | relative seat to move in phase act (one-hot) |
+| 190 | 4 | `wind` | own seat wind E S W N (one-hot) |
+| 194 | 4 | `dealer` | relative seat of the dealer 莊家 (one-hot) |
+| 198 | 1 | `wall` | tiles left in the wall (the dead wall included) |
+| 199 | 1 | `dead_wall` | tiles a normal draw never takes (ruleset, 11) |
+| 200 | 4 | `scores` | match score of each relative seat before this hand / 400 |
+| 204 | 1 | `stake` | stake 底注 (1 in simulation) |
+| 205 | 1 | `hand_no` | hands played before this one in the match |
+| 206 | 1 | `hands_left` | hands left in the match after this one |
+| 207 | 1 | `repeat` | hands the dealer has kept the deal in a row (連莊) |
+| 208 | 21 | `s0_chows` | relative seat 0: chows by lowest tile |
+| 229 | 34 | `s0_pungs` | relative seat 0: exposed pungs by face |
+| 263 | 34 | `s0_kongs` | relative seat 0: exposed kongs by face |
+| 297 | 1 | `s0_ckongs` | relative seat 0: concealed kongs (face down) |
+| 298 | 9 | `s0_bonus` | relative seat 0: bonus tiles laid out |
+| 307 | 34 | `s0_river` | relative seat 0: its discards not claimed, by face |
+| 341 | 34 | `s0_claimed` | relative seat 0: its discards claimed, by face |
+| 375 | 48 | `s0_seq` | relative seat 0: discards in order |
+| 423 | 48 | `s0_seq_by` | relative seat 0: who claimed each |
+| 471 | 1 | `s0_size` | relative seat 0: concealed tiles, 16 − 3 × melds (+1 to move) |
+| 472 | 21 | `s1_chows` | relative seat 1: chows by lowest tile |
+| 493 | 34 | `s1_pungs` | relative seat 1: exposed pungs by face |
+| 527 | 34 | `s1_kongs` | relative seat 1: exposed kongs by face |
+| 561 | 1 | `s1_ckongs` | relative seat 1: concealed kongs (face down) |
+| 562 | 9 | `s1_bonus` | relative seat 1: bonus tiles laid out |
+| 571 | 34 | `s1_river` | relative seat 1: its discards not claimed, by face |
+| 605 | 34 | `s1_claimed` | relative seat 1: its discards claimed, by face |
+| 639 | 48 | `s1_seq` | relative seat 1: discards in order |
+| 687 | 48 | `s1_seq_by` | relative seat 1: who claimed each |
+| 735 | 1 | `s1_size` | relative seat 1: concealed tiles, 16 − 3 × melds (+1 to move) |
+| 736 | 21 | `s2_chows` | relative seat 2: chows by lowest tile |
+| 757 | 34 | `s2_pungs` | relative seat 2: exposed pungs by face |
+| 791 | 34 | `s2_kongs` | relative seat 2: exposed kongs by face |
+| 825 | 1 | `s2_ckongs` | relative seat 2: concealed kongs (face down) |
+| 826 | 9 | `s2_bonus` | relative seat 2: bonus tiles laid out |
+| 835 | 34 | `s2_river` | relative seat 2: its discards not claimed, by face |
+| 869 | 34 | `s2_claimed` | relative seat 2: its discards claimed, by face |
+| 903 | 48 | `s2_seq` | relative seat 2: discards in order |
+| 951 | 48 | `s2_seq_by` | relative seat 2: who claimed each |
+| 999 | 1 | `s2_size` | relative seat 2: concealed tiles, 16 − 3 × melds (+1 to move) |
+| 1000 | 21 | `s3_chows` | relative seat 3: chows by lowest tile |
+| 1021 | 34 | `s3_pungs` | relative seat 3: exposed pungs by face |
+| 1055 | 34 | `s3_kongs` | relative seat 3: exposed kongs by face |
+| 1089 | 1 | `s3_ckongs` | relative seat 3: concealed kongs (face down) |
+| 1090 | 9 | `s3_bonus` | relative seat 3: bonus tiles laid out |
+| 1099 | 34 | `s3_river` | relative seat 3: its discards not claimed, by face |
+| 1133 | 34 | `s3_claimed` | relative seat 3: its discards claimed, by face |
+| 1167 | 48 | `s3_seq` | relative seat 3: discards in order |
+| 1215 | 48 | `s3_seq_by` | relative seat 3: who claimed each |
+| 1263 | 1 | `s3_size` | relative seat 3: concealed tiles, 16 − 3 × melds (+1 to move) |
+
+The ``s{r}_*`` block repeats for relative seats ``r`` = 0, 1, 2, 3 (264 values each).
+``bonus`` holds the eight flowers and seasons (``1h``–``4h``, ``1j``–``4j``, 0/1) and the
+number of white dragons (``5z``, 0–4). ``chows`` counts chows by their lowest tile: 萬
+``1m``–``7m``, then 筒, then 索. ``seq`` lists the seat's discards in the order played (face
+index + 1, 0 for an empty slot); ``seq_by`` says, for each, who claimed it: 0 nobody, 1 the
+discarder's next seat, 2 the opposite seat, 3 the previous seat (a discard won on counts as
+claimed by the winner). Another seat's concealed kong counts in ``ckongs`` with no face;
+one's own are in ``own_ckongs`` too.
+
+**Planes** (``float32``, ``[75, 34, 4]``): each ``set`` section above is one channel, a
+thermometer over the four copies of each face (``[c, f, k]`` = 1 when the count of face ``f``
+is more than ``k``; bonus tiles sit at columns ``1m``–``8m`` for ``1h``…``4j`` and at ``5z``
+for the whites; chows at their lowest tile); each scalar is a constant channel; the last 8
+channels are each seat's discards in order: ``[f, k]`` holds (position + 1) / 48 of the
+``k``-th copy of face ``f`` it discarded, then who claimed it / 3.
+
+Actions (``Discrete(128)``):
+
+| index | action |
+|---|---|
+| 0–33 | ``discard`` face 0–33 (1m … 9m, 1p … 9p, 1s … 9s, 1z … 7z) |
+| 34 | ``hu`` |
+| 35 | ``shazhu`` |
+| 36–69 | ``angang`` face 0–33 |
+| 70–103 | ``jiagang`` face 0–33 |
+| 104 | ``gang`` (on a discard) |
+| 105 | ``peng`` |
+| 106–126 | ``chi``: 7 chows of 萬 (lowest 1m … 7m), then 筒, then 索 |
+| 127 | ``pass`` |
+
+>>> from paiju.mazhan.rules import Ruleset, new_hand
+>>> enc = MazhanEncoder()
+>>> state = new_hand(Ruleset(), seed=1)
+>>> enc.reset(state)
+>>> obs = enc.encode(state, 1)
+>>> obs.shape, int(obs[enc.layout["hand"].offset:][:34].sum())
+((1264,), 16)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from paiju.env.layout import Layout, Planes
+from paiju.mazhan.actions import Action
+from paiju.mazhan.melds import MeldKind
+from paiju.mazhan.rules import Event, Phase, State
+
+__all__ = ["MAX_DISCARDS", "MazhanEncoder", "action_index", "index_action"]
+
+#: Discard slots per seat in ``seq`` (a seat discards at most about 40 times in a hand).
+MAX_DISCARDS = 48
+N_ACTIONS = 128
+_WHITE = 31
+
+# by the kind's value (a plain string: faster to look up than the enum member)
+_KIND_BASE = {
+    "discard": 0,
+    "hu": 34,
+    "shazhu": 35,
+    "angang": 36,
+    "jiagang": 70,
+    "gang": 104,
+    "peng": 105,
+    "pass": 127,
+}
+
+
+def action_index(action: Action) -> int:
+    """The index of an action in ``Discrete(128)``.
+
+    >>> action_index(Action.parse("S chi 345p")), action_index(Action.parse("E discard 7z"))
+    (115, 33)
+    """
+    kind = action.kind._value_
+    tile = action.tile
+    if tile is None:
+        return _KIND_BASE[kind]
+    t = tile.index
+    if kind == "chi":
+        return 106 + (t // 9) * 7 + t % 9
+    return _KIND_BASE[kind] + t
+
+
+def index_action(index: int, seat: Any) -> Action:
+    """The action of ``seat`` with this index (the inverse of :func:`action_index`).
+
+    >>> from paiju.mazhan.seats import Seat
+    >>> str(index_action(115, Seat.S)), str(index_action(127, Seat.N))
+    ('S chi 345p', 'N pass')
+
+    Raises ``ValueError`` for an index outside 0–127.
+    """
+    if not 0 <= index < N_ACTIONS:
+        raise ValueError(f"a Mazhan action index is 0–127, got {index}")
+    v = seat.value
+    if index < 34:
+        return Action.parse(f"{v} discard {_tile(index)}")
+    if 36 <= index < 70:
+        return Action.parse(f"{v} angang {_tile(index - 36)}")
+    if 70 <= index < 104:
+        return Action.parse(f"{v} jiagang {_tile(index - 70)}")
+    if 106 <= index < 127:
+        c = index - 106
+        r = c % 7 + 1
+        return Action.parse(f"{v} chi {r}{r + 1}{r + 2}{'mps'[c // 7]}")
+    kind = {34: "hu", 35: "shazhu", 104: "gang", 105: "peng", 127: "pass"}[index]
+    return Action.parse(f"{v} {kind}")
+
+
+def _tile(face: int) -> str:
+    from paiju.mazhan.tiles import ALL_TILES
+
+    return str(ALL_TILES[face])
+
+
+def _claimed(state: Any, s: int) -> list[bool]:
+    """Whether each of seat ``s``'s discards was claimed (``claimed`` flags, or the
+    ``claimed_by`` seats of the views-format-2 engine)."""
+    flags = getattr(state, "claimed", None)
+    if flags is not None:
+        return list(flags[s])
+    return [c >= 0 for c in state.claimed_by[s]]
+
+
+def _seat(event: Event) -> int:
+    """The event's seat as 0–3 (E S W N)."""
+    return -1 if event.seat is None else event.seat.number - 1
+
+
+def _bonus_slot(tile: int) -> int:
+    """0–7 for flowers and seasons (face 34–41), 8 for a white dragon."""
+    return 8 if tile == _WHITE else tile - 34
+
+
+def _layout() -> Layout:
+    lay = Layout()
+    lay.add(
+        "hand",
+        34,
+        "set",
+        "own concealed tiles by face, the drawn one included (★ at the wild face)",
+    )
+    lay.add("drawn", 34, "set", "own tile just drawn (one-hot; in phase act after a draw)")
+    lay.add("own_ckongs", 34, "set", "own concealed kongs by face")
+    lay.add("wild", 34, "set", "the wild face ★ (one-hot; the indicator is its fourth copy)")
+    lay.add("claim_tile", 34, "set", "the discard, or added kong tile, open to claims (one-hot)")
+    lay.add("set_aside", 9, "set", "bonus tiles set aside while turning the indicator")
+    lay.add("phase", 3, "scalar", "phase: act, claim (a discard), rob (an added kong)")
+    lay.add("claim_from", 4, "scalar", "relative seat whose tile is open to claims (one-hot)")
+    lay.add("mover", 4, "scalar", "relative seat to move in phase act (one-hot)")
+    lay.add("wind", 4, "scalar", "own seat wind E S W N (one-hot)")
+    lay.add("dealer", 4, "scalar", "relative seat of the dealer 莊家 (one-hot)")
+    lay.add("wall", 1, "scalar", "tiles left in the wall (the dead wall included)")
+    lay.add("dead_wall", 1, "scalar", "tiles a normal draw never takes (ruleset, 11)")
+    lay.add("scores", 4, "scalar", "match score of each relative seat before this hand / 400")
+    lay.add("stake", 1, "scalar", "stake 底注 (1 in simulation)")
+    lay.add("hand_no", 1, "scalar", "hands played before this one in the match")
+    lay.add("hands_left", 1, "scalar", "hands left in the match after this one")
+    lay.add("repeat", 1, "scalar", "hands the dealer has kept the deal in a row (連莊)")
+    for r in range(4):
+        p = f"s{r}_"
+        lay.add(p + "chows", 21, "set", f"relative seat {r}: chows by lowest tile")
+        lay.add(p + "pungs", 34, "set", f"relative seat {r}: exposed pungs by face")
+        lay.add(p + "kongs", 34, "set", f"relative seat {r}: exposed kongs by face")
+        lay.add(p + "ckongs", 1, "scalar", f"relative seat {r}: concealed kongs (face down)")
+        lay.add(p + "bonus", 9, "set", f"relative seat {r}: bonus tiles laid out")
+        lay.add(p + "river", 34, "set", f"relative seat {r}: its discards not claimed, by face")
+        lay.add(p + "claimed", 34, "set", f"relative seat {r}: its discards claimed, by face")
+        lay.add(p + "seq", MAX_DISCARDS, "codes", f"relative seat {r}: discards in order")
+        lay.add(p + "seq_by", MAX_DISCARDS, "codes", f"relative seat {r}: who claimed each")
+        lay.add(
+            p + "size",
+            1,
+            "scalar",
+            f"relative seat {r}: concealed tiles, 16 − 3 × melds (+1 to move)",
+        )
+    return lay
+
+
+LAYOUT = _layout()
+_B = LAYOUT["s1_chows"].offset - LAYOUT["s0_chows"].offset
+_S0 = LAYOUT["s0_chows"].offset
+# offsets inside a seat block
+_CHOW = 0
+_PUNG = LAYOUT["s0_pungs"].offset - _S0
+_KONG = LAYOUT["s0_kongs"].offset - _S0
+_CK = LAYOUT["s0_ckongs"].offset - _S0
+_BON = LAYOUT["s0_bonus"].offset - _S0
+_RIV = LAYOUT["s0_river"].offset - _S0
+_CLM = LAYOUT["s0_claimed"].offset - _S0
+_SEQ = LAYOUT["s0_seq"].offset - _S0
+_SEQBY = LAYOUT["s0_seq_by"].offset - _S0
+_SIZE = LAYOUT["s0_size"].offset - _S0
+
+_O = {s.name: s.offset for s in LAYOUT.sections}
+_HAND, _DRAWN, _OWNCK = _O["hand"], _O["drawn"], _O["own_ckongs"]
+_WILD, _CTILE, _ASIDE = _O["wild"], _O["claim_tile"], _O["set_aside"]
+_PHASE, _CFROM, _MOVER = _O["phase"], _O["claim_from"], _O["mover"]
+_WIND, _DEALER, _WALL, _DEAD = _O["wind"], _O["dealer"], _O["wall"], _O["dead_wall"]
+_SCORES, _STAKE, _HANDNO, _LEFT, _REPEAT = (
+    _O["scores"],
+    _O["stake"],
+    _O["hand_no"],
+    _O["hands_left"],
+    _O["repeat"],
+)
+_PHASES = {Phase.ACT: 0, Phase.CLAIM: 1, Phase.ROB: 2}
+#: For each observer, (relative seat, seat) round the table.
+_ROUND = [[(r, (me + r) & 3) for r in range(4)] for me in range(4)]
+_CLAIMS = frozenset({"chi", "peng", "gang"})
+
+
+def _face_offsets(section_offset: int, kind: str) -> list[int]:
+    """Flat offsets of the 34 faces of a set section (-1 where the face has no value)."""
+    if kind == "bonus":
+        out = [-1] * 34
+        for k in range(8):
+            out[k] = section_offset + k
+        out[_WHITE] = section_offset + 8
+        return out
+    if kind == "chows":
+        out = [-1] * 34
+        for c in range(21):
+            out[(c // 7) * 9 + c % 7] = section_offset + c
+        return out
+    return list(range(section_offset, section_offset + 34))
+
+
+def _planes() -> Planes:
+    sets: list[list[int]] = []
+    scalars: list[int] = []
+    for s in LAYOUT.sections:
+        if s.kind == "set":
+            kind = "bonus" if s.size == 9 else "chows" if s.size == 21 else "faces"
+            sets.append(_face_offsets(s.offset, kind))
+        elif s.kind == "scalar":
+            scalars.extend(range(s.offset, s.stop))
+    return Planes((34, 4), None, sets, scalars, extra=8)
+
+
+FLAT_SIZE = LAYOUT.size
+PLANES = _planes()
+
+
+def _scale() -> npt.NDArray[np.float32]:
+    """Divisors that bring every value of the flat vector to about [0, 1] (for learners)."""
+    out = np.ones(FLAT_SIZE, dtype=np.float32)
+    tops = {"wall": 80.0, "dead_wall": 11.0, "hand_no": 16.0, "hands_left": 16.0, "repeat": 4.0}
+    for s in LAYOUT.sections:
+        name = s.name.split("_", 1)[1] if s.name[0] == "s" and s.name[1].isdigit() else s.name
+        if s.kind == "set":
+            top = 4.0
+        elif name == "seq":
+            top = 34.0
+        elif name == "seq_by":
+            top = 3.0
+        elif name == "size":
+            top = 17.0
+        elif name == "ckongs":
+            top = 4.0
+        else:
+            top = tops.get(name, 1.0)
+        out[s.offset : s.stop] = top
+    return out
+
+
+#: Per value, a divisor that brings the flat vector to about [0, 1]: ``obs / SCALE``.
+SCALE = _scale()
+
+
+class MazhanEncoder:
+    """Observations of one hand for every seat, kept up to date from the engine's events.
+
+    The public part of each seat (melds, bonus tiles, discards) lives in a block per seat,
+    changed in place by :meth:`update` (a discard adds two values; rarer events rebuild the
+    block from the state) and stamped with a version. Each observer keeps its own
+    observation buffer and copies in only the blocks that changed since it last looked,
+    then rewrites its private tiles and the few values that move every step; values fixed
+    for the hand (wild, seat wind, dealer, set-aside tiles) are written once per hand.
+    :meth:`reset` reads any state (tests start anywhere); after :meth:`update` the
+    observations equal those of a :meth:`reset` at the same state (a test checks it).
+
+    >>> from paiju.mazhan.rules import Ruleset, new_hand
+    >>> enc = MazhanEncoder(planes=True)
+    >>> s = new_hand(Ruleset(), seed=2); enc.reset(s)
+    >>> enc.encode(s, 0).shape
+    (75, 34, 4)
+    """
+
+    n_actions = N_ACTIONS
+    layout = LAYOUT
+
+    def __init__(self, planes: bool = False) -> None:
+        self.planes = planes
+        self.shape: tuple[int, ...] = (PLANES.channels, 34, 4) if planes else (FLAT_SIZE,)
+        self._blocks = np.zeros((4, _B), dtype=np.float32)
+        self._codes: list[list[int]] = [[], [], [], []]
+        self._bufs = np.zeros((4, FLAT_SIZE), dtype=np.float32)
+        self._views = [self._bufs[me, _S0:].reshape(4, _B) for me in range(4)]
+        self._ver = [0, 0, 0, 0]
+        self._seen = [[-1] * 4 for _ in range(4)]
+        self._hot: list[list[int]] = [[], [], [], []]  # per observer: one-hot cells set last time
+        self._ctx_ver = 0
+        self._ctx_seen = [-1] * 4
+        self._hand_dirty = [False] * 4
+        self._context = np.zeros(8, dtype=np.float32)
+        self._context[4] = 1.0
+
+    def set_context(
+        self, scores: Sequence[float], hand_no: int, hands_left: int, repeat: int
+    ) -> None:
+        """The match around the hand: each seat's score (E S W N, already scaled), the hand
+        number, the hands left and the dealer's repeats.
+
+        >>> from paiju.mazhan.rules import Ruleset, new_hand
+        >>> enc = MazhanEncoder(); s = new_hand(Ruleset(), seed=2); enc.reset(s)
+        >>> enc.set_context([1.0, 0.0, -0.5, -0.5], 3, 1, 2)
+        >>> enc.encode(s, 1)[_SCORES:_SCORES + 8].tolist()
+        [0.0, -0.5, -0.5, 1.0, 1.0, 3.0, 1.0, 2.0]
+        """
+        self._context[:4] = scores
+        self._context[5:8] = (hand_no, hands_left, repeat)
+        self._ctx_ver += 1
+
+    # --- keeping the public blocks --------------------------------------------------------
+
+    def reset(self, state: State, claimers: Sequence[Sequence[int]] | None = None) -> None:
+        """Read every seat's public tiles from ``state``. ``claimers[s][k]`` is the seat
+        (0–3) that claimed seat ``s``'s ``k``-th discard, or -1; without it (and without a
+        ``claimed_by`` field in the state, as the views-format-2 engine keeps), claimed
+        discards count as claimed by nobody in particular (:meth:`update` sees who claims).
+
+        >>> from paiju.mazhan.rules import Ruleset, new_hand
+        >>> enc = MazhanEncoder(); enc.reset(new_hand(Ruleset(), seed=2))
+        >>> enc._codes
+        [[], [], [], []]
+        """
+        if claimers is None:
+            claimers = getattr(state, "claimed_by", None)
+        for s in range(4):
+            known = list(claimers[s]) if claimers is not None else []
+            codes = []
+            for k, claimed in enumerate(_claimed(state, s)):
+                who = known[k] if k < len(known) else -1
+                codes.append((who - s) % 4 if claimed and who >= 0 else 0)
+            self._codes[s] = codes
+            self._rebuild(state, s)
+        bufs = self._bufs
+        bufs.fill(0.0)
+        for me in range(4):
+            self._seen[me] = [-1] * 4
+            self._hot[me] = []
+            b = bufs[me]
+            b[_WILD + state.wild] = 1.0
+            for t in state.set_aside:
+                b[_ASIDE + _bonus_slot(t)] += 1.0
+            b[_WIND + me] = 1.0
+            b[_DEALER + (-me) % 4] = 1.0
+            b[_DEAD] = state.ruleset.dead_wall
+            b[_HAND : _HAND + 34] = state.hands[me]
+            for m in state.melds[me]:
+                if m.kind is MeldKind.CKONG:
+                    b[_OWNCK + m.tiles[0].index] = 1.0
+        self._hand_dirty = [False] * 4
+        self._ctx_seen = [-1] * 4
+
+    def _rebuild(self, state: State, s: int) -> None:
+        b = self._blocks[s]
+        b.fill(0.0)
+        melds = state.melds[s]
+        for m in melds:
+            kind = m.kind
+            if kind is MeldKind.CKONG:  # face down to the others (its tiles may be unknown)
+                b[_CK] += 1
+                continue
+            f = m.tiles[0].index
+            if kind is MeldKind.CHOW:
+                b[_CHOW + (f // 9) * 7 + f % 9] += 1
+            elif kind is MeldKind.PUNG:
+                b[_PUNG + f] = 1
+            else:
+                b[_KONG + f] = 1
+        for t in state.bonus[s]:
+            b[_BON + _bonus_slot(t)] += 1
+        ds = state.discards[s][:MAX_DISCARDS]
+        for t, c in zip(ds, _claimed(state, s), strict=False):
+            b[(_CLM if c else _RIV) + t] += 1
+        n = len(ds)
+        if n:
+            b[_SEQ : _SEQ + n] = [t + 1 for t in ds]
+            b[_SEQBY : _SEQBY + n] = self._codes[s][:n]
+        b[_SIZE] = 16 - 3 * len(melds)
+        self._ver[s] += 1
+
+    def update(self, before: State, state: State, events: Sequence[Event]) -> None:
+        """Apply one step's events (``before`` is the state the step started from): each
+        changes a few numbers of one or two seats' blocks.
+
+        >>> from paiju.mazhan.rules import Ruleset, new_hand, apply, legal_actions
+        >>> enc = MazhanEncoder(); s0 = new_hand(Ruleset(), seed=2); enc.reset(s0)
+        >>> a = next(a for a in legal_actions(s0) if a.kind.value == "discard")
+        >>> s1, ev = apply(s0, a); enc.update(s0, s1, ev)
+        >>> int(enc._blocks[0][_SEQ]) == a.tile.index + 1
+        True
+        """
+        bufs = self._bufs
+        blocks = self._blocks
+        ver = self._ver
+        for e in events:
+            kind = e.kind
+            if kind == "draw":  # private: the drawer's own hand
+                bufs[e.seat.number - 1, _HAND + e.tiles[0].index] += 1.0  # type: ignore[union-attr,index]
+            elif kind == "discard":
+                seat = e.seat.number - 1  # type: ignore[union-attr]
+                t = e.tiles[0].index
+                bufs[seat, _HAND + t] -= 1.0
+                codes = self._codes[seat]
+                codes.append(0)
+                n = len(codes)
+                b = blocks[seat]
+                b[_RIV + t] += 1.0
+                if n <= MAX_DISCARDS:
+                    b[_SEQ + n - 1] = t + 1
+                ver[seat] += 1
+            elif kind in _CLAIMS or (kind == "hu" and e.detail == "discard"):
+                c = e.seat.number - 1  # type: ignore[union-attr]
+                if kind == "hu":
+                    d = state.result.discarder.number - 1  # type: ignore[union-attr]
+                else:
+                    d = before.claim_from
+                    self._hand_dirty[c] = True
+                    self._meld(c, kind, e.tiles[0].index)
+                codes = self._codes[d]
+                codes[-1] = (c - d) & 3
+                t = state.discards[d][-1]
+                b = blocks[d]
+                b[_RIV + t] -= 1.0
+                b[_CLM + t] += 1.0
+                if len(codes) <= MAX_DISCARDS:
+                    b[_SEQBY + len(codes) - 1] = codes[-1]
+                ver[d] += 1
+            elif kind == "angang":
+                seat = e.seat.number - 1  # type: ignore[union-attr]
+                t = e.tiles[0].index
+                bufs[seat, _HAND + t] -= 4.0
+                bufs[seat, _OWNCK + t] = 1.0
+                self._meld(seat, "angang", t)
+            elif kind == "bonus":
+                seat = e.seat.number - 1  # type: ignore[union-attr]
+                blocks[seat, _BON + _bonus_slot(e.tiles[0].index)] += 1.0
+                ver[seat] += 1
+            elif kind == "jiagang" and state.phase is not Phase.ROB:  # no one may rob it
+                seat = e.seat.number - 1  # type: ignore[union-attr]
+                self._hand_dirty[seat] = True
+                self._meld(seat, "jiagang", e.tiles[0].index)
+            elif kind == "hu":
+                self._hand_dirty[e.seat.number - 1] = True  # type: ignore[union-attr]
+        if before.phase is Phase.ROB:  # the window on an added kong closed
+            seat = before.claim_from
+            self._hand_dirty[seat] = True
+            result = state.result
+            robbed = result is not None and result.discarder is not None
+            if not robbed:
+                self._meld(seat, "jiagang", before.claim_tile)
+
+    def _meld(self, seat: int, kind: str, f: int) -> None:
+        """A meld laid down by ``seat`` (``f``: its face, or a chow's lowest tile)."""
+        b = self._blocks[seat]
+        if kind == "chi":
+            b[_CHOW + (f // 9) * 7 + f % 9] += 1.0
+        elif kind == "peng":
+            b[_PUNG + f] = 1.0
+        elif kind == "gang":
+            b[_KONG + f] = 1.0
+        elif kind == "angang":
+            b[_CK] += 1.0
+        else:  # jiagang: the pung becomes a kong (no new meld, no change of size)
+            b[_PUNG + f] = 0.0
+            b[_KONG + f] = 1.0
+            self._ver[seat] += 1
+            return
+        b[_SIZE] -= 3.0
+        self._ver[seat] += 1
+
+    # --- one seat's observation ----------------------------------------------------------
+
+    def encode(
+        self,
+        state: State,
+        me: int,
+        out: npt.NDArray[np.float32] | None = None,
+        waiting: bool = False,
+    ) -> npt.NDArray[np.float32]:
+        """Seat ``me``'s (0–3: E S W N) observation.
+
+        Flat: the seat's own buffer, valid until the next call for that seat (copy it to
+        keep it), or a copy written into ``out``. Planes: a new array (or ``out``).
+        ``waiting``: the seat has no decision in an open claim window; the window (phase,
+        tile, from whom) is left out, so that its observation does not tell that another
+        seat may claim (the parallel environment's observations of seats that wait).
+
+        >>> from paiju.mazhan.rules import Ruleset, new_hand
+        >>> enc = MazhanEncoder(); s = new_hand(Ruleset(), seed=3); enc.reset(s)
+        >>> o = enc.encode(s, 0)
+        >>> int(o[_DRAWN:_DRAWN + 34].sum()), float(o[_PHASE]), float(o[_WIND])
+        (0, 1.0, 1.0)
+        """
+        flat: npt.NDArray[np.float32] = self._bufs[me]
+        seen = self._seen[me]
+        ver = self._ver
+        if seen != ver:
+            view = self._views[me]
+            blocks = self._blocks
+            for r, s in _ROUND[me]:
+                if seen[s] != ver[s]:
+                    view[r] = blocks[s]
+                    seen[s] = ver[s]
+        if self._ctx_seen[me] != self._ctx_ver:
+            ctx = self._context
+            flat[_SCORES : _SCORES + 4] = ctx[[me, (me + 1) & 3, (me + 2) & 3, (me + 3) & 3]]
+            flat[_STAKE : _STAKE + 4] = ctx[4:8]
+            self._ctx_seen[me] = self._ctx_ver
+        if self._hand_dirty[me]:
+            flat[_HAND : _HAND + 34] = state.hands[me]
+            self._hand_dirty[me] = False
+        for i in self._hot[me]:
+            flat[i] = 0.0
+        phase = state.phase
+        if phase is Phase.ACT:
+            cur = state.current
+            if cur == me and state.drawn >= 0:
+                hot = [_PHASE, _MOVER, _DRAWN + state.drawn]
+            else:
+                hot = [_PHASE, _MOVER + ((cur - me) & 3)]
+        elif phase is Phase.OVER or waiting:
+            hot = []
+        else:
+            hot = [
+                _PHASE + _PHASES[phase],
+                _CTILE + state.claim_tile,
+                _CFROM + ((state.claim_from - me) & 3),
+            ]
+        for i in hot:
+            flat[i] = 1.0
+        self._hot[me] = hot
+        flat[_WALL] = state.tail - state.head
+        if self.planes:
+            planes = PLANES.render(flat, out)
+            self._draw_sequences(planes, self._views[me])
+            return planes
+        if out is not None:
+            out[:] = flat
+            return out
+        return flat
+
+    @staticmethod
+    def _draw_sequences(planes: npt.NDArray[np.float32], blocks: npt.NDArray[np.float32]) -> None:
+        base = PLANES.extra_start
+        planes[base:] = 0.0
+        for r in range(4):
+            seq = blocks[r, _SEQ : _SEQ + MAX_DISCARDS]
+            by = blocks[r, _SEQBY : _SEQBY + MAX_DISCARDS]
+            copies = [0] * 34
+            for k in range(MAX_DISCARDS):
+                t = int(seq[k]) - 1
+                if t < 0:
+                    break
+                c = copies[t]
+                copies[t] = c + 1
+                planes[base + 2 * r, t, c] = (k + 1) / MAX_DISCARDS
+                planes[base + 2 * r + 1, t, c] = by[k] / 3.0
+
+
+#: Values :func:`hints` appends to the flat vector when an environment has ``hints=True``.
+N_HINTS = 35 + N_ACTIONS
+
+
+def hints(state: State, me: int, legal: Sequence[int] = ()) -> npt.NDArray[np.float32]:
+    """Hints for seat ``me`` from what it alone knows (its tiles and its options): 163
+    values. ``[f]`` for each face 0–33: the shanten after discarding one ``f``, plus 2 (1 is
+    a complete hand; 0 where ``f`` cannot be discarded now); ``[34]``: the hand's shanten
+    as it stands, plus 2 (★ counted; shanten −1 is complete); ``[35 + i]``: 1 when action
+    ``i`` is legal now (``legal``: the indices), so that a network sees, for instance, that
+    it may win.
+
+    >>> from paiju.mazhan.rules import Ruleset, new_hand
+    >>> h = hints(new_hand(Ruleset(), seed=1), 0, [3, 34])
+    >>> h.shape, int((h[:34] > 0).sum()) > 0, 1 <= float(h[34]) <= 10, float(h[35 + 34])
+    ((163,), True, True, 1.0)
+    """
+    from paiju.mazhan.shanten import shanten
+
+    out = np.zeros(N_HINTS, dtype=np.float32)
+    counts = list(state.hands[me])
+    wild = state.wild
+    wilds = counts[wild]
+    counts[wild] = 0
+    melds = len(state.melds[me])
+    out[34] = shanten(counts, melds, wilds) + 2
+    if state.phase is Phase.ACT and state.current == me:
+        for f in range(34):
+            if counts[f]:
+                counts[f] -= 1
+                out[f] = shanten(counts, melds, wilds) + 2
+                counts[f] += 1
+    for i in legal:
+        out[35 + i] = 1.0
+    return out

@@ -1,0 +1,196 @@
+"""The PettingZoo parallel environment: the players that must decide act in one step.
+
+Mazhan's claim window is a simultaneous decision in the engine (rules §5.4): every seat that
+may claim a discard answers without seeing the others. Here every live agent gets an
+observation at every step; the agents that must decide have a non-zero ``action_mask`` (in a
+claim window, each sees only its own options), the others an all-zero mask, and whatever
+action they send is ignored. Out of a claim window one agent decides per step (the player to
+move). Rewards, seating, matches and illegal actions are as in :mod:`paiju.env.base`.
+
+PettingZoo's ``aec_to_parallel`` does not apply to the AEC environment (its agents do not all
+act every cycle); this class is the parallel form, and ``parallel_to_aec`` of it works.
+
+Hidden information: a seat with no decision in a claim window is not shown the window
+(phase, tile, from whom), so its observation does not say that another seat may claim. The
+parallel API still hands it an observation at that step, and a step in which nothing visible
+happened does hint that some seat is deciding; policies should act on (and, if recurrent,
+update on) the observations of their own decisions only, as in the AEC environment, where a
+player observes only when it acts.
+
+>>> from paiju.env import mazhan_v0
+>>> env = mazhan_v0.parallel_env()
+>>> obs, infos = env.reset(seed=4)
+>>> deciders = [a for a in env.agents if obs[a]["action_mask"].any()]
+>>> len(deciders)
+1
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from paiju.env.base import RewardRules
+from paiju.env.table import AGENTS, Table
+
+__all__ = ["PaijuParallelEnv"]
+
+
+class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
+    """The parallel environment of one game (options as :class:`~paiju.env.base.PaijuAECEnv`)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game: str,
+        *,
+        obs: str = "flat",
+        reward_scale: float = 1.0,
+        illegal: str = "zero_sum",
+        illegal_reward: float = -400.0,
+        shaping: float = 0.0,
+        shaping_gamma: float = 1.0,
+        match_hands: int | None = None,
+        rotate_seats: bool = True,
+        hints: bool = False,
+        render_mode: str | None = None,
+    ) -> None:
+        if obs not in ("flat", "planes"):
+            raise ValueError(f"obs must be 'flat' or 'planes', got {obs!r}")
+        self.table = Table(
+            game,
+            planes=obs == "planes",
+            match_hands=match_hands,
+            rotate_seats=rotate_seats,
+            hints=hints,
+        )
+        self.reward_rules = RewardRules(
+            game,
+            reward_scale=reward_scale,
+            illegal=illegal,
+            illegal_reward=illegal_reward,
+            shaping=shaping,
+            shaping_gamma=shaping_gamma,
+        )
+        self.metadata = {**PaijuParallelEnv.metadata, "name": f"paiju_{game}_parallel_v0"}
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        n = self.table.spec.n_actions
+        self._obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(-np.inf, np.inf, self.table.obs_shape, np.float32),
+                "action_mask": spaces.Box(0, 1, (n,), np.int8),
+            }
+        )
+        self._act_space = spaces.Discrete(n)
+        self.state_space = spaces.Box(-np.inf, np.inf, (self.table.state_size(),), np.float32)
+        self._phi: dict[int, float] = {}
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of an agent."""
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of an agent."""
+        return self._act_space
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Deal a new episode; every agent's observation and an empty info."""
+        self.table.reset(seed)
+        self.agents = list(AGENTS)
+        self._phi = {}
+        rewards = [0.0] * 4
+        self._shape(rewards)
+        return self._observations(), {a: {} for a in AGENTS}
+
+    def _observations(self) -> dict[str, Any]:
+        table = self.table
+        n = table.spec.n_actions
+        out = {}
+        for p, agent in enumerate(AGENTS):
+            mask = np.zeros(n, dtype=np.int8)
+            legal = table.legal(p)
+            if legal:
+                mask[legal] = 1
+            obs = table.encode(p, waiting=not legal).copy()
+            out[agent] = {"observation": obs, "action_mask": mask}
+        return out
+
+    def _shape(self, rewards: list[float]) -> None:
+        rules = self.reward_rules
+        if not rules.shaping:
+            return
+        for p in self.table.deciders():
+            phi = rules.potential(self.table, p)
+            last = self._phi.get(p)
+            if last is not None:
+                rewards[p] += rules.gamma * phi - last
+            self._phi[p] = phi
+
+    def step(self, actions: dict[str, Any]) -> tuple[Any, Any, Any, Any, Any]:
+        """Apply the deciding agents' actions (others' are ignored).
+
+        Raises ``ValueError`` when a deciding agent has no action, or after the end.
+        """
+        if not self.agents:
+            raise ValueError("the episode is over: call reset()")
+        table = self.table
+        rules = self.reward_rules
+        rewards = [0.0] * 4
+        done = False
+        infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        deciders = table.deciders()
+        missing = [AGENTS[p] for p in deciders if AGENTS[p] not in actions]
+        if missing:
+            raise ValueError(f"no action for {', '.join(missing)}, who must decide now")
+        for p in deciders:
+            index = int(actions[AGENTS[p]])
+            if index not in table.legal(p):
+                if rules.illegal == "raise":
+                    raise ValueError(f"action {index} is not legal for {AGENTS[p]} now")
+                rewards = rules.illegal_rewards(p)
+                infos[AGENTS[p]] = {"illegal_action": index}
+                done = True
+                break
+            nets = table.step(p, index)
+            if nets is None:
+                continue
+            for q in range(4):
+                rewards[q] += nets[q] * rules.scale
+            if not table.next_hand(nets):
+                for q in range(4):
+                    rewards[q] -= self._phi.pop(q, 0.0)
+                    infos[AGENTS[q]] = {"net": nets[q], "score": table.scores[q]}
+                done = True
+            break
+        if not done:
+            self._shape(rewards)
+        obs = self._observations()
+        agents = self.agents
+        terms = dict.fromkeys(agents, done)
+        truncs = dict.fromkeys(agents, False)
+        rew = {a: rewards[AGENTS.index(a)] for a in agents}
+        if done:
+            self.agents = []
+        return obs, rew, terms, truncs, infos
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The whole state for a centralised critic (as the AEC environment's)."""
+        return self.table.global_state()
+
+    def render(self) -> str | None:
+        """The table as text (render_mode ``"ansi"``)."""
+        if self.render_mode != "ansi" or self.table.state is None:
+            return None
+        return str(self.table.state)
+
+    def close(self) -> None:
+        """Nothing to release."""

@@ -1,0 +1,265 @@
+"""Gymnasium single-agent environments: one learner against three opponents.
+
+Registered as ``paiju/Mazhan-v0`` and ``paiju/MaDiao-v0`` when :mod:`paiju.env` is imported::
+
+    import gymnasium as gym
+    import paiju.env  # registers the environments
+    env = gym.make("paiju/Mazhan-v0", opponents="greedy", seat="rotate")
+
+- ``opponents``: one spec for all three or a list of three. A spec is a bot name of the game
+  (``paiju arena``'s names: Mazhan ``random``, ``greedy``, ``strong``; Ma Diao ``random``,
+  ``heuristic``), ``"policy:PATH"`` (a saved policy, :mod:`paiju.env.policy`), an object
+  with ``act(view, legal, rng)`` (a :class:`~paiju.bots.base.Bot`), or any callable
+  ``f(view, legal, rng) -> action`` where ``legal`` is the seat's legal actions.
+- ``seat``: ``"rotate"`` (default: East, North, West, South in turn over the hands of the
+  seeded sequence, so the learner deals a quarter of the hands) or a fixed ``"E"``, ``"S"``,
+  ``"W"``, ``"N"``. In a match (``match_hands``) seats follow the game's rules.
+- ``reward_scale``: default 1/400 for Mazhan (a hand's net in units of the 400 limit), 1/10
+  for Ma Diao; ``shaping``/``shaping_gamma``: the potential-based term of
+  :mod:`paiju.env.base`; ``illegal``: ``"zero_sum"``/``"offender"`` end the episode with
+  ``illegal_reward`` × scale for the learner, ``"raise"`` raises.
+- ``hints`` (Mazhan, flat): 163 values appended to the observation
+  (:func:`paiju.env.mazhan_obs.hints`: the shanten after each discard and the legal
+  actions, from what the seat alone knows).
+- ``obs``: ``"flat"`` or ``"planes"``. The observation is the array alone; the legal actions
+  come from :meth:`PaijuSingleEnv.action_masks` (what sb3-contrib's ``MaskablePPO`` calls)
+  and from ``info["action_mask"]``.
+- Seeding: ``reset(seed=S)`` starts the seeded sequence of hands; opponents draw their chance
+  from each hand's seed as ``paiju arena``'s driver does, so a seeded run repeats exactly.
+
+Vector environments (tested)::
+
+    envs = gym.vector.SyncVectorEnv([lambda: gym.make("paiju/Mazhan-v0") for _ in range(4)])
+    envs = gym.vector.AsyncVectorEnv([lambda: gym.make("paiju/Mazhan-v0") for _ in range(2)])
+
+>>> env = PaijuSingleEnv("mazhan", opponents="greedy")
+>>> obs, info = env.reset(seed=3)
+>>> obs.shape, bool(info["action_mask"].sum() > 0), env.seat
+((1264,), True, 'E')
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from paiju.env.base import RewardRules
+from paiju.env.table import Table
+
+__all__ = ["PaijuSingleEnv", "make_opponent"]
+
+_SEATS = "ESWN"
+
+
+class _CallableBot:
+    def __init__(self, fn: Callable[..., Any]) -> None:
+        self.fn = fn
+        self.name = getattr(fn, "__name__", "callable")
+        self.needs_view = True
+
+    def act(self, view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
+        return self.fn(view, legal, rng)
+
+
+def make_opponent(game: str, spec: Any) -> Any:
+    """A bot from a spec: a name, ``"policy:PATH"``, a bot object or a callable.
+
+    >>> make_opponent("mazhan", "greedy").name
+    'greedy'
+    >>> make_opponent("mazhan", lambda view, legal, rng: legal[0]).name
+    '<lambda>'
+    >>> make_opponent("mazhan", 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: an opponent is a bot name, 'policy:PATH', a bot or a callable; got 3
+
+    Raises ``ValueError`` for anything else or an unknown name.
+    """
+    if isinstance(spec, str):
+        if spec.startswith("policy:"):
+            from paiju.env.policy import PolicyBot
+
+            return PolicyBot.load(spec[len("policy:") :], game=game)
+        from paiju.bots.base import make_bot
+
+        return make_bot(game, spec)
+    if hasattr(spec, "act"):
+        return spec
+    if callable(spec):
+        return _CallableBot(spec)
+    raise ValueError(f"an opponent is a bot name, 'policy:PATH', a bot or a callable; got {spec!r}")
+
+
+class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
+    """One learner against three opponents (see the module docstring)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        game: str = "mazhan",
+        opponents: Any = "greedy",
+        seat: str = "rotate",
+        *,
+        obs: str = "flat",
+        reward_scale: float | None = None,
+        shaping: float = 0.0,
+        shaping_gamma: float = 0.99,
+        illegal: str = "zero_sum",
+        illegal_reward: float | None = None,
+        match_hands: int | None = None,
+        hints: bool = False,
+        render_mode: str | None = None,
+    ) -> None:
+        if obs not in ("flat", "planes"):
+            raise ValueError(f"obs must be 'flat' or 'planes', got {obs!r}")
+        if seat != "rotate" and seat not in _SEATS:
+            raise ValueError(f"seat must be 'rotate' or one of E, S, W, N; got {seat!r}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.table = Table(
+            game,
+            planes=obs == "planes",
+            match_hands=match_hands,
+            rotate_seats=seat == "rotate",
+            hints=hints,
+        )
+        spec = self.table.spec
+        scale = 1.0 / spec.net_scale if reward_scale is None else reward_scale
+        self.reward_rules = RewardRules(
+            game,
+            reward_scale=scale,
+            illegal=illegal,
+            illegal_reward=-spec.net_scale if illegal_reward is None else illegal_reward,
+            shaping=shaping,
+            shaping_gamma=shaping_gamma,
+        )
+        specs = list(opponents) if isinstance(opponents, list | tuple) else [opponents] * 3
+        if len(specs) != 3:
+            raise ValueError(f"give one opponent or three, got {len(specs)}")
+        self.opponents = [make_opponent(game, s) for s in specs]
+        # the learner is the player sitting at a fixed seat (hands) or player 0 (rotation)
+        self.me = 0 if seat == "rotate" or match_hands is not None else _SEATS.index(seat)
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(-np.inf, np.inf, self.table.obs_shape, np.float32)
+        self.action_space: spaces.Discrete = spaces.Discrete(spec.n_actions)  # type: ignore[assignment]
+        self._rules = spec.rules
+        self._rngs: list[random.Random] = []
+        self._phi = 0.0
+        self._ready = False
+
+    @property
+    def seat(self) -> str:
+        """The learner's seat in the hand being played: E, S, W or N."""
+        return _SEATS[self.table.seat_of[self.me]]
+
+    def _bots_of(self) -> list[Any]:
+        """The bot sitting at each seat (``None`` at the learner's)."""
+        others = iter(self.opponents)
+        by_player = [None if p == self.me else next(others) for p in range(4)]
+        return [by_player[self.table.player_at[s]] for s in range(4)]
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Deal a new episode and play the opponents up to the learner's first decision."""
+        super().reset(seed=seed)
+        self.table.reset(seed)
+        self._ready = True
+        self._new_hand_rngs()
+        self._phi = 0.0
+        _reward, done = self._advance()
+        if done:  # the hand ended before the learner had a decision (rare): deal again
+            return self.reset(options=options)
+        self._phi = self.reward_rules.potential(self.table, self.me)
+        return self._obs(), {"action_mask": self.action_masks().astype(np.int8)}
+
+    def _new_hand_rngs(self) -> None:
+        from paiju.bots.driver import bot_rng
+
+        seed = self.table.hand_seed
+        self._rngs = [bot_rng(seed, s) for s in self._rules.seats]
+        self._bots = self._bots_of()
+
+    def _advance(self) -> tuple[float, bool]:
+        """Let the opponents play until the learner must decide; its reward on the way."""
+        table = self.table
+        rules = self._rules
+        reward = 0.0
+        while True:
+            deciders = table.deciders()
+            if self.me in deciders:
+                return reward, False
+            p = deciders[0]
+            seat_index = table.seat_of[p]
+            seat = rules.seats[seat_index]
+            bot = self._bots[seat_index]
+            legal = rules.legal_actions(table.state, seat)
+            view = rules.observe(table.state, seat) if getattr(bot, "needs_view", True) else None
+            action = bot.act(view, legal, self._rngs[seat_index])
+            nets = table.step(p, table.spec.action_index(action))
+            if nets is not None:
+                reward += nets[self.me] * self.reward_rules.scale
+                if not table.next_hand(nets):
+                    return reward, True
+                self._new_hand_rngs()
+
+    def step(
+        self, action: int
+    ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
+        """Play the learner's action, then the opponents' until its next decision."""
+        if not self._ready:
+            raise RuntimeError("call reset() before step()")
+        table = self.table
+        rules = self.reward_rules
+        index = int(action)
+        if index not in table.legal(self.me):
+            if rules.illegal == "raise":
+                raise ValueError(f"action {index} is not legal now")
+            self._ready = False
+            reward = rules.illegal_rewards(0)[0]
+            return self._obs(), reward, True, False, {"illegal_action": index}
+        reward = 0.0
+        nets = table.step(self.me, index)
+        done = False
+        if nets is not None:
+            reward += nets[self.me] * rules.scale
+            if table.next_hand(nets):
+                self._new_hand_rngs()
+            else:
+                done = True
+        if not done:
+            more, done = self._advance()
+            reward += more
+        if rules.shaping:
+            phi = 0.0 if done else rules.potential(table, self.me)
+            reward += (0.0 if done else rules.gamma * phi) - self._phi
+            self._phi = phi
+        info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8)}
+        if done:
+            self._ready = False
+            info["score"] = table.scores[self.me]
+        return self._obs(), reward, done, False, info
+
+    def _obs(self) -> npt.NDArray[np.float32]:
+        return np.array(self.table.encode(self.me), dtype=np.float32)
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The learner's legal actions as a boolean mask (all False when it is over)."""
+        mask = np.zeros(self.table.spec.n_actions, dtype=bool)
+        legal = self.table.legal(self.me)
+        if legal:
+            mask[list(legal)] = True
+        return mask
+
+    def render(self) -> str | None:
+        """The table as text (render_mode ``"ansi"``)."""
+        if self.render_mode != "ansi" or self.table.state is None:
+            return None
+        return str(self.table.state)

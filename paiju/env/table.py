@@ -1,0 +1,300 @@
+"""The table behind every environment: one game, four players, a hand or a match.
+
+A :class:`Table` deals hands from a seeded sequence, seats the four players (``player_0`` …
+``player_3``), applies actions by index, keeps the observations up to date and reports each
+hand's net. The AEC, parallel and single-agent environments are thin layers over it.
+
+Seating: in a **hand** episode the players move one seat on with every hand of the seeded
+sequence when ``rotate_seats`` is on (so ``player_0`` is not always East, the Mazhan dealer who
+pays and receives double); in a **match** episode seats follow the game's rules: Mazhan's
+dealer keeps the deal by winning (連莊), otherwise the next player becomes East (rules §9);
+Ma Diao's players keep random seats and the bank passes on after every hand (rules §2).
+
+>>> t = Table("mazhan")
+>>> t.reset(seed=1)
+>>> t.deciders(), len(t.legal(t.deciders()[0])) > 0
+([0], True)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from paiju import games
+from paiju.games import Deal, Game
+
+__all__ = ["AGENTS", "GameSpec", "Table", "spec_of"]
+
+AGENTS = ("player_0", "player_1", "player_2", "player_3")
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the environments need to know of a game besides its core functions."""
+
+    name: str
+    rules: Game[Any, Any, Any, Any]
+    encoder: Any  # the encoder class
+    action_index: Any
+    index_action: Any
+    n_actions: int
+    net_scale: float  # a typical hand's size, for the default reward scale and scores
+
+
+def spec_of(game: str) -> GameSpec:
+    """The environment description of a game.
+
+    >>> spec_of("madiao").n_actions
+    120
+    """
+    if game == "mazhan":
+        from paiju.env import mazhan_obs as mo
+
+        return GameSpec(
+            "mazhan",
+            games.game("mazhan"),
+            mo.MazhanEncoder,
+            mo.action_index,
+            mo.index_action,
+            mo.N_ACTIONS,
+            400.0,
+        )
+    if game == "madiao":
+        from paiju.env import madiao_obs as do
+
+        return GameSpec(
+            "madiao",
+            games.game("madiao"),
+            do.MadiaoEncoder,
+            do.action_index,
+            do.index_action,
+            do.N_ACTIONS,
+            10.0,
+        )
+    raise ValueError(f"unknown game {game!r} (choose from mazhan, madiao)")
+
+
+class Table:
+    """A seeded sequence of hands (or matches) with four players (see the module docstring).
+
+    ``match_hands``: ``None`` for one hand per episode, else the number of hands in a match.
+
+    >>> t = Table("madiao", match_hands=4); t.reset(seed=2)
+    >>> t.hand_no, t.hands_left
+    (0, 3)
+    """
+
+    def __init__(
+        self,
+        game: str,
+        *,
+        planes: bool = False,
+        match_hands: int | None = None,
+        rotate_seats: bool = True,
+        ruleset: Any = None,
+        hints: bool = False,
+    ) -> None:
+        if match_hands is not None and (not isinstance(match_hands, int) or match_hands < 1):
+            raise ValueError(
+                f"match_hands must be a whole number of hands ≥ 1, got {match_hands!r}"
+            )
+        self.spec = spec_of(game)
+        if hints and (game != "mazhan" or planes):
+            raise ValueError("hints exist for Mazhan's flat observation only")
+        self.hints = hints
+        self.rules = self.spec.rules
+        self.ruleset = ruleset if ruleset is not None else self.rules.default_ruleset()
+        self.encoder = self.spec.encoder(planes=planes)
+        self.match_hands = match_hands
+        self.rotate_seats = rotate_seats
+        self._aidx = self.spec.action_index
+        self._rng = random.Random(0)
+        self._hands_dealt = 0
+        self.state: Any = None
+        self.seat_of = [0, 1, 2, 3]  # player -> seat index
+        self.player_at = [0, 1, 2, 3]  # seat index -> player
+        self.scores = [0.0] * 4  # match net of each player before this hand
+        self.hand_no = 0
+        self.repeat = 0
+        self.hand_seed = 0
+        self.over = True
+        self._legal: dict[int, tuple[list[int], tuple[Any, ...]]] = {}
+        self.deal = Deal(0, (0, 1, 2, 3))
+        self.first = 0  # the first player to decide now, and its legal indices
+        self.first_legal: list[int] = []
+
+    # --- dealing ----------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start an episode: from ``seed`` when given, else the next of the seeded sequence.
+
+        >>> t = Table("mazhan"); t.reset(seed=5); a = t.hand_seed
+        >>> t.reset(seed=5); t.hand_seed == a
+        True
+        """
+        if seed is not None:
+            self._rng = random.Random(seed)
+            self._hands_dealt = 0
+        self.scores = [0.0] * 4
+        self.hand_no = 0
+        self.repeat = 0
+        if self.match_hands is not None:
+            self._seat(self.rules.first_deal(self._rng))  # the game's seating rules
+        else:
+            east = self._hands_dealt % 4 if self.rotate_seats else 0
+            self._seat(Deal(0, ((east) % 4, (east + 1) % 4, (east + 2) % 4, (east + 3) % 4)))
+        self._deal()
+
+    def _seat(self, deal: Deal) -> None:
+        self.deal = deal
+        self.player_at = list(deal.seating)
+        self.seat_of = [deal.seat_of(p) for p in range(4)]
+
+    def _deal(self) -> None:
+        self.hand_seed = self._rng.getrandbits(63)
+        self._hands_dealt += 1
+        self.state = self.rules.new_hand(self.ruleset, self.hand_seed, self.deal.setup)
+        self.over = False
+        self.encoder.reset(self.state)
+        self._context()
+        self._refresh()
+
+    def _context(self) -> None:
+        scale = self.spec.net_scale
+        scores = [self.scores[self.player_at[seat]] / scale for seat in range(4)]
+        self.encoder.set_context(scores, self.hand_no, self.hands_left, self.repeat)
+
+    @property
+    def hands_left(self) -> int:
+        """Hands still to play after this one (0 in a hand episode)."""
+        return 0 if self.match_hands is None else self.match_hands - self.hand_no - 1
+
+    def _refresh(self) -> None:
+        state = self.state
+        rules = self.rules
+        aidx = self._aidx
+        self._legal = {}
+        first = True
+        for seat in rules.acting(state):
+            legal = rules.legal_actions(state, seat)
+            player = self.player_at[seat.number - 1]
+            on = [aidx(a) for a in legal]
+            self._legal[player] = (on, legal)
+            if first:
+                self.first, self.first_legal, first = player, on, False
+
+    # --- playing ----------------------------------------------------------------------------
+
+    def deciders(self) -> list[int]:
+        """The players who must decide now, in play order (several in a claim window).
+
+        >>> t = Table("mazhan"); t.reset(seed=1); t.deciders()
+        [0]
+        """
+        return list(self._legal)
+
+    def legal(self, player: int) -> list[int]:
+        """The indices of the player's legal actions (empty when it has nothing to decide).
+
+        >>> t = Table("madiao"); t.reset(seed=1); len(t.legal(t.deciders()[0]))
+        8
+        """
+        entry = self._legal.get(player)
+        return entry[0] if entry is not None else []
+
+    def legal_actions(self, player: int) -> tuple[Any, ...]:
+        """The player's legal actions, in the order of :meth:`legal`."""
+        entry = self._legal.get(player)
+        return entry[1] if entry is not None else ()
+
+    def step(self, player: int, index: int) -> list[float] | None:
+        """Play the player's action with this index; each player's net when a hand ended.
+
+        Raises ``KeyError`` when the player has nothing to decide and ``ValueError`` when the
+        index is not legal for it now (the environments check first).
+        """
+        on, legal = self._legal[player]
+        action = legal[on.index(index)]
+        before = self.state
+        state, events = self.rules.apply(before, action)
+        self.state = state
+        self.encoder.update(before, state, events)
+        if not self.rules.is_over(state):
+            self._refresh()
+            return None
+        self._legal = {}
+        self.first_legal = []
+        outcome = self.rules.outcome
+        return [float(outcome(state, self.seat_of[p]).net) for p in range(4)]
+
+    def next_hand(self, nets: list[float]) -> bool:
+        """After a hand: add its nets and, in a match with hands left, deal the next one
+        (seats moving as the rules say). False when the episode is over.
+        """
+        for p in range(4):
+            self.scores[p] += nets[p]
+        if self.hands_left <= 0:
+            self.over = True
+            return False
+        deal = self.rules.next_deal(self.deal, self.state)
+        same = deal.seating == self.deal.seating and deal.setup == self.deal.setup
+        self.repeat = self.repeat + 1 if same else 0  # Mazhan's 連莊
+        self._seat(deal)
+        self.hand_no += 1
+        self._deal()
+        return True
+
+    def encode(
+        self, player: int, out: npt.NDArray[np.float32] | None = None, waiting: bool = False
+    ) -> Any:
+        """The player's observation (from its current seat): the encoder's buffer for that
+        seat, valid until the next call (copy it to keep it), or written into ``out``.
+        ``waiting``: see the encoders (a seat without a decision in a claim window)."""
+        seat = self.seat_of[player]
+        flat = self.encoder.encode(self.state, seat, out, waiting)
+        if not self.hints:
+            return flat
+        from paiju.env.mazhan_obs import hints
+
+        return np.concatenate((flat, hints(self.state, seat, self.legal(player))))
+
+    @property
+    def obs_shape(self) -> tuple[int, ...]:
+        """The shape of an observation (hints included)."""
+        from paiju.env.mazhan_obs import N_HINTS
+
+        shape: tuple[int, ...] = self.encoder.shape
+        return (shape[0] + N_HINTS,) if self.hints else shape
+
+    def global_state(self) -> npt.NDArray[np.float32]:
+        """Everything, for a centralised critic: the four seats' observations in seat order
+        (E S W N) followed by the tiles or cards not yet dealt out, by face.
+        """
+        parts = [
+            np.array(self.encode(self.player_at[s]), dtype=np.float32).ravel() for s in range(4)
+        ]
+        parts.append(self.unseen())
+        return np.concatenate(parts)
+
+    def unseen(self) -> npt.NDArray[np.float32]:
+        """Counts of the tiles left in the wall (Mazhan, 42 faces) or the stock cards (Ma
+        Diao, 40 cards), by face."""
+        state = self.state
+        if self.spec.name == "mazhan":
+            out = np.zeros(42, dtype=np.float32)
+            for t in state.wall[state.head : state.tail]:
+                out[t] += 1
+            return out
+        out = np.zeros(40, dtype=np.float32)
+        out[list(state.stock)] = 1
+        return out
+
+    def state_size(self) -> int:
+        """The length of :meth:`global_state`."""
+        per = int(np.prod(self.obs_shape))
+        return 4 * per + (42 if self.spec.name == "mazhan" else 40)
