@@ -7,6 +7,7 @@ STAMP := $(VENV)/.installed
 .PHONY: run score-example test lint typecheck pytest bench tables clean client client-check
 
 $(STAMP): pyproject.toml
+	scripts/system_deps.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
