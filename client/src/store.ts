@@ -79,6 +79,7 @@ export type ToastKey =
         | "unknownMessage"
         | "escapeNotice"
         | "youEscaped"
+        | "youLeftPaid"
         | "unseatedPoints"
         | "unseatedClosed"
         | "unseatedEscape"
@@ -314,6 +315,20 @@ export function handle(raw: unknown, now: number = Date.now()): void {
       });
       return;
     case "unseated":
+      if (
+        m.why === "left" ||
+        (m.why === "escape" && escaped.value?.mine && escaped.value.why === "left")
+      ) {
+        // the player's own leave, confirmed by the server: back to the lobby (an escape
+        // says what it cost)
+        batch(() => {
+          const penalty = m.why === "escape" ? escaped.value?.penalty : undefined;
+          clearTable();
+          if (penalty !== undefined) toast({ ui: "youLeftPaid" }, { penalty }, "warn");
+          route.value = { name: "lobby" };
+        });
+        return;
+      }
       batch(() => {
         unseatedWhy.value = m.why;
         const keep = settlement.value; // a settlement stays on screen until the player leaves

@@ -89,6 +89,7 @@ export const en: Table = {
     reconnecting: "Connection lost; reconnecting in {n} s (try {k})",
     reconnected: "Reconnected",
     escapeNotice: "{name} ({seat}) escaped: {why}, losing {penalty} points; the hand is void.",
+    youLeftPaid: "You left a live hand: {penalty} points paid as the escape penalty.",
     youEscaped: "You escaped ({why}) and lost {penalty} points.",
     whyTimeouts: "timed out four times in a row",
     whyDisconnected: "disconnected too long",

@@ -90,6 +90,7 @@ export const zh = {
     reconnecting: "連線中斷，{n} 秒後重連（第 {k} 次）",
     reconnected: "已重新連線",
     escapeNotice: "{name}（{seat}）逃跑：{why}，扣 {penalty} 分；本局作廢。",
+    youLeftPaid: "你在牌局中離開，按逃跑扣 {penalty} 分。",
     youEscaped: "你逃跑了（{why}），扣 {penalty} 分。",
     whyTimeouts: "連續超時",
     whyDisconnected: "斷線過久",
