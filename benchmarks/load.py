@@ -73,7 +73,9 @@ def _accounts(url: str, n: int) -> list[str]:
     tokens = []
     with make_sessions(engine).begin() as s:
         for i in range(n):
-            acc = new_account(s, f"load{i}", "!", 10_000)
+            # enough for hours of random play: a load client is never unseated for too few
+            # points (which would count as its errors: `ready` when no longer seated)
+            acc = new_account(s, f"load{i}", "!", 100_000_000)
             tokens.append(open_session(s, acc.id, time.time(), Policy()))
     engine.dispose()
     return tokens
@@ -148,6 +150,15 @@ async def _clients(
                         stats["hands"] += 1
                 elif kind == "hand_start":
                     live[i].set()
+                elif kind == "unseated":
+                    # unseated (the ready clock ran out under load, the table closed): a
+                    # person sits down again, as a player would; counted, not an error
+                    if counting:
+                        stats["codes"]["unseated:" + m["why"]] = (
+                            stats["codes"].get("unseated:" + m["why"], 0) + 1
+                        )
+                    await ws.send(json.dumps({"type": "join", "room": "mazhan", "alone": True,
+                                              "level": "easy"}))  # fmt: skip
                 elif kind == "error":
                     if counting:
                         stats["errors"] += 1
