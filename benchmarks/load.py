@@ -73,8 +73,8 @@ def _accounts(url: str, n: int) -> list[str]:
     tokens = []
     with make_sessions(engine).begin() as s:
         for i in range(n):
-            # enough for hours of random play: a load client is never unseated for too few
-            # points (which would count as its errors: `ready` when no longer seated)
+            # rich, though the stake follows the balance (§10's ladder), so a random player
+            # may still lose it all in one hand: unseated for too few points, it goes home
             acc = new_account(s, f"load{i}", "!", 100_000_000)
             tokens.append(open_session(s, acc.id, time.time(), Policy()))
     engine.dispose()
@@ -157,10 +157,13 @@ async def _clients(
                         stats["codes"]["unseated:" + m["why"]] = (
                             stats["codes"].get("unseated:" + m["why"], 0) + 1
                         )
-                    await ws.send(json.dumps({"type": "join", "room": "mazhan", "alone": True,
-                                              "level": "easy"}))  # fmt: skip
+                    if m["why"] == "too_few_points":  # a broke person goes home (its `ready`
+                        pending["broke"] = True  # after the settlement may answer not_seated)
+                    else:
+                        await ws.send(json.dumps({"type": "join", "room": "mazhan",
+                                                  "alone": True, "level": "easy"}))  # fmt: skip
                 elif kind == "error":
-                    if counting:
+                    if counting and not pending.get("broke"):
                         stats["errors"] += 1
                         stats["codes"][m["code"]] = stats["codes"].get(m["code"], 0) + 1
                     pending["action"] = None
