@@ -28,10 +28,11 @@ class Bot(Protocol):
 
 
 def _mazhan_bots() -> dict[str, Callable[[], Bot]]:
+    from paiju.bots.expert import ExpertBot
     from paiju.bots.simple import GreedyBot, RandomBot
     from paiju.bots.strong import StrongBot
 
-    return {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
+    return {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot, "expert": ExpertBot}
 
 
 def _madiao_bots() -> dict[str, Callable[[], Bot]]:

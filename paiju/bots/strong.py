@@ -37,7 +37,7 @@ from paiju.mazhan.seats import SEATS
 from paiju.mazhan.shanten import shanten
 from paiju.mazhan.views import View
 
-__all__ = ["StrongBot"]
+__all__ = ["StrongBot", "rank_actions"]
 
 _WINS = (ActionKind.HU, ActionKind.SHAZHU)
 _KONGS = (ActionKind.ANGANG, ActionKind.JIAGANG)
@@ -100,62 +100,83 @@ class StrongBot:
             return win
         if view is None:
             return legal[0]
-        counts, wilds = natural_counts(view)
-        ctx = _Context(view, wilds)
         if view.phase is Phase.ACT:
             kong = first_of(legal, _KONGS)
             if kong is not None:
                 return kong
-            best: list[Action] = []
-            best_u = -1e9
-            for a in legal:
-                if a.kind is not ActionKind.DISCARD or a.tile is None:
-                    continue
-                i = a.tile.index
-                counts[i] -= 1
-                u = ctx.utility(counts) - ctx.danger(i)
-                counts[i] += 1
-                if u > best_u + 1e-9:
-                    best, best_u = [a], u
-                elif abs(u - best_u) <= 1e-9:
-                    best.append(a)
-            return best[rng.randrange(len(best))] if best else legal[0]
-        return self._claim(view, ctx, counts, legal)
+        ranked = rank_actions(view, legal)
+        if not ranked:
+            return legal[0]
+        if view.phase is not Phase.ACT:
+            return ranked[0][1]
+        top = ranked[0][0]
+        best = [a for u, a in ranked if abs(u - top) <= 1e-9]
+        return best[rng.randrange(len(best))]
 
-    @staticmethod
-    def _claim(view: View, ctx: _Context, counts: list[int], legal: Sequence[Action]) -> Action:
-        passing = next(a for a in legal if a.kind is ActionKind.PASS)
-        tile = view.claim_tile
-        if tile is None:
-            return passing
-        f = tile.index
-        best, best_u = passing, ctx.utility(counts)
+
+def rank_actions(view: View, legal: Sequence[Action]) -> list[tuple[float, Action]]:
+    """``strong``'s rating of each discard (on its turn) or each claim and the pass (in a
+    claim window), best first; wins and kongs are not rated (``strong`` always takes them).
+    Ties keep the order of ``legal``.
+
+    >>> from paiju.mazhan.rules import Ruleset, new_hand
+    >>> from paiju.mazhan.views import observe
+    >>> from paiju.mazhan.seats import Seat
+    >>> view = observe(new_hand(Ruleset(), seed=9), Seat.E)
+    >>> ranked = rank_actions(view, view.legal)
+    >>> ranked[0][0] >= ranked[-1][0], {a.kind.value for _, a in ranked}
+    (True, {'discard'})
+    """
+    counts, wilds = natural_counts(view)
+    ctx = _Context(view, wilds)
+    out: list[tuple[float, Action]] = []
+    if view.phase is Phase.ACT:
         for a in legal:
-            if a.kind is ActionKind.GANG:
-                counts[f] -= 3
-                u = ctx.utility(counts, melds=1) + 5  # a kong's points and an extra draw
-                counts[f] += 3
-            elif a.kind in (ActionKind.PENG, ActionKind.CHI):
-                used = (
-                    [f, f]
-                    if a.kind is ActionKind.PENG
-                    else [t.index for t in a.chow if t.index != f]
-                )
-                for x in used:
-                    counts[x] -= 1
-                u = -1e9
-                for d in range(34):
-                    if counts[d]:
-                        counts[d] -= 1
-                        u = max(u, ctx.utility(counts, melds=1) - ctx.danger(d))
-                        counts[d] += 1
-                for x in used:
-                    counts[x] += 1
-            else:
+            if a.kind is not ActionKind.DISCARD or a.tile is None:
                 continue
-            if u > best_u:
-                best, best_u = a, u
-        return best
+            i = a.tile.index
+            counts[i] -= 1
+            u = ctx.utility(counts) - ctx.danger(i)
+            counts[i] += 1
+            out.append((u, a))
+    else:
+        out = _rank_claims(view, ctx, counts, legal)
+    out.sort(key=lambda ua: -ua[0])
+    return out
+
+
+def _rank_claims(
+    view: View, ctx: _Context, counts: list[int], legal: Sequence[Action]
+) -> list[tuple[float, Action]]:
+    tile = view.claim_tile
+    out: list[tuple[float, Action]] = []
+    for a in legal:
+        if a.kind is ActionKind.PASS:
+            out.append((ctx.utility(counts), a))
+    if tile is None:
+        return out
+    f = tile.index
+    for a in legal:
+        if a.kind is ActionKind.GANG:
+            counts[f] -= 3
+            u = ctx.utility(counts, melds=1) + 5  # a kong's points and an extra draw
+            counts[f] += 3
+        elif a.kind in (ActionKind.PENG, ActionKind.CHI):
+            used = [f, f] if a.kind is ActionKind.PENG else [t.index for t in a.chow if t.index != f]
+            for x in used:
+                counts[x] -= 1
+            u = -1e9
+            for d in range(34):
+                if counts[d]:
+                    counts[d] -= 1
+                    u = max(u, ctx.utility(counts, melds=1) - ctx.danger(d))
+                    counts[d] += 1
+            for x in used:
+                counts[x] += 1
+        else:
+            continue
+        out.append((u - 1e-6, a))  # a tie goes to the pass, as it always has
+    return out
 
 
 class _Context:
