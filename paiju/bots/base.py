@@ -36,10 +36,10 @@ def _mazhan_bots() -> dict[str, Callable[[], Bot]]:
 
 
 def _madiao_bots() -> dict[str, Callable[[], Bot]]:
-    from paiju.bots.madiao_bots import HeuristicBot
+    from paiju.bots.madiao_bots import ExpertMadiaoBot, HeuristicBot
     from paiju.bots.simple import RandomBot
 
-    return {"random": RandomBot, "heuristic": HeuristicBot}
+    return {"random": RandomBot, "heuristic": HeuristicBot, "expert": ExpertMadiaoBot}
 
 
 _FACTORIES: dict[str, Callable[[], dict[str, Callable[[], Bot]]]] = {
