@@ -20,7 +20,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from paiju.bots.base import make_bot
+from paiju.bots.base import Bot, make_bot
 from paiju.bots.driver import run_hand
 from paiju.games import game
 from paiju.stats import Interval, format_difference, mean_interval, paired_difference
@@ -53,6 +53,7 @@ def arena(
     seed: int,
     bot_names: Sequence[str],
     progress: Callable[[int], None] | None = None,
+    factory: Callable[[str], Bot] | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` hands (rounded up to whole deals of four) and rate each bot.
 
@@ -62,6 +63,9 @@ def arena(
     (``expert,strong,strong,strong`` gives ``"expert - strong"``). Mazhan: a win is winning the hand, dealing in is discarding the winning
     tile (or being robbed). Ma Diao: a win is a hand with a positive net; nobody deals in.
 
+    ``factory`` makes a bot from its name (default :func:`~paiju.bots.base.make_bot` for the
+    game): a bot configured by hand (a search budget, say) can play under its own name.
+
     Raises ``ValueError`` for an unknown game or bot, or not four bots.
     """
     g = game(name)
@@ -70,7 +74,11 @@ def arena(
     if games < 1:
         raise ValueError(f"--games must be 1 or more, got {games}")
     ruleset = g.default_ruleset()
-    bots = [make_bot(g.name, n) for n in bot_names]
+    made: dict[str, Bot] = {}
+    for n in bot_names:
+        if n not in made:
+            made[n] = factory(n) if factory is not None else make_bot(g.name, n)
+    bots = [made[n] for n in bot_names]
     names = sorted(set(bot_names))
     deals = math.ceil(games / 4)
     rng = random.Random(seed)
@@ -88,7 +96,7 @@ def arena(
             seated = [bots[(i + rotation) % 4] for i in range(4)]
             state, _ = run_hand(g, g.new_hand(ruleset, hand_seed, {}), seated, hand_seed)
             for i in range(4):
-                bot = seated[i].name
+                bot = bot_names[(i + rotation) % 4]
                 outcome = g.outcome(state, i)
                 net = float(outcome.net)
                 net_sum[bot] += net

@@ -11,7 +11,7 @@ many deals).
 >>> d.mean, d.n
 (2.0, 4)
 >>> format_difference("expert", "strong", d, "胡/hand")
-'expert − strong = +2.00 [-0.60, +4.60] 胡/hand'
+'expert − strong = +2.00 [-0.25, +4.25] 胡/hand'
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def mean_interval(samples: Sequence[float]) -> Interval:
     of freedom; a single sample gives a zero-width interval).
 
     >>> mean_interval([1.0, 2.0, 3.0, 4.0])
-    Interval(mean=2.5, lo=0.445..., hi=4.554..., n=4)
+    Interval(mean=2.5, lo=0.446..., hi=4.553..., n=4)
     >>> mean_interval([])
     Traceback (most recent call last):
     ...

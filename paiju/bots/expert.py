@@ -55,6 +55,11 @@ CANDIDATES = 3
 MARGIN = 150.0
 #: Standard errors by which a candidate must beat ``strong``'s choice.
 Z = 1.0
+#: The weights of ``strong``'s defence and hand-value terms in the candidates' ranking. Every
+#: non-winner pays the winner the same (rules §7), so holding back a tile an opponent may
+#: want saves little; ``strong``'s defence is left to the search.
+DANGER = 0.0
+VALUE = 1.0
 
 
 def rollout_action(state: State, seat_index: int, rng: random.Random) -> Action:
@@ -159,6 +164,8 @@ class ExpertBot:
         candidates: int = CANDIDATES,
         z: float = Z,
         clock: Callable[[], float] = time.perf_counter,
+        danger: float = DANGER,
+        value: float = VALUE,
     ) -> None:
         if nodes is None and seconds is None:
             raise ValueError("the expert needs a node budget or a time budget")
@@ -169,6 +176,8 @@ class ExpertBot:
         self.candidates = candidates
         self.z = z
         self.clock = clock
+        self.danger = danger
+        self.value = value
         self.stats = SearchStats()
         self._strong = StrongBot()
 
@@ -186,7 +195,7 @@ class ExpertBot:
         if view is None or len(legal) == 1:
             return self._strong.act(view, legal, rng)
         seed = rng.getrandbits(64)
-        ranked = rank_actions(view, legal)
+        ranked = rank_actions(view, legal, self.danger, self.value)
         if not ranked:
             return self._strong.act(view, legal, rng)
         top = ranked[0][0]
@@ -211,7 +220,11 @@ class ExpertBot:
         values: list[list[int]] = [[] for _ in candidates]
         nodes = 0
         worlds = 0
+        last = 0.0  # what the last world cost, in seconds
         while True:
+            began = self.clock()
+            if self.seconds is not None and began - start + last > self.seconds * 0.9:
+                break
             world = sample_world(view, random.Random(seed + worlds))
             chance = random.Random(seed ^ (worlds * 0x9E3779B97F4A7C15 + 1))
             state0 = chance.getstate()
@@ -222,9 +235,8 @@ class ExpertBot:
                 values[k].append(net)
                 nodes += used + 1
             worlds += 1
+            last = self.clock() - began
             if self.nodes is not None and nodes >= self.nodes:
-                break
-            if self.seconds is not None and self.clock() - start >= self.seconds * 0.8:
                 break
         self.stats.searched += 1
         self.stats.worlds += worlds

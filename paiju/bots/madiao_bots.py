@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 from paiju.madiao.cards import ALL_CARDS, Card, Role
 from paiju.madiao.rules import Action, ActionKind
@@ -69,7 +70,7 @@ def heuristic_play(legal: Sequence[Action], known: set[int], trick_len: int) -> 
     (its hand and every face-up card) and how many cards the trick holds.
 
     >>> heuristic_play([Action.parse("E fa 9m"), Action.parse("E fa 1m")], set(), 0)
-    Action.parse('E fa 1m')
+    Action.parse('E fa 9m')
     """
     if len(legal) == 1:
         return legal[0]
@@ -246,7 +247,9 @@ class ExpertMadiaoBot:
     """Ma Diao by search: each legal play is tried in the same sampled worlds
     (:func:`sample_madiao_world`) and played out by ``heuristic`` at every seat; the play
     with the best mean net wins, unless it does not beat ``heuristic``'s own choice by ``z``
-    standard errors of the paired difference.
+    standard errors of the paired difference. ``worlds`` per decision (the arena's budget,
+    reproducible), and optionally a wall-clock limit ``seconds`` read from ``clock`` (the
+    table's).
 
     >>> ExpertMadiaoBot().name
     'expert'
@@ -262,11 +265,21 @@ class ExpertMadiaoBot:
     needs_view = True
     heavy = True
 
-    def __init__(self, worlds: int = DEFAULT_WORLDS, z: float = 1.0) -> None:
+    def __init__(
+        self,
+        worlds: int = DEFAULT_WORLDS,
+        z: float = 1.0,
+        seconds: float | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
         if worlds < 2:
             raise ValueError(f"the search needs 2 or more worlds, got {worlds}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"a time budget must be positive, got {seconds}")
         self.worlds = worlds
         self.z = z
+        self.seconds = seconds
+        self.clock = clock
         self._base = HeuristicBot()
 
     def act(self, view: View | None, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -280,6 +293,7 @@ class ExpertMadiaoBot:
         >>> ExpertMadiaoBot(worlds=2).act(v, v.legal, random.Random(0)) in v.legal
         True
         """
+        start = self.clock()
         base = self._base.act(view, legal, rng)
         if view is None or len(legal) == 1:
             return base
@@ -288,7 +302,12 @@ class ExpertMadiaoBot:
         candidates = list(dict.fromkeys(legal))
         b = candidates.index(base)
         values: list[list[float]] = [[] for _ in candidates]
+        n = 0
+        last = 0.0
         for w in range(self.worlds):
+            began = self.clock()
+            if self.seconds is not None and began - start + last > self.seconds * 0.9:
+                break
             world = sample_madiao_world(view, random.Random(seed + w))
             chance = random.Random(seed ^ (w * 0x9E3779B97F4A7C15 + 1))
             start = chance.getstate()
@@ -296,8 +315,11 @@ class ExpertMadiaoBot:
                 chance.setstate(start)
                 after, _ = madiao_apply(world, a)
                 values[k].append(float(madiao_rollout(after, me, chance)))
+            n += 1
+            last = self.clock() - began
+        if n < 2:
+            return base
         best, best_score = base, 0.0
-        n = self.worlds
         for k, a in enumerate(candidates):
             if k == b:
                 continue

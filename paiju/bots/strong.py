@@ -114,10 +114,13 @@ class StrongBot:
         return best[rng.randrange(len(best))]
 
 
-def rank_actions(view: View, legal: Sequence[Action]) -> list[tuple[float, Action]]:
+def rank_actions(
+    view: View, legal: Sequence[Action], danger: float = 1.0, value: float = 1.0
+) -> list[tuple[float, Action]]:
     """``strong``'s rating of each discard (on its turn) or each claim and the pass (in a
     claim window), best first; wins and kongs are not rated (``strong`` always takes them).
-    Ties keep the order of ``legal``.
+    Ties keep the order of ``legal``. ``danger`` and ``value`` scale the defence and the
+    hand-value terms (1: ``strong`` itself).
 
     >>> from paiju.mazhan.rules import Ruleset, new_hand
     >>> from paiju.mazhan.views import observe
@@ -128,7 +131,7 @@ def rank_actions(view: View, legal: Sequence[Action]) -> list[tuple[float, Actio
     (True, {'discard'})
     """
     counts, wilds = natural_counts(view)
-    ctx = _Context(view, wilds)
+    ctx = _Context(view, wilds, danger, value)
     out: list[tuple[float, Action]] = []
     if view.phase is Phase.ACT:
         for a in legal:
@@ -182,7 +185,9 @@ def _rank_claims(
 class _Context:
     """What the evaluation needs from the view, computed once per decision."""
 
-    def __init__(self, view: View, wilds: int) -> None:
+    def __init__(self, view: View, wilds: int, danger: float = 1.0, value: float = 1.0) -> None:
+        self.danger_weight = danger
+        self.value_weight = value
         self.view = view
         self.wilds = wilds
         self.wild_face = view.wild.index
@@ -223,7 +228,7 @@ class _Context:
                         accept += self.unseen[x]
                     counts[x] -= 1
         self.far = sf >= 1
-        return -100.0 * sf + accept + self._value(counts, melds)
+        return -100.0 * sf + accept + self.value_weight * self._value(counts, melds)
 
     def _value(self, counts: list[int], extra_melds: int) -> float:
         suited = [sum(counts[s * 9 : s * 9 + 9]) for s in range(3)]
@@ -250,7 +255,7 @@ class _Context:
     def danger(self, face: int) -> float:
         """How dangerous discarding ``face`` is now (0 when nobody threatens or when this
         hand is close enough to push)."""
-        if not self.threats or not self.far:
+        if not self.threats or not self.far or not self.danger_weight:
             return 0.0
         risk = 0.0
         for s in self.threats:
@@ -258,4 +263,4 @@ class _Context:
                 risk += 1.0
         if self.unseen[face] == 0:
             risk *= 0.5  # every other copy is visible: only a wait on this exact tile
-        return 12.0 * risk
+        return 12.0 * risk * self.danger_weight

@@ -173,9 +173,11 @@ def sample_world(view: View, rng: random.Random) -> State:
     state.dealer_discarded = bool(view.discards[Seat.E])
     state.kongs = kongs
     if view.phase is Phase.ACT:
-        state.current = me
+        mover = view.turn if view.turn is not None else view.seat
+        state.current = mover.number - 1
         last = view.last
-        state.drew = not (last is not None and last.seat is view.seat and last.kind in ("chi", "peng"))
+        state.drew = not (last is not None and last.seat is mover and last.kind in ("chi", "peng"))
+        # another seat's drawn tile is hidden: its world holds it, unmarked
         state.drawn = -1 if view.drawn is None else view.drawn.index
         # whether the draw replaced a kong only changes how a win now is scored, never
         # which actions are legal; a search always takes that win
