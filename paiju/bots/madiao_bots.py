@@ -310,9 +310,9 @@ class ExpertMadiaoBot:
                 break
             world = sample_madiao_world(view, random.Random(seed + w))
             chance = random.Random(seed ^ (w * 0x9E3779B97F4A7C15 + 1))
-            start = chance.getstate()
+            state0 = chance.getstate()
             for k, a in enumerate(candidates):
-                chance.setstate(start)
+                chance.setstate(state0)
                 after, _ = madiao_apply(world, a)
                 values[k].append(float(madiao_rollout(after, me, chance)))
             n += 1
