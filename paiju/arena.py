@@ -60,8 +60,9 @@ def arena(
     Returns ``{"game", "hands", "deals", "seed", "seating", "unit", "bots": {NAME: {"hands",
     "mean_net", "ci95", "win_rate", "deal_in_rate"}}, "differences": {"A - B": {"mean",
     "ci95"}}}``; the pairs of ``differences`` are in the order the bots are first named
-    (``expert,strong,strong,strong`` gives ``"expert - strong"``). Mazhan: a win is winning the hand, dealing in is discarding the winning
-    tile (or being robbed). Ma Diao: a win is a hand with a positive net; nobody deals in.
+    (``expert,strong,strong,strong`` gives ``"expert - strong"``). Mazhan: a win is winning
+    the hand, dealing in is discarding the winning tile (or being robbed). Ma Diao: a win is
+    a hand with a positive net; nobody deals in.
 
     ``factory`` makes a bot from its name (default :func:`~paiju.bots.base.make_bot` for the
     game): a bot configured by hand (a search budget, say) can play under its own name.

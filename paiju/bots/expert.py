@@ -111,10 +111,7 @@ def rollout(state: State, seat_index: int, rng: random.Random) -> tuple[int, int
     """
     nodes = 0
     while state.phase is not Phase.OVER:
-        if state.phase is Phase.ACT:
-            seat = state.current
-        else:
-            seat = acting(state)[0].number - 1
+        seat = state.current if state.phase is Phase.ACT else acting(state)[0].number - 1
         state, _ = apply(state, rollout_action(state, seat, rng))
         nodes += 1
     assert state.result is not None
@@ -202,9 +199,7 @@ class ExpertBot:
         base = ranked[0][1]
         candidates = [a for u, a in ranked[: self.candidates] if u >= top - MARGIN]
         specials = [
-            a
-            for a in legal
-            if a.kind in (ActionKind.SHAZHU, ActionKind.ANGANG, ActionKind.JIAGANG)
+            a for a in legal if a.kind in (ActionKind.SHAZHU, ActionKind.ANGANG, ActionKind.JIAGANG)
         ]
         if specials:  # strong would declare it: the search starts from there
             base = specials[0]

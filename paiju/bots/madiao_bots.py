@@ -24,10 +24,9 @@ import time
 from collections.abc import Callable, Sequence
 
 from paiju.madiao.cards import ALL_CARDS, Card, Role
-from paiju.madiao.rules import Action, ActionKind
+from paiju.madiao.rules import Action, ActionKind, State
 from paiju.madiao.rules import Phase as MadiaoPhase
 from paiju.madiao.rules import Ruleset as MadiaoRuleset
-from paiju.madiao.rules import State
 from paiju.madiao.rules import State as MadiaoState
 from paiju.madiao.rules import apply as madiao_apply
 from paiju.madiao.rules import legal_actions_for as madiao_legal
@@ -35,7 +34,13 @@ from paiju.madiao.scoring import BAILAO
 from paiju.madiao.seats import SEATS as MADIAO_SEATS
 from paiju.madiao.views import View
 
-__all__ = ["ExpertMadiaoBot", "HeuristicBot", "heuristic_play", "madiao_rollout", "sample_madiao_world"]
+__all__ = [
+    "ExpertMadiaoBot",
+    "HeuristicBot",
+    "heuristic_play",
+    "madiao_rollout",
+    "sample_madiao_world",
+]
 
 _KEEP = {
     Role.SHANG: 6,
@@ -56,8 +61,7 @@ def _value(card: Card) -> int:
 #: Each card's keeping value, and the cards of its suit that beat it, by index.
 _VALUES = tuple(_value(c) for c in ALL_CARDS)
 _HIGHER = tuple(
-    frozenset(o.index for o in ALL_CARDS if o.suit is c.suit and o.rank > c.rank)
-    for c in ALL_CARDS
+    frozenset(o.index for o in ALL_CARDS if o.suit is c.suit and o.rank > c.rank) for c in ALL_CARDS
 )
 
 
@@ -175,9 +179,9 @@ def sample_madiao_world(view: View, rng: random.Random) -> State:
     for k, seat in enumerate(MADIAO_SEATS):
         if k != me:
             for _ in range(view.face_down[seat] - down_in_trick[seat]):
-                c = pool.pop()
-                out_down.append(c)
-                down_of[c] = k
+                card = pool.pop()
+                out_down.append(card)
+                down_of[card] = k
     if len(pool) != 7:
         raise ValueError(f"the view leaves {len(pool)} cards for the stock, not 7")
     stock = (*pool, view.mian.index)
@@ -192,9 +196,9 @@ def sample_madiao_world(view: View, rng: random.Random) -> State:
             holder = k
     if b in {c.index for c in view.face_down_cards}:
         holder = me
-    for s, c, _up in trick:
-        if c == b:
-            holder = s
+    for player, played, _up in trick:
+        if played == b:
+            holder = player
     if b in down_of:
         holder = down_of[b]
     if holder < 0 and b in out_up:

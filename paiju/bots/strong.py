@@ -165,7 +165,9 @@ def _rank_claims(
             u = ctx.utility(counts, melds=1) + 5  # a kong's points and an extra draw
             counts[f] += 3
         elif a.kind in (ActionKind.PENG, ActionKind.CHI):
-            used = [f, f] if a.kind is ActionKind.PENG else [t.index for t in a.chow if t.index != f]
+            used = (
+                [f, f] if a.kind is ActionKind.PENG else [t.index for t in a.chow if t.index != f]
+            )
             for x in used:
                 counts[x] -= 1
             u = -1e9

@@ -12,6 +12,7 @@ from paiju.bots.base import make_bot
 from paiju.bots.expert import ExpertBot
 from paiju.bots.madiao_bots import ExpertMadiaoBot, HeuristicBot, sample_madiao_world
 from paiju.madiao import rules as md
+from paiju.madiao.seats import Seat as MdSeat
 from paiju.madiao.views import observe as md_observe
 from paiju.mazhan.rules import Ruleset, new_hand
 from paiju.mazhan.seats import Seat
@@ -64,7 +65,7 @@ def test_budgets_are_checked() -> None:
     assert make_bot("madiao", "expert@150ms").seconds == 0.15  # type: ignore[attr-defined]
 
 
-def _madiao_decisions(seed: int) -> Iterator[tuple[md.State, md.Seat]]:
+def _madiao_decisions(seed: int) -> Iterator[tuple[md.State, MdSeat]]:
     state = md.new_hand(md.Ruleset(), seed)
     rng = random.Random(seed)
     while state.phase is not md.Phase.OVER:

@@ -10,9 +10,10 @@ import pytest
 from paiju.bots.expert import ExpertBot
 from paiju.bots.simple import GreedyBot
 from paiju.bots.worlds import WorldError, sample_world, unseen_tiles
+from paiju.mazhan.actions import Action
 from paiju.mazhan.rules import Phase, Ruleset, State, acting, apply, legal_actions_for, new_hand
 from paiju.mazhan.seats import Seat
-from paiju.mazhan.tiles import ALL_TILES, parse_tiles
+from paiju.mazhan.tiles import ALL_TILES, Tile, parse_tiles
 from paiju.mazhan.views import observe
 from paiju.mazhan.wall import FULL_SET
 
@@ -27,11 +28,13 @@ def _decisions(seeds: range) -> list[tuple[State, Seat]]:
             for seat in acting(state):
                 out.append((state, seat))
             seat = acting(state)[0]
-            state, _ = apply(state, GreedyBot().act(observe(state, seat), state_legal(state, seat), rng))
+            state, _ = apply(
+                state, GreedyBot().act(observe(state, seat), state_legal(state, seat), rng)
+            )
     return out
 
 
-def state_legal(state: State, seat: Seat) -> tuple:
+def state_legal(state: State, seat: Seat) -> tuple[Action, ...]:
     return legal_actions_for(state, seat)
 
 
@@ -53,14 +56,19 @@ def test_worlds_give_the_same_legal_actions_and_keep_every_seen_tile() -> None:
 
 def _rob_position() -> str:
     """East adds 5s to its pung; South can rob it (搶槓), West and North cannot."""
-    hands = ["5s123p789p234m99m67s", "123m456m789m123p55p46s", "111s222s333s666z77z18p", "999s888s444p66p2z2z3z3z4z"]
+    hands = [
+        "5s123p789p234m99m67s",
+        "123m456m789m123p55p46s",
+        "111s222s333s666z77z18p",
+        "999s888s444p66p2z2z3z3z4z",
+    ]
     melds = ["p555s<N5s", "-", "-", "-"]
     rivers = ["-", "-", "-", "5s>E"]
     used: Counter[int] = Counter()
     for h in hands:
         used.update(t.index for t in parse_tiles(h))
-    used.update([ALL_TILES[0].parse("5s").index] * 3)
-    used[ALL_TILES[0].parse("1z").index] += 1  # the indicator
+    used.update([Tile.parse("5s").index] * 3)
+    used[Tile.parse("1z").index] += 1  # the indicator
     left = Counter(FULL_SET) - used
     wall = "".join(str(ALL_TILES[f]) for f in sorted(left.elements()))
     return (
@@ -74,7 +82,7 @@ def test_a_rob_window_keeps_the_added_tile_in_the_declarers_hand() -> None:
     assert real.phase is Phase.ROB
     view = observe(real, Seat.S)
     assert [a.kind.value for a in view.legal] == ["hu", "pass"]
-    five_s = ALL_TILES[0].parse("5s").index
+    five_s = Tile.parse("5s").index
     assert unseen_tiles(view)[five_s] == 0  # the 4th 5s is the one being added
     for k in range(30):
         world = sample_world(view, random.Random(k))
