@@ -2,9 +2,11 @@
 
 At each decision with more than one sensible answer:
 
-1. **Candidates.** ``strong`` rates the discards (or, in a claim window, the pass and each
-   claim; :func:`~paiju.bots.strong.rank_actions`); the best few within reach of its top
-   choice are the candidates, with any kong and 殺豬 the seat may declare.
+1. **Candidates.** ``strong``'s rating (:func:`~paiju.bots.strong.rank_actions`) of the
+   discards (or, in a claim window, of the pass and each claim), its defence term off: every
+   non-winner pays the winner the same (rules §7), so holding a tile back saves little by
+   itself, and when it does matter the rollouts show it. The best few within reach of the
+   top are the candidates, with any kong and 殺豬 the seat may declare.
 2. **Worlds.** :func:`~paiju.bots.worlds.sample_world` deals the hidden tiles — the other
    hands, other seats' face-down kongs, the wall's order — at random, consistent with the
    seat's view alone (the same legal actions, claim and 搶槓 windows included).
@@ -15,8 +17,9 @@ At each decision with more than one sensible answer:
    rules count them. Every candidate meets the same worlds and the same chance within them
    (common random numbers), so the differences between candidates are far less noisy than
    their values.
-4. **Choice.** ``strong``'s choice stands unless another candidate beats it by a paired
-   margin: mean difference above ``z`` standard errors.
+4. **Choice.** The top-rated candidate (a kong or 殺豬 first, as ``strong`` would declare
+   it) stands unless another beats it by a paired margin: mean difference above ``z``
+   standard errors.
 
 Budgets: ``nodes`` (engine actions per decision, reproducible: the arena's default) and
 ``seconds`` (a wall-clock limit, for the table: ``expert@200ms``). A win (胡) is always
@@ -49,12 +52,12 @@ from paiju.mazhan.views import View
 __all__ = ["ExpertBot", "SearchStats", "rollout", "rollout_action"]
 
 #: Engine actions per decision in the arena (reproducible per seed).
-DEFAULT_NODES = 1500
+DEFAULT_NODES = 800
 #: ``strong``'s candidates searched, and how far below its top rating they may be.
 CANDIDATES = 3
 MARGIN = 150.0
-#: Standard errors by which a candidate must beat ``strong``'s choice.
-Z = 1.0
+#: Standard errors by which a candidate must beat the top-rated one.
+Z = 2.5
 #: The weights of ``strong``'s defence and hand-value terms in the candidates' ranking. Every
 #: non-winner pays the winner the same (rules §7), so holding back a tile an opponent may
 #: want saves little; ``strong``'s defence is left to the search.

@@ -127,7 +127,7 @@ class HeuristicBot:
 # --- search: the ``expert`` bot ---------------------------------------------------------------
 
 #: Sampled worlds per decision in the arena (reproducible per seed).
-DEFAULT_WORLDS = 24
+DEFAULT_WORLDS = 8
 
 
 def sample_madiao_world(view: View, rng: random.Random) -> State:
