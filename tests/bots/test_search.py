@@ -141,3 +141,30 @@ def test_paired_differences_cancel_the_deal() -> None:
 def test_soak_expert_beats_strong() -> None:
     r = arena("mazhan", 2000, 2027, ["expert", "strong", "strong", "strong"])
     assert r["differences"]["expert - strong"]["ci95"][0] > 0
+
+
+def test_the_arena_command_prints_the_paired_difference() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    command = [sys.executable, "-m", "paiju.cli", "arena", "madiao", "--games", "8"]
+    command += ["--seed", "2", "--bots", "heuristic,random,random,random"]
+    proc = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "heuristic − random = " in proc.stdout and "注/hand" in proc.stdout
+
+
+def test_t_quantiles_match_the_tables() -> None:
+    from paiju.stats import t_quantile
+
+    # two-sided 95% points of Student's t (any statistics table)
+    for df, t in ((1, 12.706), (5, 2.571), (22, 2.074), (40, 2.021), (60, 2.000), (120, 1.980)):
+        assert t_quantile(df) == pytest.approx(t, abs=0.002)
