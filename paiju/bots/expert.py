@@ -63,6 +63,8 @@ Z = 2.5
 #: want saves little; ``strong``'s defence is left to the search.
 DANGER = 0.0
 VALUE = 1.0
+#: The weight of keeping 平胡 possible (see :func:`~paiju.bots.strong.rank_actions`).
+PINGHU = 1.0
 
 
 def rollout_action(state: State, seat_index: int, rng: random.Random) -> Action:
@@ -166,6 +168,7 @@ class ExpertBot:
         clock: Callable[[], float] = time.perf_counter,
         danger: float = DANGER,
         value: float = VALUE,
+        pinghu: float = PINGHU,
     ) -> None:
         if nodes is None and seconds is None:
             raise ValueError("the expert needs a node budget or a time budget")
@@ -178,6 +181,7 @@ class ExpertBot:
         self.clock = clock
         self.danger = danger
         self.value = value
+        self.pinghu = pinghu
         self.stats = SearchStats()
         self._strong = StrongBot()
 
@@ -195,7 +199,7 @@ class ExpertBot:
         if view is None or len(legal) == 1:
             return self._strong.act(view, legal, rng)
         seed = rng.getrandbits(64)
-        ranked = rank_actions(view, legal, self.danger, self.value)
+        ranked = rank_actions(view, legal, self.danger, self.value, self.pinghu)
         if not ranked:
             return self._strong.act(view, legal, rng)
         top = ranked[0][0]

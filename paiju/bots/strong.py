@@ -115,12 +115,20 @@ class StrongBot:
 
 
 def rank_actions(
-    view: View, legal: Sequence[Action], danger: float = 1.0, value: float = 1.0
+    view: View,
+    legal: Sequence[Action],
+    danger: float = 1.0,
+    value: float = 1.0,
+    pinghu: float = 0.0,
 ) -> list[tuple[float, Action]]:
     """``strong``'s rating of each discard (on its turn) or each claim and the pass (in a
     claim window), best first; wins and kongs are not rated (``strong`` always takes them).
     Ties keep the order of ``legal``. ``danger`` and ``value`` scale the defence and the
-    hand-value terms (1: ``strong`` itself).
+    hand-value terms (1: ``strong`` itself); ``pinghu`` weighs keeping 平胡 possible (0:
+    ``strong`` itself): a seat with no bonus tile and no pung is worth 100 (400 with two ★)
+    when it wins on a discard with chows only, so while that is likely to last (few bonus
+    tiles still to come before the wall ends) pairs beyond the one, triplets and claiming a
+    pung cost.
 
     >>> from paiju.mazhan.rules import Ruleset, new_hand
     >>> from paiju.mazhan.views import observe
@@ -131,7 +139,7 @@ def rank_actions(
     (True, {'discard'})
     """
     counts, wilds = natural_counts(view)
-    ctx = _Context(view, wilds, danger, value)
+    ctx = _Context(view, wilds, danger, value, pinghu)
     out: list[tuple[float, Action]] = []
     if view.phase is Phase.ACT:
         for a in legal:
@@ -164,6 +172,7 @@ def _rank_claims(
             counts[f] -= 3
             u = ctx.utility(counts, melds=1) + 5  # a kong's points and an extra draw
             counts[f] += 3
+            u -= 60.0 * ctx.pinghu_weight
         elif a.kind in (ActionKind.PENG, ActionKind.CHI):
             used = (
                 [f, f] if a.kind is ActionKind.PENG else [t.index for t in a.chow if t.index != f]
@@ -178,18 +187,43 @@ def _rank_claims(
                     counts[d] += 1
             for x in used:
                 counts[x] += 1
+            if a.kind is ActionKind.PENG:
+                u -= 60.0 * ctx.pinghu_weight
         else:
             continue
         out.append((u - 1e-6, a))  # a tie goes to the pass, as it always has
     return out
 
 
+def _pinghu_weight(view: View, wilds: int) -> float:
+    """How much 平胡 is worth keeping for this seat: 0 once it holds a bonus tile or a pung
+    or kong; else the chance that no bonus tile comes to it before the wall ends (tripled
+    with two ★: 平胡 is then a limit hand)."""
+    me = view.seat
+    if view.bonus[me] or any(m.kind is not MeldKind.CHOW for m in view.table_melds[me]):
+        return 0.0
+    shown = sum(len(b) for b in view.bonus.values()) + len(view.set_aside)
+    bonus_left = max(0, 12 - shown)  # 8 flowers and seasons, 4 white dragons
+    hidden = view.wall_left + sum(n for s, n in view.hand_sizes.items() if s is not me)
+    draws = max(0, view.wall_left - view.dead_wall) / 4
+    clean = (1 - bonus_left / max(1, hidden)) ** draws
+    return clean * (3.0 if wilds >= 2 else 1.0)
+
+
 class _Context:
     """What the evaluation needs from the view, computed once per decision."""
 
-    def __init__(self, view: View, wilds: int, danger: float = 1.0, value: float = 1.0) -> None:
+    def __init__(
+        self,
+        view: View,
+        wilds: int,
+        danger: float = 1.0,
+        value: float = 1.0,
+        pinghu: float = 0.0,
+    ) -> None:
         self.danger_weight = danger
         self.value_weight = value
+        self.pinghu_weight = _pinghu_weight(view, wilds) * pinghu if pinghu else 0.0
         self.view = view
         self.wilds = wilds
         self.wild_face = view.wild.index
@@ -250,7 +284,10 @@ class _Context:
             if counts[face] >= 2:
                 value += 6.0
         pairs = sum(1 for c in counts if c >= 2)
-        if not self.meld_chows and pairs + self.meld_count + extra_melds >= 4:
+        if self.pinghu_weight:
+            trips = sum(1 for c in counts if c >= 3)
+            value -= self.pinghu_weight * (10.0 * max(0, pairs - 1) + 15.0 * trips)
+        elif not self.meld_chows and pairs + self.meld_count + extra_melds >= 4:
             value += 4.0
         return value
 
