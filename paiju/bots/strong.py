@@ -206,7 +206,7 @@ def _pinghu_weight(view: View, wilds: int) -> float:
     bonus_left = max(0, 12 - shown)  # 8 flowers and seasons, 4 white dragons
     hidden = view.wall_left + sum(n for s, n in view.hand_sizes.items() if s is not me)
     draws = max(0, view.wall_left - view.dead_wall) / 4
-    clean = (1 - bonus_left / max(1, hidden)) ** draws
+    clean = float((1 - bonus_left / max(1, hidden)) ** draws)
     return clean * (3.0 if wilds >= 2 else 1.0)
 
 
