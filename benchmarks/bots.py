@@ -6,7 +6,8 @@
 
 ``arena`` plays :func:`paiju.arena.arena` (duplicate deals, every bot in every seat) and
 records its paired differences, the seed, the command, the wall time and the load average in
-``benchmarks/bots.json``; ``timing`` plays hands with the game's search bot at the table's
+``benchmarks/bots.json`` (a ``version`` may be added there by hand, to tell apart runs of
+different versions of a bot); ``timing`` plays hands with the game's search bot at the table's
 time budget (``expert@200ms``) in one seat and ``strong``/``heuristic`` in the others, and
 records each decision's wall time (p50, p99, max); ``write`` renders everything recorded
 into the section "Bots" of ``benchmarks/RESULTS.md`` (and nothing else of that file).
@@ -148,14 +149,16 @@ def render(data: dict[str, Any]) -> str:
         "arena node budget (reproducible per seed). Load = 1-minute load average before/after "
         "on the shared 2-core machine.",
         "",
-        "| game | bots | hands | seed | paired difference (95% interval) | wall time | load |",
-        "|---|---|---:|---:|---|---:|---|",
+        "| game | bots | version | hands | seed | paired difference (95% interval) | wall time "
+        "| load |",
+        "|---|---|---|---:|---:|---|---:|---|",
     ]
     for a in data["arenas"]:
         diff = "<br>".join(a["lines"])
         lines.append(
-            f"| {a['game']} | {','.join(a['bots'])} | {a['hands']} | {a['seed']} | {diff} | "
-            f"{a['seconds'] / 60:.1f} min | {a['load'][0]:.1f}/{a['load'][1]:.1f} |"
+            f"| {a['game']} | {','.join(a['bots'])} | {a.get('version', '')} | {a['hands']} | "
+            f"{a['seed']} | {diff} | {a['seconds'] / 60:.1f} min | "
+            f"{a['load'][0]:.1f}/{a['load'][1]:.1f} |"
         )
     lines += [
         "",
