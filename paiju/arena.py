@@ -3,7 +3,9 @@
 Hands come in deals of four: one seed, played four times with the bots rotated one seat each
 time (duplicate play), so that each bot meets the same tiles or cards from every seat and the
 luck of the deal cancels out. The 95% confidence interval of a bot's mean net per hand is
-taken over deals (the four hands of a deal are not independent): mean ± 1.96 · sd / √deals.
+taken over deals (the four hands of a deal are not independent), and so is each paired
+difference between two bots (:func:`paiju.stats.paired_difference`): per deal, the mean of
+bot A's seats minus the mean of bot B's.
 
 >>> r = arena("mazhan", games=8, seed=1, bot_names=["greedy", "random", "random", "random"])
 >>> r["bots"]["greedy"]["hands"], r["bots"]["random"]["hands"], r["hands"]
@@ -18,11 +20,15 @@ import statistics
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from paiju.bots.base import make_bot
+from paiju.bots.base import Bot, make_bot
 from paiju.bots.driver import run_hand
 from paiju.games import game
+from paiju.stats import Interval, format_difference, mean_interval, paired_difference
 
-__all__ = ["arena", "mean_ci"]
+__all__ = ["UNITS", "arena", "difference_lines", "mean_ci"]
+
+#: What a bot's net counts, per game.
+UNITS = {"mazhan": "胡/hand", "madiao": "注/hand"}
 
 
 def mean_ci(samples: Sequence[float]) -> tuple[float, float, float]:
@@ -47,13 +53,19 @@ def arena(
     seed: int,
     bot_names: Sequence[str],
     progress: Callable[[int], None] | None = None,
+    factory: Callable[[str], Bot] | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` hands (rounded up to whole deals of four) and rate each bot.
 
-    Returns ``{"game", "hands", "deals", "seed", "seating", "bots": {NAME: {"hands",
+    Returns ``{"game", "hands", "deals", "seed", "seating", "unit", "bots": {NAME: {"hands",
     "mean_net", "ci95", "win_rate", "deal_in_rate"}}, "differences": {"A - B": {"mean",
-    "ci95"}}}``. Mazhan: a win is winning the hand, dealing in is discarding the winning
-    tile (or being robbed). Ma Diao: a win is a hand with a positive net; nobody deals in.
+    "ci95"}}}``; the pairs of ``differences`` are in the order the bots are first named
+    (``expert,strong,strong,strong`` gives ``"expert - strong"``). Mazhan: a win is winning
+    the hand, dealing in is discarding the winning tile (or being robbed). Ma Diao: a win is
+    a hand with a positive net; nobody deals in.
+
+    ``factory`` makes a bot from its name (default :func:`~paiju.bots.base.make_bot` for the
+    game): a bot configured by hand (a search budget, say) can play under its own name.
 
     Raises ``ValueError`` for an unknown game or bot, or not four bots.
     """
@@ -63,7 +75,11 @@ def arena(
     if games < 1:
         raise ValueError(f"--games must be 1 or more, got {games}")
     ruleset = g.default_ruleset()
-    bots = [make_bot(g.name, n) for n in bot_names]
+    made: dict[str, Bot] = {}
+    for n in bot_names:
+        if n not in made:
+            made[n] = factory(n) if factory is not None else make_bot(g.name, n)
+    bots = [made[n] for n in bot_names]
     names = sorted(set(bot_names))
     deals = math.ceil(games / 4)
     rng = random.Random(seed)
@@ -81,7 +97,7 @@ def arena(
             seated = [bots[(i + rotation) % 4] for i in range(4)]
             state, _ = run_hand(g, g.new_hand(ruleset, hand_seed, {}), seated, hand_seed)
             for i in range(4):
-                bot = seated[i].name
+                bot = bot_names[(i + rotation) % 4]
                 outcome = g.outcome(state, i)
                 net = float(outcome.net)
                 net_sum[bot] += net
@@ -98,7 +114,8 @@ def arena(
             per_deal[n].append(deal_net[n] / deal_count[n])
     report: dict[str, Any] = {}
     for n in names:
-        mean, lo, hi = mean_ci(per_deal[n])
+        m = mean_interval(per_deal[n])
+        lo, hi = m.lo, m.hi
         dealt_in = deal_ins[n]
         report[n] = {
             "hands": hands[n],
@@ -107,19 +124,35 @@ def arena(
             "win_rate": wins[n] / hands[n],
             "deal_in_rate": None if dealt_in is None else dealt_in / hands[n],
         }
+    order = list(dict.fromkeys(bot_names))
     differences = {}
-    for a in names:
-        for b in names:
-            if a < b:
-                diffs = [x - y for x, y in zip(per_deal[a], per_deal[b], strict=True)]
-                mean, lo, hi = mean_ci(diffs)
-                differences[f"{a} - {b}"] = {"mean": mean, "ci95": [lo, hi]}
+    for i, a in enumerate(order):
+        for b in order[i + 1 :]:
+            d = paired_difference(per_deal[a], per_deal[b])
+            differences[f"{a} - {b}"] = {"mean": d.mean, "ci95": [d.lo, d.hi]}
     return {
         "game": g.name,
         "hands": deals * 4,
         "deals": deals,
         "seed": seed,
         "seating": list(bot_names),
+        "unit": UNITS.get(g.name, "/hand"),
         "bots": report,
         "differences": differences,
     }
+
+
+def difference_lines(report: dict[str, Any]) -> list[str]:
+    """Each paired difference of an arena report as ``A − B = +X [lo, hi] UNIT``.
+
+    >>> r = arena("madiao", 8, 1, ["heuristic", "random", "random", "random"])
+    >>> difference_lines(r)[0].startswith("heuristic − random = ")
+    True
+    """
+    out = []
+    for pair, d in report["differences"].items():
+        a, b = pair.split(" - ")
+        lo, hi = d["ci95"]
+        interval = Interval(d["mean"], lo, hi, report["deals"])
+        out.append(format_difference(a, b, interval, report.get("unit", "/hand")))
+    return out

@@ -218,4 +218,9 @@ def print_arena(report: dict[str, Any]) -> None:
         lo, hi = d["ci95"]
         verdict = "significant" if lo > 0 or hi < 0 else "not significant"
         diffs.add_row(pair, f"{d['mean']:+.2f}", f"[{lo:+.2f}, {hi:+.2f}]", verdict)
-    Console().print(Group(table, diffs))
+    from paiju.arena import difference_lines
+
+    console = Console()
+    console.print(Group(table, diffs))
+    for line in difference_lines(report):
+        console.print(line, highlight=False)

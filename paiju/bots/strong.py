@@ -37,7 +37,7 @@ from paiju.mazhan.seats import SEATS
 from paiju.mazhan.shanten import shanten
 from paiju.mazhan.views import View
 
-__all__ = ["StrongBot"]
+__all__ = ["StrongBot", "rank_actions"]
 
 _WINS = (ActionKind.HU, ActionKind.SHAZHU)
 _KONGS = (ActionKind.ANGANG, ActionKind.JIAGANG)
@@ -100,68 +100,130 @@ class StrongBot:
             return win
         if view is None:
             return legal[0]
-        counts, wilds = natural_counts(view)
-        ctx = _Context(view, wilds)
         if view.phase is Phase.ACT:
             kong = first_of(legal, _KONGS)
             if kong is not None:
                 return kong
-            best: list[Action] = []
-            best_u = -1e9
-            for a in legal:
-                if a.kind is not ActionKind.DISCARD or a.tile is None:
-                    continue
-                i = a.tile.index
-                counts[i] -= 1
-                u = ctx.utility(counts) - ctx.danger(i)
-                counts[i] += 1
-                if u > best_u + 1e-9:
-                    best, best_u = [a], u
-                elif abs(u - best_u) <= 1e-9:
-                    best.append(a)
-            return best[rng.randrange(len(best))] if best else legal[0]
-        return self._claim(view, ctx, counts, legal)
+        ranked = rank_actions(view, legal)
+        if not ranked:
+            return legal[0]
+        if view.phase is not Phase.ACT:
+            return ranked[0][1]
+        top = ranked[0][0]
+        best = [a for u, a in ranked if abs(u - top) <= 1e-9]
+        return best[rng.randrange(len(best))]
 
-    @staticmethod
-    def _claim(view: View, ctx: _Context, counts: list[int], legal: Sequence[Action]) -> Action:
-        passing = next(a for a in legal if a.kind is ActionKind.PASS)
-        tile = view.claim_tile
-        if tile is None:
-            return passing
-        f = tile.index
-        best, best_u = passing, ctx.utility(counts)
+
+def rank_actions(
+    view: View,
+    legal: Sequence[Action],
+    danger: float = 1.0,
+    value: float = 1.0,
+    pinghu: float = 0.0,
+) -> list[tuple[float, Action]]:
+    """``strong``'s rating of each discard (on its turn) or each claim and the pass (in a
+    claim window), best first; wins and kongs are not rated (``strong`` always takes them).
+    Ties keep the order of ``legal``. ``danger`` and ``value`` scale the defence and the
+    hand-value terms (1: ``strong`` itself); ``pinghu`` weighs keeping 平胡 possible (0:
+    ``strong`` itself): a seat with no bonus tile and no pung is worth 100 (400 with two ★)
+    when it wins on a discard with chows only, so while that is likely to last (few bonus
+    tiles still to come before the wall ends) pairs beyond the one, triplets and claiming a
+    pung cost.
+
+    >>> from paiju.mazhan.rules import Ruleset, new_hand
+    >>> from paiju.mazhan.views import observe
+    >>> from paiju.mazhan.seats import Seat
+    >>> view = observe(new_hand(Ruleset(), seed=9), Seat.E)
+    >>> ranked = rank_actions(view, view.legal)
+    >>> ranked[0][0] >= ranked[-1][0], {a.kind.value for _, a in ranked}
+    (True, {'discard'})
+    """
+    counts, wilds = natural_counts(view)
+    ctx = _Context(view, wilds, danger, value, pinghu)
+    out: list[tuple[float, Action]] = []
+    if view.phase is Phase.ACT:
         for a in legal:
-            if a.kind is ActionKind.GANG:
-                counts[f] -= 3
-                u = ctx.utility(counts, melds=1) + 5  # a kong's points and an extra draw
-                counts[f] += 3
-            elif a.kind in (ActionKind.PENG, ActionKind.CHI):
-                used = (
-                    [f, f]
-                    if a.kind is ActionKind.PENG
-                    else [t.index for t in a.chow if t.index != f]
-                )
-                for x in used:
-                    counts[x] -= 1
-                u = -1e9
-                for d in range(34):
-                    if counts[d]:
-                        counts[d] -= 1
-                        u = max(u, ctx.utility(counts, melds=1) - ctx.danger(d))
-                        counts[d] += 1
-                for x in used:
-                    counts[x] += 1
-            else:
+            if a.kind is not ActionKind.DISCARD or a.tile is None:
                 continue
-            if u > best_u:
-                best, best_u = a, u
-        return best
+            i = a.tile.index
+            counts[i] -= 1
+            u = ctx.utility(counts) - ctx.danger(i)
+            counts[i] += 1
+            out.append((u, a))
+    else:
+        out = _rank_claims(view, ctx, counts, legal)
+    out.sort(key=lambda ua: -ua[0])
+    return out
+
+
+def _rank_claims(
+    view: View, ctx: _Context, counts: list[int], legal: Sequence[Action]
+) -> list[tuple[float, Action]]:
+    tile = view.claim_tile
+    out: list[tuple[float, Action]] = []
+    for a in legal:
+        if a.kind is ActionKind.PASS:
+            out.append((ctx.utility(counts), a))
+    if tile is None:
+        return out
+    f = tile.index
+    for a in legal:
+        if a.kind is ActionKind.GANG:
+            counts[f] -= 3
+            u = ctx.utility(counts, melds=1) + 5  # a kong's points and an extra draw
+            counts[f] += 3
+            u -= 60.0 * ctx.pinghu_weight
+        elif a.kind in (ActionKind.PENG, ActionKind.CHI):
+            used = (
+                [f, f] if a.kind is ActionKind.PENG else [t.index for t in a.chow if t.index != f]
+            )
+            for x in used:
+                counts[x] -= 1
+            u = -1e9
+            for d in range(34):
+                if counts[d]:
+                    counts[d] -= 1
+                    u = max(u, ctx.utility(counts, melds=1) - ctx.danger(d))
+                    counts[d] += 1
+            for x in used:
+                counts[x] += 1
+            if a.kind is ActionKind.PENG:
+                u -= 60.0 * ctx.pinghu_weight
+        else:
+            continue
+        out.append((u - 1e-6, a))  # a tie goes to the pass, as it always has
+    return out
+
+
+def _pinghu_weight(view: View, wilds: int) -> float:
+    """How much 平胡 is worth keeping for this seat: 0 once it holds a bonus tile or a pung
+    or kong; else the chance that no bonus tile comes to it before the wall ends (tripled
+    with two ★: 平胡 is then a limit hand)."""
+    me = view.seat
+    if view.bonus[me] or any(m.kind is not MeldKind.CHOW for m in view.table_melds[me]):
+        return 0.0
+    shown = sum(len(b) for b in view.bonus.values()) + len(view.set_aside)
+    bonus_left = max(0, 12 - shown)  # 8 flowers and seasons, 4 white dragons
+    hidden = view.wall_left + sum(n for s, n in view.hand_sizes.items() if s is not me)
+    draws = max(0, view.wall_left - view.dead_wall) / 4
+    clean = float((1 - bonus_left / max(1, hidden)) ** draws)
+    return clean * (3.0 if wilds >= 2 else 1.0)
 
 
 class _Context:
     """What the evaluation needs from the view, computed once per decision."""
 
-    def __init__(self, view: View, wilds: int) -> None:
+    def __init__(
+        self,
+        view: View,
+        wilds: int,
+        danger: float = 1.0,
+        value: float = 1.0,
+        pinghu: float = 0.0,
+    ) -> None:
+        self.danger_weight = danger
+        self.value_weight = value
+        self.pinghu_weight = _pinghu_weight(view, wilds) * pinghu if pinghu else 0.0
         self.view = view
         self.wilds = wilds
         self.wild_face = view.wild.index
@@ -202,7 +264,7 @@ class _Context:
                         accept += self.unseen[x]
                     counts[x] -= 1
         self.far = sf >= 1
-        return -100.0 * sf + accept + self._value(counts, melds)
+        return -100.0 * sf + accept + self.value_weight * self._value(counts, melds)
 
     def _value(self, counts: list[int], extra_melds: int) -> float:
         suited = [sum(counts[s * 9 : s * 9 + 9]) for s in range(3)]
@@ -222,14 +284,17 @@ class _Context:
             if counts[face] >= 2:
                 value += 6.0
         pairs = sum(1 for c in counts if c >= 2)
-        if not self.meld_chows and pairs + self.meld_count + extra_melds >= 4:
+        if self.pinghu_weight:
+            trips = sum(1 for c in counts if c >= 3)
+            value -= self.pinghu_weight * (10.0 * max(0, pairs - 1) + 15.0 * trips)
+        elif not self.meld_chows and pairs + self.meld_count + extra_melds >= 4:
             value += 4.0
         return value
 
     def danger(self, face: int) -> float:
         """How dangerous discarding ``face`` is now (0 when nobody threatens or when this
         hand is close enough to push)."""
-        if not self.threats or not self.far:
+        if not self.threats or not self.far or not self.danger_weight:
             return 0.0
         risk = 0.0
         for s in self.threats:
@@ -237,4 +302,4 @@ class _Context:
                 risk += 1.0
         if self.unseen[face] == 0:
             risk *= 0.5  # every other copy is visible: only a wait on this exact tile
-        return 12.0 * risk
+        return 12.0 * risk * self.danger_weight

@@ -11,7 +11,7 @@ rooms' default) and ``hard``; a player's table of their own may name its level.
 
 >>> ROOMS["mazhan-vip"].min_balance
 1000000
->>> bot_for("madiao", "easy")
+>>> bot_for("madiao", "normal")
 'heuristic'
 """
 
@@ -20,13 +20,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["LEVELS", "ROOMS", "Room", "bot_for"]
+__all__ = ["LEVELS", "LEVEL_NAMES", "ROOMS", "Room", "bot_display_name", "bot_for"]
 
-#: The bot playing each level of each game.
+#: The bot playing each level of each game (``hard`` searches for up to 200 ms a decision).
 LEVELS: dict[str, dict[str, str]] = {
-    "mazhan": {"easy": "greedy", "normal": "strong", "hard": "strong"},
-    "madiao": {"easy": "heuristic", "normal": "heuristic", "hard": "heuristic"},
+    "mazhan": {"easy": "greedy", "normal": "strong", "hard": "expert@200ms"},
+    "madiao": {"easy": "heuristic", "normal": "heuristic", "hard": "expert@200ms"},
 }
+
+#: How a bot's name shows its level at the table.
+LEVEL_NAMES = {"easy": "初級", "normal": "中級", "hard": "高級"}
+
+
+def bot_display_name(name: str, level: str) -> str:
+    """A bot's name at the table, with its level.
+
+    >>> bot_display_name("春風", "hard")
+    '春風（高級）'
+    """
+    return f"{name}（{LEVEL_NAMES.get(level, level)}）"
 
 
 def bot_for(game: str, level: str) -> str:

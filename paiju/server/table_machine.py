@@ -42,7 +42,7 @@ from paiju.errors import RulesError
 from paiju.games import Deal, Game, game, replay
 from paiju.server import table_io as io
 from paiju.server.money import HOUSE, escape_penalty, settle_hand, stake_for, table_fees
-from paiju.server.rooms import Room, bot_for
+from paiju.server.rooms import Room, bot_display_name, bot_for
 
 __all__ = ["BOT_NAMES", "Player", "TableMachine", "Timing"]
 
@@ -499,7 +499,8 @@ class TableMachine:
         bot = bot_for(self.game.name, self.level)
         for i, p in enumerate(self.seats):
             if p is None:
-                self.seats[i] = Player(BOT_NAMES[i], level=self.level, bot=bot, confirmed=True)
+                name = bot_display_name(BOT_NAMES[i], self.level)
+                self.seats[i] = Player(name, level=self.level, bot=bot, confirmed=True)
         self._broadcast_table()
         self._maybe_start()
 

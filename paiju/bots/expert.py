@@ -1,0 +1,263 @@
+"""The ``expert`` Mazhan bot: information-set Monte Carlo over the tiles it cannot see.
+
+At each decision with more than one sensible answer:
+
+1. **Candidates.** ``strong``'s rating (:func:`~paiju.bots.strong.rank_actions`) of the
+   discards (or, in a claim window, of the pass and each claim), its defence term off: every
+   non-winner pays the winner the same (rules §7), so holding a tile back saves little by
+   itself, and when it does matter the rollouts show it; and keeping 平胡 possible weighs in
+   (a seat with no bonus tile and no pung wins 100, or 400 with two ★, on a discard with
+   chows only). The best few within reach of the top are the candidates, with any kong and
+   殺豬 the seat may declare.
+2. **Worlds.** :func:`~paiju.bots.worlds.sample_world` deals the hidden tiles — the other
+   hands, other seats' face-down kongs, the wall's order — at random, consistent with the
+   seat's view alone (the same legal actions, claim and 搶槓 windows included).
+3. **Rollouts.** In each world, each candidate is played, then the hand is played out to its
+   end by a cheap policy for all four seats (:func:`rollout`), and scored by the engine:
+   the seat's net 胡, so the hand's value (台, flushes, the 400 cap, dealer ×2), what it
+   pays when it deals in and what it gains when another seat does are all counted as the
+   rules count them. Every candidate meets the same worlds and the same chance within them
+   (common random numbers), so the differences between candidates are far less noisy than
+   their values.
+4. **Choice.** The top-rated candidate (a kong or 殺豬 first, as ``strong`` would declare
+   it) stands unless another beats it by a paired margin: mean difference above ``z``
+   standard errors.
+
+Budgets: ``nodes`` (engine actions per decision, reproducible: the arena's default) and
+``seconds`` (a wall-clock limit, for the table: ``expert@200ms``). A win (胡) is always
+taken.
+
+>>> import random
+>>> from paiju.mazhan.rules import Ruleset, new_hand
+>>> from paiju.mazhan.views import observe
+>>> from paiju.mazhan.seats import Seat
+>>> view = observe(new_hand(Ruleset(), seed=9), Seat.E)
+>>> ExpertBot(nodes=400).act(view, view.legal, random.Random(0)).kind.value in (
+...     "discard", "hu", "shazhu", "angang")
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+
+from paiju.bots.strong import StrongBot, rank_actions
+from paiju.bots.worlds import sample_world
+from paiju.mazhan.actions import Action, ActionKind
+from paiju.mazhan.rules import Phase, State, acting, apply, legal_actions_for
+from paiju.mazhan.seats import SEATS
+from paiju.mazhan.views import View
+
+__all__ = ["ExpertBot", "SearchStats", "rollout", "rollout_action"]
+
+#: Engine actions per decision in the arena (reproducible per seed).
+DEFAULT_NODES = 800
+#: ``strong``'s candidates searched, and how far below its top rating they may be.
+CANDIDATES = 3
+MARGIN = 150.0
+#: Standard errors by which a candidate must beat the top-rated one.
+Z = 2.5
+#: The weights of ``strong``'s defence and hand-value terms in the candidates' ranking. Every
+#: non-winner pays the winner the same (rules §7), so holding back a tile an opponent may
+#: want saves little; ``strong``'s defence is left to the search.
+DANGER = 0.0
+VALUE = 1.0
+#: The weight of keeping 平胡 possible (see :func:`~paiju.bots.strong.rank_actions`).
+PINGHU = 1.0
+
+
+def rollout_action(state: State, seat_index: int, rng: random.Random) -> Action:
+    """The cheap rollout policy's action for a seat that may act: win when it can, never
+    claim, discard the tile with the fewest neighbours (pairs and near tiles kept).
+
+    >>> from paiju.mazhan.rules import Ruleset, new_hand
+    >>> rollout_action(new_hand(Ruleset(), seed=3), 0, random.Random(0)).kind.value in (
+    ...     "discard", "hu", "shazhu")
+    True
+    """
+    legal = legal_actions_for(state, SEATS[seat_index])
+    for a in legal:
+        if a.kind is ActionKind.HU or a.kind is ActionKind.SHAZHU:
+            return a
+    if state.phase is not Phase.ACT:
+        return next(a for a in legal if a.kind is ActionKind.PASS)
+    h = state.hands[seat_index]
+    best: Action | None = None
+    best_key = 1e9
+    for a in legal:
+        if a.kind is not ActionKind.DISCARD or a.tile is None:
+            continue
+        f = a.tile.index
+        if f >= 27:
+            key = 6.0 * (h[f] - 1)
+        else:
+            r = f % 9
+            key = 6.0 * (h[f] - 1) + (1.0 if 0 < r < 8 else 0.0)
+            for d, w in ((1, 3.0), (2, 1.5)):
+                if r - d >= 0 and h[f - d]:
+                    key += w
+                if r + d <= 8 and h[f + d]:
+                    key += w
+        key += rng.random()
+        if key < best_key:
+            best, best_key = a, key
+    return best if best is not None else legal[-1]
+
+
+def rollout(state: State, seat_index: int, rng: random.Random) -> tuple[int, int]:
+    """Play ``state`` to its end with :func:`rollout_action` for every seat; the net 胡 of
+    seat ``seat_index`` and the number of engine actions played.
+
+    >>> from paiju.mazhan.rules import Ruleset, new_hand
+    >>> net, nodes = rollout(new_hand(Ruleset(), seed=3), 0, random.Random(0))
+    >>> nodes > 0, isinstance(net, int)
+    (True, True)
+    """
+    nodes = 0
+    while state.phase is not Phase.OVER:
+        seat = state.current if state.phase is Phase.ACT else acting(state)[0].number - 1
+        state, _ = apply(state, rollout_action(state, seat, rng))
+        nodes += 1
+    assert state.result is not None
+    return state.result.settlement.net[SEATS[seat_index]], nodes
+
+
+class SearchStats:
+    """What the last decisions cost: decisions searched, worlds and engine actions.
+
+    >>> SearchStats().worlds
+    0
+    """
+
+    def __init__(self) -> None:
+        self.searched = 0
+        self.worlds = 0
+        self.nodes = 0
+        self.switched = 0
+
+
+class ExpertBot:
+    """Search over sampled worlds; see the module docstring.
+
+    ``nodes``: engine actions per decision (``None``: no node limit); ``seconds``: a
+    wall-clock limit per decision (``None``: none), read from ``clock``. At least one of
+    the two must be set.
+
+    >>> ExpertBot().name, ExpertBot(seconds=0.2, nodes=None).heavy
+    ('expert', True)
+    >>> ExpertBot(nodes=None)
+    Traceback (most recent call last):
+    ...
+    ValueError: the expert needs a node budget or a time budget
+
+    Raises ``ValueError`` without a budget, or for a budget that is not positive.
+    """
+
+    name = "expert"
+    needs_view = True
+    #: The server runs a heavy bot's decision in a worker thread.
+    heavy = True
+
+    def __init__(
+        self,
+        nodes: int | None = DEFAULT_NODES,
+        seconds: float | None = None,
+        candidates: int = CANDIDATES,
+        z: float = Z,
+        clock: Callable[[], float] = time.perf_counter,
+        danger: float = DANGER,
+        value: float = VALUE,
+        pinghu: float = PINGHU,
+    ) -> None:
+        if nodes is None and seconds is None:
+            raise ValueError("the expert needs a node budget or a time budget")
+        if (nodes is not None and nodes < 1) or (seconds is not None and seconds <= 0):
+            raise ValueError(f"budgets must be positive, got nodes={nodes} seconds={seconds}")
+        self.nodes = nodes
+        self.seconds = seconds
+        self.candidates = candidates
+        self.z = z
+        self.clock = clock
+        self.danger = danger
+        self.value = value
+        self.pinghu = pinghu
+        self.stats = SearchStats()
+        self._strong = StrongBot()
+
+    def act(self, view: View | None, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Choose an action (see the module docstring).
+
+        >>> ExpertBot().act(None, [Action.parse("N pass"), Action.parse("N hu")],
+        ...                 random.Random(0))
+        Action.parse('N hu')
+        """
+        start = self.clock()
+        for a in legal:
+            if a.kind is ActionKind.HU:
+                return a
+        if view is None or len(legal) == 1:
+            return self._strong.act(view, legal, rng)
+        seed = rng.getrandbits(64)
+        ranked = rank_actions(view, legal, self.danger, self.value, self.pinghu)
+        if not ranked:
+            return self._strong.act(view, legal, rng)
+        top = ranked[0][0]
+        base = ranked[0][1]
+        candidates = [a for u, a in ranked[: self.candidates] if u >= top - MARGIN]
+        specials = [
+            a for a in legal if a.kind in (ActionKind.SHAZHU, ActionKind.ANGANG, ActionKind.JIAGANG)
+        ]
+        if specials:  # strong would declare it: the search starts from there
+            base = specials[0]
+            candidates = specials + candidates
+        if len(candidates) == 1:
+            return candidates[0]
+        return self._search(view, candidates, base, seed, start)
+
+    def _search(
+        self, view: View, candidates: list[Action], base: Action, seed: int, start: float
+    ) -> Action:
+        me = view.seat.number - 1
+        values: list[list[int]] = [[] for _ in candidates]
+        nodes = 0
+        worlds = 0
+        last = 0.0  # what the last world cost, in seconds
+        while True:
+            began = self.clock()
+            if self.seconds is not None and began - start + last > self.seconds * 0.9:
+                break
+            world = sample_world(view, random.Random(seed + worlds))
+            chance = random.Random(seed ^ (worlds * 0x9E3779B97F4A7C15 + 1))
+            state0 = chance.getstate()
+            for k, a in enumerate(candidates):
+                chance.setstate(state0)
+                after, _ = apply(world, a)
+                net, used = rollout(after, me, chance)
+                values[k].append(net)
+                nodes += used + 1
+            worlds += 1
+            last = self.clock() - began
+            if self.nodes is not None and nodes >= self.nodes:
+                break
+        self.stats.searched += 1
+        self.stats.worlds += worlds
+        self.stats.nodes += nodes
+        if worlds < 2:
+            return base
+        b = candidates.index(base)
+        best, best_score = base, 0.0
+        for k, a in enumerate(candidates):
+            if k == b:
+                continue
+            diffs = [x - y for x, y in zip(values[k], values[b], strict=True)]
+            mean = sum(diffs) / worlds
+            var = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
+            se = math.sqrt(var / worlds)
+            if mean > self.z * se and mean > best_score:
+                best, best_score = a, mean
+        if best is not base:
+            self.stats.switched += 1
+        return best
