@@ -45,6 +45,7 @@ from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.record import FinishedHand, SeatHand, WinBy
 from paiju.mazhan.scoring import Settlement, score
 from paiju.mazhan.seats import SEATS, Seat
+from paiju.mazhan.tables import need_tables
 from paiju.mazhan.tiles import ALL_TILES, Tile
 from paiju.mazhan.wall import shuffled_wall
 
@@ -349,6 +350,8 @@ class State:
     _act: tuple[Action, ...] | None = None
     _keys: list[int] | None = None
     _owned: int = 0
+    _known: int = 0
+    _near: int = 0
 
     def copy(self) -> State:
         """A copy whose lists can change without touching this state.
@@ -392,6 +395,8 @@ class State:
             None,
             None,
             _ALL_OWNED,
+            0,
+            0,
         )
 
     def _fork(self) -> State:
@@ -435,6 +440,8 @@ class State:
             None,
             keys[:],
             0,
+            self._known,
+            self._near,
         )
 
     @staticmethod
@@ -759,11 +766,36 @@ _SEAT_EN = {Seat.E: "East", Seat.S: "South", Seat.W: "West", Seat.N: "North"}
 # per-seat lists with the state it came from until it changes one: ``_owned`` has a bit per
 # seat and kind of list (hands 0–3, rivers 4–7, melds 8–11, bonus tiles 12–15). Actions and
 # the common events are interned: built once here, shared by every state.
+#
+# A claim check on a discard is skipped for a seat known to be far from a win: ``_known``
+# has a bit for each seat whose ``_near`` bit is up to date (cleared when its hand changes);
+# ``_near`` is set when the seat's natural tiles need at most one ★ more than it holds
+# (:func:`_least_need`, a lower bound from the tables). One more tile lowers the ★ a hand
+# needs by at most one (the tile could have been a ★), so a seat that needs two more than it
+# holds cannot win on any discard.
 
 _SUIT = tuple(f // 9 for f in range(34))
 _P5 = tuple(5 ** (f % 9) for f in range(34))
 _ALL_OWNED = 0xFFFF
 _NOT_WILD = tuple(tuple(0 if f == wild else 1 for f in range(34)) for wild in range(34))
+
+
+_TABLES = need_tables()
+_DENSE_N = _TABLES.dense_number
+_DENSE_Z = _TABLES.dense_honor
+_NEED0 = tuple(n0 for n0, _ in _TABLES.codes)
+_PAIR_GAIN = tuple(n1 - n0 for n0, n1 in _TABLES.codes)
+
+
+def _least_need(keys: list[int], b: int) -> int:
+    """A lower bound of the ★ that the natural tiles with keys ``keys[b : b + 4]`` need to be
+    sets and a pair (exact below 4: the tables cap a suit's need at 4)."""
+    m = _DENSE_N[keys[b]]
+    p = _DENSE_N[keys[b + 1]]
+    s = _DENSE_N[keys[b + 2]]
+    z = _DENSE_Z[keys[b + 3]]
+    gain = min(2, _PAIR_GAIN[m], _PAIR_GAIN[p], _PAIR_GAIN[s], _PAIR_GAIN[z])
+    return _NEED0[m] + _NEED0[p] + _NEED0[s] + _NEED0[z] + gain
 
 
 def _natural_keys(hands: list[list[int]], wild: int) -> list[int]:
@@ -820,6 +852,7 @@ def _bonus_list(s: State, seat: int) -> list[int]:
 def _add(s: State, seat: int, f: int, n: int) -> None:
     """``n`` (may be negative) tiles of face ``f`` into ``seat``'s hand, keys kept."""
     _hand(s, seat)[f] += n
+    s._known &= ~(1 << seat)
     if f != s.wild:
         _keys_of(s)[4 * seat + _SUIT[f]] += n * _P5[f]
 
@@ -985,11 +1018,23 @@ def _claim_options(s: State, c: int, f: int) -> dict[int, tuple[Action, ...]]:
     wild = s.wild
     hands = s.hands
     keys = _keys_of(s)
+    known = s._known
+    near = s._near
     for k in (1, 2, 3):
         o = (c + k) % 4
         h = hands[o]
         w = h[wild]
-        hu = _wins_with(keys, o, f, w)
+        if w == 3:
+            hu = _wins_with(keys, o, f, w)
+        else:
+            bit = 1 << o
+            if not known & bit:
+                known |= bit
+                if _least_need(keys, 4 * o) <= w + 1:
+                    near |= bit
+                else:
+                    near &= ~bit
+            hu = bool(near & bit) and _wins_with(keys, o, f, w)
         held = h[f]
         chow = k == 1 and f < 27
         if not hu and held < 2 and not chow:
@@ -1008,11 +1053,17 @@ def _claim_options(s: State, c: int, f: int) -> dict[int, tuple[Action, ...]]:
         if opts:
             opts.append(_A_PASS[o])
             options[o] = tuple(opts)
+    s._known = known
+    s._near = near
     return options
 
 
 def _discard(s: State, c: int, f: int, events: list[Event]) -> None:
-    _add(s, c, f, -1)
+    _hand(s, c)[f] -= 1  # _add(s, c, f, -1) inlined: f is never the wild face
+    s._known &= ~(1 << c)
+    keys = s._keys
+    assert keys is not None
+    keys[4 * c + _SUIT[f]] -= _P5[f]
     river, claimed = _river(s, c)
     river.append(f)
     claimed.append(-1)
@@ -1041,8 +1092,8 @@ def _enter_act(s: State, seat: int) -> None:
 
 
 def _next_turn(s: State, seat: int, events: list[Event]) -> None:
-    _enter_act(s, seat)
     if s.tail - s.head <= s.ruleset.dead_wall:
+        _enter_act(s, seat)
         events.append(Event("exhausted", SEATS[seat], detail=f"{s.tail - s.head} tiles left"))
         _finish_draw(s, events)
         return
@@ -1072,7 +1123,12 @@ def _draw(s: State, seat: int, events: list[Event], *, from_tail: bool) -> None:
             events.append(_EV_BONUS[seat][tile])
             from_tail = True
             continue
-        _add(s, seat, tile, 1)
+        _hand(s, seat)[tile] += 1  # _add(s, seat, tile, 1) inlined
+        s._known &= ~(1 << seat)
+        if tile != s.wild:
+            keys = s._keys
+            assert keys is not None
+            keys[4 * seat + _SUIT[tile]] += _P5[tile]
         s.drawn = tile
         events.append(_EV_DRAW[seat][tile][from_tail])
         return
