@@ -26,6 +26,7 @@ from paiju.mazhan.rules import (
     legal_actions_for,
     new_hand,
 )
+from paiju.mazhan.seats import SEATS
 from paiju.mazhan.wall import FULL_SET, shuffled_wall
 from tests.mazhan.reference import reference_complete
 from tests.mazhan.test_hand import SIZES, random_hand
@@ -71,7 +72,7 @@ def test_kept_keys_and_win_checks_equal_the_slow_search(seed: int) -> None:
         if state.phase is Phase.ACT and state.drew:
             c = state.current
             wins = reference_complete(_natural(state, c), state.hands[c][state.wild])
-            legal = legal_actions_for(state, rules.SEATS[c])
+            legal = legal_actions_for(state, SEATS[c])
             assert any(a.kind.value == "hu" for a in legal) == wins
 
     _play(seed, check)
@@ -115,7 +116,7 @@ def test_apply_never_changes_the_state_it_is_given(seed: int) -> None:
 
 def test_copy_is_deep_and_its_changes_are_seen_by_the_engine() -> None:
     s = new_hand(Ruleset(), seed=5)
-    legal_actions_for(s, rules.SEATS[0])  # caches made on the original
+    legal_actions_for(s, SEATS[0])  # caches made on the original
     t = s.copy()
     assert all(a is not b for a, b in zip(s.hands, t.hands, strict=True))
     assert t == s
@@ -124,7 +125,7 @@ def test_copy_is_deep_and_its_changes_are_seen_by_the_engine() -> None:
     other = next(f for f in range(34) if f not in (face, t.wild) and t.hands[0][f] < 4)
     t.hands[0][face] -= 1
     t.hands[0][other] += 1
-    legal = legal_actions_for(t, rules.SEATS[0])
+    legal = legal_actions_for(t, SEATS[0])
     assert rules._keys_of(t) == rules._natural_keys(t.hands, t.wild)
     assert any(a.tile is not None and a.tile.index == other for a in legal)
 
