@@ -40,9 +40,11 @@ __all__ = [
     "is_complete",
     "is_complete_counts",
     "is_complete_keys",
+    "least_need",
     "shortfall",
     "suit_keys",
     "suit_readings",
+    "wait_indices",
     "waiting_faces",
 ]
 
@@ -534,14 +536,63 @@ def waiting_faces(
     hand = tiles if isinstance(tiles, HandTiles) else HandTiles.parse(tiles, wild)
     if hand.size % 3 != 1 or hand.size > 16:
         return []
-    counts = list(hand.counts)
+    return _waits(hand.counts, hand.wilds, hand.wild)
+
+
+def wait_indices(hand: Sequence[int], wild: int) -> list[int]:
+    """:func:`waiting_faces` for a 34-count hand with its ★ counted at face ``wild`` (the
+    engine's form), as face indices.
+
+    >>> h = [0] * 34
+    >>> h[0] = h[1] = 1; h[27] = 2  # 12m 11z: waits on 3m, or on a ★ (the wild face 9s)
+    >>> wait_indices(h, 26)
+    [2, 26]
+
+    Raises ``ValueError`` for a hand that is not 34 counts or a bad wild face.
+    """
+    if len(hand) != 34 or not 0 <= wild < 34 or wild == 31:
+        raise ValueError(f"expected 34 counts and a wild face index 0–33 (not 31), got {wild}")
+    counts = list(hand)
+    wilds = counts[wild]
+    counts[wild] = 0
+    size = sum(counts) + wilds
+    if size % 3 != 1 or size > 16 or wilds > 3:
+        return []
+    return [t.index for t in _waits(counts, wilds, ALL_TILES[wild])]
+
+
+def least_need(km: int, kp: int, ks: int, kz: int) -> int:
+    """A lower bound of the ★ that natural tiles with these suit keys need to become sets
+    and a pair (exact below 4: the tables store a suit's need up to 4). One more tile lowers
+    it by at most one (the tile could have been a ★), so tiles that need two ★ more than
+    they hold wait on nothing.
+
+    >>> least_need(*suit_keys(HandTiles.parse("123m45p").counts))  # ★ for 3p or 6p, ★★ pair
+    3
+    """
+    m = _DENSE_N[km]
+    p = _DENSE_N[kp]
+    s = _DENSE_N[ks]
+    z = _DENSE_Z[kz]
+    gain = min(2, _PAIR_GAIN[m], _PAIR_GAIN[p], _PAIR_GAIN[s], _PAIR_GAIN[z])
+    return _NEED0[m] + _NEED0[p] + _NEED0[s] + _NEED0[z] + gain
+
+
+_DENSE_N = _TABLES.dense_number
+_DENSE_Z = _TABLES.dense_honor
+_NEED0 = tuple(n0 for n0, _ in _TABLES.codes)
+_PAIR_GAIN = tuple(n1 - n0 for n0, n1 in _TABLES.codes)
+
+
+def _waits(counts: Sequence[int], wilds: int, wild: Tile | None) -> list[Tile]:
+    """The waits of ``3n + 1`` tiles: natural counts and ``wilds`` ★ of face ``wild``."""
     keys = list(suit_keys(counts))
+    if wilds < 3 and least_need(keys[0], keys[1], keys[2], keys[3]) > wilds + 1:
+        return []
     out = []
     for tile in PLAYABLE_FACES:
-        if tile == hand.wild:
-            if hand.wilds < 3 and is_complete_keys(
-                keys[0], keys[1], keys[2], keys[3], hand.wilds + 1
-            ):
+        if tile == wild:
+            if wilds < 3 and is_complete_keys(keys[0], keys[1], keys[2], keys[3], wilds + 1):
                 out.append(tile)
             continue
         i = tile.index
@@ -550,7 +601,7 @@ def waiting_faces(
         s = 3 if i >= 27 else i // 9
         step = _POW5[i - s * 9]
         keys[s] += step
-        if is_complete_keys(keys[0], keys[1], keys[2], keys[3], hand.wilds):
+        if is_complete_keys(keys[0], keys[1], keys[2], keys[3], wilds):
             out.append(tile)
         keys[s] -= step
     return out

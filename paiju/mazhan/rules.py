@@ -34,18 +34,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from operator import is_, mul
 from typing import Any
 
 from paiju.errors import GameOverError, IllegalActionError, InvalidRulesetError, NotYourTurnError
 from paiju.mazhan.actions import Action, ActionKind
-from paiju.mazhan.hand import is_complete_keys, suit_keys
+from paiju.mazhan.hand import is_complete_keys, least_need, suit_keys
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.record import FinishedHand, SeatHand, WinBy
 from paiju.mazhan.scoring import Settlement, score
 from paiju.mazhan.seats import SEATS, Seat
-from paiju.mazhan.tables import need_tables
 from paiju.mazhan.tiles import ALL_TILES, Tile
 from paiju.mazhan.wall import shuffled_wall
 
@@ -67,6 +66,7 @@ __all__ = [
 ]
 
 _WHITE = 31
+_FACES = ALL_TILES[:34]
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,6 +352,7 @@ class State:
     _owned: int = 0
     _known: int = 0
     _near: int = 0
+    _views: Any = None  # what every seat's view shares, made once (paiju.mazhan.views)
 
     def copy(self) -> State:
         """A copy whose lists can change without touching this state.
@@ -397,11 +398,12 @@ class State:
             _ALL_OWNED,
             0,
             0,
+            None,
         )
 
     def _fork(self) -> State:
         """The next state for :func:`apply`: the per-seat lists shared with this state until
-        the engine changes one (:func:`_own`), so a copy costs four list headers, not 24
+        the engine changes one (``_hand``, ``_river``, ...), so a copy costs six short lists, not 24
         lists. Callers never see the sharing: this state is never changed afterwards."""
         keys = self._keys
         if keys is None:
@@ -442,6 +444,7 @@ class State:
             0,
             self._known,
             self._near,
+            None,
         )
 
     @staticmethod
@@ -531,8 +534,7 @@ class State:
         >>> len(new_hand(Ruleset(), seed=5).concealed(Seat.S))
         16
         """
-        h = self.hands[seat.number - 1]
-        return tuple(ALL_TILES[f] for f in range(34) for _ in range(h[f]))
+        return tuple(chain.from_iterable(map(repeat, _FACES, self.hands[seat.number - 1])))
 
     def __str__(self) -> str:
         lines = [
@@ -770,7 +772,7 @@ _SEAT_EN = {Seat.E: "East", Seat.S: "South", Seat.W: "West", Seat.N: "North"}
 # A claim check on a discard is skipped for a seat known to be far from a win: ``_known``
 # has a bit for each seat whose ``_near`` bit is up to date (cleared when its hand changes);
 # ``_near`` is set when the seat's natural tiles need at most one ★ more than it holds
-# (:func:`_least_need`, a lower bound from the tables). One more tile lowers the ★ a hand
+# (``hand.least_need``, a lower bound from the tables). One more tile lowers the ★ a hand
 # needs by at most one (the tile could have been a ★), so a seat that needs two more than it
 # holds cannot win on any discard.
 
@@ -780,22 +782,9 @@ _ALL_OWNED = 0xFFFF
 _NOT_WILD = tuple(tuple(0 if f == wild else 1 for f in range(34)) for wild in range(34))
 
 
-_TABLES = need_tables()
-_DENSE_N = _TABLES.dense_number
-_DENSE_Z = _TABLES.dense_honor
-_NEED0 = tuple(n0 for n0, _ in _TABLES.codes)
-_PAIR_GAIN = tuple(n1 - n0 for n0, n1 in _TABLES.codes)
-
-
 def _least_need(keys: list[int], b: int) -> int:
-    """A lower bound of the ★ that the natural tiles with keys ``keys[b : b + 4]`` need to be
-    sets and a pair (exact below 4: the tables cap a suit's need at 4)."""
-    m = _DENSE_N[keys[b]]
-    p = _DENSE_N[keys[b + 1]]
-    s = _DENSE_N[keys[b + 2]]
-    z = _DENSE_Z[keys[b + 3]]
-    gain = min(2, _PAIR_GAIN[m], _PAIR_GAIN[p], _PAIR_GAIN[s], _PAIR_GAIN[z])
-    return _NEED0[m] + _NEED0[p] + _NEED0[s] + _NEED0[z] + gain
+    """:func:`~paiju.mazhan.hand.least_need` of the seat whose keys start at ``b``."""
+    return least_need(keys[b], keys[b + 1], keys[b + 2], keys[b + 3])
 
 
 def _natural_keys(hands: list[list[int]], wild: int) -> list[int]:

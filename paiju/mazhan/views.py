@@ -17,11 +17,11 @@ down at a real table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from paiju.mazhan.actions import Action, ActionKind
-from paiju.mazhan.hand import HandTiles, waiting_faces
+from paiju.mazhan.hand import HandTiles, wait_indices, waiting_faces
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.rules import Phase, State, legal_actions_for, seat_version
 from paiju.mazhan.scoring import SeatScore
@@ -35,7 +35,11 @@ FORMAT = 2
 
 
 def _codes(tiles: tuple[Tile, ...] | list[Tile]) -> list[str]:
-    return [str(t) for t in tiles]
+    return [_CODE[t.index] for t in tiles]
+
+
+_CODE = tuple(str(t) for t in ALL_TILES)
+_FIXED_ACTION_JSON: dict[int, dict[str, Any]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +164,7 @@ class View:
     last: Last | None
     legal: tuple[Action, ...]
     result: dict[str, Any] | None
+    _shared: _Shared | None = field(default=None, compare=False, repr=False)
 
     @property
     def melds(self) -> dict[Seat, tuple[Meld, ...]]:
@@ -231,6 +236,18 @@ class View:
         hand = list(self.hand)
         if self.drawn is not None:
             hand.remove(self.drawn)
+        shared = self._shared
+        if shared is not None:  # the blocks every seat shares, made once per state
+            seats = shared.seats_json(self.seat)
+            waits = shared.waits(self.seat)
+        else:
+            seats = {
+                s.value: _seat_json(
+                    s, self.hand_sizes[s], self.table_melds[s], self.bonus[s], self.discards[s]
+                )
+                for s in SEATS
+            }
+            waits = self.waits
         return {
             "game": "mazhan",
             "format": FORMAT,
@@ -240,7 +257,7 @@ class View:
             "my_turn": self.my_turn,
             "turn": None if self.turn is None else self.turn.value,
             "window": None if self.window is None else self.window.to_json(),
-            "dealer": Seat.E.value,
+            "dealer": "E",
             "wild": str(self.wild),
             "indicator": str(self.indicator),
             "set_aside": _codes(self.set_aside),
@@ -249,20 +266,8 @@ class View:
             "dead_wall": self.dead_wall,
             "hand": _codes(hand),
             "drawn": None if self.drawn is None else str(self.drawn),
-            "waits": _codes(self.waits),
-            "seats": {
-                s.value: {
-                    "wind": s.value,
-                    "hand_size": self.hand_sizes[s],
-                    "melds": [m.to_json() for m in self.table_melds[s]],
-                    "bonus": _codes(self.bonus[s]),
-                    "discards": [
-                        {"tile": str(t), "claimed_by": None if c is None else c.value}
-                        for t, c in self.discards[s]
-                    ],
-                }
-                for s in SEATS
-            },
+            "waits": _codes(waits),
+            "seats": seats,
             "last": None if self.last is None else self.last.to_json(),
             "legal": [self.action_json(a) for a in self.legal],
             "result": self.result,
@@ -278,6 +283,9 @@ class View:
         >>> v.action_json(v.legal[-1])["kind"]
         'discard'
         """
+        fixed = _FIXED_ACTION_JSON.get(id(action))
+        if fixed is not None:  # one of the engine's interned actions (alive for good)
+            return fixed
         kind = action.kind
         tile: Tile | None = action.tile
         tiles: tuple[Tile, ...] = ()
@@ -303,6 +311,29 @@ class View:
             "tile": None if tile is None else str(tile),
             "tiles": _codes(tiles),
         }
+
+
+def _fixed_action_json() -> dict[int, dict[str, Any]]:
+    """The JSON of the engine's interned actions whose JSON depends on nothing else (a
+    discard, a kong from the hand, a pass), by ``id``: those objects live as long as the
+    engine, so no other object can take their ``id``."""
+    from paiju.mazhan import rules
+
+    out: dict[int, dict[str, Any]] = {}
+    for table in (rules._A_DISCARD, rules._A_ANGANG, rules._A_JIAGANG):
+        for row in table:
+            for a in row:
+                if a is not None and a.tile is not None:
+                    n = 1 if a.kind is ActionKind.DISCARD else 4
+                    out[id(a)] = {
+                        "action": str(a),
+                        "kind": a.kind.value,
+                        "tile": str(a.tile),
+                        "tiles": [str(a.tile)] * n,
+                    }
+    for a in rules._A_PASS:
+        out[id(a)] = {"action": str(a), "kind": "pass", "tile": None, "tiles": []}
+    return out
 
 
 def _seen_melds(state: State, k: int, viewer: int) -> tuple[SeenMeld, ...]:
@@ -389,8 +420,134 @@ def _score_json(p: SeatScore) -> dict[str, Any]:
     }
 
 
+def _seat_json(
+    s: Seat,
+    size: int,
+    melds: tuple[SeenMeld, ...],
+    bonus: tuple[Tile, ...],
+    discards: tuple[tuple[Tile, Seat | None], ...],
+) -> dict[str, Any]:
+    return {
+        "wind": s.value,
+        "hand_size": size,
+        "melds": [m.to_json() for m in melds],
+        "bonus": _codes(bonus),
+        "discards": [
+            {"tile": str(t), "claimed_by": None if c is None else c.value} for t, c in discards
+        ],
+    }
+
+
+class _Shared:
+    """What every seat's view of one state shares, made once and kept on the state (a state
+    never changes once :func:`~paiju.mazhan.rules.apply` has returned it): each seat's
+    public block as the others see it, and as the seat itself sees it when it holds a
+    concealed kong (face up to it alone); the result. The JSON blocks are shared by the
+    four views' JSON: read them, do not change them."""
+
+    __slots__ = (
+        "_json_own",
+        "_json_public",
+        "_melds_by_seat",
+        "_waits",
+        "bonus",
+        "bonus_by_seat",
+        "discards",
+        "discards_by_seat",
+        "hand_sizes",
+        "melds_own",
+        "melds_public",
+        "result",
+        "set_aside",
+        "sizes_by_seat",
+        "state",
+    )
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        over = state.phase is Phase.OVER
+        self.melds_public = tuple(_seen_melds(state, k, -1) for k in range(4))
+        self.melds_own = tuple(
+            _seen_melds(state, k, k)
+            if not over and any(m.kind is MeldKind.CKONG for m in state.melds[k])
+            else self.melds_public[k]
+            for k in range(4)
+        )
+        self.bonus = tuple(tuple(ALL_TILES[b] for b in state.bonus[k]) for k in range(4))
+        self.discards = tuple(
+            tuple(
+                (ALL_TILES[t], None if c < 0 else SEATS[c])
+                for t, c in zip(state.discards[k], state.claimed_by[k], strict=True)
+            )
+            for k in range(4)
+        )
+        self.hand_sizes = tuple(sum(h) for h in state.hands)
+        self.set_aside = tuple(ALL_TILES[t] for t in state.set_aside)
+        self.result = None if state.result is None else _result_json(state)
+        self._json_public: list[dict[str, Any] | None] = [None] * 4
+        self._json_own: list[dict[str, Any] | None] = [None] * 4
+        self._waits: list[tuple[Tile, ...] | None] = [None] * 4
+        self.bonus_by_seat = dict(zip(SEATS, self.bonus, strict=True))
+        self.discards_by_seat = dict(zip(SEATS, self.discards, strict=True))
+        self.sizes_by_seat = dict(zip(SEATS, self.hand_sizes, strict=True))
+        self._melds_by_seat: list[dict[Seat, tuple[SeenMeld, ...]] | None] = [None] * 4
+
+    def melds_by_seat(self, i: int) -> dict[Seat, tuple[SeenMeld, ...]]:
+        melds = self._melds_by_seat[i]
+        if melds is None:
+            own = self.melds_own
+            public = self.melds_public
+            melds = {s: own[k] if k == i else public[k] for k, s in enumerate(SEATS)}
+            self._melds_by_seat[i] = melds
+        return melds
+
+    def _block(self, k: int, own: bool) -> dict[str, Any]:
+        cache = self._json_own if own else self._json_public
+        block = cache[k]
+        if block is None:
+            melds = self.melds_own[k] if own else self.melds_public[k]
+            if own and melds is self.melds_public[k]:
+                block = self._block(k, False)
+            else:
+                block = _seat_json(
+                    SEATS[k], self.hand_sizes[k], melds, self.bonus[k], self.discards[k]
+                )
+            cache[k] = block
+        return block
+
+    def seats_json(self, seat: Seat) -> dict[str, Any]:
+        i = seat.number - 1
+        b = self._block
+        return {"E": b(0, i == 0), "S": b(1, i == 1), "W": b(2, i == 2), "N": b(3, i == 3)}
+
+    def waits(self, seat: Seat) -> tuple[Tile, ...]:
+        i = seat.number - 1
+        w = self._waits[i]
+        if w is None:
+            state = self.state
+            if self.hand_sizes[i] + 3 * len(state.melds[i]) != 16:
+                w = ()
+            else:
+                w = tuple(ALL_TILES[f] for f in wait_indices(state.hands[i], state.wild))
+            self._waits[i] = w
+        return w
+
+
+_FIXED_ACTION_JSON.update(_fixed_action_json())
+
+
+def _shared(state: State) -> _Shared:
+    shared = state._views
+    if shared is None:
+        shared = state._views = _Shared(state)
+    return shared  # type: ignore[no-any-return]
+
+
 def observe(state: State, seat: Seat) -> View:
     """What ``seat`` may know of ``state``.
+
+    The parts every seat sees alike are made once per state and shared by the four views
+    (and by their JSON).
 
     >>> from paiju.mazhan.rules import Ruleset, new_hand
     >>> observe(new_hand(Ruleset(), seed=4), Seat.E).legal[-1].kind.value
@@ -398,6 +555,7 @@ def observe(state: State, seat: Seat) -> View:
     """
     i = seat.number - 1
     phase = state.phase
+    shared = _shared(state)
     window = None
     if phase is Phase.CLAIM or phase is Phase.ROB:
         window = Window(phase.value, ALL_TILES[state.claim_tile], SEATS[state.claim_from])
@@ -409,11 +567,11 @@ def observe(state: State, seat: Seat) -> View:
         my_turn=bool(legal),
         turn=SEATS[state.current] if phase is Phase.ACT else None,
         window=window,
-        wild=state.wild_tile,
+        wild=ALL_TILES[state.wild],
         indicator=ALL_TILES[state.indicator],
-        set_aside=tuple(ALL_TILES[t] for t in state.set_aside),
+        set_aside=shared.set_aside,
         dice=state.dice,
-        wall_left=state.live_tiles,
+        wall_left=state.tail - state.head,
         dead_wall=state.ruleset.dead_wall,
         hand=state.concealed(seat),
         drawn=(
@@ -421,17 +579,12 @@ def observe(state: State, seat: Seat) -> View:
             if phase is Phase.ACT and state.current == i and state.drawn >= 0
             else None
         ),
-        table_melds={s: _seen_melds(state, k, i) for k, s in enumerate(SEATS)},
-        bonus={s: tuple(ALL_TILES[b] for b in state.bonus[k]) for k, s in enumerate(SEATS)},
-        discards={
-            s: tuple(
-                (ALL_TILES[t], None if c < 0 else SEATS[c])
-                for t, c in zip(state.discards[k], state.claimed_by[k], strict=True)
-            )
-            for k, s in enumerate(SEATS)
-        },
-        hand_sizes={s: sum(state.hands[k]) for k, s in enumerate(SEATS)},
+        table_melds=shared.melds_by_seat(i),
+        bonus=shared.bonus_by_seat,
+        discards=shared.discards_by_seat,
+        hand_sizes=shared.sizes_by_seat,
         last=_last(state, i),
         legal=legal,
-        result=None if state.result is None else _result_json(state),
+        result=shared.result,
+        _shared=shared,
     )
