@@ -225,8 +225,20 @@ class View:
             return ()
         return tuple(waiting_faces(HandTiles.parse(self.hand, self.wild)))
 
+    def _waits(self) -> tuple[Tile, ...]:
+        """:attr:`waits`, computed from the counts (the same faces, in the same order)."""
+        melds = len(self.table_melds[self.seat])
+        if len(self.hand) + 3 * melds != 16:
+            return ()
+        counts = [0] * 34
+        for t in self.hand:
+            counts[t.index] += 1
+        return tuple(ALL_TILES[f] for f in wait_indices(counts, self.wild.index))
+
     def to_json(self) -> dict[str, Any]:
-        """The view as JSON (``docs/views.md``, format 2).
+        """The view as JSON (``docs/views.md``, format 2). The views of one state share the
+        public parts of their JSON (each seat's block, the result): read it, or copy it
+        before changing it.
 
         >>> from paiju.mazhan.rules import Ruleset, new_hand
         >>> v = observe(new_hand(Ruleset(), seed=4), Seat.W).to_json()
@@ -238,8 +250,15 @@ class View:
             hand.remove(self.drawn)
         shared = self._shared
         if shared is not None:  # the blocks every seat shares, made once per state
-            seats = shared.seats_json(self.seat)
-            waits = shared.waits(self.seat)
+            i = self.seat.number - 1
+            b = shared.block
+            seats = {"E": b(0), "S": b(1), "W": b(2), "N": b(3)}
+            mine = self.table_melds[self.seat]
+            if mine is not shared.melds[i]:  # its own concealed kongs, face up to it
+                seats[self.seat.value] = _seat_json(
+                    self.seat, shared.hand_sizes[i], mine, shared.bonus[i], shared.discards[i]
+                )
+            waits = self._waits()
         else:
             seats = {
                 s.value: _seat_json(
@@ -439,40 +458,29 @@ def _seat_json(
 
 
 class _Shared:
-    """What every seat's view of one state shares, made once and kept on the state (a state
-    never changes once :func:`~paiju.mazhan.rules.apply` has returned it): each seat's
-    public block as the others see it, and as the seat itself sees it when it holds a
-    concealed kong (face up to it alone); the result. The JSON blocks are shared by the
-    four views' JSON: read them, do not change them."""
+    """What every seat may see of one state, made once and kept on the state (a state never
+    changes once :func:`~paiju.mazhan.rules.apply` has returned it) for the four views and
+    their JSON: each seat's public block (another seat's concealed kong face down), as
+    objects and as JSON, and the result. It holds nothing a seat may not see: a seat's own
+    concealed kongs, face up to it alone, are added by its own view. The JSON blocks are
+    shared by the four views' JSON: read them, do not change them."""
 
     __slots__ = (
-        "_json_own",
-        "_json_public",
-        "_melds_by_seat",
-        "_waits",
+        "_json",
         "bonus",
         "bonus_by_seat",
         "discards",
         "discards_by_seat",
         "hand_sizes",
-        "melds_own",
-        "melds_public",
+        "melds",
+        "melds_by_seat",
         "result",
         "set_aside",
         "sizes_by_seat",
-        "state",
     )
 
     def __init__(self, state: State) -> None:
-        self.state = state
-        over = state.phase is Phase.OVER
-        self.melds_public = tuple(_seen_melds(state, k, -1) for k in range(4))
-        self.melds_own = tuple(
-            _seen_melds(state, k, k)
-            if not over and any(m.kind is MeldKind.CKONG for m in state.melds[k])
-            else self.melds_public[k]
-            for k in range(4)
-        )
+        self.melds = tuple(_seen_melds(state, k, -1) for k in range(4))
         self.bonus = tuple(tuple(ALL_TILES[b] for b in state.bonus[k]) for k in range(4))
         self.discards = tuple(
             tuple(
@@ -484,56 +492,33 @@ class _Shared:
         self.hand_sizes = tuple(sum(h) for h in state.hands)
         self.set_aside = tuple(ALL_TILES[t] for t in state.set_aside)
         self.result = None if state.result is None else _result_json(state)
-        self._json_public: list[dict[str, Any] | None] = [None] * 4
-        self._json_own: list[dict[str, Any] | None] = [None] * 4
-        self._waits: list[tuple[Tile, ...] | None] = [None] * 4
+        self.melds_by_seat = dict(zip(SEATS, self.melds, strict=True))
         self.bonus_by_seat = dict(zip(SEATS, self.bonus, strict=True))
         self.discards_by_seat = dict(zip(SEATS, self.discards, strict=True))
         self.sizes_by_seat = dict(zip(SEATS, self.hand_sizes, strict=True))
-        self._melds_by_seat: list[dict[Seat, tuple[SeenMeld, ...]] | None] = [None] * 4
+        self._json: list[dict[str, Any] | None] = [None] * 4
 
-    def melds_by_seat(self, i: int) -> dict[Seat, tuple[SeenMeld, ...]]:
-        melds = self._melds_by_seat[i]
-        if melds is None:
-            own = self.melds_own
-            public = self.melds_public
-            melds = {s: own[k] if k == i else public[k] for k, s in enumerate(SEATS)}
-            self._melds_by_seat[i] = melds
-        return melds
-
-    def _block(self, k: int, own: bool) -> dict[str, Any]:
-        cache = self._json_own if own else self._json_public
-        block = cache[k]
+    def block(self, k: int) -> dict[str, Any]:
+        """Seat ``k``'s public block as JSON."""
+        block = self._json[k]
         if block is None:
-            melds = self.melds_own[k] if own else self.melds_public[k]
-            if own and melds is self.melds_public[k]:
-                block = self._block(k, False)
-            else:
-                block = _seat_json(
-                    SEATS[k], self.hand_sizes[k], melds, self.bonus[k], self.discards[k]
-                )
-            cache[k] = block
+            block = self._json[k] = _seat_json(
+                SEATS[k], self.hand_sizes[k], self.melds[k], self.bonus[k], self.discards[k]
+            )
         return block
-
-    def seats_json(self, seat: Seat) -> dict[str, Any]:
-        i = seat.number - 1
-        b = self._block
-        return {"E": b(0, i == 0), "S": b(1, i == 1), "W": b(2, i == 2), "N": b(3, i == 3)}
-
-    def waits(self, seat: Seat) -> tuple[Tile, ...]:
-        i = seat.number - 1
-        w = self._waits[i]
-        if w is None:
-            state = self.state
-            if self.hand_sizes[i] + 3 * len(state.melds[i]) != 16:
-                w = ()
-            else:
-                w = tuple(ALL_TILES[f] for f in wait_indices(state.hands[i], state.wild))
-            self._waits[i] = w
-        return w
 
 
 _FIXED_ACTION_JSON.update(_fixed_action_json())
+
+
+def _table_melds(state: State, shared: _Shared, i: int) -> dict[Seat, tuple[SeenMeld, ...]]:
+    """Every seat's melds as seat ``i`` sees them: the shared public ones, with its own
+    concealed kongs face up (until the hand is over; then every kong is face up)."""
+    if state.phase is Phase.OVER or not any(m.kind is MeldKind.CKONG for m in state.melds[i]):
+        return shared.melds_by_seat
+    melds = dict(shared.melds_by_seat)
+    melds[SEATS[i]] = _seen_melds(state, i, i)
+    return melds
 
 
 def _shared(state: State) -> _Shared:
@@ -579,7 +564,7 @@ def observe(state: State, seat: Seat) -> View:
             if phase is Phase.ACT and state.current == i and state.drawn >= 0
             else None
         ),
-        table_melds=shared.melds_by_seat(i),
+        table_melds=_table_melds(state, shared, i),
         bonus=shared.bonus_by_seat,
         discards=shared.discards_by_seat,
         hand_sizes=shared.sizes_by_seat,

@@ -152,3 +152,54 @@ def test_a_lazy_settlement_equals_an_eager_one() -> None:
         assert eager.result is not None and eager.result._settled
         assert state.result.settlement == eager.result.settlement
         assert state == eager
+
+
+def _reachable(root: object, limit: int = 20000) -> list[object]:
+    """Every object reachable from ``root`` (modules, types and functions left out)."""
+    import gc
+    import types
+
+    seen: dict[int, object] = {}
+    stack = [root]
+    while stack and len(seen) < limit:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, (type, types.ModuleType, types.FunctionType)):
+            continue
+        seen[id(obj)] = obj
+        stack.extend(gc.get_referents(obj))
+    return list(seen.values())
+
+
+def test_what_views_share_holds_nothing_a_seat_may_not_see() -> None:
+    from paiju.mazhan.melds import MeldKind
+    from paiju.mazhan.views import observe
+
+    checked = 0
+    for seed in range(400):
+        rng = random.Random(seed)
+        state = new_hand(Ruleset(), seed)
+        while state.phase is not Phase.OVER and checked < 30:
+            seat = acting(state)[0]
+            legal = legal_actions_for(state, seat)
+            kong = [a for a in legal if a.kind.value == "angang"]
+            state, _ = apply(state, kong[0] if kong else legal[rng.randrange(len(legal))])
+            holders = [k for k in range(4) if any(m.kind is MeldKind.CKONG for m in state.melds[k])]
+            if not holders or state.phase is Phase.OVER:
+                continue
+            checked += 1
+            for viewer in SEATS:
+                view = observe(state, viewer)
+                reach = _reachable(view)
+                assert not any(isinstance(o, State) for o in reach)
+                for k in holders:
+                    seen = view.table_melds[SEATS[k]]
+                    face_down = [m for m in seen if m.kind is MeldKind.CKONG and m.tiles is None]
+                    if k == viewer.number - 1:
+                        assert not face_down
+                    else:
+                        assert face_down
+                        block = view.to_json()["seats"][SEATS[k].value]
+                        assert any(
+                            m["kind"] == "ckong" and m["tiles"] is None for m in block["melds"]
+                        )
+    assert checked >= 10
