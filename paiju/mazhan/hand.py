@@ -165,17 +165,19 @@ class HandTiles:
         """
         wild_tile = _as_wild(wild)
         seq = parse_tiles(tiles) if isinstance(tiles, str) else list(tiles)
-        counts = [0] * 34
-        wilds = 0
+        counts = [0] * 42
         for tile in seq:
-            if tile.is_bonus:
-                raise InvalidHandError(
-                    f"{tile.name_zh} ({tile}) is a bonus tile and is never kept in a hand"
-                )
-            if tile == wild_tile:
-                wilds += 1
-            else:
-                counts[tile.index] += 1
+            counts[tile.index] += 1
+        if counts[31] or any(counts[34:]):
+            tile = next(t for t in seq if t.is_bonus)
+            raise InvalidHandError(
+                f"{tile.name_zh} ({tile}) is a bonus tile and is never kept in a hand"
+            )
+        del counts[34:]
+        wilds = 0
+        if wild_tile is not None:
+            wilds = counts[wild_tile.index]
+            counts[wild_tile.index] = 0
         for index, count in enumerate(counts):
             if count > 4:
                 raise InvalidHandError(f"{count} copies of {ALL_TILES[index]}: there are only 4")
@@ -584,27 +586,45 @@ _NEED0 = tuple(n0 for n0, _ in _TABLES.codes)
 _PAIR_GAIN = tuple(n1 - n0 for n0, n1 in _TABLES.codes)
 
 
-def _waits(counts: Sequence[int], wilds: int, wild: Tile | None) -> list[Tile]:
-    """The waits of ``3n + 1`` tiles: natural counts and ``wilds`` ★ of face ``wild``."""
-    keys = list(suit_keys(counts))
+def _waits(
+    counts: Sequence[int],
+    wilds: int,
+    wild: Tile | None,
+    _n: bytes = _TABLES.dense_number,
+    _z: bytes = _TABLES.dense_honor,
+    _ok: tuple[bytes, ...] = _TABLES.ok,
+    _k: int = len(_TABLES.codes),
+) -> list[Tile]:
+    """The waits of ``3n + 1`` tiles: natural counts and ``wilds`` ★ of face ``wild``.
+
+    Each suit's code is looked up once; a face changes only its own suit's code."""
+    keys = suit_keys(counts)
     if wilds < 3 and least_need(keys[0], keys[1], keys[2], keys[3]) > wilds + 1:
         return []
+    codes = [_n[keys[0]], _n[keys[1]], _n[keys[2]], _z[keys[3]]]
+    w = -1 if wild is None else wild.index
     out = []
-    for tile in PLAYABLE_FACES:
-        if tile == wild:
-            if wilds < 3 and is_complete_keys(keys[0], keys[1], keys[2], keys[3], wilds + 1):
-                out.append(tile)
+    for i in _PLAYABLE_INDEX:
+        if i == w:
+            if (
+                wilds < 3
+                and _ok[wilds + 1][((codes[0] * _k + codes[1]) * _k + codes[2]) * _k + codes[3]]
+            ):
+                out.append(ALL_TILES[i])
             continue
-        i = tile.index
         if counts[i] == 4:
             continue  # no fifth copy to draw
-        s = 3 if i >= 27 else i // 9
-        step = _POW5[i - s * 9]
-        keys[s] += step
-        if is_complete_keys(keys[0], keys[1], keys[2], keys[3], wilds):
-            out.append(tile)
-        keys[s] -= step
+        s = _SUIT_OF[i]
+        c = codes[:]
+        c[s] = (_z if s == 3 else _n)[keys[s] + _STEP[i]]
+        if _ok[wilds][((c[0] * _k + c[1]) * _k + c[2]) * _k + c[3]]:
+            out.append(ALL_TILES[i])
     return out
+
+
+_PLAYABLE_INDEX = tuple(t.index for t in PLAYABLE_FACES)
+_SUIT_OF = tuple(min(f // 9, 3) for f in range(34))
+_STEP = tuple(_POW5[f - _SUIT_OF[f] * 9] for f in range(34))
 
 
 @cache

@@ -21,9 +21,9 @@ the highest base (``docs/rules-decisions.md``).
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from paiju.mazhan.hand import (
@@ -31,8 +31,8 @@ from paiju.mazhan.hand import (
     Group,
     GroupKind,
     HandTiles,
+    _waits,
     decompositions,
-    waiting_faces,
 )
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.record import FinishedHand, SeatHand, WinBy
@@ -380,6 +380,7 @@ _SET_NAMES = {
 }
 
 
+@cache
 def _set_item(kind: str, face: Tile) -> Item:
     points = _SET_POINTS["exposed_pung" if kind == "won_pung" else kind]
     if face.is_terminal_or_honor:
@@ -388,6 +389,7 @@ def _set_item(kind: str, face: Tile) -> Item:
     return Item(f"{zh} {face.name_zh}", f"{en} {face.name_en}", points)
 
 
+@cache
 def _face_tai(face: Tile, seat: Seat) -> TaiItem | None:
     if face == _RED:
         return TaiItem("中", "red dragon pung", 1)
@@ -399,10 +401,18 @@ def _face_tai(face: Tile, seat: Seat) -> TaiItem | None:
 
 
 def _bonus_items(bonus: Iterable[Tile], seat: Seat) -> tuple[list[Item], list[TaiItem]]:
+    items, tai = _bonus_items_of(tuple(sorted(bonus)), seat)
+    return list(items), list(tai)
+
+
+@cache
+def _bonus_items_of(
+    bonus: tuple[Tile, ...], seat: Seat
+) -> tuple[tuple[Item, ...], tuple[TaiItem, ...]]:
     items: list[Item] = []
     tai: list[TaiItem] = []
     whites = 0
-    for tile in sorted(bonus):
+    for tile in bonus:
         if tile == _WHITE:
             whites += 1
             items.append(Item("白板", "white dragon (bonus tile)", 4))
@@ -419,7 +429,7 @@ def _bonus_items(bonus: Iterable[Tile], seat: Seat) -> tuple[list[Item], list[Ta
             )
     if whites >= 2:
         tai.append(TaiItem(f"白板 ×{whites}", f"{whites} white dragons", whites // 2))
-    return items, tai
+    return tuple(items), tuple(tai)
 
 
 def _meld_items(melds: Iterable[Meld], seat: Seat) -> tuple[list[Item], list[TaiItem]]:
@@ -452,13 +462,16 @@ def _finish(role: str, items: list[Item], tai_items: list[TaiItem]) -> tuple[int
 def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> SeatScore:
     """U = min(400, rounded × 2^台): melds, kongs, natural concealed triplets, bonus tiles."""
     items, tai = _meld_items(sh.melds, seat)
-    counts = Counter(t for t in sh.concealed if t != hand.wild)
-    for tile in sorted(counts):
-        if counts[tile] >= 3:
-            items.append(_set_item("concealed_pung", tile))
-            t = _face_tai(tile, seat)
-            if t is not None:
-                tai.append(t)
+    counts = [0] * 42
+    for tile in sh.concealed:
+        counts[tile.index] += 1
+    counts[hand.wild.index] = 0
+    for f in (f for f, n in enumerate(counts) if n >= 3):
+        face = ALL_TILES[f]
+        items.append(_set_item("concealed_pung", face))
+        t = _face_tai(face, seat)
+        if t is not None:
+            tai.append(t)
     b_items, b_tai = _bonus_items(sh.bonus, seat)
     items += b_items
     tai += b_tai
@@ -532,17 +545,11 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
     single = _single_wait(hand, sh)
     best: tuple[tuple[Group, ...], bool] | None = None
     best_key: tuple[int, bool, int, int, int] | None = None
+    fixed = _Fixed(hand, seat, sh, single)
     for decomposition in decompositions(HandTiles.parse(sh.concealed, hand.wild)):
         for groups in _readings_of_free_groups(decomposition, seat):
             for won_pung in _win_placements(hand, groups):
-                candidate = _evaluate(hand, seat, sh, groups, won_pung, single, stars)
-                key = (
-                    candidate.value,
-                    candidate.rule == "limit",
-                    candidate.uncapped,
-                    candidate.tai,
-                    candidate.base,
-                )
+                key = fixed.key(groups, won_pung, stars)
                 if best_key is None or key > best_key:
                     best, best_key = (groups, won_pung), key
     assert best is not None  # the winner's hand was checked complete
@@ -550,21 +557,103 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
     return _evaluate(hand, seat, sh, best[0], best[1], single, stars, label=True)
 
 
+class _Fixed:
+    """What :func:`_evaluate` adds up for the winner that does not depend on the reading
+    (the melds, the bonus tiles, self-draw, a single wait), so that each reading is ranked
+    by :meth:`key` on numbers alone; the best reading is then evaluated in full. ``key``
+    equals ``(value, rule == "limit", uncapped, tai, base)`` of :func:`_evaluate` (a test
+    checks it on every reading of many hands)."""
+
+    __slots__ = ("all_chow_melds", "base", "dihu", "meld_honors", "meld_suits", "no_chow_melds",
+                 "pinghu_ok", "tai", "win_tile", "wind")  # fmt: skip
+
+    def __init__(self, hand: FinishedHand, seat: Seat, sh: SeatHand, single: bool) -> None:
+        win_by = hand.win_by
+        assert win_by is not None
+        items, tai = _meld_items(sh.melds, seat)
+        b_items, b_tai = _bonus_items(sh.bonus, seat)
+        self.base = sum(i.points for i in items) + sum(i.points for i in b_items)
+        self.base += 2 * win_by.is_self_drawn + 2 * single
+        self.tai = sum(t.tai for t in tai) + sum(t.tai for t in b_tai)
+        self.no_chow_melds = all(m.kind is not MeldKind.CHOW for m in sh.melds)
+        self.all_chow_melds = all(m.kind is MeldKind.CHOW for m in sh.melds)
+        meld_tiles = [t.index for m in sh.melds for t in m.tiles]
+        self.meld_suits = frozenset(f // 9 for f in meld_tiles if f < 27)
+        self.meld_honors = any(f >= 27 for f in meld_tiles)
+        self.pinghu_ok = not sh.bonus and win_by.is_discard_like and not single
+        self.dihu = hand.dihu
+        self.win_tile = hand.win_tile
+        self.wind = seat.wind.index
+
+    def key(
+        self, groups: tuple[Group, ...], won_pung: bool, stars: int
+    ) -> tuple[int, bool, int, int, int]:
+        base = self.base
+        n_tai = self.tai
+        pungs = chows = 0
+        suits = set(self.meld_suits)
+        honors = self.meld_honors
+        win_tile = self.win_tile
+        for g in groups:
+            face = g.face
+            assert face is not None
+            f = face.index
+            if f < 27:
+                suits.add(f // 9)
+            else:
+                honors = True
+            kind = g.kind
+            if kind is GroupKind.CHOW:
+                chows += 1
+            elif kind is GroupKind.PUNG:
+                pungs += 1
+                points = 2 if won_pung and face == win_tile else 4
+                if f >= 27 or f % 9 in (0, 8):
+                    points *= 2
+                base += points
+                if f == 33 or f == 32 or f == self.wind:  # 中, 發, the seat's wind
+                    n_tai += 1
+        sets_are_pungs = not chows and self.no_chow_melds
+        all_chows = not pungs and self.all_chow_melds
+        pure = len(suits) == 1 and not honors
+        mixed = len(suits) == 1 and honors
+        n_tai += sets_are_pungs + mixed
+        rounded = -(-base // 10) * 10
+        if all_chows and self.pinghu_ok:
+            uncapped = 100 * 2**n_tai
+            value = LIMIT if stars >= 2 else min(LIMIT, uncapped)
+            uncapped = max(uncapped, value)
+        else:
+            uncapped = (rounded + 20) * 2**n_tai
+            value = min(LIMIT, uncapped)
+        limit = self.dihu or stars == 3 or pure or n_tai >= 4
+        if limit:
+            value = LIMIT
+            uncapped = max(uncapped, LIMIT)
+        return value, limit, uncapped, n_tai, base
+
+
 def _single_wait(hand: FinishedHand, sh: SeatHand) -> bool:
     """獨張: exactly one face completes the 16 tiles held before the winning tile, not
     counting the wild face nor a face whose four copies are all in the player's hand."""
     if hand.win_tile is None:
         return False
-    before = list(sh.concealed)
-    before.remove(hand.win_tile)
-    own = Counter(sh.concealed)
+    win = hand.win_tile.index
+    wild = hand.wild.index
+    own = [0] * 42
+    for t in sh.concealed:
+        own[t.index] += 1
+    before = own[:34]
+    before[win] -= 1  # the 16 tiles held before the winning tile
+    wilds = before[wild]
+    before[wild] = 0
+    if (sum(before) + wilds) % 3 != 1 or wilds > 3:
+        return False
     for meld in sh.melds:
-        own.update(meld.tiles)
-    faces = [
-        t
-        for t in waiting_faces(HandTiles.parse(before, hand.wild))
-        if t != hand.wild and own[t] - (1 if t == hand.win_tile else 0) < 4
-    ]
+        for t in meld.tiles:
+            own[t.index] += 1
+    own[win] -= 1
+    faces = [t for t in _waits(before, wilds, hand.wild) if t.index != wild and own[t.index] < 4]
     return len(faces) == 1
 
 
@@ -643,8 +732,8 @@ def _evaluate(
         m.kind is MeldKind.CHOW for m in sh.melds
     )
     read_tiles = [t for g in groups for t in g.tiles] + [t for m in sh.melds for t in m.tiles]
-    suits = {t.suit for t in read_tiles if t.is_suited}
-    honors = any(not t.is_suited for t in read_tiles)
+    suits = {t.index // 9 for t in read_tiles if t.index < 27}
+    honors = any(t.index >= 27 for t in read_tiles)
     pure = len(suits) == 1 and not honors
     mixed = len(suits) == 1 and honors
     names: list[str] = []
