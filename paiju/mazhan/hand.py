@@ -94,6 +94,11 @@ def suit_keys(counts: Sequence[int]) -> tuple[int, int, int, int]:
     return keys[0], keys[1], keys[2], keys[3]
 
 
+#: Per dense code: the fewest ★ the suit needs (with or without the pair). No hand holding
+#: fewer ★ than one of its suits needs is complete: the checks stop there.
+_LEAST = bytes(min(n0, n1) for n0, n1 in _TABLES.codes)
+
+
 def is_complete_counts(
     c: Sequence[int],
     wilds: int,
@@ -101,13 +106,13 @@ def is_complete_counts(
     _z: bytes = _TABLES.dense_honor,
     _ok: tuple[bytes, ...] = _TABLES.ok,
     _k: int = len(_TABLES.codes),
-    _bad: int = _TABLES.impossible_code,
+    _least: bytes = _LEAST,
 ) -> bool:
     """Check a 34-count vector of natural tiles plus ``wilds`` ★ (0–3).
 
     The keys are computed inline, honours first, and the check stops at the first suit
-    that no three ★ can complete. Sizes other than ``3n + 2`` are never complete (the
-    combined table already implies the size).
+    that needs more ★ than the hand holds. Sizes other than ``3n + 2`` are never complete
+    (the combined table already implies the size).
 
     >>> c = [0] * 34
     >>> c[0] = 3; c[27] = 1
@@ -121,15 +126,15 @@ def is_complete_counts(
     # fmt: off
     z = _z[(((((c[33] * 5 + c[32]) * 5 + c[31]) * 5 + c[30]) * 5 + c[29]) * 5 + c[28]) * 5
            + c[27]]
-    if z == _bad:
+    if _least[z] > wilds:
         return False
     m = _n[(((((((c[8] * 5 + c[7]) * 5 + c[6]) * 5 + c[5]) * 5 + c[4]) * 5 + c[3]) * 5
              + c[2]) * 5 + c[1]) * 5 + c[0]]
-    if m == _bad:
+    if _least[m] > wilds:
         return False
     p = _n[(((((((c[17] * 5 + c[16]) * 5 + c[15]) * 5 + c[14]) * 5 + c[13]) * 5 + c[12]) * 5
              + c[11]) * 5 + c[10]) * 5 + c[9]]
-    if p == _bad:
+    if _least[p] > wilds:
         return False
     s = _n[(((((((c[26] * 5 + c[25]) * 5 + c[24]) * 5 + c[23]) * 5 + c[22]) * 5 + c[21]) * 5
              + c[20]) * 5 + c[19]) * 5 + c[18]]
@@ -228,6 +233,17 @@ def is_complete(tiles: str | Iterable[Tile], wild: Tile | str | None = None) -> 
 
     Raises :class:`~paiju.errors.NotationError` or :class:`~paiju.errors.InvalidHandError`.
     """
+    if wild is None and isinstance(tiles, (list, tuple)) and len(tiles) <= 17:
+        # the common case, straight to the counts; anything unusual (a bonus tile, a fifth
+        # copy, not tiles at all) takes the checked path below, which says what is wrong
+        counts = [0] * 34
+        try:
+            for t in tiles:
+                counts[t.index] += 1
+        except (AttributeError, TypeError, IndexError):
+            counts[31] = 1
+        if not counts[31] and max(counts) <= 4:
+            return is_complete_counts(counts, 0)
     hand = HandTiles.parse(tiles, wild)
     if hand.size > 17:
         raise InvalidHandError(f"{hand.size} tiles: a hand has at most 17")
