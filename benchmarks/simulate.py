@@ -38,10 +38,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from interleave import fmt_rate, machine, race, ratio, write_section  # noqa: E402
+from interleave import fmt_rate, machine, race, ratio, write_section
 
-from paiju.bots.driver import bot_rng, play_hand  # noqa: E402
-from paiju.bots.simple import GreedyBot, RandomBot  # noqa: E402
+from paiju.bots.driver import bot_rng, play_hand
+from paiju.bots.simple import GreedyBot, RandomBot
 
 Run = Callable[[float], float]
 

@@ -35,16 +35,16 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from interleave import fmt_rate, machine, race, ratio, write_section  # noqa: E402
+from interleave import fmt_rate, machine, race, ratio, write_section
 
-from paiju.fast.batch import is_complete_batch, is_complete_counts_batch  # noqa: E402
-from paiju.mazhan.hand import (  # noqa: E402
+from paiju.fast.batch import is_complete_batch, is_complete_counts_batch
+from paiju.mazhan.hand import (
     is_complete,
     is_complete_counts,
     is_complete_keys,
     suit_keys,
 )
-from paiju.mazhan.tiles import ALL_TILES, PLAYABLE_FACES, format_tiles  # noqa: E402
+from paiju.mazhan.tiles import ALL_TILES, PLAYABLE_FACES, format_tiles
 
 KINDS = ("random", "one off", "complete")
 FACES = [t.index for t in PLAYABLE_FACES]  # 33 faces: no 白 (31)
