@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
+from operator import attrgetter
 
 from paiju.errors import InvalidHandError
 from paiju.mazhan.tables import need_tables
@@ -85,13 +86,18 @@ def suit_keys(counts: Sequence[int]) -> tuple[int, int, int, int]:
     >>> suit_keys([1, 1, 1] + [0] * 24 + [2] + [0] * 6)
     (31, 0, 0, 2)
     """
-    keys = []
-    for lo, hi in _SUIT_SPANS:
-        key = 0
-        for i in range(hi - 1, lo - 1, -1):
-            key = key * 5 + counts[i]
-        keys.append(key)
-    return keys[0], keys[1], keys[2], keys[3]
+    c = counts
+    # fmt: off
+    return (
+        (((((((c[8] * 5 + c[7]) * 5 + c[6]) * 5 + c[5]) * 5 + c[4]) * 5 + c[3]) * 5 + c[2]) * 5
+         + c[1]) * 5 + c[0],
+        (((((((c[17] * 5 + c[16]) * 5 + c[15]) * 5 + c[14]) * 5 + c[13]) * 5 + c[12]) * 5
+          + c[11]) * 5 + c[10]) * 5 + c[9],
+        (((((((c[26] * 5 + c[25]) * 5 + c[24]) * 5 + c[23]) * 5 + c[22]) * 5 + c[21]) * 5
+          + c[20]) * 5 + c[19]) * 5 + c[18],
+        (((((c[33] * 5 + c[32]) * 5 + c[31]) * 5 + c[30]) * 5 + c[29]) * 5 + c[28]) * 5 + c[27],
+    )
+    # fmt: on
 
 
 #: Per dense code: the fewest ★ the suit needs (with or without the pair). No hand holding
@@ -257,6 +263,8 @@ class GroupKind(Enum):
     '刻'
     """
 
+    __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
+
     CHOW = "chow"
     PUNG = "pung"
     PAIR = "pair"
@@ -289,6 +297,12 @@ class Group:
     kind: GroupKind
     face: Tile | None
     wild_mask: int
+    order: tuple[int, int, int] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        # the canonical order (sort_key), made once: decompositions sort and compare by it
+        face = 99 if self.face is None else self.face.index
+        object.__setattr__(self, "order", (_KIND_ORDER[self.kind], face, self.wild_mask))
 
     @property
     def size(self) -> int:
@@ -337,8 +351,7 @@ class Group:
         >>> Group(GroupKind.PAIR, None, 3).sort_key()
         (2, 99, 3)
         """
-        face = 99 if self.face is None else self.face.index
-        return (_KIND_ORDER[self.kind], face, self.wild_mask)
+        return self.order
 
     def __str__(self) -> str:
         if self.face is None:
@@ -498,10 +511,18 @@ def decompositions(
     if hand.size % 3 != 2 or hand.size > 17:
         return []
     suit_counts = [tuple(hand.counts[lo:hi]) for lo, hi in _SUIT_SPANS]
-    results: list[Decomposition] = []
+    keys = suit_keys(hand.counts)
+    codes = [_TABLES.codes[d] for d in (*map(_DENSE_N.__getitem__, keys[:3]), _DENSE_Z[keys[3]])]
+    found: dict[tuple[tuple[int, int, int], ...], tuple[Group, ...]] = {}
     w = hand.wilds
     for pair_at in range(5):  # 0–3: in that suit; 4: two ★
+        # the fewest ★ each suit needs (the tables): a split giving a suit fewer has no reading
+        least = [n1 if s == pair_at else n0 for s, (n0, n1) in enumerate(codes)]
         for split in _wild_splits(w, pair_at == 4):
+            if split[0] < least[0] or split[1] < least[1] or split[2] < least[2]:
+                continue
+            if split[3] < least[3]:
+                continue
             per_suit = []
             for s in range(4):
                 readings = suit_readings(s, suit_counts[s], split[s], pair_at == s)
@@ -516,13 +537,16 @@ def decompositions(
                     free.append(_FREE_SET)
                 for combo in itertools.product(*per_suit):
                     groups = [g for reading in combo for g in reading] + free
-                    groups.sort(key=Group.sort_key)
-                    results.append(Decomposition(tuple(groups)))
-    unique = {d.groups: d for d in results}
-    return sorted(unique.values(), key=lambda d: [g.sort_key() for g in d.groups])
+                    groups.sort(key=_ORDER)
+                    found.setdefault(tuple(map(_ORDER, groups)), tuple(groups))
+    return [Decomposition(found[k]) for k in sorted(found)]
 
 
-def _wild_splits(wilds: int, free_pair: bool) -> list[tuple[int, int, int, int, int]]:
+_ORDER = attrgetter("order")
+
+
+@cache
+def _wild_splits(wilds: int, free_pair: bool) -> tuple[tuple[int, int, int, int, int], ...]:
     """Ways to share ``wilds`` among the four suits and the ★-only groups."""
     free_options = (2, 5) if free_pair else (0, 3)
     out = []
@@ -534,7 +558,7 @@ def _wild_splits(wilds: int, free_pair: bool) -> list[tuple[int, int, int, int, 
             for b in range(rest - a + 1):
                 for c in range(rest - a - b + 1):
                     out.append((a, b, c, rest - a - b - c, free))
-    return out
+    return tuple(out)
 
 
 def waiting_faces(

@@ -38,6 +38,8 @@ class WinBy(Enum):
     True
     """
 
+    __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
+
     SELF_DRAW = "self_draw"
     DISCARD = "discard"
     ROBBED_KONG = "robbed_kong"

@@ -128,6 +128,8 @@ class Phase(Enum):
     <Phase.CLAIM: 'claim'>
     """
 
+    __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
+
     ACT = "act"
     CLAIM = "claim"
     ROB = "rob"

@@ -685,13 +685,30 @@ def _readings_of_free_groups(d: Decomposition, seat: Seat) -> Iterator[tuple[Gro
         yield tuple(combo)
 
 
+_FULL = {GroupKind.PUNG: 0b111, GroupKind.PAIR: 0b11}
+
+
 def _win_placements(hand: FinishedHand, groups: tuple[Group, ...]) -> list[bool]:
     """Whether the winning discard closes a pung (scored as exposed) or another group."""
     tile = hand.win_tile
     if hand.win_by is None or not hand.win_by.is_discard_like or tile is None:
         return [False]
-    in_pung = any(g.kind is GroupKind.PUNG and tile in g.naturals for g in groups)
-    elsewhere = any(g.kind is not GroupKind.PUNG and tile in g.naturals for g in groups)
+    t = tile.index
+    in_pung = elsewhere = False
+    for g in groups:  # is the tile one of the group's natural (non-★) tiles?
+        face = g.face
+        if face is None:
+            continue
+        at = t - face.index
+        if g.kind is GroupKind.CHOW:
+            natural = 0 <= at <= 2 and not g.wild_mask >> at & 1
+        else:
+            natural = at == 0 and g.wild_mask != _FULL[g.kind]
+        if natural:
+            if g.kind is GroupKind.PUNG:
+                in_pung = True
+            else:
+                elsewhere = True
     return [p for p, ok in ((True, in_pung), (False, elsewhere)) if ok]
 
 

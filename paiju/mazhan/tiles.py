@@ -43,6 +43,8 @@ class Suit(Enum):
     '筒'
     """
 
+    __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
+
     MAN = "m"
     PIN = "p"
     SOU = "s"

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -203,3 +204,52 @@ def test_what_views_share_holds_nothing_a_seat_may_not_see() -> None:
                             m["kind"] == "ckong" and m["tiles"] is None for m in block["melds"]
                         )
     assert checked >= 10
+
+
+def test_the_scorer_ranks_every_reading_as_the_full_evaluation_does() -> None:
+    from paiju.bots.driver import play_hand
+    from paiju.bots.simple import GreedyBot, RandomBot
+    from paiju.mazhan import scoring
+    from paiju.mazhan.hand import HandTiles, decompositions
+
+    checked = 0
+    for seed in range(120):
+        bots = [GreedyBot()] * 4 if seed % 2 else [RandomBot()] * 4
+        state, _ = play_hand(Ruleset(), bots, seed)
+        r = state.result
+        assert r is not None
+        if r.winner is None or r.win_by is None or r.win_by.value == "sha_zhu" or r.tianhu:
+            continue
+        hand = r.finished
+        seat = r.winner
+        sh = hand.players[seat]
+        stars = sum(1 for t in sh.concealed if t == hand.wild)
+        for single in (False, True):
+            fixed = scoring._Fixed(hand, seat, sh, single)
+            for d in decompositions(HandTiles.parse(sh.concealed, hand.wild)):
+                for groups in scoring._readings_of_free_groups(d, seat):
+                    assert scoring._win_placements(hand, groups) == _placements(hand, groups)
+                    for won_pung in scoring._win_placements(hand, groups):
+                        full = scoring._evaluate(hand, seat, sh, groups, won_pung, single, stars)
+                        slow = (
+                            full.value,
+                            full.rule == "limit",
+                            full.uncapped,
+                            full.tai,
+                            full.base,
+                        )
+                        assert fixed.key(groups, won_pung, stars) == slow
+                        checked += 1
+    assert checked > 50
+
+
+def _placements(hand: Any, groups: Any) -> list[bool]:
+    """The winning tile's places, read from each group's natural tiles (the slow way)."""
+    from paiju.mazhan.hand import GroupKind
+
+    tile = hand.win_tile
+    if hand.win_by is None or not hand.win_by.is_discard_like or tile is None:
+        return [False]
+    in_pung = any(g.kind is GroupKind.PUNG and tile in g.naturals for g in groups)
+    elsewhere = any(g.kind is not GroupKind.PUNG and tile in g.naturals for g in groups)
+    return [p for p, ok in ((True, in_pung), (False, elsewhere)) if ok]
