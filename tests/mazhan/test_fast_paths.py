@@ -253,3 +253,28 @@ def _placements(hand: Any, groups: Any) -> list[bool]:
     in_pung = any(g.kind is GroupKind.PUNG and tile in g.naturals for g in groups)
     elsewhere = any(g.kind is not GroupKind.PUNG and tile in g.naturals for g in groups)
     return [p for p, ok in ((True, in_pung), (False, elsewhere)) if ok]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 4), st.integers(0, 3))
+def test_shanten_pruned_equals_every_reading_combined(seed: int, melds: int, wilds: int) -> None:
+    from paiju.mazhan import shanten as sh
+
+    rng = random.Random(seed)
+    counts = [0] * 34
+    pool = [f for f in range(34) if f != 31 for _ in range(4)]
+    for f in rng.sample(pool, max(1, 14 - 3 * melds - wilds + rng.randrange(2))):
+        counts[f] += 1
+    spans = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
+    options = [sh._suit(tuple(counts[lo:hi]), honor) for lo, hi, honor in spans]
+    need = 5 - melds
+    best = 99
+    for a in options[0]:
+        for b in options[1]:
+            for c in options[2]:
+                for d in options[3]:
+                    m = a[0] + b[0] + c[0] + d[0]
+                    head = min(1, a[2] + b[2] + c[2] + d[2])
+                    t = min(a[1] + b[1] + c[1] + d[1], max(0, need - m))
+                    best = min(best, 2 * (need - m) - t - head)
+    assert sh.shanten(counts, melds, wilds) == max(-1, best - wilds)
