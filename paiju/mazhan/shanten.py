@@ -74,18 +74,23 @@ def shanten(counts: Sequence[int], melds: int = 0, wilds: int = 0) -> int:
     >>> shanten(c, melds=4), shanten(c, melds=4, wilds=2), shanten(c, melds=4, wilds=3)
     (2, 0, -1)
     """
-    c = counts if isinstance(counts, tuple) else tuple(counts)
-    best = _combine(
+    return max(-1, _best(tuple(counts), 5 - melds) - wilds)
+
+
+@lru_cache(maxsize=1 << 16)
+def _best(c: tuple[int, ...], need: int) -> int:
+    """Shanten before ★ of these counts, ``need`` sets to make (kept: a bot asks about the
+    same few hands again and again, a tile more or less)."""
+    return _combine(
         _suit(c[0:9], False), _suit(c[9:18], False), _suit(c[18:27], False), _suit(c[27:34], True),
-        5 - melds,
+        need,
     )  # fmt: skip
-    return max(-1, best - wilds)
 
 
 @lru_cache(maxsize=1 << 16)
 def _combine(ra: _Readings, rb: _Readings, rc: _Readings, rd: _Readings, need: int) -> int:
-    """The best shanten before ★ over one reading per suit (kept: a bot asks about the same
-    few hands again and again, a tile more or less)."""
+    """The best shanten before ★ over one reading per suit (kept too: many hands share
+    their suits' readings)."""
     # The value falls (or stays) as sets, partial sets or the head grow, so only the
     # Pareto-best sums of two suits matter (partial sets capped at ``need``, the head at 1):
     # merge the suits pairwise, dropping dominated sums, then take the best.
