@@ -176,6 +176,17 @@ CONTENDERS = (
 )
 
 
+def _actions_per_hand(bot: Any, seed: int, hands: int = 50) -> float:
+    """The mean number of actions in ``hands`` hands with four ``bot`` (random if None)."""
+    from paiju.mazhan.rules import Ruleset
+
+    total = 0
+    for k in range(hands):
+        _state, actions = play_hand(Ruleset(), [bot or RandomBot()] * 4, seed + k)
+        total += len(actions)
+    return total / hands
+
+
 def strong_bots(hands: int, seed: int) -> dict[str, Any]:
     """Four ``strong`` bots: every decision timed; p50/p99 per decision and hands/s."""
     from paiju.bots.strong import StrongBot
@@ -237,9 +248,16 @@ def measure(
     }
     r["strong"] = strong_bots(strong_hands, seed) if strong_hands else None
     r["machine"] = machine()
-    # the shape run_all.py reads
-    r["paiju_random"] = {"hands_per_second": rates["paiju"]["median"], "actions_per_second": 0}
-    r["paiju_greedy"] = {"hands_per_second": rates["greedy"]["median"], "actions_per_second": 0}
+    # the shape run_all.py reads; actions/s: hands/s times the actions of a hand, counted
+    # on the first hands the loops play (the same seeds)
+    per_hand = {
+        "random": _actions_per_hand(None, seed),
+        "greedy": _actions_per_hand(GreedyBot(), seed),
+    }
+    for key, name in (("paiju_random", "paiju"), ("paiju_greedy", "greedy")):
+        rate = rates[name]["median"]
+        bot = "random" if name == "paiju" else "greedy"
+        r[key] = {"hands_per_second": rate, "actions_per_second": rate * per_hand[bot]}
     rl = rates["rlcard"]
     r["rlcard_random"] = None if rl is None else {"hands_per_second": rl["median"]}
     r["ratio_random_vs_rlcard"] = r["ratios"]["rlcard"]["median"]

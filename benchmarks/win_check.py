@@ -221,7 +221,7 @@ def measure_batch(hands: int, seconds: float, repeats: int, seed: int) -> dict[s
 
 
 def measure(
-    hands: int = 20_000, seconds: float = 1.0, seed: int = 1, repeats: int = 3
+    hands: int = 20_000, repeats: int = 3, seed: int = 1, seconds: float = 1.0
 ) -> dict[str, Any]:
     """Every figure of this benchmark. ``per_call[kind]`` and ``batch`` also carry the
     keys ``run_all.py`` reads (``paiju_keys``, ``paiju_counts``, ``mahjong``, ratios)."""
@@ -313,7 +313,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--write", action="store_true", help="update benchmarks/RESULTS.md")
     args = parser.parse_args()
-    r = measure(args.hands, args.seconds, args.seed, args.repeats)
+    r = measure(args.hands, args.repeats, args.seed, args.seconds)
     lines = markdown(r)
     if args.write:
         write_section("win_check", [*lines, "", "```json", json.dumps(r, indent=1), "```"])
