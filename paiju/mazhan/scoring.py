@@ -23,7 +23,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from paiju.mazhan.hand import (
@@ -380,8 +379,7 @@ _SET_NAMES = {
 }
 
 
-@cache
-def _set_item(kind: str, face: Tile) -> Item:
+def _make_set_item(kind: str, face: Tile) -> Item:
     points = _SET_POINTS["exposed_pung" if kind == "won_pung" else kind]
     if face.is_terminal_or_honor:
         points *= 2
@@ -389,8 +387,7 @@ def _set_item(kind: str, face: Tile) -> Item:
     return Item(f"{zh} {face.name_zh}", f"{en} {face.name_en}", points)
 
 
-@cache
-def _face_tai(face: Tile, seat: Seat) -> TaiItem | None:
+def _make_face_tai(face: Tile, seat: Seat) -> TaiItem | None:
     if face == _RED:
         return TaiItem("中", "red dragon pung", 1)
     if face == _GREEN:
@@ -400,12 +397,22 @@ def _face_tai(face: Tile, seat: Seat) -> TaiItem | None:
     return None
 
 
+def _set_item(kind: str, face: Tile) -> Item:
+    return _SET_ITEMS[kind][face.index]
+
+
+def _face_tai(face: Tile, seat: Seat) -> TaiItem | None:
+    return _FACE_TAI[seat.number - 1][face.index]
+
+
 def _bonus_items(bonus: Iterable[Tile], seat: Seat) -> tuple[list[Item], list[TaiItem]]:
-    items, tai = _bonus_items_of(tuple(sorted(bonus)), seat)
-    return list(items), list(tai)
+    key = (seat.number, tuple(sorted(t.index for t in bonus)))
+    made = _BONUS_ITEMS.get(key)
+    if made is None:
+        made = _BONUS_ITEMS[key] = _bonus_items_of(tuple(ALL_TILES[f] for f in key[1]), seat)
+    return list(made[0]), list(made[1])
 
 
-@cache
 def _bonus_items_of(
     bonus: tuple[Tile, ...], seat: Seat
 ) -> tuple[tuple[Item, ...], tuple[TaiItem, ...]]:
@@ -435,20 +442,30 @@ def _bonus_items_of(
 def _meld_items(melds: Iterable[Meld], seat: Seat) -> tuple[list[Item], list[TaiItem]]:
     items: list[Item] = []
     tai: list[TaiItem] = []
-    kinds = {
-        MeldKind.PUNG: "exposed_pung",
-        MeldKind.KONG: "exposed_kong",
-        MeldKind.CKONG: "concealed_kong",
-    }
+    face_tai = _FACE_TAI[seat.number - 1]
     for meld in melds:
-        kind = kinds.get(meld.kind)
+        kind = _MELD_SET_KIND.get(meld.kind)
         if kind is None:
             continue
-        items.append(_set_item(kind, meld.face))
-        t = _face_tai(meld.face, seat)
+        f = meld.tiles[0].index
+        items.append(_SET_ITEMS[kind][f])
+        t = face_tai[f]
         if t is not None:
             tai.append(t)
     return items, tai
+
+
+_MELD_SET_KIND = {
+    MeldKind.PUNG: "exposed_pung",
+    MeldKind.KONG: "exposed_kong",
+    MeldKind.CKONG: "concealed_kong",
+}
+#: The items and 台 of every set kind and face, and the bonus tiles' by seat, made once.
+_SET_ITEMS = {
+    kind: tuple(_make_set_item(kind, ALL_TILES[f]) for f in range(34)) for kind in _SET_NAMES
+}
+_FACE_TAI = tuple(tuple(_make_face_tai(ALL_TILES[f], seat) for f in range(34)) for seat in SEATS)
+_BONUS_ITEMS: dict[tuple[int, tuple[int, ...]], tuple[tuple[Item, ...], tuple[TaiItem, ...]]] = {}
 
 
 def _finish(role: str, items: list[Item], tai_items: list[TaiItem]) -> tuple[int, int, int]:
@@ -466,12 +483,14 @@ def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> Sea
     for tile in sh.concealed:
         counts[tile.index] += 1
     counts[hand.wild.index] = 0
-    for f in (f for f, n in enumerate(counts) if n >= 3):
-        face = ALL_TILES[f]
-        items.append(_set_item("concealed_pung", face))
-        t = _face_tai(face, seat)
-        if t is not None:
-            tai.append(t)
+    if max(counts) >= 3:
+        pung_items = _SET_ITEMS["concealed_pung"]
+        face_tai = _FACE_TAI[seat.number - 1]
+        for f in (f for f, n in enumerate(counts) if n >= 3):
+            items.append(pung_items[f])
+            t = face_tai[f]
+            if t is not None:
+                tai.append(t)
     b_items, b_tai = _bonus_items(sh.bonus, seat)
     items += b_items
     tai += b_tai
