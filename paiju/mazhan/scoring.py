@@ -831,5 +831,15 @@ def _evaluate(
 def _group_set(g: Group, won_pung: bool, win_tile: Tile | None) -> ScoredSet:
     assert g.face is not None
     by_discard = g.kind is GroupKind.PUNG and won_pung and g.face == win_tile
-    wild = tuple(t for i, t in enumerate(g.tiles) if g.wild_mask >> i & 1)
-    return ScoredSet(g.kind.value, g.tiles, not by_discard, wild, by_discard)
+    key = (g.order, by_discard)
+    made = _GROUP_SETS.get(key)
+    if made is None:
+        wild = tuple(t for i, t in enumerate(g.tiles) if g.wild_mask >> i & 1)
+        made = ScoredSet(g.kind.value, g.tiles, not by_discard, wild, by_discard)
+        _GROUP_SETS[key] = made
+    return made
+
+
+#: A group's scored set, by its order key (kind, face, ★ positions) and whether the winning
+#: discard completed it: a few hundred in all, made once.
+_GROUP_SETS: dict[tuple[tuple[int, int, int], bool], ScoredSet] = {}
