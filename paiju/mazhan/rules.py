@@ -569,7 +569,7 @@ def new_hand(ruleset: Ruleset, seed: int) -> State:
 
     Raises ``ValueError`` for a seed that is not an integer.
     """
-    return deal(ruleset, seed)[0]
+    return _deal(ruleset, seed, None)
 
 
 def deal(ruleset: Ruleset, seed: int) -> tuple[State, list[Event]]:
@@ -586,10 +586,17 @@ def deal(ruleset: Ruleset, seed: int) -> tuple[State, list[Event]]:
 
     Raises ``ValueError`` for a seed that is not an integer.
     """
+    events: list[Event] = []
+    return _deal(ruleset, seed, events), events
+
+
+def _deal(ruleset: Ruleset, seed: int, events: list[Event] | None) -> State:
+    """The deal; its events appended to ``events`` unless it is ``None``."""
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ValueError(f"the seed must be an integer, got {seed!r}")
     wall, dice = shuffled_wall(seed)
-    events = [Event("deal", Seat.E, dice=dice)]
+    if events is not None:
+        events.append(Event("deal", Seat.E, dice=dice))
     hands = [[0] * 42 for _ in range(4)]
     dealt: list[list[int]] = [[] for _ in range(4)]
     head = 0
@@ -603,17 +610,20 @@ def deal(ruleset: Ruleset, seed: int) -> tuple[State, list[Event]]:
     dealt[0].append(wall[head])
     head += 1
     for seat in range(4):
-        events.append(
-            Event("dealt", SEATS[seat], tuple(ALL_TILES[t] for t in sorted(dealt[seat])), True)
-        )
+        if events is not None:
+            events.append(
+                Event("dealt", SEATS[seat], tuple(ALL_TILES[t] for t in sorted(dealt[seat])), True)
+            )
     set_aside = []
     while _is_bonus(wall[head]):
         set_aside.append(wall[head])
-        events.append(Event("set_aside", None, (ALL_TILES[wall[head]],)))
+        if events is not None:
+            events.append(Event("set_aside", None, (ALL_TILES[wall[head]],)))
         head += 1
     indicator = wall[head]
     head += 1
-    events.append(Event("indicator", None, (ALL_TILES[indicator],)))
+    if events is not None:
+        events.append(Event("indicator", None, (ALL_TILES[indicator],)))
     state = State(
         ruleset,
         seed,
@@ -636,21 +646,22 @@ def deal(ruleset: Ruleset, seed: int) -> tuple[State, list[Event]]:
     # the tail, again while the replacement is a bonus tile, of whatever kind
     for seat in range(4):
         h = hands[seat]
-        who = SEATS[seat]
         for tile in [t for t in range(42) if h[t] and _is_bonus(t) for _ in range(h[t])]:
             while True:
                 h[tile] -= 1
                 state.bonus[seat].append(tile)
-                events.append(Event("bonus", who, (ALL_TILES[tile],)))
+                if events is not None:
+                    events.append(_EV_BONUS[seat][tile])
                 state.tail -= 1
                 tile = state.wall[state.tail]
                 h[tile] += 1
                 if not _is_bonus(tile):
-                    events.append(Event("draw", who, (ALL_TILES[tile],), True, "tail"))
+                    if events is not None:
+                        events.append(_EV_DRAW[seat][tile][True])
                     break
     for h in hands:
         del h[34:]  # bonus faces never stay in a hand
-    return state, events
+    return state
 
 
 def seat_version(state: State, seat: Seat) -> int:
