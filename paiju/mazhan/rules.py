@@ -301,6 +301,9 @@ class HandResult:
 @dataclass(slots=True, eq=False)
 class State:
     """The whole state of a hand. Treat it as immutable: :func:`apply` returns a new one.
+    The engine keeps caches on a state (legal actions, suit keys, the views' shared part)
+    and shares the lists a move leaves unchanged between a state and the next: to change a
+    state by hand, change a :meth:`copy`, before asking anything of it.
 
     Tiles are face indices (see :class:`~paiju.mazhan.tiles.Tile`); seats are 0–3 (E S W N).
     ``hands[s]`` counts seat ``s``'s concealed tiles by face, ★ counted at ``wild``.
