@@ -108,10 +108,16 @@ def _combine(ra: _Readings, rb: _Readings, rc: _Readings, rd: _Readings, need: i
 
 def _merge(x: _Readings, y: _Readings, need: int) -> _Readings:
     sums = {(a[0] + b[0], min(need, a[1] + b[1]), min(1, a[2] + b[2])) for a in x for b in y}
-    if len(sums) == 1:
+    if len(sums) <= 2:
         return tuple(sums)
-    return tuple(
-        a
-        for a in sums
-        if not any(b != a and b[0] >= a[0] and b[1] >= a[1] and b[2] >= a[2] for b in sums)
-    )
+    # keep the sums no other is at least as good as in all three: from the most sets down,
+    # a sum is dominated only by one kept before it (as many sets or more)
+    kept: list[tuple[int, int, int]] = []
+    for a in sorted(sums, reverse=True):
+        _, t, h = a
+        for b in kept:
+            if b[1] >= t and b[2] >= h:
+                break
+        else:
+            kept.append(a)
+    return tuple(kept)
