@@ -512,7 +512,14 @@ def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> Sea
 
 
 def _meld_set(m: Meld) -> ScoredSet:
-    return ScoredSet(m.kind.value, m.tiles, m.kind is MeldKind.CKONG, ())
+    key = (m.kind, m.tiles[0].index)  # a meld's tiles follow from its kind and first tile
+    made = _MELD_SETS.get(key)
+    if made is None:
+        made = _MELD_SETS[key] = ScoredSet(m.kind.value, m.tiles, m.kind is MeldKind.CKONG, ())
+    return made
+
+
+_MELD_SETS: dict[tuple[MeldKind, int], ScoredSet] = {}
 
 
 # --- the winner -----------------------------------------------------------------------------
