@@ -10,12 +10,16 @@ in turn, the round repeated ``--repeats`` times; min and median of the slices ar
 - ``rlcard``: RLCard's mahjong through its standard loop (``env.step`` with a random legal
   action, its ``[6, 34, 4]`` observation built every step);
 - ``riichienv``: riichienv's Rust core with its random agents (a step is one ``step`` call
-  with the actions of every player that must act).
+  with the actions of every player that must act; a hand is one kyoku), with its mjai log
+  (its default) and without (``skip_mjai_logging=True``).
 
 The figure that matters for the environment itself is ``aec / raw``: what the observation,
 the mask and the PettingZoo API add to the engine.
 
-    python benchmarks/env_steps.py [--seconds 2] [--repeats 3] [--json]
+The figure against the peer is ``aec / riichienv``, in steps and in hands per second (a
+riichienv step may carry several players' actions, a paiju step is one agent's).
+
+    python benchmarks/env_steps.py [--seconds 2] [--repeats 3] [--json] [--write]
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import json
 import os
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -112,14 +117,14 @@ def rlcard_loop(seed: int) -> Callable[[float], tuple[int, int]] | None:
     return run
 
 
-def riichienv_loop(seed: int) -> Callable[[float], tuple[int, int]] | None:
+def riichienv_loop(seed: int, mjai_log: bool = True) -> Callable[[float], tuple[int, int]] | None:
     """riichienv's Rust core with its random agents."""
     try:
         import riichienv
         from riichienv.agents import RandomAgent
     except ImportError:
         return None
-    env = riichienv.RiichiEnv(seed=seed)
+    env = riichienv.RiichiEnv(seed=seed, skip_mjai_logging=not mjai_log)
     agents = [RandomAgent(seed=seed + i) for i in range(4)]
 
     def run(seconds: float) -> tuple[int, int]:
@@ -142,7 +147,8 @@ CONTENDERS = (
     ("madiao_raw", "paiju Ma Diao engine, raw loop"),
     ("madiao_aec", "paiju `madiao_v0`, PettingZoo loop"),
     ("rlcard", "RLCard mahjong, `env.step` loop"),
-    ("riichienv", "riichienv (Rust core)"),
+    ("riichienv", "riichienv (Rust core), mjai log on (its default)"),
+    ("riichienv_nolog", "riichienv (Rust core), `skip_mjai_logging=True`"),
 )
 
 
@@ -155,6 +161,7 @@ def measure(seconds: float, seed: int, repeats: int = 3) -> dict[str, Any]:
         "madiao_aec": aec_loop("madiao", seed),
         "rlcard": rlcard_loop(seed),
         "riichienv": riichienv_loop(seed),
+        "riichienv_nolog": riichienv_loop(seed, mjai_log=False),
     }
     for run in loops.values():  # warm up (tables, caches, imports)
         if run is not None:
@@ -183,10 +190,23 @@ def measure(seconds: float, seed: int, repeats: int = 3) -> dict[str, Any]:
             "steps_min": min(rates),
             "steps_median": statistics.median(rates),
             "hands_median": statistics.median(h for _, h in runs),
+            "hands_min": min(h for _, h in runs),
         }
     for game in ("mazhan", "madiao"):
         raw, aec = out[f"{game}_raw"], out[f"{game}_aec"]
         out[f"{game}_ratio"] = aec["steps_median"] / raw["steps_median"]
+    aec = out["mazhan_aec"]
+    out["vs_riichienv"] = {
+        peer: None
+        if out.get(peer) is None
+        else {
+            "steps_median": aec["steps_median"] / out[peer]["steps_median"],
+            "steps_min": aec["steps_min"] / out[peer]["steps_min"],
+            "hands_median": aec["hands_median"] / out[peer]["hands_median"],
+            "hands_min": aec["hands_min"] / out[peer]["hands_min"],
+        }
+        for peer in ("riichienv", "riichienv_nolog")
+    }
     return out
 
 
@@ -219,6 +239,15 @@ def markdown(r: dict[str, Any]) -> list[str]:
         f"PettingZoo loop / raw engine loop: Mazhan **{r['mazhan_ratio']:.2f}×**, "
         f"Ma Diao **{r['madiao_ratio']:.2f}×**.",
     ]
+    vs = r.get("vs_riichienv") or {}
+    for peer, label in (("riichienv", "mjai log on"), ("riichienv_nolog", "mjai log off")):
+        q = vs.get(peer)
+        if q is not None:
+            lines.append(
+                f"`mazhan_v0` PettingZoo loop / riichienv ({label}): steps/s "
+                f"**{q['steps_median']:.2f}×** (min {q['steps_min']:.2f}×), hands/s "
+                f"**{q['hands_median']:.2f}×** (min {q['hands_min']:.2f}×)."
+            )
     return lines
 
 
@@ -266,9 +295,18 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--write", action="store_true", help="update benchmarks/RESULTS.md")
     args = parser.parse_args()
     r = measure(args.seconds, args.seed, args.repeats)
-    print(json.dumps(r, indent=2) if args.json else "\n".join(markdown(r)))
+    lines = markdown(r)
+    if args.write:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from interleave import machine, write_section
+
+        r["machine"] = machine()
+        lines[2] = f"{r['machine']}. " + lines[2]
+        write_section("env_steps", [*lines, "", "```json", json.dumps(r, indent=1), "```"])
+    print(json.dumps(r, indent=2) if args.json else "\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -94,10 +94,10 @@ def render(r: dict[str, Any]) -> str:
         "",
         "## Complete-hand checks per call (`benchmarks/win_check.py`)",
         "",
-        "paiju: 17-tile Mazhan hands with 0–3 ★ (uniform); mahjong: `Agari.is_agari` on 14-tile",
-        "riichi hands. Inputs prepared outside the timer: paiju's as its native suit keys (the",
-        "form the engine keeps) and, separately, as a 34-count list (keys computed inside the",
-        "timer); mahjong's as its 34-count list.",
+        "The list columns: both libraries on the same 14-tile hands (no ★) as 34-count lists,",
+        "paiju `is_complete_counts`, mahjong `Agari.is_agari`; the keys column: paiju alone on",
+        "17-tile Mazhan hands with 0–3 ★ from its suit keys (the form the engine keeps). Medians",
+        "of interleaved slices; every form and kind in the `win_check` section below.",
         "",
         "| hands | paiju, suit keys | paiju, 34-count list | mahjong | ratio (keys) "
         "| ratio (list) |",
@@ -178,15 +178,26 @@ def main() -> None:
     r: dict[str, Any] = {
         "date": datetime.date.today().isoformat(),
         "machine": _machine(),
-        "win_check": win_check.measure(20_000 if q else 100_000, 2 if q else 5, 1),
+        "win_check": win_check.measure(2_000 if q else 20_000, 1 if q else 3, 1),
         "scoring": scoring.measure(200 if q else 2000, 1),
-        "simulate": simulate.measure(200 if q else 2000, 1.0 if q else 10.0, 1),
+        "simulate": simulate.measure(
+            seconds=0.5 if q else 2.0, seed=1, repeats=1 if q else 3, strong_hands=2 if q else 20
+        ),
         "env_steps": env_steps.measure(0.5 if q else 2.0, 1),
         "load": [] if args.no_load else _load(q),
     }
     text = render(r)
     RESULTS.write_text(text, encoding="utf-8")
-    print(text)
+    # each benchmark's own section, with its peers interleaved (see benchmarks/interleave.py)
+    from interleave import write_section
+
+    for name, module in (
+        ("simulate", simulate),
+        ("win_check", win_check),
+        ("scoring", scoring),
+    ):
+        write_section(name, module.markdown(r[name]))
+    print(RESULTS.read_text(encoding="utf-8"))
 
 
 if __name__ == "__main__":

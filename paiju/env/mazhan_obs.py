@@ -147,6 +147,9 @@ def action_index(action: Action) -> int:
     >>> action_index(Action.parse("S chi 345p")), action_index(Action.parse("E discard 7z"))
     (115, 33)
     """
+    known = _INTERNED.get(id(action))
+    if known is not None:  # one of the engine's interned actions: every legal action is
+        return known
     kind = action.kind._value_
     tile = action.tile
     if tile is None:
@@ -155,6 +158,29 @@ def action_index(action: Action) -> int:
     if kind == "chi":
         return 106 + (t // 9) * 7 + t % 9
     return _KIND_BASE[kind] + t
+
+
+def _interned() -> dict[int, int]:
+    """The index of each action the engine interns, by ``id``: those objects live as long
+    as the engine, so no other object can take their ``id``."""
+    from paiju.mazhan import rules
+
+    out: dict[int, int] = {}
+    tables = (rules._A_DISCARD, rules._A_ANGANG, rules._A_JIAGANG, rules._A_CHI)
+    singles = (rules._A_HU, rules._A_SHAZHU, rules._A_GANG, rules._A_PENG, rules._A_PASS)
+    _INTERNED.clear()
+    for table in tables:
+        for row in table:
+            for a in row:
+                if a is not None:
+                    out[id(a)] = action_index(a)
+    for actions in singles:
+        for a in actions:
+            out[id(a)] = action_index(a)
+    return out
+
+
+_INTERNED: dict[int, int] = {}
 
 
 def index_action(index: int, seat: Any) -> Action:
@@ -254,6 +280,7 @@ def _layout() -> Layout:
 
 
 LAYOUT = _layout()
+_INTERNED.update(_interned())
 _B = LAYOUT["s1_chows"].offset - LAYOUT["s0_chows"].offset
 _S0 = LAYOUT["s0_chows"].offset
 # offsets inside a seat block

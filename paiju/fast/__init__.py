@@ -1,5 +1,10 @@
 """Vectorised helpers (NumPy) built on the pure cores; never imported by them.
 
+- :mod:`paiju.fast.batch`: complete-hand checks over many hands at once (suit keys or
+  34-count rows, the engine's tables);
+- :mod:`paiju.fast.encoding`: Mazhan as integers and arrays (tiles, hands, suit keys,
+  action codes, whole states), documented for batch users.
+
 >>> import numpy as np
 >>> from paiju.fast.batch import is_complete_batch, suit_keys_batch
 >>> counts = np.zeros((1, 34), dtype=np.uint8); counts[0, :3] = 1; counts[0, 27] = 2

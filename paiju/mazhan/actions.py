@@ -37,6 +37,8 @@ class ActionKind(Enum):
     '碰'
     """
 
+    __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
+
     DISCARD = "discard"
     HU = "hu"
     SHAZHU = "shazhu"

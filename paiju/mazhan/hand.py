@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
+from operator import attrgetter
 
 from paiju.errors import InvalidHandError
 from paiju.mazhan.tables import need_tables
@@ -40,9 +41,11 @@ __all__ = [
     "is_complete",
     "is_complete_counts",
     "is_complete_keys",
+    "least_need",
     "shortfall",
     "suit_keys",
     "suit_readings",
+    "wait_indices",
     "waiting_faces",
 ]
 
@@ -83,13 +86,23 @@ def suit_keys(counts: Sequence[int]) -> tuple[int, int, int, int]:
     >>> suit_keys([1, 1, 1] + [0] * 24 + [2] + [0] * 6)
     (31, 0, 0, 2)
     """
-    keys = []
-    for lo, hi in _SUIT_SPANS:
-        key = 0
-        for i in range(hi - 1, lo - 1, -1):
-            key = key * 5 + counts[i]
-        keys.append(key)
-    return keys[0], keys[1], keys[2], keys[3]
+    c = counts
+    # fmt: off
+    return (
+        (((((((c[8] * 5 + c[7]) * 5 + c[6]) * 5 + c[5]) * 5 + c[4]) * 5 + c[3]) * 5 + c[2]) * 5
+         + c[1]) * 5 + c[0],
+        (((((((c[17] * 5 + c[16]) * 5 + c[15]) * 5 + c[14]) * 5 + c[13]) * 5 + c[12]) * 5
+          + c[11]) * 5 + c[10]) * 5 + c[9],
+        (((((((c[26] * 5 + c[25]) * 5 + c[24]) * 5 + c[23]) * 5 + c[22]) * 5 + c[21]) * 5
+          + c[20]) * 5 + c[19]) * 5 + c[18],
+        (((((c[33] * 5 + c[32]) * 5 + c[31]) * 5 + c[30]) * 5 + c[29]) * 5 + c[28]) * 5 + c[27],
+    )
+    # fmt: on
+
+
+#: Per dense code: the fewest ★ the suit needs (with or without the pair). No hand holding
+#: fewer ★ than one of its suits needs is complete: the checks stop there.
+_LEAST = bytes(min(n0, n1) for n0, n1 in _TABLES.codes)
 
 
 def is_complete_counts(
@@ -99,13 +112,13 @@ def is_complete_counts(
     _z: bytes = _TABLES.dense_honor,
     _ok: tuple[bytes, ...] = _TABLES.ok,
     _k: int = len(_TABLES.codes),
-    _bad: int = _TABLES.impossible_code,
+    _least: bytes = _LEAST,
 ) -> bool:
     """Check a 34-count vector of natural tiles plus ``wilds`` ★ (0–3).
 
     The keys are computed inline, honours first, and the check stops at the first suit
-    that no three ★ can complete. Sizes other than ``3n + 2`` are never complete (the
-    combined table already implies the size).
+    that needs more ★ than the hand holds. Sizes other than ``3n + 2`` are never complete
+    (the combined table already implies the size).
 
     >>> c = [0] * 34
     >>> c[0] = 3; c[27] = 1
@@ -119,15 +132,15 @@ def is_complete_counts(
     # fmt: off
     z = _z[(((((c[33] * 5 + c[32]) * 5 + c[31]) * 5 + c[30]) * 5 + c[29]) * 5 + c[28]) * 5
            + c[27]]
-    if z == _bad:
+    if _least[z] > wilds:
         return False
     m = _n[(((((((c[8] * 5 + c[7]) * 5 + c[6]) * 5 + c[5]) * 5 + c[4]) * 5 + c[3]) * 5
              + c[2]) * 5 + c[1]) * 5 + c[0]]
-    if m == _bad:
+    if _least[m] > wilds:
         return False
     p = _n[(((((((c[17] * 5 + c[16]) * 5 + c[15]) * 5 + c[14]) * 5 + c[13]) * 5 + c[12]) * 5
              + c[11]) * 5 + c[10]) * 5 + c[9]]
-    if p == _bad:
+    if _least[p] > wilds:
         return False
     s = _n[(((((((c[26] * 5 + c[25]) * 5 + c[24]) * 5 + c[23]) * 5 + c[22]) * 5 + c[21]) * 5
              + c[20]) * 5 + c[19]) * 5 + c[18]]
@@ -163,17 +176,19 @@ class HandTiles:
         """
         wild_tile = _as_wild(wild)
         seq = parse_tiles(tiles) if isinstance(tiles, str) else list(tiles)
-        counts = [0] * 34
-        wilds = 0
+        counts = [0] * 42
         for tile in seq:
-            if tile.is_bonus:
-                raise InvalidHandError(
-                    f"{tile.name_zh} ({tile}) is a bonus tile and is never kept in a hand"
-                )
-            if tile == wild_tile:
-                wilds += 1
-            else:
-                counts[tile.index] += 1
+            counts[tile.index] += 1
+        if counts[31] or any(counts[34:]):
+            tile = next(t for t in seq if t.is_bonus)
+            raise InvalidHandError(
+                f"{tile.name_zh} ({tile}) is a bonus tile and is never kept in a hand"
+            )
+        del counts[34:]
+        wilds = 0
+        if wild_tile is not None:
+            wilds = counts[wild_tile.index]
+            counts[wild_tile.index] = 0
         for index, count in enumerate(counts):
             if count > 4:
                 raise InvalidHandError(f"{count} copies of {ALL_TILES[index]}: there are only 4")
@@ -224,6 +239,17 @@ def is_complete(tiles: str | Iterable[Tile], wild: Tile | str | None = None) -> 
 
     Raises :class:`~paiju.errors.NotationError` or :class:`~paiju.errors.InvalidHandError`.
     """
+    if wild is None and isinstance(tiles, (list, tuple)) and len(tiles) <= 17:
+        # the common case, straight to the counts; anything unusual (a bonus tile, a fifth
+        # copy, not tiles at all) takes the checked path below, which says what is wrong
+        counts = [0] * 34
+        try:
+            for t in tiles:
+                counts[t.index] += 1
+        except (AttributeError, TypeError, IndexError):
+            counts[31] = 1
+        if not counts[31] and max(counts) <= 4:
+            return is_complete_counts(counts, 0)
     hand = HandTiles.parse(tiles, wild)
     if hand.size > 17:
         raise InvalidHandError(f"{hand.size} tiles: a hand has at most 17")
@@ -236,6 +262,8 @@ class GroupKind(Enum):
     >>> GroupKind("pung").name_zh
     '刻'
     """
+
+    __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
 
     CHOW = "chow"
     PUNG = "pung"
@@ -269,6 +297,12 @@ class Group:
     kind: GroupKind
     face: Tile | None
     wild_mask: int
+    order: tuple[int, int, int] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        # the canonical order (sort_key), made once: decompositions sort and compare by it
+        face = 99 if self.face is None else self.face.index
+        object.__setattr__(self, "order", (_KIND_ORDER[self.kind], face, self.wild_mask))
 
     @property
     def size(self) -> int:
@@ -317,8 +351,7 @@ class Group:
         >>> Group(GroupKind.PAIR, None, 3).sort_key()
         (2, 99, 3)
         """
-        face = 99 if self.face is None else self.face.index
-        return (_KIND_ORDER[self.kind], face, self.wild_mask)
+        return self.order
 
     def __str__(self) -> str:
         if self.face is None:
@@ -478,10 +511,18 @@ def decompositions(
     if hand.size % 3 != 2 or hand.size > 17:
         return []
     suit_counts = [tuple(hand.counts[lo:hi]) for lo, hi in _SUIT_SPANS]
-    results: list[Decomposition] = []
+    keys = suit_keys(hand.counts)
+    codes = [_TABLES.codes[d] for d in (*map(_DENSE_N.__getitem__, keys[:3]), _DENSE_Z[keys[3]])]
+    found: dict[tuple[tuple[int, int, int], ...], tuple[Group, ...]] = {}
     w = hand.wilds
     for pair_at in range(5):  # 0–3: in that suit; 4: two ★
+        # the fewest ★ each suit needs (the tables): a split giving a suit fewer has no reading
+        least = [n1 if s == pair_at else n0 for s, (n0, n1) in enumerate(codes)]
         for split in _wild_splits(w, pair_at == 4):
+            if split[0] < least[0] or split[1] < least[1] or split[2] < least[2]:
+                continue
+            if split[3] < least[3]:
+                continue
             per_suit = []
             for s in range(4):
                 readings = suit_readings(s, suit_counts[s], split[s], pair_at == s)
@@ -496,13 +537,16 @@ def decompositions(
                     free.append(_FREE_SET)
                 for combo in itertools.product(*per_suit):
                     groups = [g for reading in combo for g in reading] + free
-                    groups.sort(key=Group.sort_key)
-                    results.append(Decomposition(tuple(groups)))
-    unique = {d.groups: d for d in results}
-    return sorted(unique.values(), key=lambda d: [g.sort_key() for g in d.groups])
+                    groups.sort(key=_ORDER)
+                    found.setdefault(tuple(map(_ORDER, groups)), tuple(groups))
+    return [Decomposition(found[k]) for k in sorted(found)]
 
 
-def _wild_splits(wilds: int, free_pair: bool) -> list[tuple[int, int, int, int, int]]:
+_ORDER = attrgetter("order")
+
+
+@cache
+def _wild_splits(wilds: int, free_pair: bool) -> tuple[tuple[int, int, int, int, int], ...]:
     """Ways to share ``wilds`` among the four suits and the ★-only groups."""
     free_options = (2, 5) if free_pair else (0, 3)
     out = []
@@ -514,7 +558,7 @@ def _wild_splits(wilds: int, free_pair: bool) -> list[tuple[int, int, int, int, 
             for b in range(rest - a + 1):
                 for c in range(rest - a - b + 1):
                     out.append((a, b, c, rest - a - b - c, free))
-    return out
+    return tuple(out)
 
 
 def waiting_faces(
@@ -534,26 +578,93 @@ def waiting_faces(
     hand = tiles if isinstance(tiles, HandTiles) else HandTiles.parse(tiles, wild)
     if hand.size % 3 != 1 or hand.size > 16:
         return []
-    counts = list(hand.counts)
-    keys = list(suit_keys(counts))
+    return _waits(hand.counts, hand.wilds, hand.wild)
+
+
+def wait_indices(hand: Sequence[int], wild: int) -> list[int]:
+    """:func:`waiting_faces` for a 34-count hand with its ★ counted at face ``wild`` (the
+    engine's form), as face indices.
+
+    >>> h = [0] * 34
+    >>> h[0] = h[1] = 1; h[27] = 2  # 12m 11z: waits on 3m, or on a ★ (the wild face 9s)
+    >>> wait_indices(h, 26)
+    [2, 26]
+
+    Raises ``ValueError`` for a hand that is not 34 counts or a bad wild face.
+    """
+    if len(hand) != 34 or not 0 <= wild < 34 or wild == 31:
+        raise ValueError(f"expected 34 counts and a wild face index 0–33 (not 31), got {wild}")
+    counts = list(hand)
+    wilds = counts[wild]
+    counts[wild] = 0
+    size = sum(counts) + wilds
+    if size % 3 != 1 or size > 16 or wilds > 3:
+        return []
+    return [t.index for t in _waits(counts, wilds, ALL_TILES[wild])]
+
+
+def least_need(km: int, kp: int, ks: int, kz: int) -> int:
+    """A lower bound of the ★ that natural tiles with these suit keys need to become sets
+    and a pair (exact below 4: the tables store a suit's need up to 4). One more tile lowers
+    it by at most one (the tile could have been a ★), so tiles that need two ★ more than
+    they hold wait on nothing.
+
+    >>> least_need(*suit_keys(HandTiles.parse("123m45p").counts))  # ★ for 3p or 6p, ★★ pair
+    3
+    """
+    m = _DENSE_N[km]
+    p = _DENSE_N[kp]
+    s = _DENSE_N[ks]
+    z = _DENSE_Z[kz]
+    gain = min(2, _PAIR_GAIN[m], _PAIR_GAIN[p], _PAIR_GAIN[s], _PAIR_GAIN[z])
+    return _NEED0[m] + _NEED0[p] + _NEED0[s] + _NEED0[z] + gain
+
+
+_DENSE_N = _TABLES.dense_number
+_DENSE_Z = _TABLES.dense_honor
+_NEED0 = tuple(n0 for n0, _ in _TABLES.codes)
+_PAIR_GAIN = tuple(n1 - n0 for n0, n1 in _TABLES.codes)
+
+
+def _waits(
+    counts: Sequence[int],
+    wilds: int,
+    wild: Tile | None,
+    _n: bytes = _TABLES.dense_number,
+    _z: bytes = _TABLES.dense_honor,
+    _ok: tuple[bytes, ...] = _TABLES.ok,
+    _k: int = len(_TABLES.codes),
+) -> list[Tile]:
+    """The waits of ``3n + 1`` tiles: natural counts and ``wilds`` ★ of face ``wild``.
+
+    Each suit's code is looked up once; a face changes only its own suit's code."""
+    keys = suit_keys(counts)
+    if wilds < 3 and least_need(keys[0], keys[1], keys[2], keys[3]) > wilds + 1:
+        return []
+    codes = [_n[keys[0]], _n[keys[1]], _n[keys[2]], _z[keys[3]]]
+    w = -1 if wild is None else wild.index
     out = []
-    for tile in PLAYABLE_FACES:
-        if tile == hand.wild:
-            if hand.wilds < 3 and is_complete_keys(
-                keys[0], keys[1], keys[2], keys[3], hand.wilds + 1
+    for i in _PLAYABLE_INDEX:
+        if i == w:
+            if (
+                wilds < 3
+                and _ok[wilds + 1][((codes[0] * _k + codes[1]) * _k + codes[2]) * _k + codes[3]]
             ):
-                out.append(tile)
+                out.append(ALL_TILES[i])
             continue
-        i = tile.index
         if counts[i] == 4:
             continue  # no fifth copy to draw
-        s = 3 if i >= 27 else i // 9
-        step = _POW5[i - s * 9]
-        keys[s] += step
-        if is_complete_keys(keys[0], keys[1], keys[2], keys[3], hand.wilds):
-            out.append(tile)
-        keys[s] -= step
+        s = _SUIT_OF[i]
+        c = codes[:]
+        c[s] = (_z if s == 3 else _n)[keys[s] + _STEP[i]]
+        if _ok[wilds][((c[0] * _k + c[1]) * _k + c[2]) * _k + c[3]]:
+            out.append(ALL_TILES[i])
     return out
+
+
+_PLAYABLE_INDEX = tuple(t.index for t in PLAYABLE_FACES)
+_SUIT_OF = tuple(min(f // 9, 3) for f in range(34))
+_STEP = tuple(_POW5[f - _SUIT_OF[f] * 9] for f in range(34))
 
 
 @cache

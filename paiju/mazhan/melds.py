@@ -26,6 +26,8 @@ class MeldKind(Enum):
     True
     """
 
+    __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
+
     CHOW = "chow"
     PUNG = "pung"
     KONG = "kong"

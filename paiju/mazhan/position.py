@@ -373,7 +373,7 @@ def from_position(text: str) -> State:
         _settle(s, over)
     elif s.phase is Phase.OVER:
         try:
-            _finish_draw(s, None)
+            _finish_draw(s, None, eager=True)
         except RulesError as err:
             raise _bad(f"over: {err}") from None
     return s
@@ -506,6 +506,7 @@ def _settle(s: State, over: tuple[int, WinBy, Tile | None, int]) -> None:
             None if discarder < 0 else SEATS[discarder],
             tianhu=tianhu,
             dihu=dihu,
+            eager=True,
         )
     except RulesError as err:
         raise _bad(f"over: {err}") from None

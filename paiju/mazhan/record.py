@@ -16,7 +16,6 @@ paiju.errors.InvalidHandError: players: expected the four seats E, S, W, N; miss
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -26,7 +25,7 @@ from paiju.errors import InvalidHandError, NotationError
 from paiju.mazhan.hand import HandTiles
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.seats import SEATS, Seat
-from paiju.mazhan.tiles import Tile, parse_tiles
+from paiju.mazhan.tiles import ALL_TILES, Tile, parse_tiles
 
 __all__ = ["FinishedHand", "SeatHand", "WinBy"]
 
@@ -37,6 +36,8 @@ class WinBy(Enum):
     >>> WinBy("robbed_kong").is_discard_like
     True
     """
+
+    __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
 
     SELF_DRAW = "self_draw"
     DISCARD = "discard"
@@ -222,14 +223,21 @@ class FinishedHand:
             self._check_win(self.winner)
 
     def _check_counts(self) -> None:
-        counts: Counter[Tile] = Counter()
+        counts = [0] * 42  # by face index, the tiles' own order
         for sh in self.players.values():
-            counts.update(sh.concealed)
-            counts.update(sh.bonus)
+            for t in sh.concealed:
+                counts[t.index] += 1
+            for t in sh.bonus:
+                counts[t.index] += 1
             for meld in sh.melds:
-                counts.update(meld.tiles)
-        for tile, n in sorted(counts.items()):
-            if tile == self.wild and n > 3:
+                for t in meld.tiles:
+                    counts[t.index] += 1
+        wild = self.wild.index
+        for index, n in enumerate(counts):
+            if n <= 1 or (n <= 4 and index < 34 and index != wild):
+                continue
+            tile = ALL_TILES[index]
+            if index == wild and n > 3:
                 raise InvalidHandError(
                     f"{n} copies of the wild face {tile} in play: the indicator is the fourth, "
                     "so at most three ★"

@@ -34,11 +34,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
+from itertools import chain, compress, repeat
+from operator import is_, mul
 from typing import Any
 
 from paiju.errors import GameOverError, IllegalActionError, InvalidRulesetError, NotYourTurnError
 from paiju.mazhan.actions import Action, ActionKind
-from paiju.mazhan.hand import is_complete_counts
+from paiju.mazhan.hand import is_complete_keys, least_need, suit_keys
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.record import FinishedHand, SeatHand, WinBy
 from paiju.mazhan.scoring import Settlement, score
@@ -54,6 +56,7 @@ __all__ = [
     "State",
     "acting",
     "apply",
+    "check_every_hand",
     "deal",
     "events_json",
     "legal_actions",
@@ -63,6 +66,7 @@ __all__ = [
 ]
 
 _WHITE = 31
+_FACES = ALL_TILES[:34]
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +127,8 @@ class Phase(Enum):
     >>> Phase("claim")
     <Phase.CLAIM: 'claim'>
     """
+
+    __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
 
     ACT = "act"
     CLAIM = "claim"
@@ -209,9 +215,29 @@ def events_json(events: Iterable[Event], viewer: Seat | None) -> list[dict[str, 
     return out
 
 
+_EAGER = [False]
+
+
+def check_every_hand(on: bool = True) -> None:
+    """Validate and score every finished hand as it ends (the test suite does), instead of
+    when its settlement is first read.
+
+    The engine always checks a finished hand against the rules before anyone can read its
+    settlement (:meth:`HandResult.settlement`); a simulation that never reads the result
+    skips the work. With this switch on, the check runs at the end of every hand, so a
+    wrong state fails at the action that made it.
+
+    >>> check_every_hand(True); check_every_hand(False)
+    """
+    _EAGER[0] = bool(on)
+
+
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """How a hand ended, and its settlement.
+
+    ``settlement`` is computed (after :meth:`FinishedHand.validate
+    <paiju.mazhan.record.FinishedHand.validate>`) the first time it is read, then kept.
 
     >>> from paiju.bots.driver import play_hand
     >>> from paiju.bots.simple import RandomBot
@@ -227,7 +253,27 @@ class HandResult:
     tianhu: bool
     dihu: bool
     finished: FinishedHand
-    settlement: Settlement
+    _settled: list[Settlement] = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def settlement(self) -> Settlement:
+        """The settlement (:func:`paiju.mazhan.scoring.score` of :attr:`finished`), the hand
+        validated first.
+
+        >>> from paiju.bots.driver import play_hand
+        >>> from paiju.bots.simple import RandomBot
+        >>> state, _ = play_hand(Ruleset(), [RandomBot()] * 4, seed=3)
+        >>> state.result.settlement is state.result.settlement
+        True
+
+        Raises :class:`~paiju.errors.InvalidHandError` if the finished hand breaks the rules
+        (an engine bug: the engine's own safety net).
+        """
+        settled = self._settled
+        if not settled:
+            self.finished.validate()
+            settled.append(score(self.finished))
+        return settled[0]
 
     def to_json(self) -> dict[str, Any]:
         """The result as a game record stores it: who won, how, and each seat's net 胡.
@@ -255,6 +301,9 @@ class HandResult:
 @dataclass(slots=True, eq=False)
 class State:
     """The whole state of a hand. Treat it as immutable: :func:`apply` returns a new one.
+    The engine keeps caches on a state (legal actions, suit keys, the views' shared part)
+    and shares the lists a move leaves unchanged between a state and the next: to change a
+    state by hand, change a :meth:`copy`, before asking anything of it.
 
     Tiles are face indices (see :class:`~paiju.mazhan.tiles.Tile`); seats are 0–3 (E S W N).
     ``hands[s]`` counts seat ``s``'s concealed tiles by face, ★ counted at ``wild``.
@@ -304,6 +353,11 @@ class State:
     version: int = 0
     window_version: int = 0
     _act: tuple[Action, ...] | None = None
+    _keys: list[int] | None = None
+    _owned: int = 0
+    _known: int = 0
+    _near: int = 0
+    _views: Any = None  # what every seat's view shares, made once (paiju.mazhan.views)
 
     def copy(self) -> State:
         """A copy whose lists can change without touching this state.
@@ -344,6 +398,57 @@ class State:
             self.result,
             self.version,
             self.window_version,
+            None,
+            None,
+            _ALL_OWNED,
+            0,
+            0,
+            None,
+        )
+
+    def _fork(self) -> State:
+        """The next state for :func:`apply`: the per-seat lists shared with this state until
+        the engine changes one (``_hand``, ``_river``, ...), so a copy costs six short lists, not 24
+        lists. Callers never see the sharing: this state is never changed afterwards."""
+        keys = self._keys
+        if keys is None:
+            keys = self._keys = _natural_keys(self.hands, self.wild)
+        return State(
+            self.ruleset,
+            self.seed,
+            self.wall,
+            self.dice,
+            self.head,
+            self.tail,
+            self.wild,
+            self.indicator,
+            self.set_aside,
+            self.hands[:],
+            self.melds[:],
+            self.meld_src[:],
+            self.bonus[:],
+            self.discards[:],
+            self.claimed_by[:],
+            self.phase,
+            self.current,
+            self.drawn,
+            self.drew,
+            self.after_kong,
+            self.claim_tile,
+            self.claim_from,
+            self.options,
+            self.decisions,
+            self.dealer_discarded,
+            self.dihu_window,
+            self.kongs,
+            self.result,
+            self.version + 1,
+            self.window_version,
+            None,
+            keys[:],
+            0,
+            self._known,
+            self._near,
             None,
         )
 
@@ -434,8 +539,7 @@ class State:
         >>> len(new_hand(Ruleset(), seed=5).concealed(Seat.S))
         16
         """
-        h = self.hands[seat.number - 1]
-        return tuple(ALL_TILES[f] for f in range(34) for _ in range(h[f]))
+        return tuple(chain.from_iterable(map(repeat, _FACES, self.hands[seat.number - 1])))
 
     def __str__(self) -> str:
         lines = [
@@ -468,7 +572,7 @@ def new_hand(ruleset: Ruleset, seed: int) -> State:
 
     Raises ``ValueError`` for a seed that is not an integer.
     """
-    return deal(ruleset, seed)[0]
+    return _deal(ruleset, seed, None)
 
 
 def deal(ruleset: Ruleset, seed: int) -> tuple[State, list[Event]]:
@@ -485,10 +589,17 @@ def deal(ruleset: Ruleset, seed: int) -> tuple[State, list[Event]]:
 
     Raises ``ValueError`` for a seed that is not an integer.
     """
+    events: list[Event] = []
+    return _deal(ruleset, seed, events), events
+
+
+def _deal(ruleset: Ruleset, seed: int, events: list[Event] | None) -> State:
+    """The deal; its events appended to ``events`` unless it is ``None``."""
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ValueError(f"the seed must be an integer, got {seed!r}")
     wall, dice = shuffled_wall(seed)
-    events = [Event("deal", Seat.E, dice=dice)]
+    if events is not None:
+        events.append(Event("deal", Seat.E, dice=dice))
     hands = [[0] * 42 for _ in range(4)]
     dealt: list[list[int]] = [[] for _ in range(4)]
     head = 0
@@ -502,17 +613,20 @@ def deal(ruleset: Ruleset, seed: int) -> tuple[State, list[Event]]:
     dealt[0].append(wall[head])
     head += 1
     for seat in range(4):
-        events.append(
-            Event("dealt", SEATS[seat], tuple(ALL_TILES[t] for t in sorted(dealt[seat])), True)
-        )
+        if events is not None:
+            events.append(
+                Event("dealt", SEATS[seat], tuple(ALL_TILES[t] for t in sorted(dealt[seat])), True)
+            )
     set_aside = []
     while _is_bonus(wall[head]):
         set_aside.append(wall[head])
-        events.append(Event("set_aside", None, (ALL_TILES[wall[head]],)))
+        if events is not None:
+            events.append(Event("set_aside", None, (ALL_TILES[wall[head]],)))
         head += 1
     indicator = wall[head]
     head += 1
-    events.append(Event("indicator", None, (ALL_TILES[indicator],)))
+    if events is not None:
+        events.append(Event("indicator", None, (ALL_TILES[indicator],)))
     state = State(
         ruleset,
         seed,
@@ -535,21 +649,22 @@ def deal(ruleset: Ruleset, seed: int) -> tuple[State, list[Event]]:
     # the tail, again while the replacement is a bonus tile, of whatever kind
     for seat in range(4):
         h = hands[seat]
-        who = SEATS[seat]
         for tile in [t for t in range(42) if h[t] and _is_bonus(t) for _ in range(h[t])]:
             while True:
                 h[tile] -= 1
                 state.bonus[seat].append(tile)
-                events.append(Event("bonus", who, (ALL_TILES[tile],)))
+                if events is not None:
+                    events.append(_EV_BONUS[seat][tile])
                 state.tail -= 1
                 tile = state.wall[state.tail]
                 h[tile] += 1
                 if not _is_bonus(tile):
-                    events.append(Event("draw", who, (ALL_TILES[tile],), True, "tail"))
+                    if events is not None:
+                        events.append(_EV_DRAW[seat][tile][True])
                     break
     for h in hands:
         del h[34:]  # bonus faces never stay in a hand
-    return state, events
+    return state
 
 
 def seat_version(state: State, seat: Seat) -> int:
@@ -631,24 +746,26 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     legal = legal_actions_for(state, action.seat)
     if not legal:
         raise NotYourTurnError(f"{action}: {_SEAT_EN[action.seat]} may not act now")
-    if action not in legal:
+    # the legal actions are interned: one taken from them is found by identity, in C
+    if not any(map(is_, legal, repeat(action))) and action not in legal:
         raise IllegalActionError(
             f"{action} is not legal now ({state.phase.value}); legal: "
             + ", ".join(str(a) for a in legal)
         )
-    s = state.copy()
-    s.version += 1
+    s = state._fork()
     events: list[Event] = []
     if s.phase is Phase.ACT:
         _act(s, action, events)
     else:
-        s.decisions[action.seat.number - 1] = action
-        del s.options[action.seat.number - 1]
+        o = action.seat.number - 1
+        s.decisions = {**s.decisions, o: action}
+        options = s.options = dict(s.options)
+        del options[o]
         tiles = action.chow if action.kind is ActionKind.CHI else ()
         events.append(
             Event("decision", action.seat, tiles, detail=action.kind.value, audience=action.seat)
         )
-        if not s.options:
+        if not options:
             if s.phase is Phase.CLAIM:
                 _resolve_claims(s, events)
             else:
@@ -659,37 +776,174 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
 _SEAT_EN = {Seat.E: "East", Seat.S: "South", Seat.W: "West", Seat.N: "North"}
 
 
+# --- what the hot paths keep ---------------------------------------------------------------
+#
+# The engine keeps each seat's natural tiles (the ★ left out) as four base-5 suit keys,
+# ``_keys[4 * seat + suit]``, updated as tiles move, so a win check is one table lookup
+# (:func:`~paiju.mazhan.hand.is_complete_keys`). A state made by :func:`apply` shares its
+# per-seat lists with the state it came from until it changes one: ``_owned`` has a bit per
+# seat and kind of list (hands 0–3, rivers 4–7, melds 8–11, bonus tiles 12–15). Actions and
+# the common events are interned: built once here, shared by every state.
+#
+# A claim check on a discard is skipped for a seat known to be far from a win: ``_known``
+# has a bit for each seat whose ``_near`` bit is up to date (cleared when its hand changes);
+# ``_near`` is set when the seat's natural tiles need at most one ★ more than it holds
+# (``hand.least_need``, a lower bound from the tables). One more tile lowers the ★ a hand
+# needs by at most one (the tile could have been a ★), so a seat that needs two more than it
+# holds cannot win on any discard.
+
+_SUIT = tuple(f // 9 for f in range(34))
+_P5 = tuple(5 ** (f % 9) for f in range(34))
+_ALL_OWNED = 0xFFFF
+_NOT_WILD = tuple(tuple(0 if f == wild else 1 for f in range(34)) for wild in range(34))
+
+
+def _least_need(keys: list[int], b: int) -> int:
+    """:func:`~paiju.mazhan.hand.least_need` of the seat whose keys start at ``b``."""
+    return least_need(keys[b], keys[b + 1], keys[b + 2], keys[b + 3])
+
+
+def _natural_keys(hands: list[list[int]], wild: int) -> list[int]:
+    keys: list[int] = []
+    for h in hands:
+        ks = list(suit_keys(h))
+        ks[_SUIT[wild]] -= h[wild] * _P5[wild]
+        keys.extend(ks)
+    return keys
+
+
+def _keys_of(s: State) -> list[int]:
+    keys = s._keys
+    if keys is None:
+        keys = s._keys = _natural_keys(s.hands, s.wild)
+    return keys
+
+
+def _hand(s: State, seat: int) -> list[int]:
+    bit = 1 << seat
+    if s._owned & bit:
+        return s.hands[seat]
+    s._owned |= bit
+    h = s.hands[seat] = s.hands[seat][:]
+    return h
+
+
+def _river(s: State, seat: int) -> tuple[list[int], list[int]]:
+    bit = 16 << seat
+    if not s._owned & bit:
+        s._owned |= bit
+        s.discards[seat] = s.discards[seat][:]
+        s.claimed_by[seat] = s.claimed_by[seat][:]
+    return s.discards[seat], s.claimed_by[seat]
+
+
+def _meld_lists(s: State, seat: int) -> tuple[list[Meld], list[tuple[int, int]]]:
+    bit = 256 << seat
+    if not s._owned & bit:
+        s._owned |= bit
+        s.melds[seat] = s.melds[seat][:]
+        s.meld_src[seat] = s.meld_src[seat][:]
+    return s.melds[seat], s.meld_src[seat]
+
+
+def _bonus_list(s: State, seat: int) -> list[int]:
+    bit = 4096 << seat
+    if not s._owned & bit:
+        s._owned |= bit
+        s.bonus[seat] = s.bonus[seat][:]
+    return s.bonus[seat]
+
+
+def _add(s: State, seat: int, f: int, n: int) -> None:
+    """``n`` (may be negative) tiles of face ``f`` into ``seat``'s hand, keys kept."""
+    _hand(s, seat)[f] += n
+    s._known &= ~(1 << seat)
+    if f != s.wild:
+        _keys_of(s)[4 * seat + _SUIT[f]] += n * _P5[f]
+
+
+def _wins_with(keys: list[int], seat: int, f: int, wilds: int) -> bool:
+    """Whether ``seat``'s hand (``3n + 1`` tiles) is complete with one more tile ``f``."""
+    b = 4 * seat
+    k = keys[b : b + 4]
+    k[_SUIT[f]] += _P5[f]
+    return is_complete_keys(k[0], k[1], k[2], k[3], wilds)
+
+
+def _interned(kind: ActionKind, faces: Iterable[int]) -> tuple[tuple[Action, ...], ...]:
+    """``[seat][face]``: the action of that kind on that face (``None`` where it cannot be)."""
+    wanted = set(faces)
+    return tuple(
+        tuple(Action(seat, kind, ALL_TILES[f]) if f in wanted else None for f in range(34))  # type: ignore[misc]
+        for seat in SEATS
+    )
+
+
+_A_HU = tuple(Action(seat, ActionKind.HU) for seat in SEATS)
+_A_SHAZHU = tuple(Action(seat, ActionKind.SHAZHU) for seat in SEATS)
+_A_GANG = tuple(Action(seat, ActionKind.GANG) for seat in SEATS)
+_A_PENG = tuple(Action(seat, ActionKind.PENG) for seat in SEATS)
+_A_PASS = tuple(Action(seat, ActionKind.PASS) for seat in SEATS)
+_A_DISCARD = _interned(ActionKind.DISCARD, range(34))
+_A_ANGANG = _interned(ActionKind.ANGANG, range(34))
+_A_JIAGANG = _interned(ActionKind.JIAGANG, range(34))
+_A_CHI = _interned(ActionKind.CHI, (f for f in range(27) if f % 9 <= 6))
+#: ``_CHOWS[f]``: for a suit tile ``f``, each chow holding it as (lowest tile, the two others)
+_CHOWS = tuple(
+    tuple(
+        (base, *(t for t in (base, base + 1, base + 2) if t != f))
+        for base in range(f - f % 9 + max(0, f % 9 - 2), f - f % 9 + min(f % 9, 6) + 1)
+    )
+    if f < 27
+    else ()
+    for f in range(34)
+)
+_EV_DISCARD = tuple(
+    tuple(Event("discard", seat, (ALL_TILES[f],)) for f in range(34)) for seat in SEATS
+)
+_EV_DRAW = tuple(
+    tuple(
+        (
+            Event("draw", seat, (ALL_TILES[f],), private=True, detail="head"),
+            Event("draw", seat, (ALL_TILES[f],), private=True, detail="tail"),
+        )
+        for f in range(34)
+    )
+    for seat in SEATS
+)
+_EV_BONUS = tuple(tuple(Event("bonus", seat, (ALL_TILES[f],)) for f in range(42)) for seat in SEATS)
+_LIUJU = Event("liuju", None, detail="流局")
+
+
 # --- the seat to move --------------------------------------------------------------------
 
 
 def _act_options(s: State) -> tuple[Action, ...]:
-    if s._act is not None:
-        return s._act
+    act = s._act
+    if act is not None:
+        return act
     c = s.current
-    seat = SEATS[c]
     h = s.hands[c]
     wild = s.wild
     w = h[wild]
     out: list[Action] = []
     if s.drew:
-        natural = h[:]
-        natural[wild] = 0
-        if is_complete_counts(natural, w):
-            out.append(Action(seat, ActionKind.HU))
+        keys = _keys_of(s)
+        b = 4 * c
+        if is_complete_keys(keys[b], keys[b + 1], keys[b + 2], keys[b + 3], w):
+            out.append(_A_HU[c])
     if w == 3:
-        out.append(Action(seat, ActionKind.SHAZHU))
+        out.append(_A_SHAZHU[c])
     if s.drew:
-        for f in range(34):
-            if h[f] == 4 and f != wild:
-                out.append(Action(seat, ActionKind.ANGANG, ALL_TILES[f]))
+        if 4 in h:
+            angang = _A_ANGANG[c]
+            out.extend(angang[f] for f in range(34) if h[f] == 4 and f != wild)
         for meld in s.melds[c]:
             if meld.kind is MeldKind.PUNG and h[meld.face.index]:
-                out.append(Action(seat, ActionKind.JIAGANG, meld.face))
-    for f in range(34):
-        if h[f] and f != wild:
-            out.append(Action(seat, ActionKind.DISCARD, ALL_TILES[f]))
-    s._act = tuple(out)
-    return s._act
+                out.append(_A_JIAGANG[c][meld.face.index])
+    out.extend(compress(_A_DISCARD[c], map(mul, h, _NOT_WILD[wild])))
+    act = s._act = tuple(out)
+    return act
 
 
 def _act(s: State, action: Action, events: list[Event]) -> None:
@@ -708,9 +962,10 @@ def _act(s: State, action: Action, events: list[Event]) -> None:
     elif kind is ActionKind.ANGANG:
         assert action.tile is not None
         f = action.tile.index
-        s.hands[c][f] -= 4
-        s.melds[c].append(Meld(MeldKind.CKONG, (action.tile,) * 4))
-        s.meld_src[c].append((-1, -1))
+        _add(s, c, f, -4)
+        melds, src = _meld_lists(s, c)
+        melds.append(Meld(MeldKind.CKONG, (action.tile,) * 4))
+        src.append((-1, -1))
         s.kongs += 1
         events.append(Event("angang", action.seat, (action.tile,) * 4, private=True))
         _draw(s, c, events, from_tail=True)
@@ -728,15 +983,11 @@ def _act(s: State, action: Action, events: list[Event]) -> None:
 def _robbers(s: State, c: int, f: int) -> dict[int, tuple[Action, ...]]:
     """The seats that can win on the tile ``f`` added to ``c``'s pung (搶槓)."""
     robbers: dict[int, tuple[Action, ...]] = {}
+    keys = _keys_of(s)
     for k in (1, 2, 3):
         o = (c + k) % 4
-        h = s.hands[o]
-        natural = h[:]
-        natural[s.wild] = 0
-        natural[f] += 1
-        if is_complete_counts(natural, h[s.wild]):
-            seat = SEATS[o]
-            robbers[o] = (Action(seat, ActionKind.HU), Action(seat, ActionKind.PASS))
+        if _wins_with(keys, o, f, s.hands[o][s.wild]):
+            robbers[o] = (_A_HU[o], _A_PASS[o])
     return robbers
 
 
@@ -756,8 +1007,8 @@ def _open_window(
 
 
 def _complete_added_kong(s: State, c: int, f: int, events: list[Event]) -> None:
-    s.hands[c][f] -= 1
-    melds = s.melds[c]
+    _add(s, c, f, -1)
+    melds = _meld_lists(s, c)[0]
     for i, meld in enumerate(melds):
         if meld.kind is MeldKind.PUNG and meld.face.index == f:
             melds[i] = Meld(MeldKind.KONG, (meld.face,) * 4)
@@ -770,40 +1021,58 @@ def _claim_options(s: State, c: int, f: int) -> dict[int, tuple[Action, ...]]:
     """Every other seat's options on ``c``'s discard ``f`` (``pass`` included)."""
     options: dict[int, tuple[Action, ...]] = {}
     wild = s.wild
+    hands = s.hands
+    keys = _keys_of(s)
+    known = s._known
+    near = s._near
     for k in (1, 2, 3):
         o = (c + k) % 4
-        h = s.hands[o]
+        h = hands[o]
         w = h[wild]
-        seat = SEATS[o]
-        opts: list[Action] = []
-        natural = h[:]
-        natural[wild] = 0
-        natural[f] += 1
-        if is_complete_counts(natural, w):
-            opts.append(Action(seat, ActionKind.HU))
+        if w == 3:
+            hu = _wins_with(keys, o, f, w)
+        else:
+            bit = 1 << o
+            if not known & bit:
+                known |= bit
+                if _least_need(keys, 4 * o) <= w + 1:
+                    near |= bit
+                else:
+                    near &= ~bit
+            hu = bool(near & bit) and _wins_with(keys, o, f, w)
         held = h[f]
+        chow = k == 1 and f < 27
+        if not hu and held < 2 and not chow:
+            continue
+        opts: list[Action] = [_A_HU[o]] if hu else []
         spare = sum(h) - 2 - w  # non-★ tiles left to discard after a pung or chow
         if held == 3:
-            opts.append(Action(seat, ActionKind.GANG))
+            opts.append(_A_GANG[o])
         if held >= 2 and spare >= 1:
-            opts.append(Action(seat, ActionKind.PENG))
-        if k == 1 and f < 27 and spare >= 1:
-            rank = f % 9
-            for low in range(max(0, rank - 2), min(rank, 6) + 1):
-                base = f - rank + low
-                if all(h[t] and t != wild for t in (base, base + 1, base + 2) if t != f):
-                    opts.append(Action(seat, ActionKind.CHI, ALL_TILES[base]))
+            opts.append(_A_PENG[o])
+        if chow and spare >= 1:
+            chi = _A_CHI[o]
+            for base, t1, t2 in _CHOWS[f]:
+                if h[t1] and h[t2] and t1 != wild and t2 != wild:
+                    opts.append(chi[base])
         if opts:
-            opts.append(Action(seat, ActionKind.PASS))
+            opts.append(_A_PASS[o])
             options[o] = tuple(opts)
+    s._known = known
+    s._near = near
     return options
 
 
 def _discard(s: State, c: int, f: int, events: list[Event]) -> None:
-    s.hands[c][f] -= 1
-    s.discards[c].append(f)
-    s.claimed_by[c].append(-1)
-    events.append(Event("discard", SEATS[c], (ALL_TILES[f],)))
+    _hand(s, c)[f] -= 1  # _add(s, c, f, -1) inlined: f is never the wild face
+    s._known &= ~(1 << c)
+    keys = s._keys
+    assert keys is not None
+    keys[4 * c + _SUIT[f]] -= _P5[f]
+    river, claimed = _river(s, c)
+    river.append(f)
+    claimed.append(-1)
+    events.append(_EV_DISCARD[c][f])
     first = c == 0 and not s.dealer_discarded
     if c == 0:
         s.dealer_discarded = True
@@ -828,8 +1097,8 @@ def _enter_act(s: State, seat: int) -> None:
 
 
 def _next_turn(s: State, seat: int, events: list[Event]) -> None:
-    _enter_act(s, seat)
     if s.tail - s.head <= s.ruleset.dead_wall:
+        _enter_act(s, seat)
         events.append(Event("exhausted", SEATS[seat], detail=f"{s.tail - s.head} tiles left"))
         _finish_draw(s, events)
         return
@@ -843,10 +1112,9 @@ def _draw(s: State, seat: int, events: list[Event], *, from_tail: bool) -> None:
     s.drew = True
     s.after_kong = from_tail
     s.drawn = -1
-    who = SEATS[seat]
     while True:
         if s.head >= s.tail:
-            events.append(Event("exhausted", who, detail="no tile left to replace"))
+            events.append(Event("exhausted", SEATS[seat], detail="no tile left to replace"))
             _finish_draw(s, events)
             return
         if from_tail:
@@ -855,22 +1123,19 @@ def _draw(s: State, seat: int, events: list[Event], *, from_tail: bool) -> None:
         else:
             s.head += 1
             tile = s.wall[s.head - 1]
-        if _is_bonus(tile):
-            s.bonus[seat].append(tile)
-            events.append(Event("bonus", who, (ALL_TILES[tile],)))
+        if tile >= 34 or tile == _WHITE:
+            _bonus_list(s, seat).append(tile)
+            events.append(_EV_BONUS[seat][tile])
             from_tail = True
             continue
-        s.hands[seat][tile] += 1
+        _hand(s, seat)[tile] += 1  # _add(s, seat, tile, 1) inlined
+        s._known &= ~(1 << seat)
+        if tile != s.wild:
+            keys = s._keys
+            assert keys is not None
+            keys[4 * seat + _SUIT[tile]] += _P5[tile]
         s.drawn = tile
-        events.append(
-            Event(
-                "draw",
-                who,
-                (ALL_TILES[tile],),
-                private=True,
-                detail="tail" if from_tail else "head",
-            )
-        )
+        events.append(_EV_DRAW[seat][tile][from_tail])
         return
 
 
@@ -902,8 +1167,8 @@ def _resolve_claims(s: State, events: list[Event]) -> None:
     for o in order:
         if o in decided and decided[o].kind is ActionKind.HU:
             _lost_claims(s, decided[o], events)
-            s.claimed_by[d][-1] = o
-            s.hands[o][f] += 1
+            _river(s, d)[1][-1] = o
+            _add(s, o, f, 1)
             _finish(
                 s,
                 events,
@@ -919,19 +1184,19 @@ def _resolve_claims(s: State, events: list[Event]) -> None:
         a = decided.get(o)
         if a is not None and a.kind in (ActionKind.GANG, ActionKind.PENG):
             _lost_claims(s, a, events)
-            s.claimed_by[d][-1] = o
-            h = s.hands[o]
+            _river(s, d)[1][-1] = o
+            melds, src = _meld_lists(s, o)
             if a.kind is ActionKind.GANG:
-                h[f] -= 3
-                s.melds[o].append(Meld(MeldKind.KONG, (tile,) * 4))
-                s.meld_src[o].append((d, f))
+                _add(s, o, f, -3)
+                melds.append(Meld(MeldKind.KONG, (tile,) * 4))
+                src.append((d, f))
                 s.kongs += 1
                 events.append(Event("gang", a.seat, (tile,) * 4))
                 _draw(s, o, events, from_tail=True)
             else:
-                h[f] -= 2
-                s.melds[o].append(Meld(MeldKind.PUNG, (tile,) * 3))
-                s.meld_src[o].append((d, f))
+                _add(s, o, f, -2)
+                melds.append(Meld(MeldKind.PUNG, (tile,) * 3))
+                src.append((d, f))
                 events.append(Event("peng", a.seat, (tile,) * 3))
                 _after_claim(s, o)
             return
@@ -939,14 +1204,14 @@ def _resolve_claims(s: State, events: list[Event]) -> None:
         a = decided.get(o)
         if a is not None and a.kind is ActionKind.CHI:
             _lost_claims(s, a, events)
-            s.claimed_by[d][-1] = o
-            h = s.hands[o]
+            _river(s, d)[1][-1] = o
             chow = a.chow
             for t in chow:
                 if t.index != f:
-                    h[t.index] -= 1
-            s.melds[o].append(Meld(MeldKind.CHOW, chow))
-            s.meld_src[o].append((d, f))
+                    _add(s, o, t.index, -1)
+            melds, src = _meld_lists(s, o)
+            melds.append(Meld(MeldKind.CHOW, chow))
+            src.append((d, f))
             events.append(Event("chi", a.seat, chow))
             _after_claim(s, o)
             return
@@ -968,8 +1233,8 @@ def _resolve_rob(s: State, events: list[Event]) -> None:
         a = s.decisions.get(o)
         if a is not None and a.kind is ActionKind.HU:
             _lost_claims(s, a, events)
-            s.hands[c][f] -= 1  # the robbed player keeps the pung
-            s.hands[o][f] += 1
+            _add(s, c, f, -1)  # the robbed player keeps the pung
+            _add(s, o, f, 1)
             _finish(
                 s, events, o, WinBy.ROBBED_KONG, ALL_TILES[f], SEATS[c], tianhu=False, dihu=False
             )
@@ -1010,6 +1275,7 @@ def _finish(
     *,
     tianhu: bool,
     dihu: bool,
+    eager: bool = False,
 ) -> None:
     finished = FinishedHand(
         ALL_TILES[s.wild],
@@ -1021,11 +1287,9 @@ def _finish(
         dihu,
         _seat_hands(s),
     )
-    finished.validate()  # the engine's own safety net: a wrong state fails loudly here
-    settlement = score(finished)
-    s.result = HandResult(
-        SEATS[winner], win_by, win_tile, discarder, tianhu, dihu, finished, settlement
-    )
+    s.result = HandResult(SEATS[winner], win_by, win_tile, discarder, tianhu, dihu, finished)
+    if eager or _EAGER[0]:
+        s.result.settlement  # noqa: B018  (validate and score now: the engine's safety net)
     _end(s)
     if events is not None:
         events.append(
@@ -1033,10 +1297,11 @@ def _finish(
         )
 
 
-def _finish_draw(s: State, events: list[Event] | None) -> None:
+def _finish_draw(s: State, events: list[Event] | None, *, eager: bool = False) -> None:
     finished = FinishedHand(ALL_TILES[s.wild], None, None, None, None, False, False, _seat_hands(s))
-    finished.validate()
-    s.result = HandResult(None, None, None, None, False, False, finished, score(finished))
+    s.result = HandResult(None, None, None, None, False, False, finished)
+    if eager or _EAGER[0]:
+        s.result.settlement  # noqa: B018  (validate and score now: the engine's safety net)
     _end(s)
     if events is not None:
-        events.append(Event("liuju", None, detail="流局"))
+        events.append(_LIUJU)

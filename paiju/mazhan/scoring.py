@@ -21,7 +21,6 @@ the highest base (``docs/rules-decisions.md``).
 from __future__ import annotations
 
 import itertools
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -31,8 +30,8 @@ from paiju.mazhan.hand import (
     Group,
     GroupKind,
     HandTiles,
+    _waits,
     decompositions,
-    waiting_faces,
 )
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.record import FinishedHand, SeatHand, WinBy
@@ -380,7 +379,7 @@ _SET_NAMES = {
 }
 
 
-def _set_item(kind: str, face: Tile) -> Item:
+def _make_set_item(kind: str, face: Tile) -> Item:
     points = _SET_POINTS["exposed_pung" if kind == "won_pung" else kind]
     if face.is_terminal_or_honor:
         points *= 2
@@ -388,7 +387,7 @@ def _set_item(kind: str, face: Tile) -> Item:
     return Item(f"{zh} {face.name_zh}", f"{en} {face.name_en}", points)
 
 
-def _face_tai(face: Tile, seat: Seat) -> TaiItem | None:
+def _make_face_tai(face: Tile, seat: Seat) -> TaiItem | None:
     if face == _RED:
         return TaiItem("中", "red dragon pung", 1)
     if face == _GREEN:
@@ -398,11 +397,29 @@ def _face_tai(face: Tile, seat: Seat) -> TaiItem | None:
     return None
 
 
+def _set_item(kind: str, face: Tile) -> Item:
+    return _SET_ITEMS[kind][face.index]
+
+
+def _face_tai(face: Tile, seat: Seat) -> TaiItem | None:
+    return _FACE_TAI[seat.number - 1][face.index]
+
+
 def _bonus_items(bonus: Iterable[Tile], seat: Seat) -> tuple[list[Item], list[TaiItem]]:
+    key = (seat.number, tuple(sorted(t.index for t in bonus)))
+    made = _BONUS_ITEMS.get(key)
+    if made is None:
+        made = _BONUS_ITEMS[key] = _bonus_items_of(tuple(ALL_TILES[f] for f in key[1]), seat)
+    return list(made[0]), list(made[1])
+
+
+def _bonus_items_of(
+    bonus: tuple[Tile, ...], seat: Seat
+) -> tuple[tuple[Item, ...], tuple[TaiItem, ...]]:
     items: list[Item] = []
     tai: list[TaiItem] = []
     whites = 0
-    for tile in sorted(bonus):
+    for tile in bonus:
         if tile == _WHITE:
             whites += 1
             items.append(Item("白板", "white dragon (bonus tile)", 4))
@@ -419,26 +436,36 @@ def _bonus_items(bonus: Iterable[Tile], seat: Seat) -> tuple[list[Item], list[Ta
             )
     if whites >= 2:
         tai.append(TaiItem(f"白板 ×{whites}", f"{whites} white dragons", whites // 2))
-    return items, tai
+    return tuple(items), tuple(tai)
 
 
 def _meld_items(melds: Iterable[Meld], seat: Seat) -> tuple[list[Item], list[TaiItem]]:
     items: list[Item] = []
     tai: list[TaiItem] = []
-    kinds = {
-        MeldKind.PUNG: "exposed_pung",
-        MeldKind.KONG: "exposed_kong",
-        MeldKind.CKONG: "concealed_kong",
-    }
+    face_tai = _FACE_TAI[seat.number - 1]
     for meld in melds:
-        kind = kinds.get(meld.kind)
+        kind = _MELD_SET_KIND.get(meld.kind)
         if kind is None:
             continue
-        items.append(_set_item(kind, meld.face))
-        t = _face_tai(meld.face, seat)
+        f = meld.tiles[0].index
+        items.append(_SET_ITEMS[kind][f])
+        t = face_tai[f]
         if t is not None:
             tai.append(t)
     return items, tai
+
+
+_MELD_SET_KIND = {
+    MeldKind.PUNG: "exposed_pung",
+    MeldKind.KONG: "exposed_kong",
+    MeldKind.CKONG: "concealed_kong",
+}
+#: The items and 台 of every set kind and face, and the bonus tiles' by seat, made once.
+_SET_ITEMS = {
+    kind: tuple(_make_set_item(kind, ALL_TILES[f]) for f in range(34)) for kind in _SET_NAMES
+}
+_FACE_TAI = tuple(tuple(_make_face_tai(ALL_TILES[f], seat) for f in range(34)) for seat in SEATS)
+_BONUS_ITEMS: dict[tuple[int, tuple[int, ...]], tuple[tuple[Item, ...], tuple[TaiItem, ...]]] = {}
 
 
 def _finish(role: str, items: list[Item], tai_items: list[TaiItem]) -> tuple[int, int, int]:
@@ -452,11 +479,16 @@ def _finish(role: str, items: list[Item], tai_items: list[TaiItem]) -> tuple[int
 def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> SeatScore:
     """U = min(400, rounded × 2^台): melds, kongs, natural concealed triplets, bonus tiles."""
     items, tai = _meld_items(sh.melds, seat)
-    counts = Counter(t for t in sh.concealed if t != hand.wild)
-    for tile in sorted(counts):
-        if counts[tile] >= 3:
-            items.append(_set_item("concealed_pung", tile))
-            t = _face_tai(tile, seat)
+    counts = [0] * 42
+    for tile in sh.concealed:
+        counts[tile.index] += 1
+    counts[hand.wild.index] = 0
+    if max(counts) >= 3:
+        pung_items = _SET_ITEMS["concealed_pung"]
+        face_tai = _FACE_TAI[seat.number - 1]
+        for f in (f for f, n in enumerate(counts) if n >= 3):
+            items.append(pung_items[f])
+            t = face_tai[f]
             if t is not None:
                 tai.append(t)
     b_items, b_tai = _bonus_items(sh.bonus, seat)
@@ -480,7 +512,14 @@ def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> Sea
 
 
 def _meld_set(m: Meld) -> ScoredSet:
-    return ScoredSet(m.kind.value, m.tiles, m.kind is MeldKind.CKONG, ())
+    key = (m.kind, m.tiles[0].index)  # a meld's tiles follow from its kind and first tile
+    made = _MELD_SETS.get(key)
+    if made is None:
+        made = _MELD_SETS[key] = ScoredSet(m.kind.value, m.tiles, m.kind is MeldKind.CKONG, ())
+    return made
+
+
+_MELD_SETS: dict[tuple[MeldKind, int], ScoredSet] = {}
 
 
 # --- the winner -----------------------------------------------------------------------------
@@ -532,17 +571,11 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
     single = _single_wait(hand, sh)
     best: tuple[tuple[Group, ...], bool] | None = None
     best_key: tuple[int, bool, int, int, int] | None = None
+    fixed = _Fixed(hand, seat, sh, single)
     for decomposition in decompositions(HandTiles.parse(sh.concealed, hand.wild)):
         for groups in _readings_of_free_groups(decomposition, seat):
             for won_pung in _win_placements(hand, groups):
-                candidate = _evaluate(hand, seat, sh, groups, won_pung, single, stars)
-                key = (
-                    candidate.value,
-                    candidate.rule == "limit",
-                    candidate.uncapped,
-                    candidate.tai,
-                    candidate.base,
-                )
+                key = fixed.key(groups, won_pung, stars)
                 if best_key is None or key > best_key:
                     best, best_key = (groups, won_pung), key
     assert best is not None  # the winner's hand was checked complete
@@ -550,21 +583,103 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
     return _evaluate(hand, seat, sh, best[0], best[1], single, stars, label=True)
 
 
+class _Fixed:
+    """What :func:`_evaluate` adds up for the winner that does not depend on the reading
+    (the melds, the bonus tiles, self-draw, a single wait), so that each reading is ranked
+    by :meth:`key` on numbers alone; the best reading is then evaluated in full. ``key``
+    equals ``(value, rule == "limit", uncapped, tai, base)`` of :func:`_evaluate` (a test
+    checks it on every reading of many hands)."""
+
+    __slots__ = ("all_chow_melds", "base", "dihu", "meld_honors", "meld_suits", "no_chow_melds",
+                 "pinghu_ok", "tai", "win_tile", "wind")  # fmt: skip
+
+    def __init__(self, hand: FinishedHand, seat: Seat, sh: SeatHand, single: bool) -> None:
+        win_by = hand.win_by
+        assert win_by is not None
+        items, tai = _meld_items(sh.melds, seat)
+        b_items, b_tai = _bonus_items(sh.bonus, seat)
+        self.base = sum(i.points for i in items) + sum(i.points for i in b_items)
+        self.base += 2 * win_by.is_self_drawn + 2 * single
+        self.tai = sum(t.tai for t in tai) + sum(t.tai for t in b_tai)
+        self.no_chow_melds = all(m.kind is not MeldKind.CHOW for m in sh.melds)
+        self.all_chow_melds = all(m.kind is MeldKind.CHOW for m in sh.melds)
+        meld_tiles = [t.index for m in sh.melds for t in m.tiles]
+        self.meld_suits = frozenset(f // 9 for f in meld_tiles if f < 27)
+        self.meld_honors = any(f >= 27 for f in meld_tiles)
+        self.pinghu_ok = not sh.bonus and win_by.is_discard_like and not single
+        self.dihu = hand.dihu
+        self.win_tile = hand.win_tile
+        self.wind = seat.wind.index
+
+    def key(
+        self, groups: tuple[Group, ...], won_pung: bool, stars: int
+    ) -> tuple[int, bool, int, int, int]:
+        base = self.base
+        n_tai = self.tai
+        pungs = chows = 0
+        suits = set(self.meld_suits)
+        honors = self.meld_honors
+        win_tile = self.win_tile
+        for g in groups:
+            face = g.face
+            assert face is not None
+            f = face.index
+            if f < 27:
+                suits.add(f // 9)
+            else:
+                honors = True
+            kind = g.kind
+            if kind is GroupKind.CHOW:
+                chows += 1
+            elif kind is GroupKind.PUNG:
+                pungs += 1
+                points = 2 if won_pung and face == win_tile else 4
+                if f >= 27 or f % 9 in (0, 8):
+                    points *= 2
+                base += points
+                if f == 33 or f == 32 or f == self.wind:  # 中, 發, the seat's wind
+                    n_tai += 1
+        sets_are_pungs = not chows and self.no_chow_melds
+        all_chows = not pungs and self.all_chow_melds
+        pure = len(suits) == 1 and not honors
+        mixed = len(suits) == 1 and honors
+        n_tai += sets_are_pungs + mixed
+        rounded = -(-base // 10) * 10
+        if all_chows and self.pinghu_ok:
+            uncapped = 100 * 2**n_tai
+            value = LIMIT if stars >= 2 else min(LIMIT, uncapped)
+            uncapped = max(uncapped, value)
+        else:
+            uncapped = (rounded + 20) * 2**n_tai
+            value = min(LIMIT, uncapped)
+        limit = self.dihu or stars == 3 or pure or n_tai >= 4
+        if limit:
+            value = LIMIT
+            uncapped = max(uncapped, LIMIT)
+        return value, limit, uncapped, n_tai, base
+
+
 def _single_wait(hand: FinishedHand, sh: SeatHand) -> bool:
     """獨張: exactly one face completes the 16 tiles held before the winning tile, not
     counting the wild face nor a face whose four copies are all in the player's hand."""
     if hand.win_tile is None:
         return False
-    before = list(sh.concealed)
-    before.remove(hand.win_tile)
-    own = Counter(sh.concealed)
+    win = hand.win_tile.index
+    wild = hand.wild.index
+    own = [0] * 42
+    for t in sh.concealed:
+        own[t.index] += 1
+    before = own[:34]
+    before[win] -= 1  # the 16 tiles held before the winning tile
+    wilds = before[wild]
+    before[wild] = 0
+    if (sum(before) + wilds) % 3 != 1 or wilds > 3:
+        return False
     for meld in sh.melds:
-        own.update(meld.tiles)
-    faces = [
-        t
-        for t in waiting_faces(HandTiles.parse(before, hand.wild))
-        if t != hand.wild and own[t] - (1 if t == hand.win_tile else 0) < 4
-    ]
+        for t in meld.tiles:
+            own[t.index] += 1
+    own[win] -= 1
+    faces = [t for t in _waits(before, wilds, hand.wild) if t.index != wild and own[t.index] < 4]
     return len(faces) == 1
 
 
@@ -596,13 +711,30 @@ def _readings_of_free_groups(d: Decomposition, seat: Seat) -> Iterator[tuple[Gro
         yield tuple(combo)
 
 
+_FULL = {GroupKind.PUNG: 0b111, GroupKind.PAIR: 0b11}
+
+
 def _win_placements(hand: FinishedHand, groups: tuple[Group, ...]) -> list[bool]:
     """Whether the winning discard closes a pung (scored as exposed) or another group."""
     tile = hand.win_tile
     if hand.win_by is None or not hand.win_by.is_discard_like or tile is None:
         return [False]
-    in_pung = any(g.kind is GroupKind.PUNG and tile in g.naturals for g in groups)
-    elsewhere = any(g.kind is not GroupKind.PUNG and tile in g.naturals for g in groups)
+    t = tile.index
+    in_pung = elsewhere = False
+    for g in groups:  # is the tile one of the group's natural (non-★) tiles?
+        face = g.face
+        if face is None:
+            continue
+        at = t - face.index
+        if g.kind is GroupKind.CHOW:
+            natural = 0 <= at <= 2 and not g.wild_mask >> at & 1
+        else:
+            natural = at == 0 and g.wild_mask != _FULL[g.kind]
+        if natural:
+            if g.kind is GroupKind.PUNG:
+                in_pung = True
+            else:
+                elsewhere = True
     return [p for p, ok in ((True, in_pung), (False, elsewhere)) if ok]
 
 
@@ -643,8 +775,8 @@ def _evaluate(
         m.kind is MeldKind.CHOW for m in sh.melds
     )
     read_tiles = [t for g in groups for t in g.tiles] + [t for m in sh.melds for t in m.tiles]
-    suits = {t.suit for t in read_tiles if t.is_suited}
-    honors = any(not t.is_suited for t in read_tiles)
+    suits = {t.index // 9 for t in read_tiles if t.index < 27}
+    honors = any(t.index >= 27 for t in read_tiles)
     pure = len(suits) == 1 and not honors
     mixed = len(suits) == 1 and honors
     names: list[str] = []
@@ -706,5 +838,15 @@ def _evaluate(
 def _group_set(g: Group, won_pung: bool, win_tile: Tile | None) -> ScoredSet:
     assert g.face is not None
     by_discard = g.kind is GroupKind.PUNG and won_pung and g.face == win_tile
-    wild = tuple(t for i, t in enumerate(g.tiles) if g.wild_mask >> i & 1)
-    return ScoredSet(g.kind.value, g.tiles, not by_discard, wild, by_discard)
+    key = (g.order, by_discard)
+    made = _GROUP_SETS.get(key)
+    if made is None:
+        wild = tuple(t for i, t in enumerate(g.tiles) if g.wild_mask >> i & 1)
+        made = ScoredSet(g.kind.value, g.tiles, not by_discard, wild, by_discard)
+        _GROUP_SETS[key] = made
+    return made
+
+
+#: A group's scored set, by its order key (kind, face, ★ positions) and whether the winning
+#: discard completed it: a few hundred in all, made once.
+_GROUP_SETS: dict[tuple[tuple[int, int, int], bool], ScoredSet] = {}

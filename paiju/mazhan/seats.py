@@ -20,6 +20,8 @@ class Seat(Enum):
     2
     """
 
+    __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
+
     E = "E"
     S = "S"
     W = "W"

@@ -18,15 +18,15 @@ Each suit's readings are computed once per count vector and kept, as in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 __all__ = ["shanten"]
 
-_SPANS = ((0, 9), (9, 18), (18, 27), (27, 34))
+_Readings = tuple[tuple[int, int, int], ...]
 
 
 @cache
-def _suit(counts: tuple[int, ...], honor: bool) -> tuple[tuple[int, int, int], ...]:
+def _suit(counts: tuple[int, ...], honor: bool) -> _Readings:
     """Pareto-best (sets, partials, head) readings of one suit's counts."""
     i = 0
     n = len(counts)
@@ -74,15 +74,50 @@ def shanten(counts: Sequence[int], melds: int = 0, wilds: int = 0) -> int:
     >>> shanten(c, melds=4), shanten(c, melds=4, wilds=2), shanten(c, melds=4, wilds=3)
     (2, 0, -1)
     """
-    options = [_suit(tuple(counts[lo:hi]), lo == 27) for lo, hi in _SPANS]
+    return max(-1, _best(tuple(counts), 5 - melds) - wilds)
+
+
+@lru_cache(maxsize=1 << 16)
+def _best(c: tuple[int, ...], need: int) -> int:
+    """Shanten before ★ of these counts, ``need`` sets to make (kept: a bot asks about the
+    same few hands again and again, a tile more or less)."""
+    return _combine(
+        _suit(c[0:9], False), _suit(c[9:18], False), _suit(c[18:27], False), _suit(c[27:34], True),
+        need,
+    )  # fmt: skip
+
+
+@lru_cache(maxsize=1 << 16)
+def _combine(ra: _Readings, rb: _Readings, rc: _Readings, rd: _Readings, need: int) -> int:
+    """The best shanten before ★ over one reading per suit (kept too: many hands share
+    their suits' readings)."""
+    # The value falls (or stays) as sets, partial sets or the head grow, so only the
+    # Pareto-best sums of two suits matter (partial sets capped at ``need``, the head at 1):
+    # merge the suits pairwise, dropping dominated sums, then take the best.
+    ab = _merge(ra, rb, need)
+    abc = _merge(ab, rc, need)
     best = 99
-    need = 5 - melds
-    for a in options[0]:
-        for b in options[1]:
-            for c in options[2]:
-                for d in options[3]:
-                    m = a[0] + b[0] + c[0] + d[0]
-                    head = min(1, a[2] + b[2] + c[2] + d[2])
-                    t = min(a[1] + b[1] + c[1] + d[1], max(0, need - m))
-                    best = min(best, 2 * (need - m) - t - head)
-    return max(-1, best - wilds)
+    for m0, t0, h0 in abc:
+        for m1, t1, h1 in rd:
+            m = m0 + m1
+            head = min(1, h0 + h1)
+            t = min(t0 + t1, max(0, need - m))
+            best = min(best, 2 * (need - m) - t - head)
+    return best
+
+
+def _merge(x: _Readings, y: _Readings, need: int) -> _Readings:
+    sums = {(a[0] + b[0], min(need, a[1] + b[1]), min(1, a[2] + b[2])) for a in x for b in y}
+    if len(sums) <= 2:
+        return tuple(sums)
+    # keep the sums no other is at least as good as in all three: from the most sets down,
+    # a sum is dominated only by one kept before it (as many sets or more)
+    kept: list[tuple[int, int, int]] = []
+    for a in sorted(sums, reverse=True):
+        _, t, h = a
+        for b in kept:
+            if b[1] >= t and b[2] >= h:
+                break
+        else:
+            kept.append(a)
+    return tuple(kept)

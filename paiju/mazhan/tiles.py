@@ -43,6 +43,8 @@ class Suit(Enum):
     '筒'
     """
 
+    __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
+
     MAN = "m"
     PIN = "p"
     SOU = "s"
@@ -98,6 +100,8 @@ _SUIT_OFFSET = {
 _SUIT_BY_LETTER = {s.value: s for s in Suit}
 _SUIT_BY_INDEX = tuple(s for s in Suit for _ in range(s.size))
 _RANK_BY_INDEX = tuple(r for s in Suit for r in range(1, s.size + 1))
+#: Each face's two-character code (``"5m"``), made once: views write tiles by the thousand.
+_CODE_BY_INDEX = tuple(f"{r}{s.value}" for s, r in zip(_SUIT_BY_INDEX, _RANK_BY_INDEX, strict=True))
 
 #: Faces 0–33 are suit tiles and honours (the 34-count layout); 34–41 flowers and seasons.
 FACE_COUNT = 42
@@ -284,7 +288,15 @@ class Tile:
         return chr(_GLYPH_BASE[suit] + self.rank - 1)
 
     def __str__(self) -> str:
-        return f"{self.rank}{self.suit.value}"
+        return _CODE_BY_INDEX[self.index]
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Tile:
+            return self.index == other.index
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.index,))
 
     def __repr__(self) -> str:
         return f"Tile.parse({str(self)!r})"

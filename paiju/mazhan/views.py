@@ -17,11 +17,11 @@ down at a real table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from paiju.mazhan.actions import Action, ActionKind
-from paiju.mazhan.hand import HandTiles, waiting_faces
+from paiju.mazhan.hand import HandTiles, wait_indices, waiting_faces
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.rules import Phase, State, legal_actions_for, seat_version
 from paiju.mazhan.scoring import SeatScore
@@ -35,7 +35,11 @@ FORMAT = 2
 
 
 def _codes(tiles: tuple[Tile, ...] | list[Tile]) -> list[str]:
-    return [str(t) for t in tiles]
+    return [_CODE[t.index] for t in tiles]
+
+
+_CODE = tuple(str(t) for t in ALL_TILES)
+_FIXED_ACTION_JSON: dict[int, dict[str, Any]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +164,7 @@ class View:
     last: Last | None
     legal: tuple[Action, ...]
     result: dict[str, Any] | None
+    _shared: _Shared | None = field(default=None, compare=False, repr=False)
 
     @property
     def melds(self) -> dict[Seat, tuple[Meld, ...]]:
@@ -220,8 +225,20 @@ class View:
             return ()
         return tuple(waiting_faces(HandTiles.parse(self.hand, self.wild)))
 
+    def _waits(self) -> tuple[Tile, ...]:
+        """:attr:`waits`, computed from the counts (the same faces, in the same order)."""
+        melds = len(self.table_melds[self.seat])
+        if len(self.hand) + 3 * melds != 16:
+            return ()
+        counts = [0] * 34
+        for t in self.hand:
+            counts[t.index] += 1
+        return tuple(ALL_TILES[f] for f in wait_indices(counts, self.wild.index))
+
     def to_json(self) -> dict[str, Any]:
-        """The view as JSON (``docs/views.md``, format 2).
+        """The view as JSON (``docs/views.md``, format 2). The views of one state share the
+        public parts of their JSON (each seat's block, the result): read it, or copy it
+        before changing it.
 
         >>> from paiju.mazhan.rules import Ruleset, new_hand
         >>> v = observe(new_hand(Ruleset(), seed=4), Seat.W).to_json()
@@ -231,6 +248,25 @@ class View:
         hand = list(self.hand)
         if self.drawn is not None:
             hand.remove(self.drawn)
+        shared = self._shared
+        if shared is not None:  # the blocks every seat shares, made once per state
+            i = self.seat.number - 1
+            b = shared.block
+            seats = {"E": b(0), "S": b(1), "W": b(2), "N": b(3)}
+            mine = self.table_melds[self.seat]
+            if mine is not shared.melds[i]:  # its own concealed kongs, face up to it
+                seats[self.seat.value] = _seat_json(
+                    self.seat, shared.hand_sizes[i], mine, shared.bonus[i], shared.discards[i]
+                )
+            waits = self._waits()
+        else:
+            seats = {
+                s.value: _seat_json(
+                    s, self.hand_sizes[s], self.table_melds[s], self.bonus[s], self.discards[s]
+                )
+                for s in SEATS
+            }
+            waits = self.waits
         return {
             "game": "mazhan",
             "format": FORMAT,
@@ -240,7 +276,7 @@ class View:
             "my_turn": self.my_turn,
             "turn": None if self.turn is None else self.turn.value,
             "window": None if self.window is None else self.window.to_json(),
-            "dealer": Seat.E.value,
+            "dealer": "E",
             "wild": str(self.wild),
             "indicator": str(self.indicator),
             "set_aside": _codes(self.set_aside),
@@ -249,20 +285,8 @@ class View:
             "dead_wall": self.dead_wall,
             "hand": _codes(hand),
             "drawn": None if self.drawn is None else str(self.drawn),
-            "waits": _codes(self.waits),
-            "seats": {
-                s.value: {
-                    "wind": s.value,
-                    "hand_size": self.hand_sizes[s],
-                    "melds": [m.to_json() for m in self.table_melds[s]],
-                    "bonus": _codes(self.bonus[s]),
-                    "discards": [
-                        {"tile": str(t), "claimed_by": None if c is None else c.value}
-                        for t, c in self.discards[s]
-                    ],
-                }
-                for s in SEATS
-            },
+            "waits": _codes(waits),
+            "seats": seats,
             "last": None if self.last is None else self.last.to_json(),
             "legal": [self.action_json(a) for a in self.legal],
             "result": self.result,
@@ -278,6 +302,9 @@ class View:
         >>> v.action_json(v.legal[-1])["kind"]
         'discard'
         """
+        fixed = _FIXED_ACTION_JSON.get(id(action))
+        if fixed is not None:  # one of the engine's interned actions (alive for good)
+            return fixed
         kind = action.kind
         tile: Tile | None = action.tile
         tiles: tuple[Tile, ...] = ()
@@ -303,6 +330,29 @@ class View:
             "tile": None if tile is None else str(tile),
             "tiles": _codes(tiles),
         }
+
+
+def _fixed_action_json() -> dict[int, dict[str, Any]]:
+    """The JSON of the engine's interned actions whose JSON depends on nothing else (a
+    discard, a kong from the hand, a pass), by ``id``: those objects live as long as the
+    engine, so no other object can take their ``id``."""
+    from paiju.mazhan import rules
+
+    out: dict[int, dict[str, Any]] = {}
+    for table in (rules._A_DISCARD, rules._A_ANGANG, rules._A_JIAGANG):
+        for row in table:
+            for a in row:
+                if a is not None and a.tile is not None:
+                    n = 1 if a.kind is ActionKind.DISCARD else 4
+                    out[id(a)] = {
+                        "action": str(a),
+                        "kind": a.kind.value,
+                        "tile": str(a.tile),
+                        "tiles": [str(a.tile)] * n,
+                    }
+    for a in rules._A_PASS:
+        out[id(a)] = {"action": str(a), "kind": "pass", "tile": None, "tiles": []}
+    return out
 
 
 def _seen_melds(state: State, k: int, viewer: int) -> tuple[SeenMeld, ...]:
@@ -389,8 +439,100 @@ def _score_json(p: SeatScore) -> dict[str, Any]:
     }
 
 
+def _seat_json(
+    s: Seat,
+    size: int,
+    melds: tuple[SeenMeld, ...],
+    bonus: tuple[Tile, ...],
+    discards: tuple[tuple[Tile, Seat | None], ...],
+) -> dict[str, Any]:
+    return {
+        "wind": s.value,
+        "hand_size": size,
+        "melds": [m.to_json() for m in melds],
+        "bonus": _codes(bonus),
+        "discards": [
+            {"tile": str(t), "claimed_by": None if c is None else c.value} for t, c in discards
+        ],
+    }
+
+
+class _Shared:
+    """What every seat may see of one state, made once and kept on the state (a state never
+    changes once :func:`~paiju.mazhan.rules.apply` has returned it) for the four views and
+    their JSON: each seat's public block (another seat's concealed kong face down), as
+    objects and as JSON, and the result. It holds nothing a seat may not see: a seat's own
+    concealed kongs, face up to it alone, are added by its own view. The JSON blocks are
+    shared by the four views' JSON: read them, do not change them."""
+
+    __slots__ = (
+        "_json",
+        "bonus",
+        "bonus_by_seat",
+        "discards",
+        "discards_by_seat",
+        "hand_sizes",
+        "melds",
+        "melds_by_seat",
+        "result",
+        "set_aside",
+        "sizes_by_seat",
+    )
+
+    def __init__(self, state: State) -> None:
+        self.melds = tuple(_seen_melds(state, k, -1) for k in range(4))
+        self.bonus = tuple(tuple(ALL_TILES[b] for b in state.bonus[k]) for k in range(4))
+        self.discards = tuple(
+            tuple(
+                (ALL_TILES[t], None if c < 0 else SEATS[c])
+                for t, c in zip(state.discards[k], state.claimed_by[k], strict=True)
+            )
+            for k in range(4)
+        )
+        self.hand_sizes = tuple(sum(h) for h in state.hands)
+        self.set_aside = tuple(ALL_TILES[t] for t in state.set_aside)
+        self.result = None if state.result is None else _result_json(state)
+        self.melds_by_seat = dict(zip(SEATS, self.melds, strict=True))
+        self.bonus_by_seat = dict(zip(SEATS, self.bonus, strict=True))
+        self.discards_by_seat = dict(zip(SEATS, self.discards, strict=True))
+        self.sizes_by_seat = dict(zip(SEATS, self.hand_sizes, strict=True))
+        self._json: list[dict[str, Any] | None] = [None] * 4
+
+    def block(self, k: int) -> dict[str, Any]:
+        """Seat ``k``'s public block as JSON."""
+        block = self._json[k]
+        if block is None:
+            block = self._json[k] = _seat_json(
+                SEATS[k], self.hand_sizes[k], self.melds[k], self.bonus[k], self.discards[k]
+            )
+        return block
+
+
+_FIXED_ACTION_JSON.update(_fixed_action_json())
+
+
+def _table_melds(state: State, shared: _Shared, i: int) -> dict[Seat, tuple[SeenMeld, ...]]:
+    """Every seat's melds as seat ``i`` sees them: the shared public ones, with its own
+    concealed kongs face up (until the hand is over; then every kong is face up)."""
+    if state.phase is Phase.OVER or not any(m.kind is MeldKind.CKONG for m in state.melds[i]):
+        return shared.melds_by_seat
+    melds = dict(shared.melds_by_seat)
+    melds[SEATS[i]] = _seen_melds(state, i, i)
+    return melds
+
+
+def _shared(state: State) -> _Shared:
+    shared = state._views
+    if shared is None:
+        shared = state._views = _Shared(state)
+    return shared  # type: ignore[no-any-return]
+
+
 def observe(state: State, seat: Seat) -> View:
     """What ``seat`` may know of ``state``.
+
+    The parts every seat sees alike are made once per state and shared by the four views
+    (and by their JSON).
 
     >>> from paiju.mazhan.rules import Ruleset, new_hand
     >>> observe(new_hand(Ruleset(), seed=4), Seat.E).legal[-1].kind.value
@@ -398,6 +540,7 @@ def observe(state: State, seat: Seat) -> View:
     """
     i = seat.number - 1
     phase = state.phase
+    shared = _shared(state)
     window = None
     if phase is Phase.CLAIM or phase is Phase.ROB:
         window = Window(phase.value, ALL_TILES[state.claim_tile], SEATS[state.claim_from])
@@ -409,11 +552,11 @@ def observe(state: State, seat: Seat) -> View:
         my_turn=bool(legal),
         turn=SEATS[state.current] if phase is Phase.ACT else None,
         window=window,
-        wild=state.wild_tile,
+        wild=ALL_TILES[state.wild],
         indicator=ALL_TILES[state.indicator],
-        set_aside=tuple(ALL_TILES[t] for t in state.set_aside),
+        set_aside=shared.set_aside,
         dice=state.dice,
-        wall_left=state.live_tiles,
+        wall_left=state.tail - state.head,
         dead_wall=state.ruleset.dead_wall,
         hand=state.concealed(seat),
         drawn=(
@@ -421,17 +564,12 @@ def observe(state: State, seat: Seat) -> View:
             if phase is Phase.ACT and state.current == i and state.drawn >= 0
             else None
         ),
-        table_melds={s: _seen_melds(state, k, i) for k, s in enumerate(SEATS)},
-        bonus={s: tuple(ALL_TILES[b] for b in state.bonus[k]) for k, s in enumerate(SEATS)},
-        discards={
-            s: tuple(
-                (ALL_TILES[t], None if c < 0 else SEATS[c])
-                for t, c in zip(state.discards[k], state.claimed_by[k], strict=True)
-            )
-            for k, s in enumerate(SEATS)
-        },
-        hand_sizes={s: sum(state.hands[k]) for k, s in enumerate(SEATS)},
+        table_melds=_table_melds(state, shared, i),
+        bonus=shared.bonus_by_seat,
+        discards=shared.discards_by_seat,
+        hand_sizes=shared.sizes_by_seat,
         last=_last(state, i),
         legal=legal,
-        result=None if state.result is None else _result_json(state),
+        result=shared.result,
+        _shared=shared,
     )

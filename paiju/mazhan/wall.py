@@ -34,6 +34,20 @@ def shuffled_wall(seed: int) -> tuple[tuple[int, ...], tuple[int, int]]:
     """
     rng = random.Random(seed)
     tiles = list(FULL_SET)
-    rng.shuffle(tiles)
-    dice = (rng.randint(1, 6), rng.randint(1, 6))
-    return tuple(tiles), dice
+    # ``rng.shuffle(tiles)`` and two ``rng.randint(1, 6)``, inlined (the same draws from the
+    # generator, so the same wall and dice): a shuffle is a tenth of a simulated hand
+    bits = rng.getrandbits
+    for i in range(len(tiles) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = bits(k)
+        while j >= n:
+            j = bits(k)
+        tiles[i], tiles[j] = tiles[j], tiles[i]
+    die = []
+    for _ in range(2):
+        j = bits(3)
+        while j >= 6:
+            j = bits(3)
+        die.append(1 + j)
+    return tuple(tiles), (die[0], die[1])

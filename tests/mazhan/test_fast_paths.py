@@ -1,0 +1,280 @@
+"""The engine's fast paths against the slow ones they replace.
+
+- the suit keys the engine keeps per seat equal the keys computed afresh from the hands;
+- a seat the claim check skips as far from a win (``_least_need``) wins on no tile, by the
+  plain recursive search;
+- the claim and self-draw checks on kept keys equal the recursive search;
+- ``apply`` stays pure to its callers although states share lists (copy-on-write);
+- the inlined shuffle draws what ``random.shuffle`` draws;
+- a settlement read lazily equals the one computed as the hand ends.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paiju.mazhan import rules
+from paiju.mazhan.rules import (
+    Phase,
+    Ruleset,
+    State,
+    acting,
+    apply,
+    legal_actions_for,
+    new_hand,
+)
+from paiju.mazhan.seats import SEATS
+from paiju.mazhan.wall import FULL_SET, shuffled_wall
+from tests.mazhan.reference import reference_complete
+from tests.mazhan.test_hand import SIZES, random_hand
+
+
+def _natural(state: State, seat: int) -> tuple[int, ...]:
+    h = list(state.hands[seat])
+    h[state.wild] = 0
+    return tuple(h)
+
+
+def _play(seed: int, check: object) -> State:
+    """A random hand, ``check(state)`` called on every state."""
+    rng = random.Random(seed)
+    state = new_hand(Ruleset(), seed)
+    while state.phase is not Phase.OVER:
+        assert callable(check)
+        check(state)
+        seat = acting(state)[rng.randrange(len(acting(state)))]
+        legal = legal_actions_for(state, seat)
+        state, _ = apply(state, legal[rng.randrange(len(legal))])
+    return state
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_kept_keys_and_win_checks_equal_the_slow_search(seed: int) -> None:
+    def check(state: State) -> None:
+        keys = rules._keys_of(state)
+        assert keys == rules._natural_keys(state.hands, state.wild)
+        for seat in range(4):
+            if state._known & (1 << seat):
+                # the cached "near" bit is exactly what a fresh bound gives
+                near = rules._least_need(keys, 4 * seat) <= state.hands[seat][state.wild] + 1
+                assert bool(state._near & (1 << seat)) == near
+        if state.phase is Phase.CLAIM:
+            f = state.claim_tile
+            for o, opts in state.options.items():
+                counts = list(_natural(state, o))
+                counts[f] += 1
+                wins = reference_complete(tuple(counts), state.hands[o][state.wild])
+                assert any(a.kind.value == "hu" for a in opts) == wins
+        if state.phase is Phase.ACT and state.drew:
+            c = state.current
+            wins = reference_complete(_natural(state, c), state.hands[c][state.wild])
+            legal = legal_actions_for(state, SEATS[c])
+            assert any(a.kind.value == "hu" for a in legal) == wins
+
+    _play(seed, check)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from(SIZES), st.integers(1, 4))
+def test_a_seat_skipped_as_far_wins_on_no_tile(seed: int, size: int, suits: int) -> None:
+    hand = random_hand(random.Random(seed), size - 1, suits)  # 3n + 1 tiles
+    if hand.wilds == 3:
+        return  # never skipped
+    keys = rules._natural_keys([list(hand.counts)], _empty_face(hand.counts))
+    far = rules._least_need(keys, 0) > hand.wilds + 1
+    if far:
+        for f in range(34):
+            counts = list(hand.counts)
+            if counts[f] == 4:
+                continue
+            counts[f] += 1
+            assert not reference_complete(tuple(counts), hand.wilds), f
+
+
+def _empty_face(counts: tuple[int, ...]) -> int:
+    """A face the hand does not hold, to stand as the wild face for the keys (the ★ are
+    counted apart already)."""
+    return next(f for f in range(34) if counts[f] == 0)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_apply_never_changes_the_state_it_is_given(seed: int) -> None:
+    seen: list[tuple[State, str]] = []
+
+    def check(state: State) -> None:
+        seen.append((state, state.to_position()))
+
+    _play(seed, check)
+    for state, position in seen:
+        assert state.to_position() == position
+
+
+def test_copy_is_deep_and_its_changes_are_seen_by_the_engine() -> None:
+    s = new_hand(Ruleset(), seed=5)
+    legal_actions_for(s, SEATS[0])  # caches made on the original
+    t = s.copy()
+    assert all(a is not b for a, b in zip(s.hands, t.hands, strict=True))
+    assert t == s
+    # a test may change a copy's hand before applying: the engine must see the change
+    face = next(f for f in range(34) if t.hands[0][f] and f != t.wild)
+    other = next(f for f in range(34) if f not in (face, t.wild) and t.hands[0][f] < 4)
+    t.hands[0][face] -= 1
+    t.hands[0][other] += 1
+    legal = legal_actions_for(t, SEATS[0])
+    assert rules._keys_of(t) == rules._natural_keys(t.hands, t.wild)
+    assert any(a.tile is not None and a.tile.index == other for a in legal)
+
+
+def test_the_inlined_shuffle_draws_what_random_shuffle_draws() -> None:
+    for seed in [*range(300), 2**70 + 5, -3]:
+        rng = random.Random(seed)
+        tiles = list(FULL_SET)
+        rng.shuffle(tiles)
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        assert shuffled_wall(seed) == (tuple(tiles), dice)
+
+
+def test_a_lazy_settlement_equals_an_eager_one() -> None:
+    rules.check_every_hand(False)
+    try:
+        lazy = [_play(seed, lambda s: None) for seed in range(30)]
+    finally:
+        rules.check_every_hand(True)
+    for seed, state in enumerate(lazy):
+        assert state.result is not None
+        assert not state.result._settled  # nobody read it yet
+        eager = _play(seed, lambda s: None)
+        assert eager.result is not None and eager.result._settled
+        assert state.result.settlement == eager.result.settlement
+        assert state == eager
+
+
+def _reachable(root: object, limit: int = 20000) -> list[object]:
+    """Every object reachable from ``root`` (modules, types and functions left out)."""
+    import gc
+    import types
+
+    seen: dict[int, object] = {}
+    stack = [root]
+    while stack and len(seen) < limit:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, (type, types.ModuleType, types.FunctionType)):
+            continue
+        seen[id(obj)] = obj
+        stack.extend(gc.get_referents(obj))
+    return list(seen.values())
+
+
+def test_what_views_share_holds_nothing_a_seat_may_not_see() -> None:
+    from paiju.mazhan.melds import MeldKind
+    from paiju.mazhan.views import observe
+
+    checked = 0
+    for seed in range(400):
+        rng = random.Random(seed)
+        state = new_hand(Ruleset(), seed)
+        while state.phase is not Phase.OVER and checked < 30:
+            seat = acting(state)[0]
+            legal = legal_actions_for(state, seat)
+            kong = [a for a in legal if a.kind.value == "angang"]
+            state, _ = apply(state, kong[0] if kong else legal[rng.randrange(len(legal))])
+            holders = [k for k in range(4) if any(m.kind is MeldKind.CKONG for m in state.melds[k])]
+            if not holders or state.phase is Phase.OVER:
+                continue
+            checked += 1
+            for viewer in SEATS:
+                view = observe(state, viewer)
+                reach = _reachable(view)
+                assert not any(isinstance(o, State) for o in reach)
+                for k in holders:
+                    seen = view.table_melds[SEATS[k]]
+                    face_down = [m for m in seen if m.kind is MeldKind.CKONG and m.tiles is None]
+                    if k == viewer.number - 1:
+                        assert not face_down
+                    else:
+                        assert face_down
+                        block = view.to_json()["seats"][SEATS[k].value]
+                        assert any(
+                            m["kind"] == "ckong" and m["tiles"] is None for m in block["melds"]
+                        )
+    assert checked >= 10
+
+
+def test_the_scorer_ranks_every_reading_as_the_full_evaluation_does() -> None:
+    from paiju.bots.driver import play_hand
+    from paiju.bots.simple import GreedyBot, RandomBot
+    from paiju.mazhan import scoring
+    from paiju.mazhan.hand import HandTiles, decompositions
+
+    checked = 0
+    for seed in range(120):
+        bots = [GreedyBot()] * 4 if seed % 2 else [RandomBot()] * 4
+        state, _ = play_hand(Ruleset(), bots, seed)
+        r = state.result
+        assert r is not None
+        if r.winner is None or r.win_by is None or r.win_by.value == "sha_zhu" or r.tianhu:
+            continue
+        hand = r.finished
+        seat = r.winner
+        sh = hand.players[seat]
+        stars = sum(1 for t in sh.concealed if t == hand.wild)
+        for single in (False, True):
+            fixed = scoring._Fixed(hand, seat, sh, single)
+            for d in decompositions(HandTiles.parse(sh.concealed, hand.wild)):
+                for groups in scoring._readings_of_free_groups(d, seat):
+                    assert scoring._win_placements(hand, groups) == _placements(hand, groups)
+                    for won_pung in scoring._win_placements(hand, groups):
+                        full = scoring._evaluate(hand, seat, sh, groups, won_pung, single, stars)
+                        slow = (
+                            full.value,
+                            full.rule == "limit",
+                            full.uncapped,
+                            full.tai,
+                            full.base,
+                        )
+                        assert fixed.key(groups, won_pung, stars) == slow
+                        checked += 1
+    assert checked > 50
+
+
+def _placements(hand: Any, groups: Any) -> list[bool]:
+    """The winning tile's places, read from each group's natural tiles (the slow way)."""
+    from paiju.mazhan.hand import GroupKind
+
+    tile = hand.win_tile
+    if hand.win_by is None or not hand.win_by.is_discard_like or tile is None:
+        return [False]
+    in_pung = any(g.kind is GroupKind.PUNG and tile in g.naturals for g in groups)
+    elsewhere = any(g.kind is not GroupKind.PUNG and tile in g.naturals for g in groups)
+    return [p for p, ok in ((True, in_pung), (False, elsewhere)) if ok]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 4), st.integers(0, 3))
+def test_shanten_pruned_equals_every_reading_combined(seed: int, melds: int, wilds: int) -> None:
+    from paiju.mazhan import shanten as sh
+
+    rng = random.Random(seed)
+    counts = [0] * 34
+    pool = [f for f in range(34) if f != 31 for _ in range(4)]
+    for f in rng.sample(pool, max(1, 14 - 3 * melds - wilds + rng.randrange(2))):
+        counts[f] += 1
+    spans = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
+    options = [sh._suit(tuple(counts[lo:hi]), honor) for lo, hi, honor in spans]
+    need = 5 - melds
+    best = 99
+    for a in options[0]:
+        for b in options[1]:
+            for c in options[2]:
+                for d in options[3]:
+                    m = a[0] + b[0] + c[0] + d[0]
+                    head = min(1, a[2] + b[2] + c[2] + d[2])
+                    t = min(a[1] + b[1] + c[1] + d[1], max(0, need - m))
+                    best = min(best, 2 * (need - m) - t - head)
+    assert sh.shanten(counts, melds, wilds) == max(-1, best - wilds)
