@@ -28,7 +28,7 @@ describe("the formula", () => {
       rule: "hutou",
       base: 68,
       rounded: 70,
-      head: 90,
+      head: 20,
       multiplier: 8,
       uncapped: 720,
       cap: 400,
@@ -53,7 +53,7 @@ describe("the formula", () => {
       rule: "loser",
       base: 32,
       rounded: 40,
-      head: 40,
+      head: 0,
       multiplier: 4,
       uncapped: 160,
       cap: 400,
@@ -70,9 +70,9 @@ function settlement(me: Seat = "E") {
       stake={10}
       fee={10}
       moves={[
-        { from: "amy", to: "bo", amount: 6400 },
-        { from: "cy", to: "bo", amount: 3200 },
-        { from: "di", to: "bo", amount: 3200 },
+        { from: "amy", to: "bo", amount: 6400, reason: "hand" },
+        { from: "cy", to: "bo", amount: 3200, reason: "hand" },
+        { from: "di", to: "bo", amount: 3200, reason: "hand" },
       ]}
       balance={3590}
       balanceChange={-6410}
@@ -125,7 +125,7 @@ describe("the Mazhan settlement", () => {
         hand={7}
         stake={10}
         fee={10}
-        moves={[{ from: "amy", to: "bo", amount: 3000 }]}
+        moves={[{ from: "amy", to: "bo", amount: 3000, reason: "hand" }]}
         balance={0}
         balanceChange={-3010}
         names={names}

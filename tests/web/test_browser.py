@@ -177,23 +177,25 @@ def test_mazhan_by_clicks_on_a_desktop(server: str, browser: Any) -> None:
     me.sit_alone("mazhan")
     me.page.wait_for_selector(".hand [data-tile]")
     me.shot("mazhan-3-table")
-    # a few moves, then switch language mid-hand: the socket stays, play goes on
-    for _ in range(6):
-        me.play_one()
-        me.page.wait_for_timeout(150)
-    me.page.wait_for_selector(".move-log li")
+    # the dealer's first turn: the hand is live and waits for this player (bots cannot end
+    # it meanwhile). Switch language mid-hand: the socket stays, the screen stays.
+    me.page.wait_for_selector(".hand button[data-action]:not([disabled])")
     sockets = me.sockets
     me.page.click("#lang")
     assert me.page.inner_text("#lang") == "中文"
     assert "Moves" in me.page.inner_text(".move-log")
+    assert me.page.query_selector(".hand button[aria-label^='Discard']") is not None
     me.shot("mazhan-4-english-mid-hand")
     me.page.click("#lang")
     assert me.sockets == sockets
     # reload mid-hand: back at the same table, no ready button while the hand is live
     me.page.reload()
-    me.page.wait_for_selector(".table", timeout=15_000)
+    me.page.wait_for_selector(".hand button[data-action]:not([disabled])", timeout=15_000)
     assert me.page.query_selector("#ready") is None
     me.shot("mazhan-5-reloaded")
+    # one discard by a click: the move log names it
+    me.page.query_selector_all(".hand button[data-action]:not([disabled])")[-1].click()
+    me.page.wait_for_selector(".move-log li[data-kind=discard]")
     me.play_to_settlement()
     me.page.wait_for_timeout(300)
     me.shot("mazhan-6-settlement")

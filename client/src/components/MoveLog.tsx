@@ -30,6 +30,8 @@ export function logLine(e: LogEntry): string {
     return to ? `${what}: ${windName(to.seat)} ${actionName(to.kind)}` : what;
   }
   if (e.kind === "trick" && e.detail) return `${who} ${what} (${e.detail})`;
+  if ((e.kind === "chong" || e.kind === "claim") && e.detail)
+    return [who, what, ...tiles, `+${e.detail}`].filter(Boolean).join(" ");
   return [who, what, ...tiles].filter(Boolean).join(" ");
 }
 

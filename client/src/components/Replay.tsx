@@ -14,7 +14,6 @@ import type {
   Seat,
   SeatInfo,
 } from "../protocol";
-import { toFormat2 } from "../protocol/legacy";
 import { go } from "../session";
 import { me } from "../store";
 import { MadiaoTable } from "./Madiao";
@@ -68,21 +67,19 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
     list.current?.querySelector(".current")?.scrollIntoView?.({ block: "nearest" });
   }, [data?.step]);
 
-  const view = data ? (toFormat2(data.view) as MazhanView | MadiaoView) : undefined;
+  const view = data?.view;
   const revealed: Partial<Record<Seat, string[]>> = {};
   if (data?.views) {
     for (const s of SEATS) {
-      const v = data.views[s]
-        ? (toFormat2(data.views[s]) as { hand?: string[]; drawn?: string | null })
-        : undefined;
-      if (v?.hand && s !== view?.seat) revealed[s] = v.drawn ? [...v.hand, v.drawn] : v.hand;
+      const v = data.views[s];
+      if (!v || s === view?.seat) continue;
+      revealed[s] = v.game === "mazhan" && v.drawn ? [...v.hand, v.drawn] : v.hand;
     }
   }
-  const actions = (data as { actions?: string[] } | null)?.actions ?? [];
+  const actions = data?.actions ?? [];
   const common = {
     names: NAMES,
-    deadline: null,
-    total: null,
+    clock: null,
     pending: null,
     version: data?.step ?? 0,
     onAction: () => {},

@@ -2,7 +2,7 @@
 import type { JSX } from "preact";
 import { t, windName } from "../i18n";
 import type { Seat, SeatInfo } from "../protocol";
-import { ClockRing } from "./Clock";
+import { ClockRing, type TableClock } from "./Clock";
 
 export interface SeatBadgeProps {
   seat: Seat;
@@ -13,8 +13,7 @@ export interface SeatBadgeProps {
   dealer: boolean;
   dealerLabel: "dealer" | "banker";
   active: boolean;
-  deadline: number | null;
-  total: number | null;
+  clock: TableClock | null;
   points?: number | null;
   extra?: JSX.Element | null;
 }
@@ -23,7 +22,7 @@ export function SeatBadge(p: SeatBadgeProps): JSX.Element {
   const name = p.info?.name ?? "—";
   return (
     <div class={`seat-badge${p.active ? " active" : ""}${p.isMe ? " me" : ""}`} data-seat={p.seat}>
-      <ClockRing active={p.active} deadline={p.deadline} total={p.total}>
+      <ClockRing active={p.active} clock={p.clock}>
         <span class="wind" title={windName(p.wind)}>
           {windName(p.wind, "zh")}
         </span>

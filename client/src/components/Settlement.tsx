@@ -10,11 +10,11 @@ import type {
   MadiaoResult,
   MazhanResult,
   MazhanScore,
+  Move,
   Payment,
   Seat,
   SeatInfo,
 } from "../protocol";
-import type { Move } from "../store";
 import { Card } from "./Card";
 import { Tile } from "./Tile";
 
@@ -24,7 +24,7 @@ export interface SettlementProps {
   fee: number;
   moves: Move[];
   balance: number | null;
-  balanceChange: number;
+  balanceChange: number | null;
   names: Record<Seat, SeatInfo | null>;
   me: Seat | null;
   myName: string | null;
@@ -36,17 +36,21 @@ const signed = (n: number): string => (n > 0 ? `+${n}` : String(n));
 const seatName = (s: Seat, names: Record<Seat, SeatInfo | null>): string =>
   `${windName(s)} ${names[s]?.name ?? ""}`.trim();
 
-/** The formula as steps: base → 進一 → (胡頭) → × 2^台 → cap → value. */
+/** The formula as steps, as `paiju mazhan score --explain` writes it: base → 進一 →
+ *  (胡頭: rounded + 20) → × 2^台 → cap → value. */
 export function formulaSteps(f: Formula, tai: number): string[] {
   const steps: string[] = [];
   if (f.rule === "limit") return [`${t("limitHand")} ${f.value}`];
+  if (f.rule === "pinghu_wilds") return [`${t("pinghuWilds")} ${f.value}`];
   if (f.rule === "pinghu") {
     steps.push(`${t("pinghu")} ${f.head}`);
   } else {
     steps.push(`${t("base")} ${f.base}`);
     steps.push(`${t("rounded")} ${f.rounded}`);
     if (f.rule === "hutou")
-      steps.push(`${t("head")} ${t("hutouRule", { rounded: f.rounded })} = ${f.head}`);
+      steps.push(
+        `${t("head")} ${t("hutouRule", { rounded: f.rounded, head: f.head })} = ${f.rounded + f.head}`,
+      );
   }
   steps.push(`${t("times", { tai })} (×${f.multiplier}) = ${f.uncapped}`);
   if (f.uncapped > f.cap) steps.push(`${t("cap", { cap: f.cap })} → ${f.value}`);
@@ -142,6 +146,21 @@ function Outcome({ result, props }: { result: MazhanResult; props: SettlementPro
   );
 }
 
+const PAY_REASON: Record<Payment["reason"], Parameters<typeof t>[0]> = {
+  win: "payWin",
+  difference: "payDifference",
+  diao: "payDiao",
+  bonus: "payBonus",
+  qiaomen: "qiaomen",
+  he: "payHe",
+};
+
+/** Why a payment was made, in the current language. */
+export function payReason(reason: Payment["reason"]): string {
+  const key = PAY_REASON[reason];
+  return key ? t(key) : reason;
+}
+
 function Payments({
   payments,
   names,
@@ -169,12 +188,10 @@ function Payments({
             <td>{seatName(p.to, names)}</td>
             <td class="num">{unit(p.amount)}</td>
             <td>
-              {p.reason === "win"
-                ? t("payWin")
-                : p.reason === "difference"
-                  ? t("payDifference")
-                  : p.reason}
-              {p.dealer ? <span class="tag dealer">{t("dealerDouble")}</span> : null}
+              {payReason(p.reason)}
+              {"dealer" in p && p.dealer ? (
+                <span class="tag dealer">{t("dealerDouble")}</span>
+              ) : null}
             </td>
           </tr>
         ))}
@@ -197,6 +214,7 @@ function Points({
   const paid = mine.reduce((acc, m) => acc + (m.to === name ? m.amount : -m.amount), 0);
   // what this seat's net would be in points, against what moved: they differ only when
   // someone could not pay in full (rules §10)
+  const change = props.balanceChange ?? paid - props.fee;
   const scaled = owedNet !== null && Math.round(owedNet * props.stake) !== paid;
   return (
     <section class="points-block" aria-label={t("inPoints", { stake: props.stake })}>
@@ -243,11 +261,11 @@ function Points({
           <tr class="total">
             <td colSpan={2}>{t("yourChange")}</td>
             <td
-              class={`num ${props.balanceChange >= 0 ? "plus" : "minus"}`}
+              class={`num ${change >= 0 ? "plus" : "minus"}`}
               id="balance-change"
-              data-change={props.balanceChange}
+              data-change={change}
             >
-              {signed(props.balanceChange)}
+              {signed(change)}
             </td>
           </tr>
           {props.balance !== null ? (
@@ -414,19 +432,36 @@ export function MadiaoSettlement({
 }: SettlementProps & { result: MadiaoResult }): JSX.Element {
   return (
     <div class="settlement madiao" data-hand={props.hand}>
-      {result.hands ? (
-        <section class="reveal" aria-label={t("allHands")}>
-          {SEATS.map((s) => (
-            <div class="reveal-row" key={s} data-seat={s}>
-              <span class="reveal-who">{seatName(s, props.names)}</span>
-              <span class="reveal-tiles">
-                {(result.hands?.[s] ?? []).map((c) => (
-                  <Card key={c} code={c} size="sm" />
-                ))}
-              </span>
-            </div>
+      {result.special ? (
+        <p class="special-hand" data-special={result.special.seat}>
+          {t("specialHand", {
+            seat: seatName(result.special.seat, props.names),
+            name: result.special.name,
+            n: result.special.zhu,
+          })}
+        </p>
+      ) : null}
+      <section class="reveal" aria-label={t("wonCards")}>
+        <h3>{t("wonCards")}</h3>
+        {SEATS.map((s) => (
+          <div class="reveal-row" key={s} data-seat={s}>
+            <span class="reveal-who">{seatName(s, props.names)}</span>
+            <span class="reveal-tiles">
+              {result.seats[s].won.length
+                ? result.seats[s].won.map((c) => <Card key={c} code={c} size="sm" />)
+                : "—"}
+            </span>
+          </div>
+        ))}
+      </section>
+      {result.penalties.length ? (
+        <ul class="penalties">
+          {result.penalties.map((x, i) => (
+            <li key={i} data-seat={x.seat}>
+              {seatName(x.seat, props.names)}: {named(x)}
+            </li>
           ))}
-        </section>
+        </ul>
       ) : null}
       <ChongDraws result={result} names={props.names} />
       <table class="md-scores">

@@ -1,5 +1,6 @@
 // HTTP calls: the session is the HttpOnly cookie the server sets on login; no token is kept
 // by this page (nothing in localStorage, nothing in a URL).
+import type { Seat, View } from "../protocol";
 
 export class ApiError extends Error {
   constructor(
@@ -93,7 +94,9 @@ export interface ReplayStep {
   step: number;
   steps: number;
   last: string | null;
-  view: unknown;
+  view: View;
   /** Every seat's view at this step (the hand is over, so nothing is hidden any more). */
-  views?: Record<string, unknown>;
+  views?: Partial<Record<Seat, View>>;
+  /** The hand's moves, in the record's notation. */
+  actions?: string[];
 }
