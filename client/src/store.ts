@@ -266,6 +266,12 @@ export function handle(raw: unknown, now: number = Date.now()): void {
           seats,
           readyDeadline: typeof m.ready_seconds === "number" ? now + m.ready_seconds * 1000 : null,
         };
+        // the seating moves on when the deal passes (no `seated` frame says so): find
+        // this player by name
+        const name = me.value?.name;
+        const chair = name ? ORDER.find((x) => seats[x]?.name === name && !seats[x]?.bot) : null;
+        if (seated.value && chair && chair !== seated.value.seat)
+          seated.value = { ...seated.value, seat: chair };
         const mine = seated.value ? seats[seated.value.seat] : null;
         // a table that is not live and shows this seat unconfirmed: the ready button is back
         if (!m.live && mine && !mine.ready && before) readySent.value = false;

@@ -212,3 +212,19 @@ describe("a finished hand's names", () => {
     expect(settlement.value?.names.S?.name).toBe("me");
   });
 });
+
+describe("the seating", () => {
+  it("follows this player when the deal passes", () => {
+    sit();
+    handle({
+      type: "table",
+      table: 7,
+      room: "mazhan",
+      game: "mazhan",
+      live: false,
+      hand_no: 1,
+      seats: { E: { ...seat, name: "x", bot: true }, S: null, W: null, N: seat },
+    } satisfies ServerMessage);
+    expect(seated.value?.seat).toBe("N");
+  });
+});

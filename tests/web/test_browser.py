@@ -4,10 +4,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -48,7 +50,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = {
         **os.environ,
         "PAIJU_DATA_DIR": str(tmp_path_factory.mktemp("web")),
-        "PAIJU_BOT_WAIT": "0.2",
+        # tables of one's own fill with bots at once; a shared table waits for people
+        "PAIJU_BOT_WAIT": "600",
+        "PAIJU_REGISTER_LIMITS_ADDRESS": "1000/minute",
         "PAIJU_BOT_DELAY": "0.05",
         "PAIJU_NEXT_HAND_SECONDS": "600",
         "PAIJU_TURN_SECONDS": "60",
@@ -151,6 +155,80 @@ class Player:
         raise AssertionError("the hand did not end")
 
 
+class SocketPlayer:
+    """Another person at the table, on a bare WebSocket (an API client with a bearer token):
+    it reads every frame on a thread of its own and waits on them, never on the clock."""
+
+    def __init__(self, base: str, name: str) -> None:
+        from websockets.sync.client import connect
+
+        body = {"name": name, "password": "secret-pw-1"}
+        assert httpx.post(base + "/api/register", json=body).status_code == 201
+        token = httpx.post(base + "/api/login", json={**body, "bearer": True}).json()["token"]
+        self.token = token
+        self.name = name
+        self.base = base
+        self.frames: list[dict[str, Any]] = []
+        self._cond = threading.Condition()
+        self._stack = contextlib.ExitStack()
+        self.ws = self._stack.enter_context(
+            connect(
+                base.replace("http://", "ws://") + "/ws",
+                additional_headers={"Authorization": f"Bearer {token}"},
+            )
+        )
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        import json
+
+        try:
+            while True:
+                text = self.ws.recv()
+                with self._cond:
+                    self.frames.append(json.loads(text))
+                    self._cond.notify_all()
+        except Exception:  # the socket closed
+            pass
+
+    def send(self, **message: Any) -> None:
+        import json
+
+        self.ws.send(json.dumps(message))
+
+    def wait_for(self, type_: str, timeout: float = 20.0, **fields: Any) -> dict[str, Any]:
+        """The first frame of this type (with these fields) received so far or next."""
+        end = time.monotonic() + timeout
+        seen = 0
+        with self._cond:
+            while True:
+                for f in self.frames[seen:]:
+                    if f.get("type") == type_ and all(f.get(k) == v for k, v in fields.items()):
+                        return f
+                seen = len(self.frames)
+                left = end - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"{self.name}: no {type_} frame; got {self.frames[-5:]}")
+                self._cond.wait(left)
+
+    def ledger(self) -> list[dict[str, Any]]:
+        headers = {"Authorization": f"Bearer {self.token}"}
+        entries: list[dict[str, Any]] = httpx.get(
+            self.base + "/api/ledger", headers=headers
+        ).json()["entries"]
+        return entries
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+def _api(page: Any, base: str, path: str) -> Any:
+    """A GET of the API with the page's session cookie."""
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    return httpx.get(base + path, cookies=cookies).json()
+
+
 def _no_horizontal_scroll(page: Any) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], width
@@ -215,6 +293,11 @@ def test_mazhan_by_clicks_on_a_desktop(server: str, browser: Any) -> None:
     me.page.wait_for_selector("#lobby", timeout=15_000)
     me.page.wait_for_selector("#hands [data-action=replay]")
     assert me.balance() == balance
+    # nothing but the hand's own lines: the fee and the settlement, no escape
+    assert _api(me.page, server, "/api/me")["balance"] == balance
+    ledger = _api(me.page, server, "/api/ledger")["entries"]
+    assert {e["reason"] for e in ledger} <= {"issue", "fee", "hand"}, ledger
+    assert balance == 10_000 + sum(e["amount"] for e in ledger if e["reason"] != "issue")
     me.shot("mazhan-8-lobby-after")
     # the replay: every hand shown, ← → step, the settlement at the end
     me.page.click("#hands [data-action=replay]")
@@ -277,5 +360,56 @@ def test_mazhan_on_a_phone_and_leaving_during_a_hand(server: str, browser: Any) 
     assert len({e["hand"] for e in escapes}) == 1, escapes
     assert sum(e["amount"] for e in escapes) == -400 * stake, escapes
     assert me.balance() == before - 400 * stake
+    assert not me.errors, me.errors
+    me.page.close()
+
+
+def test_an_opponents_escape_seen_at_the_table(server: str, browser: Any) -> None:
+    me = Player(browser, server, "看逃跑的人", DESKTOP)
+    me.register()
+    me.page.click("button[data-action=join][data-room=mazhan]")
+    me.page.wait_for_selector("#table .waiting")
+    # three other people sit down (on bare sockets), hand play to 托管 and confirm
+    others = [SocketPlayer(server, f"對手{i}") for i in range(3)]
+    for o in others:
+        o.send(type="join", room="mazhan")
+        o.wait_for("seated")
+        o.send(type="tuoguan", on=True)
+        o.send(type="ready")
+    me.page.wait_for_selector("#table .confirmations[data-confirmed='3']")
+    me.shot("escape-1-waiting-for-me")
+    me.page.click("#ready")
+    me.page.wait_for_selector(".table[data-game=mazhan]", timeout=20_000)
+    me.shot("escape-2-live")
+    before = _api(me.page, server, "/api/me")["balance"]
+    # one of them leaves during the live hand: an escape, seen by everyone at once
+    escaper = others[0]
+    escaper.wait_for("view")
+    escaper.send(type="leave")
+    escape = escaper.wait_for("escape")
+    assert escape["name"] == escaper.name and escape["why"] == "left"
+    notice = me.page.wait_for_selector(f"[data-escape='{escape['seat']}']")
+    text = notice.inner_text()
+    assert escaper.name in text and str(escape["penalty"]) in text, text
+    # the board of the aborted hand is gone, the header balance follows the ledger
+    assert me.page.query_selector(".table[data-game=mazhan]") is None
+    after = _api(me.page, server, "/api/me")["balance"]
+    share = sum(m["amount"] for m in escape["moves"] if m["to"] == me.name)
+    assert share > 0 and after == before + share
+    me.page.wait_for_selector(f".who-balance[data-balance='{after}']")
+    # the escaper paid once: 400 × 底注 on one hand's lines
+    lines = [e for e in escaper.ledger() if e["reason"] == "escape"]
+    assert len({e["hand"] for e in lines}) == 1
+    assert sum(e["amount"] for e in lines) == -escape["penalty"]
+    # the table waits for a new fourth; this player is back in the waiting room
+    me.page.wait_for_selector("#table .waiting")
+    assert me.page.query_selector("#ready") is not None
+    me.shot("escape-3-notice")
+    me.page.click("#lang")
+    assert escaper.name in me.page.inner_text("[data-escape]")
+    me.shot("escape-4-notice-english")
+    me.page.click("#lang")
+    for o in others:
+        o.close()
     assert not me.errors, me.errors
     me.page.close()

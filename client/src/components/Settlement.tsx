@@ -490,7 +490,7 @@ export function MadiaoSettlement({
                   <span class="muted small">{r.zhengben ? t("zhengben") : t("chijiao")}</span>
                 </td>
                 <td class="num">{signed(r.diao)}</td>
-                <td>
+                <td class="bonus-items">
                   {r.bonuses.length
                     ? r.bonuses.map((b) => `${named(b)} ${t("zhu", { n: b.zhu })}`).join(" · ")
                     : "—"}

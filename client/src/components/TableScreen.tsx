@@ -115,6 +115,8 @@ function EscapePanel(): JSX.Element | null {
       : e.why === "disconnected"
         ? t("whyDisconnected")
         : t("whyLeft");
+  const name = me.value?.name;
+  const share = e.moves.reduce((acc, m) => acc + (m.to === name ? m.amount : 0), 0);
   return (
     <section class="notice escape" role="alert" data-escape={e.seat}>
       <p>
@@ -122,6 +124,7 @@ function EscapePanel(): JSX.Element | null {
           ? t("youEscaped", { why, penalty: e.penalty })
           : t("escapeNotice", { name: e.name, seat: windName(e.seat), why, penalty: e.penalty })}
       </p>
+      {!e.mine && share > 0 ? <p data-share={share}>{t("escapeShare", { n: share })}</p> : null}
     </section>
   );
 }

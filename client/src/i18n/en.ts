@@ -94,6 +94,8 @@ export const en: Table = {
     reconnected: "Reconnected",
     escapeNotice: "{name} ({seat}) escaped: {why}, losing {penalty} points; the hand is void.",
     youLeftPaid: "You left a live hand: {penalty} points paid as the escape penalty.",
+    escapeShare:
+      "Your share of the penalty: +{n} points. Confirm the next hand when a fourth player sits down.",
     youEscaped: "You escaped ({why}) and lost {penalty} points.",
     whyTimeouts: "timed out four times in a row",
     whyDisconnected: "disconnected too long",

@@ -95,6 +95,7 @@ export const zh = {
     reconnected: "已重新連線",
     escapeNotice: "{name}（{seat}）逃跑：{why}，扣 {penalty} 分；本局作廢。",
     youLeftPaid: "你在牌局中離開，按逃跑扣 {penalty} 分。",
+    escapeShare: "你分得罰分 +{n}。有人補位後請準備下一局。",
     youEscaped: "你逃跑了（{why}），扣 {penalty} 分。",
     whyTimeouts: "連續超時",
     whyDisconnected: "斷線過久",
