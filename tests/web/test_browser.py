@@ -18,6 +18,8 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.web.clicks import play_to_settlement
+
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parent.parent.parent
 ARTIFACTS = ROOT / "artifacts"
@@ -66,12 +68,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
+    # poll until the server answers (or dies): the interval is a poll, not a guess of speed
+    end = time.monotonic() + 120
+    while True:
+        assert proc.poll() is None, "paiju serve exited"
         try:
-            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+            if httpx.get(base + "/api/health", timeout=5).status_code == 200:
                 break
         except httpx.HTTPError:
-            time.sleep(0.1)
+            pass
+        assert time.monotonic() < end, "paiju serve did not answer"
+        time.sleep(0.1)
     yield base
     proc.terminate()
     proc.wait(timeout=20)
@@ -126,33 +133,8 @@ class Player:
     def balance(self) -> int:
         return int(self.page.get_attribute(".who-balance", "data-balance") or "0")
 
-    def play_one(self) -> bool:
-        """One click of a legal move, if there is one: pass a claim, else the rightmost
-        playable tile or card (clicks only). True when something was clicked."""
-        page = self.page
-        for selector in (
-            ".prompt button[data-action$=' pass']",
-            ".prompt button.act-zhuo",
-            ".hand-drawn button:not([disabled])",
-            ".hand button:not([disabled])",
-        ):
-            buttons = page.query_selector_all(selector)
-            if buttons:
-                try:
-                    buttons[-1].click(timeout=2_000)
-                    return True
-                except Exception:  # the view moved on under the click: look again
-                    return False
-        return False
-
-    def play_to_settlement(self, limit_s: float = 150) -> None:
-        end = time.monotonic() + limit_s
-        while time.monotonic() < end:
-            if self.page.query_selector("#result"):
-                return
-            if not self.play_one():
-                self.page.wait_for_timeout(100)
-        raise AssertionError("the hand did not end")
+    def play_to_settlement(self) -> None:
+        play_to_settlement(self.page)
 
 
 class SocketPlayer:
@@ -275,7 +257,6 @@ def test_mazhan_by_clicks_on_a_desktop(server: str, browser: Any) -> None:
     me.page.query_selector_all(".hand button[data-action]:not([disabled])")[-1].click()
     me.page.wait_for_selector(".move-log li[data-kind=discard]")
     me.play_to_settlement()
-    me.page.wait_for_timeout(300)
     me.shot("mazhan-6-settlement")
     panel = me.page.inner_text("#result")
     assert "結算" in panel and "誰付誰" in panel
@@ -323,7 +304,8 @@ def test_madiao_by_clicks_on_a_phone(server: str, browser: Any) -> None:
     _no_horizontal_scroll(me.page)
     _touch_targets(me.page)
     me.play_to_settlement()
-    me.page.wait_for_timeout(5_500)  # the 開沖 draws are revealed one by one
+    # the 開沖 draws are revealed one by one (this page keeps its animations)
+    me.page.wait_for_selector("#result .chong[data-revealed=true]", timeout=30_000)
     me.shot("madiao-3-settlement-phone")
     _no_horizontal_scroll(me.page)
     assert "開沖" in me.page.inner_text("#result")
@@ -351,7 +333,8 @@ def test_mazhan_on_a_phone_and_leaving_during_a_hand(server: str, browser: Any) 
     me.page.click("#leave")
     me.page.click("dialog.confirm [data-action=confirm]")
     me.page.wait_for_selector("#lobby", timeout=15_000)
-    me.page.wait_for_timeout(500)
+    me.page.wait_for_selector("[data-toast=youLeftPaid]")
+    me.page.wait_for_selector(f".who-balance[data-balance='{before - 400 * stake}']")
     me.shot("mazhan-phone-3-after-escape")
     cookies = {c["name"]: c["value"] for c in me.page.context.cookies()}
     ledger = httpx.get(server + "/api/ledger", cookies=cookies).json()["entries"]

@@ -395,7 +395,11 @@ function ChongDraws({
     return () => clearTimeout(id);
   }, [shown, result.chong.length]);
   return (
-    <section class="chong" aria-label={t("chong")}>
+    <section
+      class="chong"
+      aria-label={t("chong")}
+      data-revealed={shown >= result.chong.length ? "true" : "false"}
+    >
       <h3>{t("chong")}</h3>
       <ol class="chong-draws">
         {result.chong.map((d, i) => (
