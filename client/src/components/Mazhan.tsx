@@ -2,7 +2,7 @@
 import type { JSX } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { aroundFrom, isSeat, sideOf } from "../game/seats";
-import { actionName, meldName, t, tileName, tileShort, windName } from "../i18n";
+import { actionName, meldName, t, tileName, tileShort, windName, windShort } from "../i18n";
 import type { MazhanAction, MazhanMeld, MazhanView, Seat, SeatInfo } from "../protocol";
 import { Countdown, clockOf, type TableClock } from "./Clock";
 import { SeatBadge } from "./SeatBadge";
@@ -71,7 +71,7 @@ function Meld({
           />
         ))}
       </span>
-      {meld.from ? <span class="meld-from">{windName(meld.from, "zh")}</span> : null}
+      {meld.from ? <span class="meld-from">{windShort(meld.from)}</span> : null}
     </span>
   );
 }
@@ -125,7 +125,7 @@ function Pond({ seat, view }: { seat: Seat; view: MazhanView }): JSX.Element {
             />
             {isSeat(d.claimed_by) ? (
               <span class="claimed-mark" aria-hidden="true">
-                {windName(d.claimed_by, "zh")}
+                {windShort(d.claimed_by)}
               </span>
             ) : null}
           </span>
@@ -239,7 +239,7 @@ function Center({ view }: { view: MazhanView }): JSX.Element {
             key={s}
             class={`compass compass-${sideOf(s, view.seat)}${view.turn === s ? " on" : ""}`}
           >
-            {windName(view.seats[s].wind, "zh")}
+            {windShort(view.seats[s].wind)}
           </span>
         ))}
       </div>

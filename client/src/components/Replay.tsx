@@ -5,7 +5,15 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { parseRecordAction } from "../game/notation";
 import { SEATS } from "../game/seats";
 import { actionName, cardName, errorText, gameName, t, tileShort, windName } from "../i18n";
-import { ApiError, api, type ReplayStep } from "../net/api";
+import {
+  ApiError,
+  api,
+  type HandPoints,
+  type HandSummary,
+  handPoints,
+  type LedgerEntry,
+  type ReplayStep,
+} from "../net/api";
 import type {
   MadiaoResult,
   MadiaoView,
@@ -20,7 +28,16 @@ import { MadiaoTable } from "./Madiao";
 import { MazhanTable } from "./Mazhan";
 import { MadiaoSettlement, MazhanSettlement } from "./Settlement";
 
-const NAMES: Record<Seat, SeatInfo | null> = { E: null, S: null, W: null, N: null };
+/** The replay knows only this player's own name (the others' are not in the record). */
+function replayNames(
+  seat: Seat | undefined,
+  name: string | undefined,
+): Record<Seat, SeatInfo | null> {
+  const names: Record<Seat, SeatInfo | null> = { E: null, S: null, W: null, N: null };
+  if (seat && name)
+    names[seat] = { name, bot: false, ready: false, tuoguan: false, connected: true };
+  return names;
+}
 
 function moveText(text: string, game: string): string {
   const a = parseRecordAction(text, game === "madiao" ? "madiao" : "mazhan");
@@ -48,6 +65,26 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
       gone = true;
     };
   }, [hand, step]);
+  // the hand's points as the ledger has them (the settlement at the end shows them)
+  const [points, setPoints] = useState<{ stake: number; lines: HandPoints } | null>(null);
+  useEffect(() => {
+    let gone = false;
+    const name = me.value?.name;
+    if (!name) return;
+    Promise.all([
+      api<{ hands: HandSummary[] }>("/api/hands"),
+      api<{ entries: LedgerEntry[] }>("/api/ledger"),
+    ])
+      .then(([h, l]) => {
+        const summary = h.hands.find((x) => x.hand === hand);
+        if (!gone && summary)
+          setPoints({ stake: summary.stake, lines: handPoints(l.entries, hand, name) });
+      })
+      .catch(() => {});
+    return () => {
+      gone = true;
+    };
+  }, [hand]);
   const steps = data?.steps ?? 0;
   const to = (n: number) => go({ name: "replay", hand, step: Math.max(0, Math.min(n, steps)) });
   useEffect(() => {
@@ -77,6 +114,7 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
     }
   }
   const actions = data?.actions ?? [];
+  const NAMES = replayNames(view?.seat, me.value?.name);
   const common = {
     names: NAMES,
     clock: null,
@@ -109,7 +147,7 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
           onClick={() => to(0)}
           disabled={step <= 0}
         >
-          ⏮
+          |◀
         </button>
         <button
           type="button"
@@ -147,7 +185,7 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
           onClick={() => to(steps)}
           disabled={!!data && step >= steps}
         >
-          ⏭
+          ▶|
         </button>
         <button
           type="button"
@@ -174,11 +212,12 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
               {view.game === "mazhan" ? (
                 <MazhanSettlement
                   hand={hand}
-                  stake={0}
-                  fee={0}
-                  moves={[]}
-                  balance={null}
-                  balanceChange={0}
+                  stake={points?.stake ?? 0}
+                  fee={points?.lines.fee ?? 0}
+                  moves={points?.lines.moves ?? []}
+                  balance={points?.lines.balance ?? null}
+                  balanceChange={points?.lines.change ?? null}
+                  showPoints={points !== null}
                   names={NAMES}
                   me={view.seat}
                   myName={me.value?.name ?? null}
@@ -189,11 +228,12 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
               ) : (
                 <MadiaoSettlement
                   hand={hand}
-                  stake={0}
-                  fee={0}
-                  moves={[]}
-                  balance={null}
-                  balanceChange={0}
+                  stake={points?.stake ?? 0}
+                  fee={points?.lines.fee ?? 0}
+                  moves={points?.lines.moves ?? []}
+                  balance={points?.lines.balance ?? null}
+                  balanceChange={points?.lines.change ?? null}
+                  showPoints={points !== null}
                   names={NAMES}
                   me={view.seat}
                   myName={me.value?.name ?? null}

@@ -1,6 +1,6 @@
 // A seat's plate: wind, name, dealer mark, points, status, and the clock ring.
 import type { JSX } from "preact";
-import { t, windName } from "../i18n";
+import { t, windName, windShort } from "../i18n";
 import type { Seat, SeatInfo } from "../protocol";
 import { ClockRing, type TableClock } from "./Clock";
 
@@ -19,12 +19,14 @@ export interface SeatBadgeProps {
 }
 
 export function SeatBadge(p: SeatBadgeProps): JSX.Element {
-  const name = p.info?.name ?? "—";
+  const name = p.info?.name ?? "";
+  // a person's points, as the table frame shows everyone (bots play for the house: none)
+  const points = typeof p.points === "number" ? p.points : (p.info?.points ?? null);
   return (
     <div class={`seat-badge${p.active ? " active" : ""}${p.isMe ? " me" : ""}`} data-seat={p.seat}>
       <ClockRing active={p.active} clock={p.clock}>
         <span class="wind" title={windName(p.wind)}>
-          {windName(p.wind, "zh")}
+          {windShort(p.wind)}
         </span>
       </ClockRing>
       <span class="seat-text">
@@ -44,9 +46,9 @@ export function SeatBadge(p: SeatBadgeProps): JSX.Element {
         </span>
         <span class="seat-sub">
           <span class="wind-name">{windName(p.wind)}</span>
-          {typeof p.points === "number" ? (
-            <span class="points">
-              {p.points} {t("points")}
+          {typeof points === "number" ? (
+            <span class="points" data-points={points}>
+              {points} {t("points")}
             </span>
           ) : null}
           {p.extra}

@@ -30,6 +30,8 @@ export interface SettlementProps {
   myName: string | null;
   wild?: string;
   dealer?: Seat;
+  /** False where the points are not known (a replay before the ledger answered). */
+  showPoints?: boolean;
 }
 
 const signed = (n: number): string => (n > 0 ? `+${n}` : String(n));
@@ -210,8 +212,11 @@ function Points({
 }): JSX.Element {
   const name = props.myName;
   const who = (x: string) => (x === "house" ? t("house") : x);
-  const mine = props.moves.filter((m) => m.from === name || m.to === name);
+  // the fee has its own line; the rest is the hand's settlement, line by line
+  const moves = props.moves.filter((m) => m.reason !== "fee");
+  const mine = moves.filter((m) => m.from === name || m.to === name);
   const paid = mine.reduce((acc, m) => acc + (m.to === name ? m.amount : -m.amount), 0);
+  const bots = SEATS.some((s) => props.names[s]?.bot);
   // what this seat's net would be in points, against what moved: they differ only when
   // someone could not pay in full (rules §10)
   const change = props.balanceChange ?? paid - props.fee;
@@ -232,7 +237,7 @@ function Points({
             <td colSpan={2}>{t("feeLine", { fee: props.fee })}</td>
             <td class="num">{props.fee}</td>
           </tr>
-          {props.moves.map((m, i) => (
+          {moves.map((m, i) => (
             <tr key={i} class={m.from === name || m.to === name ? "mine" : undefined}>
               <td>{who(m.from)}</td>
               <td>{who(m.to)}</td>
@@ -242,6 +247,7 @@ function Points({
         </tbody>
       </table>
       {scaled ? <p class="muted small">{t("scaledNote")}</p> : null}
+      {bots ? <p class="muted small">{t("botsHouse")}</p> : null}
       <table class="my-ledger" aria-label={t("yourChange")}>
         <tbody>
           <tr>
@@ -373,7 +379,9 @@ export function MazhanSettlement({
           ))}
         </p>
       </section>
-      <Points props={props} owedNet={props.me ? result.net[props.me] : null} />
+      {props.showPoints === false ? null : (
+        <Points props={props} owedNet={props.me ? result.net[props.me] : null} />
+      )}
     </div>
   );
 }
@@ -517,7 +525,9 @@ export function MadiaoSettlement({
           unit={(n) => t("zhu", { n })}
         />
       </section>
-      <Points props={props} owedNet={props.me ? result.net[props.me] : null} />
+      {props.showPoints === false ? null : (
+        <Points props={props} owedNet={props.me ? result.net[props.me] : null} />
+      )}
     </div>
   );
 }

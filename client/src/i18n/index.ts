@@ -71,6 +71,9 @@ export const meldName = (kind: string, l: Lang = lang.value): string =>
   lookup(TABLES[l].melds, kind, "meld");
 export const windName = (seat: string, l: Lang = lang.value): string =>
   lookup(TABLES[l].winds, seat, "seat");
+/** A seat's wind in one character: 「東」, "E" (the seat ring, the compass, meld marks). */
+export const windShort = (seat: string, l: Lang = lang.value): string =>
+  lookup(TABLES[l].windsShort, seat, "seat");
 export const roomName = (room: string, l: Lang = lang.value): string =>
   lookup(TABLES[l].rooms, room, "room");
 export const gameName = (game: string, l: Lang = lang.value): string =>

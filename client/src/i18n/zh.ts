@@ -147,6 +147,7 @@ export const zh = {
     inPoints: "積分（× 底注 {stake}）",
     expected: "應付",
     paid: "實付",
+    botsHouse: "機器人代表系統：它們的輸贏歸系統。",
     scaledNote: "付不起的一方按比例減付，餘數歸系統。",
     feeLine: "台費（每家 {fee}）",
     yourChange: "你的積分變化",
@@ -243,6 +244,7 @@ export const zh = {
     madiao: "馬吊",
   },
   winds: { E: "東", S: "南", W: "西", N: "北" },
+  windsShort: { E: "東", S: "南", W: "西", N: "北" },
   reasons: {
     issue: "開戶",
     fee: "台費",
