@@ -5,6 +5,7 @@ fails under load."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -42,9 +43,15 @@ def act_once(page: Any, timeout: float = 60_000) -> bool:
     return True
 
 
-def play_to_settlement(page: Any, moves: int = 400) -> None:
-    """Click moves until the settlement shows."""
+def play_to_settlement(
+    page: Any, moves: int = 400, before: Callable[[Any], None] | None = None
+) -> None:
+    """Click moves until the settlement shows; ``before(page)`` looks at the page before
+    each move (a screenshot of a claim prompt, say)."""
     for _ in range(moves):
+        page.wait_for_selector(f"{OVER}, {', '.join(PLAYABLE)}", timeout=60_000)
+        if before is not None:
+            before(page)
         if not act_once(page):
             page.wait_for_selector("#result")
             return

@@ -133,8 +133,16 @@ class Player:
     def balance(self) -> int:
         return int(self.page.get_attribute(".who-balance", "data-balance") or "0")
 
-    def play_to_settlement(self) -> None:
-        play_to_settlement(self.page)
+    def play_to_settlement(self, prompt_shot: str | None = None) -> None:
+        """Play by clicks to the settlement; the first claim prompt seen is photographed."""
+        shots: set[str] = set()
+
+        def look(page: Any) -> None:
+            if prompt_shot and not shots and page.query_selector(".prompt.claim"):
+                shots.add(prompt_shot)
+                self.shot(prompt_shot)
+
+        play_to_settlement(self.page, before=look)
 
 
 class SocketPlayer:
@@ -253,10 +261,15 @@ def test_mazhan_by_clicks_on_a_desktop(server: str, browser: Any) -> None:
     me.page.wait_for_selector(".hand button[data-action]:not([disabled])", timeout=15_000)
     assert me.page.query_selector("#ready") is None
     me.shot("mazhan-5-reloaded")
-    # one discard by a click: the move log names it
-    me.page.query_selector_all(".hand button[data-action]:not([disabled])")[-1].click()
+    # one discard by the keyboard: focus the hand, ← picks the tile left of the drawn one,
+    # Enter discards it; the move log names it
+    me.page.focus(".hand button[tabindex='0']")
+    me.page.keyboard.press("ArrowLeft")
+    picked = me.page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert picked and picked.startswith("打 "), picked
+    me.page.keyboard.press("Enter")
     me.page.wait_for_selector(".move-log li[data-kind=discard]")
-    me.play_to_settlement()
+    me.play_to_settlement(prompt_shot="mazhan-5b-claim-prompt")
     me.shot("mazhan-6-settlement")
     panel = me.page.inner_text("#result")
     assert "結算" in panel and "誰付誰" in panel
@@ -297,9 +310,12 @@ def test_madiao_by_clicks_on_a_phone(server: str, browser: Any) -> None:
     me = Player(browser, server, "手機玩家", PHONE)
     me.register()
     _no_horizontal_scroll(me.page)
+    # the bots of a table of one's own at the level the player picks
+    me.page.select_option("select[data-level=madiao]", "hard")
     me.shot("madiao-1-lobby-phone")
     me.sit_alone("madiao")
     me.page.wait_for_selector(".table", timeout=20_000)
+    assert len(me.page.query_selector_all(".seat-badge [data-level=hard]")) == 3
     me.shot("madiao-2-table-phone")
     _no_horizontal_scroll(me.page)
     _touch_targets(me.page)

@@ -2,10 +2,13 @@
 // your hands with results and replay links, the ledger.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { errorText, gameName, reasonName, roomName, t, windName } from "../i18n";
+import { errorText, gameName, levelName, reasonName, roomName, t, windName } from "../i18n";
 import { ApiError, api, type HandSummary, type LedgerEntry, type Room } from "../net/api";
+import type { BotLevel } from "../protocol";
 import { go, join } from "../session";
 import { me } from "../store";
+
+const LEVELS: BotLevel[] = ["easy", "normal", "hard"];
 
 const signed = (n: number): string => (n > 0 ? `+${n}` : String(n));
 
@@ -121,6 +124,7 @@ export function Lobby(): JSX.Element {
       gone = true;
     };
   }, []);
+  const [levels, setLevels] = useState<Partial<Record<string, BotLevel>>>({});
   return (
     <main class="lobby" id="lobby">
       {error ? (
@@ -164,12 +168,34 @@ export function Lobby(): JSX.Element {
                       data-alone={r.name}
                       data-action="alone"
                       disabled={!allowed}
-                      onClick={() => join(r.name, true)}
+                      onClick={() => join(r.name, true, levels[r.name] ?? r.level ?? undefined)}
                     >
                       {t("alone")}
                     </button>
                   ) : null}
                 </div>
+                {r.bots ? (
+                  <label class="level-choice">
+                    <span>{t("botLevel")}</span>
+                    <select
+                      data-level={r.name}
+                      disabled={!allowed}
+                      value={levels[r.name] ?? r.level ?? "normal"}
+                      onChange={(e) =>
+                        setLevels({
+                          ...levels,
+                          [r.name]: (e.currentTarget as HTMLSelectElement).value as BotLevel,
+                        })
+                      }
+                    >
+                      {LEVELS.map((l) => (
+                        <option key={l} value={l}>
+                          {levelName(l)}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                ) : null}
                 {allowed ? null : <p class="muted small">{t("tooFewPoints")}</p>}
               </article>
             );

@@ -1,6 +1,6 @@
 // A seat's plate: wind, name, dealer mark, points, status, and the clock ring.
 import type { JSX } from "preact";
-import { t, windName, windShort } from "../i18n";
+import { levelName, t, windName, windShort } from "../i18n";
 import type { Seat, SeatInfo } from "../protocol";
 import { ClockRing, type TableClock } from "./Clock";
 
@@ -38,7 +38,12 @@ export function SeatBadge(p: SeatBadgeProps): JSX.Element {
               {t(p.dealerLabel)}
             </span>
           ) : null}
-          {p.info?.bot ? <span class="tag muted">{t("bot")}</span> : null}
+          {p.info?.bot ? (
+            <span class="tag muted" data-level={p.info.level ?? undefined}>
+              {t("bot")}
+              {p.info.level ? ` · ${levelName(p.info.level)}` : ""}
+            </span>
+          ) : null}
           {p.info?.tuoguan ? <span class="tag muted">{t("tuoguan")}</span> : null}
           {p.info && !p.info.bot && p.info.connected === false ? (
             <span class="tag warn">{t("offline")}</span>

@@ -22,6 +22,7 @@ export const en: Table = {
     noHands: "No hands played yet.",
     noLedger: "No entries yet.",
     join: "Sit down",
+    botLevel: "Bots",
     alone: "Play the bots",
     minBalance: "Minimum",
     yourStake: "Your stake",
@@ -245,6 +246,7 @@ export const en: Table = {
     "mazhan-vip": "Mazhan mahjong · VIP",
     madiao: "Ma Diao",
   },
+  levels: { easy: "Easy", normal: "Normal", hard: "Hard" },
   winds: { E: "East", S: "South", W: "West", N: "North" },
   windsShort: { E: "E", S: "S", W: "W", N: "N" },
   reasons: {

@@ -74,6 +74,9 @@ export const windName = (seat: string, l: Lang = lang.value): string =>
 /** A seat's wind in one character: 「東」, "E" (the seat ring, the compass, meld marks). */
 export const windShort = (seat: string, l: Lang = lang.value): string =>
   lookup(TABLES[l].windsShort, seat, "seat");
+/** A bot level's name: 「簡單」, "Easy". */
+export const levelName = (level: string, l: Lang = lang.value): string =>
+  lookup(TABLES[l].levels, level, "level");
 export const roomName = (room: string, l: Lang = lang.value): string =>
   lookup(TABLES[l].rooms, room, "room");
 export const gameName = (game: string, l: Lang = lang.value): string =>

@@ -23,6 +23,7 @@ export const zh = {
     noHands: "還沒有打過牌。",
     noLedger: "還沒有帳目。",
     join: "入座",
+    botLevel: "機器人",
     alone: "與機器人對局",
     minBalance: "最低積分",
     yourStake: "你的底注",
@@ -243,6 +244,7 @@ export const zh = {
     "mazhan-vip": "馬站麻將・貴賓房",
     madiao: "馬吊",
   },
+  levels: { easy: "簡單", normal: "普通", hard: "困難" },
   winds: { E: "東", S: "南", W: "西", N: "北" },
   windsShort: { E: "東", S: "南", W: "西", N: "北" },
   reasons: {

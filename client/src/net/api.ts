@@ -1,6 +1,6 @@
 // HTTP calls: the session is the HttpOnly cookie the server sets on login; no token is kept
 // by this page (nothing in localStorage, nothing in a URL).
-import type { Move, Seat, View } from "../protocol";
+import type { BotLevel, Move, Seat, View } from "../protocol";
 
 export class ApiError extends Error {
   constructor(
@@ -61,6 +61,8 @@ export interface Room {
   seats: number;
   escape_multiple: number;
   bots: boolean;
+  /** The level of the room's bots (a table of one's own may choose another). */
+  level?: BotLevel | null;
   tables: number;
   players: number;
 }
