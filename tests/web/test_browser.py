@@ -224,6 +224,19 @@ def _no_horizontal_scroll(page: Any) -> None:
     assert width <= page.viewport_size["width"], width
 
 
+def _named_controls(page: Any) -> None:
+    """Every button, link and field has an accessible name; every tile and card too."""
+    unnamed = page.evaluate(
+        """() => [...document.querySelectorAll(
+                'button, a[href], input, select, [data-tile][role], [data-card][role]')]
+            .filter(e => e.offsetParent !== null)
+            .filter(e => !(e.getAttribute('aria-label') || e.textContent.trim()
+                || (e.labels && e.labels.length) || e.getAttribute('title')))
+            .map(e => e.outerHTML.slice(0, 100))"""
+    )
+    assert not unnamed, unnamed
+
+
 def _touch_targets(page: Any) -> None:
     small = page.evaluate(
         """() => [...document.querySelectorAll('button:not([disabled]), input, a[href]')]
@@ -245,6 +258,7 @@ def test_mazhan_by_clicks_on_a_desktop(server: str, browser: Any) -> None:
     me.sit_alone("mazhan")
     me.page.wait_for_selector(".hand [data-tile]")
     me.shot("mazhan-3-table")
+    _named_controls(me.page)
     # the dealer's first turn: the hand is live and waits for this player (bots cannot end
     # it meanwhile). Switch language mid-hand: the socket stays, the screen stays.
     me.page.wait_for_selector(".hand button[data-action]:not([disabled])")
@@ -319,6 +333,7 @@ def test_madiao_by_clicks_on_a_phone(server: str, browser: Any) -> None:
     me.shot("madiao-2-table-phone")
     _no_horizontal_scroll(me.page)
     _touch_targets(me.page)
+    _named_controls(me.page)
     me.play_to_settlement()
     # the 開沖 draws are revealed one by one (this page keeps its animations)
     me.page.wait_for_selector("#result .chong[data-revealed=true]", timeout=30_000)
