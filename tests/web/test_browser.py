@@ -97,8 +97,17 @@ def browser() -> Iterator[Any]:
 class Player:
     """One person at a browser: a page, their name, the sockets the page opened."""
 
-    def __init__(self, browser: Any, base: str, name: str, viewport: dict[str, int]) -> None:
-        self.page = browser.new_page(viewport=viewport, locale="zh-TW")
+    def __init__(
+        self,
+        browser: Any,
+        base: str,
+        name: str,
+        viewport: dict[str, int],
+        reduced_motion: str = "no-preference",
+    ) -> None:
+        self.page = browser.new_page(
+            viewport=viewport, locale="zh-TW", reduced_motion=reduced_motion
+        )
         self.name = name
         self.base = base
         self.errors: list[str] = []
@@ -425,5 +434,35 @@ def test_an_opponents_escape_seen_at_the_table(server: str, browser: Any) -> Non
     me.page.click("#lang")
     for o in others:
         o.close()
+    assert not me.errors, me.errors
+    me.page.close()
+
+
+def test_madiao_in_english_on_a_desktop_to_the_replay(server: str, browser: Any) -> None:
+    """A whole Ma Diao hand in English with reduced motion (the 開沖 draws shown at once), then
+    its replay to the settlement."""
+    me = Player(browser, server, "desk-madiao", DESKTOP, reduced_motion="reduce")
+    me.register()
+    me.page.click("#lang")
+    me.sit_alone("madiao")
+    me.page.wait_for_selector(".table[data-game=madiao]", timeout=20_000)
+    _named_controls(me.page)
+    me.shot("madiao-desk-1-table-english")
+    me.play_to_settlement()
+    me.page.wait_for_selector("#result .chong[data-revealed=true]")
+    text = me.page.inner_text("#result")
+    assert "Kai chong" in text and "Who pays whom" in text, text
+    assert "開沖" not in text and "誰付誰" not in text
+    change = int(me.page.get_attribute("#balance-change", "data-change") or "0")
+    assert me.balance() == 10_000 + change
+    me.shot("madiao-desk-2-settlement-english")
+    me.page.click("#result [data-action=leave]")
+    me.page.wait_for_selector("#hands [data-action=replay]")
+    me.page.click("#hands [data-action=replay]")
+    me.page.wait_for_selector("#replay .table[data-game=madiao]")
+    me.page.click("[data-action=end]")
+    me.page.wait_for_selector("#replay .settlement.madiao")
+    me.page.wait_for_selector(f"#replay #balance-change[data-change='{change}']")
+    me.shot("madiao-desk-3-replay-end")
     assert not me.errors, me.errors
     me.page.close()

@@ -113,7 +113,9 @@ function TrickArea({ view }: { view: MadiaoView }): JSX.Element {
           <b>{t("trick", { n: no })}</b> / 8
         </span>
         {trick ? (
-          <span class="center-stat">{t("leader", { seat: windName(trick.leader) })}</span>
+          <span class="center-stat">
+            {t(trick.plays.length ? "leader" : "toLead", { seat: windName(trick.leader) })}
+          </span>
         ) : null}
       </div>
       <div class="trick-plays">

@@ -165,6 +165,7 @@ export const en: Table = {
     trickShort: "tricks",
     tricksWon: "{n} tricks",
     lead: "Lead",
+    toLead: "{seat} to lead",
     leader: "{seat} led",
     tableCards: "Won to the table",
     faceDown: "Face down",

@@ -163,6 +163,7 @@ export const zh = {
     trickShort: "墩",
     tricksWon: "{n} 墩",
     lead: "發牌",
+    toLead: "輪到{seat}發牌",
     leader: "{seat}發",
     tableCards: "上桌",
     faceDown: "滅牌",
