@@ -334,9 +334,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
           const to = lostTo(e.detail);
           toast(
             to ? { ui: "claimLost" } : { ui: "claimLostPlain" },
-            to
-              ? { seat: to.seat, winner: to.kind, mine: e.tiles.join(" ") }
-              : { seat: "", winner: e.detail },
+            to ? { seat: to.seat, winner: to.kind } : { seat: "", winner: e.detail },
             "warn",
           );
         }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { toastText } from "../src/components/Chrome";
 import { SERVER_TYPES, type ServerMessage, type UnseatedWhy } from "../src/protocol";
 import {
   clearTable,
@@ -226,5 +227,26 @@ describe("the seating", () => {
       seats: { E: { ...seat, name: "x", bot: true }, S: null, W: null, N: seat },
     } satisfies ServerMessage);
     expect(seated.value?.seat).toBe("N");
+  });
+});
+
+describe("a lost claim", () => {
+  it("is told in a toast naming the claim that won", () => {
+    sit();
+    handle({
+      type: "view",
+      table: 7,
+      hand: 3,
+      version: actView.version,
+      view: actView,
+      events: [{ kind: "claim_lost", seat: "S", tiles: [], detail: "W peng" }],
+      clock: null,
+      stake: 10,
+      your_action: null,
+    } satisfies ServerMessage);
+    const last = toasts.value.at(-1);
+    expect(last?.key).toEqual({ ui: "claimLost" });
+    expect(last?.params).toMatchObject({ seat: "W", winner: "peng" });
+    expect(toastText(last as NonNullable<typeof last>)).toBe("你的宣告被西的碰截走");
   });
 });

@@ -466,3 +466,21 @@ def test_madiao_in_english_on_a_desktop_to_the_replay(server: str, browser: Any)
     me.shot("madiao-desk-3-replay-end")
     assert not me.errors, me.errors
     me.page.close()
+
+
+def test_a_whole_mazhan_hand_on_a_phone(server: str, browser: Any) -> None:
+    me = Player(browser, server, "手機麻將", PHONE)
+    me.register()
+    me.sit_alone("mazhan")
+    me.page.wait_for_selector(".hand [data-tile]")
+    me.play_to_settlement(prompt_shot="mazhan-phone-4-claim-prompt")
+    _no_horizontal_scroll(me.page)
+    _touch_targets(me.page)
+    me.shot("mazhan-phone-5-settlement")
+    me.page.click("#lang")
+    _no_horizontal_scroll(me.page)
+    me.shot("mazhan-phone-6-settlement-english")
+    change = int(me.page.get_attribute("#balance-change", "data-change") or "0")
+    assert me.balance() == 10_000 + change
+    assert not me.errors, me.errors
+    me.page.close()

@@ -1,7 +1,7 @@
 // The page's frame: header (balance, connection, language), toasts, the confirm dialog.
 import type { JSX } from "preact";
 import { useEffect, useRef } from "preact/hooks";
-import { errorText, fill, lang, setLang, TABLES, t } from "../i18n";
+import { actionName, errorText, fill, lang, setLang, TABLES, t, windName } from "../i18n";
 import { logout, socket } from "../session";
 import { dismissToast, me, type Toast, toasts } from "../store";
 import { secondsLeft, useNow } from "./hooks";
@@ -64,8 +64,20 @@ export function Header(): JSX.Element {
   );
 }
 
-function toastText(x: Toast): string {
-  if ("ui" in x.key) return t(x.key.ui, x.params);
+/** A toast's text in the current language (seat and action codes named at render time). */
+export function toastText(x: Toast): string {
+  if ("ui" in x.key) {
+    const p = x.params;
+    if (p && (x.key.ui === "claimLost" || x.key.ui === "claimLostPlain")) {
+      const seat = String(p.seat ?? "");
+      return t(x.key.ui, {
+        ...p,
+        seat: seat ? windName(seat) : "",
+        winner: actionName(String(p.winner ?? "")),
+      });
+    }
+    return t(x.key.ui, p);
+  }
   return errorText(x.key.error);
 }
 

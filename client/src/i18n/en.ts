@@ -88,7 +88,7 @@ export const en: Table = {
     seconds: "{n} s",
     log: "Moves",
     logEmpty: "Nothing yet.",
-    claimLost: "Your {mine} lost to {seat}'s {winner}",
+    claimLost: "Your claim lost to {seat}'s {winner}",
     claimLostPlain: "{seat}'s {winner} came first; your claim did not stand",
     connecting: "Connecting…",
     reconnecting: "Connection lost; reconnecting in {n} s (try {k})",

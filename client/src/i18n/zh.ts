@@ -89,7 +89,7 @@ export const zh = {
     seconds: "{n} 秒",
     log: "牌譜",
     logEmpty: "還沒有動作。",
-    claimLost: "你的{mine}被{seat}的{winner}截走",
+    claimLost: "你的宣告被{seat}的{winner}截走",
     claimLostPlain: "{seat}的{winner}優先，你的宣告無效",
     connecting: "連線中…",
     reconnecting: "連線中斷，{n} 秒後重連（第 {k} 次）",
