@@ -325,6 +325,12 @@ def test_mazhan_by_clicks_on_a_desktop(server: str, browser: Any) -> None:
     me.page.wait_for_selector("#replay .settlement")
     assert me.page.query_selector("#replay .revealed-hand [data-tile]") is not None
     me.shot("mazhan-9-replay-end")
+    # a language switch in the replay keeps the screen and the step
+    step = me.page.get_attribute("#replay-head", "data-step")
+    me.page.click("#lang")
+    assert "Who pays whom" in me.page.inner_text("#replay .settlement")
+    assert me.page.get_attribute("#replay-head", "data-step") == step
+    me.page.click("#lang")
     assert not me.errors, me.errors
     me.page.close()
 
