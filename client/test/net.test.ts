@@ -78,6 +78,17 @@ describe("the socket", () => {
     expect(timers).toHaveLength(0);
   });
 
+  it("does not fight another page of the account that took the socket over (4009)", () => {
+    const { s, timers } = socket();
+    s.open();
+    FakeWS.made[0]?.open();
+    FakeWS.made[0]?.drop(4009);
+    expect(s.status.value).toMatchObject({ state: "closed", code: 4009 });
+    expect(timers).toHaveLength(0);
+    s.open(); // the player's choice: play here
+    expect(FakeWS.made).toHaveLength(2);
+  });
+
   it("passes frames on and skips what is not JSON", () => {
     const { s, messages } = socket();
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});

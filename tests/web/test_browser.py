@@ -490,3 +490,25 @@ def test_a_whole_mazhan_hand_on_a_phone(server: str, browser: Any) -> None:
     assert me.balance() == 10_000 + change
     assert not me.errors, me.errors
     me.page.close()
+
+
+def test_a_second_page_of_the_account_takes_over_without_a_fight(server: str, browser: Any) -> None:
+    """Two pages of one account: the newer takes the socket (4009); the older says so and
+    does not take it back by itself (they would chase each other), until the player asks."""
+    first = Player(browser, server, "兩個分頁", DESKTOP)
+    first.register()
+    # a second page with the same session cookie (one context holds one page here)
+    context = browser.new_context(viewport=DESKTOP, locale="zh-TW")
+    context.add_cookies(first.page.context.cookies())
+    second = context.new_page()
+    second.goto(server + "/")
+    second.wait_for_selector("#lobby")
+    first.page.wait_for_selector("[data-connection=taken-over]")
+    first.shot("takeover-1-first-page")
+    assert second.query_selector("[data-connection]") is None
+    first.page.click("[data-action=reconnect]")
+    second.wait_for_selector("[data-connection=taken-over]")
+    first.page.wait_for_selector("[data-connection]", state="detached")
+    assert not first.errors, first.errors
+    context.close()
+    first.page.close()

@@ -2,6 +2,7 @@
 import type { JSX } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 import { actionName, errorText, fill, lang, setLang, TABLES, t, windName } from "../i18n";
+import { TAKEN_OVER } from "../net/socket";
 import { logout, socket } from "../session";
 import { dismissToast, me, type Toast, toasts } from "../store";
 import { secondsLeft, useNow } from "./hooks";
@@ -13,6 +14,16 @@ export function ConnectionBanner(): JSX.Element | null {
     return (
       <div class="banner warn" role="status" data-connection="retrying">
         {t("reconnecting", { n: secondsLeft(status.at, now) ?? 0, k: status.attempt })}
+      </div>
+    );
+  }
+  if (status.state === "closed" && status.code === TAKEN_OVER) {
+    return (
+      <div class="banner warn" role="status" data-connection="taken-over">
+        <span>{t("takenOver")}</span>{" "}
+        <button type="button" class="small" data-action="reconnect" onClick={() => socket.open()}>
+          {t("useHere")}
+        </button>
       </div>
     );
   }

@@ -90,6 +90,8 @@ export const en: Table = {
     logEmpty: "Nothing yet.",
     claimLost: "Your claim lost to {seat}'s {winner}",
     claimLostPlain: "{seat}'s {winner} came first; your claim did not stand",
+    takenOver: "This table is open in another window or tab.",
+    useHere: "Play here",
     connecting: "Connecting…",
     reconnecting: "Connection lost; reconnecting in {n} s (try {k})",
     reconnected: "Reconnected",

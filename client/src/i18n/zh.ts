@@ -91,6 +91,8 @@ export const zh = {
     logEmpty: "還沒有動作。",
     claimLost: "你的宣告被{seat}的{winner}截走",
     claimLostPlain: "{seat}的{winner}優先，你的宣告無效",
+    takenOver: "此帳號已在另一個視窗或分頁開啟牌桌。",
+    useHere: "在這裡玩",
     connecting: "連線中…",
     reconnecting: "連線中斷，{n} 秒後重連（第 {k} 次）",
     reconnected: "已重新連線",
