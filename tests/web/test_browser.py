@@ -512,3 +512,36 @@ def test_a_second_page_of_the_account_takes_over_without_a_fight(server: str, br
     assert not first.errors, first.errors
     context.close()
     first.page.close()
+
+
+def test_a_pause_and_an_unknown_frame_in_the_browser(server: str, browser: Any) -> None:
+    """Frames injected into the page's real socket (Playwright's WebSocket route passes
+    everything else through): ``paused`` shows a banner and stops the clock, ``resumed``
+    clears it; a frame type the client does not know is logged, not fatal."""
+    me = Player(browser, server, "暫停的人", DESKTOP)
+    sockets: list[Any] = []
+
+    def route(ws: Any) -> None:
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    me.page.route_web_socket("**/ws", route)
+    warnings: list[str] = []
+    me.page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
+    me.register()
+    me.sit_alone("mazhan")
+    me.page.wait_for_selector(".my-area .clock-seconds")
+    sockets[-1].send('{"type": "paused", "why": "storage"}')
+    me.page.wait_for_selector("#table[data-paused=true] [data-paused]")
+    assert me.page.query_selector(".my-area .clock.stopped") is not None
+    me.shot("paused-1-banner")
+    sockets[-1].send('{"type": "resumed"}')
+    me.page.wait_for_selector("[data-paused]", state="detached")
+    assert me.page.query_selector(".my-area .clock.stopped") is None
+    sockets[-1].send('{"type": "brand_new_frame", "x": 1}')
+    # the page goes on: a discard by a click still plays
+    me.page.query_selector_all(".hand button[data-action]:not([disabled])")[-1].click()
+    me.page.wait_for_selector(".move-log li[data-kind=discard]")
+    assert any("brand_new_frame" in w for w in warnings), warnings
+    assert not me.errors, me.errors
+    me.page.close()
