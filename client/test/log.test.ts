@@ -19,7 +19,7 @@ describe("the move log", () => {
     ).toEqual(["西 碰 五萬", "南 吃 三萬 四萬 五萬", "東 打 中"]);
     setLang("en");
     expect(line([{ kind: "peng", seat: "W", tiles: ["5m", "5m", "5m"], detail: "" }])).toEqual([
-      "West Pung 5 Characters",
+      "West pungs 5 Characters",
     ]);
   });
 

@@ -3,7 +3,16 @@ import type { JSX } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 import type { LogEntry } from "../game/log";
 import { lostTo } from "../game/log";
-import { actionName, cardName, eventName, t, tileName, tileShort, windName } from "../i18n";
+import {
+  actionName,
+  cardName,
+  eventName,
+  t,
+  tileName,
+  tileShort,
+  verbName,
+  windName,
+} from "../i18n";
 
 const ACTIONS = new Set([
   "discard",
@@ -22,7 +31,7 @@ const ACTIONS = new Set([
 /** One line of the log in the current language. */
 export function logLine(e: LogEntry): string {
   const who = e.seat ? windName(e.seat) : "";
-  const what = ACTIONS.has(e.kind) ? actionName(e.kind) : eventName(e.kind);
+  const what = ACTIONS.has(e.kind) ? verbName(e.kind) : eventName(e.kind);
   // a set of one tile is named once, in full (「西 碰 五萬」); a chow by its three tiles
   const tiles =
     e.kind === "chi"

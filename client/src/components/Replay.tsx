@@ -4,7 +4,7 @@ import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { parseRecordAction } from "../game/notation";
 import { SEATS } from "../game/seats";
-import { actionName, cardName, errorText, gameName, t, tileShort, windName } from "../i18n";
+import { cardName, errorText, gameName, t, tileShort, verbName, windName } from "../i18n";
 import {
   ApiError,
   api,
@@ -42,7 +42,7 @@ function replayNames(
 function moveText(text: string, game: string): string {
   const a = parseRecordAction(text, game === "madiao" ? "madiao" : "mazhan");
   const names = a.codes.map((c) => (game === "madiao" ? cardName(c) : tileShort(c)));
-  return [a.seat ? windName(a.seat) : "", actionName(a.kind), ...names].filter(Boolean).join(" ");
+  return [a.seat ? windName(a.seat) : "", verbName(a.kind), ...names].filter(Boolean).join(" ");
 }
 
 export function Replay({ hand, step }: { hand: number; step: number }): JSX.Element {

@@ -83,6 +83,9 @@ export const gameName = (game: string, l: Lang = lang.value): string =>
   lookup(TABLES[l].games, game, "game");
 export const reasonName = (reason: string, l: Lang = lang.value): string =>
   lookup(TABLES[l].reasons, reason, "ledger reason");
+/** An action as the move log says it: 「碰」, "pungs". */
+export const verbName = (kind: string, l: Lang = lang.value): string =>
+  lookup(TABLES[l].verbs, ACTION_ALIASES[kind] ?? kind, "verb");
 export const eventName = (kind: string, l: Lang = lang.value): string =>
   lookup(TABLES[l].events, kind, "event");
 export const winByName = (how: string, l: Lang = lang.value): string =>
