@@ -142,12 +142,15 @@ class Player:
     def balance(self) -> int:
         return int(self.page.get_attribute(".who-balance", "data-balance") or "0")
 
-    def play_to_settlement(self, prompt_shot: str | None = None) -> None:
-        """Play by clicks to the settlement; the first claim prompt seen is photographed."""
+    def play_to_settlement(
+        self, prompt_shot: str | None = None, when: str = ".prompt.claim"
+    ) -> None:
+        """Play by clicks to the settlement; the first page showing ``when`` (a claim
+        prompt) is photographed."""
         shots: set[str] = set()
 
         def look(page: Any) -> None:
-            if prompt_shot and not shots and page.query_selector(".prompt.claim"):
+            if prompt_shot and not shots and page.query_selector(when):
                 shots.add(prompt_shot)
                 self.shot(prompt_shot)
 
@@ -349,7 +352,9 @@ def test_madiao_by_clicks_on_a_phone(server: str, browser: Any) -> None:
     _no_horizontal_scroll(me.page)
     _touch_targets(me.page)
     _named_controls(me.page)
-    me.play_to_settlement()
+    me.play_to_settlement(
+        prompt_shot="madiao-2b-trick-phone", when=".trick-plays .trick-play:nth-child(2)"
+    )
     # the 開沖 draws are revealed one by one (this page keeps its animations)
     me.page.wait_for_selector("#result .chong[data-revealed=true]", timeout=30_000)
     me.shot("madiao-3-settlement-phone")

@@ -44,16 +44,20 @@ export function Confirmations({
   seats,
   deadline,
   mine,
+  next,
 }: {
   seats: Record<Seat, SeatInfo | null>;
   deadline: number | null;
   mine: Seat | null;
+  /** Shown under a settlement: the seats are those of the next hand (the deal passed). */
+  next?: boolean;
 }): JSX.Element {
   const now = useNow(deadline !== null);
   const left = mine && !seats[mine]?.ready ? secondsLeft(deadline, now) : null;
   const count = SEATS.filter((s) => seats[s]?.ready).length;
   return (
     <div class="confirmations" data-confirmed={count}>
+      {next ? <h3>{t("nextSeats")}</h3> : null}
       <p class="muted small">
         {t("confirmedCount", { n: count })}
         {left !== null ? ` · ${t("confirmWithin", { n: left })}` : ""}
@@ -175,6 +179,7 @@ function SettlementPanel(): JSX.Element | null {
           seats={tableState.value.seats}
           deadline={s.readyDeadline}
           mine={seated.value?.seat ?? null}
+          next
         />
       ) : null}
       <div class="row end sticky-actions">

@@ -49,6 +49,7 @@ export const en: Table = {
     house: "house",
     ready: "Ready",
     readyNext: "Next hand",
+    nextSeats: "The next hand",
     confirmedCount: "{n} of 4 confirmed the next hand",
     confirmWithin: "confirm within {n} s",
     confirmed: "confirmed",

@@ -50,6 +50,7 @@ export const zh = {
     house: "系統",
     ready: "準備",
     readyNext: "下一局",
+    nextSeats: "下一局",
     confirmedCount: "{n}/4 已準備下一局",
     confirmWithin: "請在 {n} 秒內準備",
     confirmed: "已準備",
