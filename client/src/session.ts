@@ -2,7 +2,7 @@
 import { batch } from "@preact/signals";
 import { ApiError, type Me as ApiMe, api } from "./net/api";
 import { Socket } from "./net/socket";
-import type { ClientMessage } from "./protocol";
+import type { BotLevel, ClientMessage } from "./protocol";
 import {
   clearTable,
   escaped,
@@ -70,8 +70,10 @@ export function readyNext(): void {
   }
 }
 
-export function join(room: string, alone: boolean): void {
-  send({ type: "join", room, alone });
+/** Sit at a table of `room`: a shared one, or one's own with bots at `level`. */
+export function join(room: string, alone: boolean, level?: BotLevel): void {
+  if (alone && level) send({ type: "join", room, alone, level });
+  else send({ type: "join", room, alone });
 }
 
 export function leave(): void {

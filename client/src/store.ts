@@ -4,8 +4,17 @@
 import { batch, computed, signal } from "@preact/signals";
 import { entriesOf, type LogEntry, lostTo } from "./game/log";
 import { isSeat } from "./game/seats";
-import type { Game, GameEvent, Seat, SeatInfo, ServerMessage, View } from "./protocol";
-import { toFormat2 } from "./protocol/legacy";
+import type {
+  Game,
+  GameEvent,
+  Move,
+  Seat,
+  SeatInfo,
+  ServerMessage,
+  UnseatedWhy,
+  View,
+} from "./protocol";
+import { SERVER_TYPES } from "./protocol";
 
 export interface Me {
   name: string;
@@ -24,18 +33,12 @@ export interface ViewFrame {
   version: number;
   view: View;
   events: GameEvent[];
-  /** When this seat's decision expires (ms since the epoch, local clock), else null. */
-  deadline: number | null;
-  seconds: number | null;
+  /** The running clock: whose it is (null: this seat's own claim prompt), its full length
+   *  in seconds, and when it expires (ms since the epoch, local clock); null when none runs
+   *  for this seat to see. */
+  clock: { seat: Seat | null; seconds: number; deadline: number } | null;
   stake: number;
   receivedAt: number;
-}
-
-export interface Move {
-  from: string;
-  to: string;
-  amount: number;
-  reason?: string;
 }
 
 export interface SettlementFrame {
@@ -45,9 +48,13 @@ export interface SettlementFrame {
   result: unknown;
   moves: Move[];
   balance: number | null;
-  balanceChange: number;
+  balanceChange: number | null;
+  /** When the confirmation of the next hand expires (ms, local clock). */
+  readyDeadline: number | null;
   /** The hand's last view (its `result` reveals every hand). */
   view: View | null;
+  /** Who sat where in this hand (the table's seating moves on when the deal passes). */
+  names: Record<Seat, SeatInfo | null>;
   game: Game;
 }
 
@@ -83,7 +90,10 @@ export type ToastKey =
         | "unseatedPoints"
         | "unseatedClosed"
         | "unseatedEscape"
-        | "unseatedReady";
+        | "unseatedReady"
+        | "unseatedVoid"
+        | "paused"
+        | "resumed";
     }
   | { error: string };
 
@@ -92,7 +102,11 @@ export interface TableState {
   room: string;
   game: Game;
   live: boolean;
+  /** Hands started at this table. */
+  handNo: number;
   seats: Record<Seat, SeatInfo | null>;
+  /** When this player's confirmation of the next hand expires (ms, local clock), or null. */
+  readyDeadline: number | null;
 }
 
 // --- signals ---------------------------------------------------------------------------
@@ -109,7 +123,10 @@ export const toasts = signal<Toast[]>([]);
 export const readySent = signal(false);
 /** The action sent for the current version (buttons wait for the next view). */
 export const pending = signal<{ version: number; action: string } | null>(null);
-export const unseatedWhy = signal<string | null>(null);
+export const unseatedWhy = signal<UnseatedWhy | null>(null);
+/** The table waits for its storage (`paused`): clocks stand still, the board shows it. When
+ *  set, the time it paused (ms) and each running clock's seconds left then. */
+export const paused = signal<{ at: number; left: number | null } | null>(null);
 export const unknownFrames = signal(0);
 
 export const game = computed<Game | null>(
@@ -159,6 +176,7 @@ export function clearTable(): void {
     escaped.value = null;
     readySent.value = false;
     pending.value = null;
+    paused.value = null;
   });
 }
 
@@ -173,8 +191,41 @@ function moves(raw: unknown): Move[] {
   );
 }
 
-function nameOfSeat(seat: Seat): string {
-  return tableState.value?.seats[seat]?.name ?? seat;
+const ORDER: Seat[] = ["E", "S", "W", "N"];
+
+/** The names of a finished hand's seats. The table's seating moves on when the deal passes
+ *  (the `table` frame after a settlement); a player who sat in `handSeat` for the hand and
+ *  sits in `chair` now finds everyone moved by the same turn.
+ *
+ *  handNames({E: a, S: b, W: c, N: me}, "E", "N") → {E: me, S: a, W: b, N: c} */
+export function handNames(
+  seats: Record<Seat, SeatInfo | null>,
+  handSeat: Seat | null,
+  chair: Seat | null,
+): Record<Seat, SeatInfo | null> {
+  if (!handSeat || !chair || handSeat === chair) return seats;
+  const shift = (ORDER.indexOf(chair) - ORDER.indexOf(handSeat) + 4) % 4;
+  const at = (s: Seat) => ORDER[(ORDER.indexOf(s) + shift) % 4] as Seat;
+  return { E: seats[at("E")], S: seats[at("S")], W: seats[at("W")], N: seats[at("N")] };
+}
+
+/** The four seats of a `table` frame (a missing one is empty). */
+function seatsOf(raw: Partial<Record<string, SeatInfo | null>>): Record<Seat, SeatInfo | null> {
+  return { E: raw.E ?? null, S: raw.S ?? null, W: raw.W ?? null, N: raw.N ?? null };
+}
+
+const UNSEATED_KEY: Record<UnseatedWhy, ToastKey & { ui: string }> = {
+  left: { ui: "unseatedEscape" },
+  escape: { ui: "unseatedEscape" },
+  too_few_points: { ui: "unseatedPoints" },
+  not_ready: { ui: "unseatedReady" },
+  table_closed: { ui: "unseatedClosed" },
+  void: { ui: "unseatedVoid" },
+};
+
+/** The toast that says why the seat was lost (every `why` of the protocol has one). */
+export function unseatedToast(why: UnseatedWhy): ToastKey {
+  return UNSEATED_KEY[why] ?? { ui: "unseatedEscape" };
 }
 
 /** Fold one frame from the server into the state. Unknown frames are logged, not fatal. */
@@ -185,6 +236,11 @@ export function handle(raw: unknown, now: number = Date.now()): void {
     return;
   }
   const m = raw as ServerMessage;
+  if (!(SERVER_TYPES as readonly string[]).includes(m.type)) {
+    console.warn(`paiju: unknown frame type ${JSON.stringify(m.type)}`, raw);
+    unknownFrames.value += 1;
+    return;
+  }
   switch (m.type) {
     case "hello":
       me.value = { name: m.name, balance: m.balance };
@@ -200,17 +256,25 @@ export function handle(raw: unknown, now: number = Date.now()): void {
     case "table":
       batch(() => {
         const before = tableState.value;
+        const seats = seatsOf(m.seats);
         tableState.value = {
           table: m.table,
           room: m.room,
           game: m.game,
           live: m.live,
-          seats: m.seats,
+          handNo: m.hand_no,
+          seats,
+          readyDeadline: typeof m.ready_seconds === "number" ? now + m.ready_seconds * 1000 : null,
         };
-        const mine = seated.value ? m.seats[seated.value.seat] : null;
+        // the seating moves on when the deal passes (no `seated` frame says so): find
+        // this player by name
+        const name = me.value?.name;
+        const chair = name ? ORDER.find((x) => seats[x]?.name === name && !seats[x]?.bot) : null;
+        if (seated.value && chair && chair !== seated.value.seat)
+          seated.value = { ...seated.value, seat: chair };
+        const mine = seated.value ? seats[seated.value.seat] : null;
         // a table that is not live and shows this seat unconfirmed: the ready button is back
-        if (!m.live && mine && !mine.ready && before?.live !== false) readySent.value = false;
-        if (!m.live && mine && !mine.ready) readySent.value = false;
+        if (!m.live && mine && !mine.ready && before) readySent.value = false;
         if (mine?.ready) readySent.value = true;
       });
       return;
@@ -223,6 +287,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
         frame.value = null;
         pending.value = null;
         readySent.value = false;
+        paused.value = null;
         if (me.value && typeof m.fee === "number")
           me.value = { ...me.value, balance: me.value.balance - m.fee };
         if (seated.value && isSeat(m.seat)) seated.value = { ...seated.value, seat: m.seat };
@@ -233,10 +298,15 @@ export function handle(raw: unknown, now: number = Date.now()): void {
         table: m.table,
         hand: m.hand,
         version: m.version,
-        view: toFormat2(m.view),
+        view: m.view,
         events: Array.isArray(m.events) ? m.events : [],
-        seconds: typeof m.seconds_left === "number" ? m.seconds_left : null,
-        deadline: typeof m.seconds_left === "number" ? now + m.seconds_left * 1000 : null,
+        clock: m.clock
+          ? {
+              seat: isSeat(m.clock.seat) ? m.clock.seat : null,
+              seconds: m.clock.seconds,
+              deadline: now + m.clock.left * 1000,
+            }
+          : null,
         stake: m.stake,
         receivedAt: now,
       };
@@ -249,7 +319,14 @@ export function handle(raw: unknown, now: number = Date.now()): void {
         const added = entriesOf(f.events, f.hand, f.version);
         if (added.length) moveLog.value = [...moveLog.value, ...added].slice(-400);
         if (pending.value && pending.value.version !== f.view.version) pending.value = null;
-        if (seated.value && isSeat(f.view.seat) && seated.value.seat !== f.view.seat) {
+        // a live hand's view names this player's seat; a finished one's may be the seat
+        // of the hand before the deal passed
+        if (
+          seated.value &&
+          f.view.result === null &&
+          isSeat(f.view.seat) &&
+          seated.value.seat !== f.view.seat
+        ) {
           seated.value = { ...seated.value, seat: f.view.seat };
         }
         for (const e of added) {
@@ -257,9 +334,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
           const to = lostTo(e.detail);
           toast(
             to ? { ui: "claimLost" } : { ui: "claimLostPlain" },
-            to
-              ? { seat: to.seat, winner: to.kind, mine: e.tiles.join(" ") }
-              : { seat: "", winner: e.detail },
+            to ? { seat: to.seat, winner: to.kind } : { seat: "", winner: e.detail },
             "warn",
           );
         }
@@ -271,7 +346,9 @@ export function handle(raw: unknown, now: number = Date.now()): void {
     case "settlement":
       batch(() => {
         const view = frame.value?.hand === m.hand ? frame.value.view : null;
+        const seats = tableState.value?.seats ?? { E: null, S: null, W: null, N: null };
         settlement.value = {
+          names: handNames(seats, view?.seat ?? null, seated.value?.seat ?? null),
           hand: m.hand,
           stake: m.stake,
           fee: typeof m.fee === "number" ? m.fee : (handInfo.value?.fee ?? m.stake),
@@ -279,6 +356,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
           moves: moves(m.moves),
           balance: typeof m.balance === "number" ? m.balance : null,
           balanceChange: m.balance_change,
+          readyDeadline: typeof m.ready_seconds === "number" ? now + m.ready_seconds * 1000 : null,
           view,
           game: (view?.game ?? game.value ?? "mazhan") as Game,
         };
@@ -294,7 +372,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
         const notice: EscapeNotice = {
           hand: m.hand,
           seat: m.seat,
-          name: nameOfSeat(m.seat),
+          name: m.name || (tableState.value?.seats[m.seat]?.name ?? m.seat),
           why: m.why,
           penalty: m.penalty,
           moves: moves(m.moves),
@@ -304,7 +382,9 @@ export function handle(raw: unknown, now: number = Date.now()): void {
         frame.value = null;
         pending.value = null;
         readySent.value = false;
-        if (me.value) {
+        if (me.value && typeof m.balance === "number") {
+          me.value = { ...me.value, balance: m.balance };
+        } else if (me.value) {
           const name = me.value.name;
           const delta = notice.moves.reduce(
             (acc, x) => acc + (x.to === name ? x.amount : 0) - (x.from === name ? x.amount : 0),
@@ -337,21 +417,27 @@ export function handle(raw: unknown, now: number = Date.now()): void {
         tableState.value = keep || esc ? tableState.value : null;
         readySent.value = false;
         if (!keep && !esc && route.value.name === "table") route.value = { name: "lobby" };
-        const key =
-          m.why === "too_few_points"
-            ? "unseatedPoints"
-            : m.why === "table_closed"
-              ? "unseatedClosed"
-              : m.why === "not_ready" || m.why === "ready_timeout"
-                ? "unseatedReady"
-                : "unseatedEscape";
-        toast({ ui: key }, undefined, "warn");
+        toast(unseatedToast(m.why), undefined, "warn");
       });
       return;
-    case "left":
+    case "paused": {
+      // the clock stops where it is; the server restarts it in full after the pause
+      const f = frame.value;
+      const left = f?.clock ? Math.max(0, (f.clock.deadline - now) / 1000) : null;
       batch(() => {
-        clearTable();
-        route.value = { name: "lobby" };
+        paused.value = { at: now, left };
+        toast({ ui: "paused" }, undefined, "warn");
+      });
+      return;
+    }
+    case "resumed":
+      batch(() => {
+        const f = frame.value;
+        // fresh clocks after a pause (the server re-arms every clock at its full length)
+        if (f?.clock && paused.value)
+          frame.value = { ...f, clock: { ...f.clock, deadline: now + f.clock.seconds * 1000 } };
+        paused.value = null;
+        toast({ ui: "resumed" });
       });
       return;
     case "pong":
@@ -360,7 +446,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
       batch(() => {
         pending.value = null;
         toast({ error: m.code }, m.message ? { message: m.message } : undefined, "error");
-        if (m.code === "unauthorized") {
+        if (m.code === "unauthorized" || m.code === "session_ended") {
           me.value = null;
           route.value = { name: "login" };
         }

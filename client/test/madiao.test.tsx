@@ -12,8 +12,7 @@ describe("the Ma Diao table", () => {
       <MadiaoTable
         view={trickView}
         names={names}
-        deadline={null}
-        total={null}
+        clock={null}
         pending={null}
         version={9}
         onAction={vi.fn()}
@@ -32,8 +31,7 @@ describe("the Ma Diao table", () => {
       <MadiaoTable
         view={trickView}
         names={names}
-        deadline={null}
-        total={null}
+        clock={null}
         pending={null}
         version={9}
         onAction={vi.fn()}
@@ -51,8 +49,7 @@ describe("the Ma Diao table", () => {
       <MadiaoTable
         view={trickView}
         names={names}
-        deadline={null}
-        total={null}
+        clock={null}
         pending={null}
         version={9}
         onAction={onAction}

@@ -17,8 +17,7 @@ function table(view = actView, onAction = vi.fn()) {
     <MazhanTable
       view={view}
       names={names}
-      deadline={Date.now() + 9000}
-      total={15}
+      clock={{ seat: null, seconds: 15, deadline: Date.now() + 9000 }}
       pending={null}
       version={view.version}
       onAction={onAction}

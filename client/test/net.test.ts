@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { BACKOFF_MS, backoff, Socket } from "../src/net/socket";
+import type { ServerMessage } from "../src/protocol";
 import { escaped, frame, handle, settlement, unknownFrames } from "../src/store";
 import { overView } from "./fixtures/mazhan";
 
@@ -77,6 +78,17 @@ describe("the socket", () => {
     expect(timers).toHaveLength(0);
   });
 
+  it("does not fight another page of the account that took the socket over (4009)", () => {
+    const { s, timers } = socket();
+    s.open();
+    FakeWS.made[0]?.open();
+    FakeWS.made[0]?.drop(4009);
+    expect(s.status.value).toMatchObject({ state: "closed", code: 4009 });
+    expect(timers).toHaveLength(0);
+    s.open(); // the player's choice: play here
+    expect(FakeWS.made).toHaveLength(2);
+  });
+
   it("passes frames on and skips what is not JSON", () => {
     const { s, messages } = socket();
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
@@ -108,18 +120,21 @@ describe("frames", () => {
       version: 90,
       view: overView,
       events: [],
-      seconds_left: null,
+      clock: null,
       stake: 10,
-    });
+      your_action: null,
+    } satisfies ServerMessage);
     handle({
       type: "settlement",
       hand: 3,
       stake: 10,
       result: {},
       moves: [],
+      fee: 10,
       balance: 100,
       balance_change: -10,
-    });
+      ready_seconds: 30,
+    } satisfies ServerMessage);
     expect(settlement.value?.view).toBe(overView);
     handle({
       type: "table",
@@ -127,8 +142,9 @@ describe("frames", () => {
       room: "mazhan",
       game: "mazhan",
       live: false,
+      hand_no: 3,
       seats: { E: null, S: null, W: null, N: null },
-    });
+    } satisfies ServerMessage);
     expect(settlement.value).not.toBeNull();
     handle({
       type: "escape",
@@ -136,9 +152,10 @@ describe("frames", () => {
       seat: "W",
       why: "left",
       stake: 10,
+      name: "cy",
       penalty: 4000,
       moves: [],
-    });
+    } satisfies ServerMessage);
     expect(frame.value).toBeNull();
     expect(escaped.value).toMatchObject({ seat: "W", penalty: 4000 });
   });

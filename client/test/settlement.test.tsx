@@ -28,7 +28,7 @@ describe("the formula", () => {
       rule: "hutou",
       base: 68,
       rounded: 70,
-      head: 90,
+      head: 20,
       multiplier: 8,
       uncapped: 720,
       cap: 400,
@@ -53,7 +53,7 @@ describe("the formula", () => {
       rule: "loser",
       base: 32,
       rounded: 40,
-      head: 40,
+      head: 0,
       multiplier: 4,
       uncapped: 160,
       cap: 400,
@@ -70,9 +70,16 @@ function settlement(me: Seat = "E") {
       stake={10}
       fee={10}
       moves={[
-        { from: "amy", to: "bo", amount: 6400 },
-        { from: "cy", to: "bo", amount: 3200 },
-        { from: "di", to: "bo", amount: 3200 },
+        // as the server sends them: the four fees first, then the hand's lines
+        ...["amy", "bo", "cy", "di"].map((n) => ({
+          from: n,
+          to: "house",
+          amount: 10,
+          reason: "fee" as const,
+        })),
+        { from: "amy", to: "bo", amount: 6400, reason: "hand" },
+        { from: "cy", to: "bo", amount: 3200, reason: "hand" },
+        { from: "di", to: "bo", amount: 3200, reason: "hand" },
       ]}
       balance={3590}
       balanceChange={-6410}
@@ -112,8 +119,15 @@ describe("the Mazhan settlement", () => {
   it("shows the points: the fee and each movement, adding up to the balance change", () => {
     const { container } = settlement();
     const mine = [...container.querySelectorAll(".my-ledger tbody tr")].map((r) => r.textContent);
+    // the fee once, the settlement line, the total (the fee move is not a settlement line)
+    expect(mine).toHaveLength(4);
     expect(mine[0]).toContain("-10");
     expect(mine[1]).toContain("-6400");
+    const lines = [...container.querySelectorAll(".my-ledger tbody tr:not(.total) td.num")]
+      .slice(0, 2)
+      .map((x) => Number(x.textContent));
+    expect(lines.reduce((a, b) => a + b, 0)).toBe(-6410);
+    expect(container.querySelectorAll("table.moves tbody tr")).toHaveLength(4);
     expect(container.querySelector("#balance-change")?.textContent).toBe("-6410");
     // paid in full: 640 胡 × 10 = 6400, no scaling note
     expect(container.textContent).not.toContain("按比例");
@@ -125,7 +139,7 @@ describe("the Mazhan settlement", () => {
         hand={7}
         stake={10}
         fee={10}
-        moves={[{ from: "amy", to: "bo", amount: 3000 }]}
+        moves={[{ from: "amy", to: "bo", amount: 3000, reason: "hand" }]}
         balance={0}
         balanceChange={-3010}
         names={names}

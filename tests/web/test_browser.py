@@ -4,10 +4,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +17,8 @@ from typing import Any
 
 import httpx
 import pytest
+
+from tests.web.clicks import play_to_settlement
 
 CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -48,7 +52,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = {
         **os.environ,
         "PAIJU_DATA_DIR": str(tmp_path_factory.mktemp("web")),
-        "PAIJU_BOT_WAIT": "0.2",
+        # tables of one's own fill with bots at once; a shared table waits for people
+        "PAIJU_BOT_WAIT": "600",
+        "PAIJU_REGISTER_LIMITS_ADDRESS": "1000/minute",
         "PAIJU_BOT_DELAY": "0.05",
         "PAIJU_NEXT_HAND_SECONDS": "600",
         "PAIJU_TURN_SECONDS": "60",
@@ -62,12 +68,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
+    # poll until the server answers (or dies): the interval is a poll, not a guess of speed
+    end = time.monotonic() + 120
+    while True:
+        assert proc.poll() is None, "paiju serve exited"
         try:
-            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+            if httpx.get(base + "/api/health", timeout=5).status_code == 200:
                 break
         except httpx.HTTPError:
-            time.sleep(0.1)
+            pass
+        assert time.monotonic() < end, "paiju serve did not answer"
+        time.sleep(0.1)
     yield base
     proc.terminate()
     proc.wait(timeout=20)
@@ -86,8 +97,17 @@ def browser() -> Iterator[Any]:
 class Player:
     """One person at a browser: a page, their name, the sockets the page opened."""
 
-    def __init__(self, browser: Any, base: str, name: str, viewport: dict[str, int]) -> None:
-        self.page = browser.new_page(viewport=viewport, locale="zh-TW")
+    def __init__(
+        self,
+        browser: Any,
+        base: str,
+        name: str,
+        viewport: dict[str, int],
+        reduced_motion: str = "no-preference",
+    ) -> None:
+        self.page = browser.new_page(
+            viewport=viewport, locale="zh-TW", reduced_motion=reduced_motion
+        )
         self.name = name
         self.base = base
         self.errors: list[str] = []
@@ -122,38 +142,111 @@ class Player:
     def balance(self) -> int:
         return int(self.page.get_attribute(".who-balance", "data-balance") or "0")
 
-    def play_one(self) -> bool:
-        """One click of a legal move, if there is one: pass a claim, else the rightmost
-        playable tile or card (clicks only). True when something was clicked."""
-        page = self.page
-        for selector in (
-            ".prompt button[data-action$=' pass']",
-            ".prompt button.act-zhuo",
-            ".hand-drawn button:not([disabled])",
-            ".hand button:not([disabled])",
-        ):
-            buttons = page.query_selector_all(selector)
-            if buttons:
-                try:
-                    buttons[-1].click(timeout=2_000)
-                    return True
-                except Exception:  # the view moved on under the click: look again
-                    return False
-        return False
+    def play_to_settlement(
+        self, prompt_shot: str | None = None, when: str = ".prompt.claim"
+    ) -> None:
+        """Play by clicks to the settlement; the first page showing ``when`` (a claim
+        prompt) is photographed."""
+        shots: set[str] = set()
 
-    def play_to_settlement(self, limit_s: float = 150) -> None:
-        end = time.monotonic() + limit_s
-        while time.monotonic() < end:
-            if self.page.query_selector("#result"):
-                return
-            if not self.play_one():
-                self.page.wait_for_timeout(100)
-        raise AssertionError("the hand did not end")
+        def look(page: Any) -> None:
+            if prompt_shot and not shots and page.query_selector(when):
+                shots.add(prompt_shot)
+                self.shot(prompt_shot)
+
+        play_to_settlement(self.page, before=look)
+
+
+class SocketPlayer:
+    """Another person at the table, on a bare WebSocket (an API client with a bearer token):
+    it reads every frame on a thread of its own and waits on them, never on the clock."""
+
+    def __init__(self, base: str, name: str) -> None:
+        from websockets.sync.client import connect
+
+        body = {"name": name, "password": "secret-pw-1"}
+        assert httpx.post(base + "/api/register", json=body).status_code == 201
+        token = httpx.post(base + "/api/login", json={**body, "bearer": True}).json()["token"]
+        self.token = token
+        self.name = name
+        self.base = base
+        self.frames: list[dict[str, Any]] = []
+        self._cond = threading.Condition()
+        self._stack = contextlib.ExitStack()
+        self.ws = self._stack.enter_context(
+            connect(
+                base.replace("http://", "ws://") + "/ws",
+                additional_headers={"Authorization": f"Bearer {token}"},
+            )
+        )
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        import json
+
+        try:
+            while True:
+                text = self.ws.recv()
+                with self._cond:
+                    self.frames.append(json.loads(text))
+                    self._cond.notify_all()
+        except Exception:  # the socket closed
+            pass
+
+    def send(self, **message: Any) -> None:
+        import json
+
+        self.ws.send(json.dumps(message))
+
+    def wait_for(self, type_: str, timeout: float = 20.0, **fields: Any) -> dict[str, Any]:
+        """The first frame of this type (with these fields) received so far or next."""
+        end = time.monotonic() + timeout
+        seen = 0
+        with self._cond:
+            while True:
+                for f in self.frames[seen:]:
+                    if f.get("type") == type_ and all(f.get(k) == v for k, v in fields.items()):
+                        return f
+                seen = len(self.frames)
+                left = end - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"{self.name}: no {type_} frame; got {self.frames[-5:]}")
+                self._cond.wait(left)
+
+    def ledger(self) -> list[dict[str, Any]]:
+        headers = {"Authorization": f"Bearer {self.token}"}
+        entries: list[dict[str, Any]] = httpx.get(
+            self.base + "/api/ledger", headers=headers
+        ).json()["entries"]
+        return entries
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+def _api(page: Any, base: str, path: str) -> Any:
+    """A GET of the API with the page's session cookie."""
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+    return httpx.get(base + path, cookies=cookies).json()
 
 
 def _no_horizontal_scroll(page: Any) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"], width
+
+
+def _named_controls(page: Any) -> None:
+    """Every button, link and field has an accessible name; every tile and card too."""
+    unnamed = page.evaluate(
+        """() => [...document.querySelectorAll(
+                'button, a[href], input, select, [data-tile][role], [data-card][role]')]
+            .filter(e => e.offsetParent !== null)
+            .filter(e => !(e.getAttribute('aria-label') || e.textContent.trim()
+                || (e.labels && e.labels.length) || e.getAttribute('title')))
+            .map(e => e.outerHTML.slice(0, 100))"""
+    )
+    assert not unnamed, unnamed
 
 
 def _touch_targets(page: Any) -> None:
@@ -177,25 +270,32 @@ def test_mazhan_by_clicks_on_a_desktop(server: str, browser: Any) -> None:
     me.sit_alone("mazhan")
     me.page.wait_for_selector(".hand [data-tile]")
     me.shot("mazhan-3-table")
-    # a few moves, then switch language mid-hand: the socket stays, play goes on
-    for _ in range(6):
-        me.play_one()
-        me.page.wait_for_timeout(150)
-    me.page.wait_for_selector(".move-log li")
+    _named_controls(me.page)
+    # the dealer's first turn: the hand is live and waits for this player (bots cannot end
+    # it meanwhile). Switch language mid-hand: the socket stays, the screen stays.
+    me.page.wait_for_selector(".hand button[data-action]:not([disabled])")
     sockets = me.sockets
     me.page.click("#lang")
     assert me.page.inner_text("#lang") == "中文"
     assert "Moves" in me.page.inner_text(".move-log")
+    assert me.page.query_selector(".hand button[aria-label^='Discard']") is not None
     me.shot("mazhan-4-english-mid-hand")
     me.page.click("#lang")
     assert me.sockets == sockets
     # reload mid-hand: back at the same table, no ready button while the hand is live
     me.page.reload()
-    me.page.wait_for_selector(".table", timeout=15_000)
+    me.page.wait_for_selector(".hand button[data-action]:not([disabled])", timeout=15_000)
     assert me.page.query_selector("#ready") is None
     me.shot("mazhan-5-reloaded")
-    me.play_to_settlement()
-    me.page.wait_for_timeout(300)
+    # one discard by the keyboard: focus the hand, ← picks the tile left of the drawn one,
+    # Enter discards it; the move log names it
+    me.page.focus(".hand button[tabindex='0']")
+    me.page.keyboard.press("ArrowLeft")
+    picked = me.page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert picked and picked.startswith("打 "), picked
+    me.page.keyboard.press("Enter")
+    me.page.wait_for_selector(".move-log li[data-kind=discard]")
+    me.play_to_settlement(prompt_shot="mazhan-5b-claim-prompt")
     me.shot("mazhan-6-settlement")
     panel = me.page.inner_text("#result")
     assert "結算" in panel and "誰付誰" in panel
@@ -213,6 +313,11 @@ def test_mazhan_by_clicks_on_a_desktop(server: str, browser: Any) -> None:
     me.page.wait_for_selector("#lobby", timeout=15_000)
     me.page.wait_for_selector("#hands [data-action=replay]")
     assert me.balance() == balance
+    # nothing but the hand's own lines: the fee and the settlement, no escape
+    assert _api(me.page, server, "/api/me")["balance"] == balance
+    ledger = _api(me.page, server, "/api/ledger")["entries"]
+    assert {e["reason"] for e in ledger} <= {"issue", "fee", "hand"}, ledger
+    assert balance == 10_000 + sum(e["amount"] for e in ledger if e["reason"] != "issue")
     me.shot("mazhan-8-lobby-after")
     # the replay: every hand shown, ← → step, the settlement at the end
     me.page.click("#hands [data-action=replay]")
@@ -223,6 +328,12 @@ def test_mazhan_by_clicks_on_a_desktop(server: str, browser: Any) -> None:
     me.page.wait_for_selector("#replay .settlement")
     assert me.page.query_selector("#replay .revealed-hand [data-tile]") is not None
     me.shot("mazhan-9-replay-end")
+    # a language switch in the replay keeps the screen and the step
+    step = me.page.get_attribute("#replay-head", "data-step")
+    me.page.click("#lang")
+    assert "Who pays whom" in me.page.inner_text("#replay .settlement")
+    assert me.page.get_attribute("#replay-head", "data-step") == step
+    me.page.click("#lang")
     assert not me.errors, me.errors
     me.page.close()
 
@@ -231,14 +342,21 @@ def test_madiao_by_clicks_on_a_phone(server: str, browser: Any) -> None:
     me = Player(browser, server, "手機玩家", PHONE)
     me.register()
     _no_horizontal_scroll(me.page)
+    # the bots of a table of one's own at the level the player picks
+    me.page.select_option("select[data-level=madiao]", "hard")
     me.shot("madiao-1-lobby-phone")
     me.sit_alone("madiao")
     me.page.wait_for_selector(".table", timeout=20_000)
+    assert len(me.page.query_selector_all(".seat-badge [data-level=hard]")) == 3
     me.shot("madiao-2-table-phone")
     _no_horizontal_scroll(me.page)
     _touch_targets(me.page)
-    me.play_to_settlement()
-    me.page.wait_for_timeout(5_500)  # the 開沖 draws are revealed one by one
+    _named_controls(me.page)
+    me.play_to_settlement(
+        prompt_shot="madiao-2b-trick-phone", when=".trick-plays .trick-play:nth-child(2)"
+    )
+    # the 開沖 draws are revealed one by one (this page keeps its animations)
+    me.page.wait_for_selector("#result .chong[data-revealed=true]", timeout=30_000)
     me.shot("madiao-3-settlement-phone")
     _no_horizontal_scroll(me.page)
     assert "開沖" in me.page.inner_text("#result")
@@ -266,7 +384,8 @@ def test_mazhan_on_a_phone_and_leaving_during_a_hand(server: str, browser: Any) 
     me.page.click("#leave")
     me.page.click("dialog.confirm [data-action=confirm]")
     me.page.wait_for_selector("#lobby", timeout=15_000)
-    me.page.wait_for_timeout(500)
+    me.page.wait_for_selector("[data-toast=youLeftPaid]")
+    me.page.wait_for_selector(f".who-balance[data-balance='{before - 400 * stake}']")
     me.shot("mazhan-phone-3-after-escape")
     cookies = {c["name"]: c["value"] for c in me.page.context.cookies()}
     ledger = httpx.get(server + "/api/ledger", cookies=cookies).json()["entries"]
@@ -275,5 +394,159 @@ def test_mazhan_on_a_phone_and_leaving_during_a_hand(server: str, browser: Any) 
     assert len({e["hand"] for e in escapes}) == 1, escapes
     assert sum(e["amount"] for e in escapes) == -400 * stake, escapes
     assert me.balance() == before - 400 * stake
+    assert not me.errors, me.errors
+    me.page.close()
+
+
+def test_an_opponents_escape_seen_at_the_table(server: str, browser: Any) -> None:
+    me = Player(browser, server, "看逃跑的人", DESKTOP)
+    me.register()
+    me.page.click("button[data-action=join][data-room=mazhan]")
+    me.page.wait_for_selector("#table .waiting")
+    # three other people sit down (on bare sockets), hand play to 托管 and confirm
+    others = [SocketPlayer(server, f"對手{i}") for i in range(3)]
+    for o in others:
+        o.send(type="join", room="mazhan")
+        o.wait_for("seated")
+        o.send(type="tuoguan", on=True)
+        o.send(type="ready")
+    me.page.wait_for_selector("#table .confirmations[data-confirmed='3']")
+    me.shot("escape-1-waiting-for-me")
+    me.page.click("#ready")
+    me.page.wait_for_selector(".table[data-game=mazhan]", timeout=20_000)
+    me.shot("escape-2-live")
+    before = _api(me.page, server, "/api/me")["balance"]
+    # one of them leaves during the live hand: an escape, seen by everyone at once
+    escaper = others[0]
+    escaper.wait_for("view")
+    escaper.send(type="leave")
+    escape = escaper.wait_for("escape")
+    assert escape["name"] == escaper.name and escape["why"] == "left"
+    notice = me.page.wait_for_selector(f"[data-escape='{escape['seat']}']")
+    text = notice.inner_text()
+    assert escaper.name in text and str(escape["penalty"]) in text, text
+    # the board of the aborted hand is gone, the header balance follows the ledger
+    assert me.page.query_selector(".table[data-game=mazhan]") is None
+    after = _api(me.page, server, "/api/me")["balance"]
+    share = sum(m["amount"] for m in escape["moves"] if m["to"] == me.name)
+    assert share > 0 and after == before + share
+    me.page.wait_for_selector(f".who-balance[data-balance='{after}']")
+    # the escaper paid once: 400 × 底注 on one hand's lines
+    lines = [e for e in escaper.ledger() if e["reason"] == "escape"]
+    assert len({e["hand"] for e in lines}) == 1
+    assert sum(e["amount"] for e in lines) == -escape["penalty"]
+    # the table waits for a new fourth; this player is back in the waiting room
+    me.page.wait_for_selector("#table .waiting")
+    assert me.page.query_selector("#ready") is not None
+    me.shot("escape-3-notice")
+    me.page.click("#lang")
+    assert escaper.name in me.page.inner_text("[data-escape]")
+    me.shot("escape-4-notice-english")
+    me.page.click("#lang")
+    for o in others:
+        o.close()
+    assert not me.errors, me.errors
+    me.page.close()
+
+
+def test_madiao_in_english_on_a_desktop_to_the_replay(server: str, browser: Any) -> None:
+    """A whole Ma Diao hand in English with reduced motion (the 開沖 draws shown at once), then
+    its replay to the settlement."""
+    me = Player(browser, server, "desk-madiao", DESKTOP, reduced_motion="reduce")
+    me.register()
+    me.page.click("#lang")
+    me.sit_alone("madiao")
+    me.page.wait_for_selector(".table[data-game=madiao]", timeout=20_000)
+    _named_controls(me.page)
+    me.shot("madiao-desk-1-table-english")
+    me.play_to_settlement()
+    me.page.wait_for_selector("#result .chong[data-revealed=true]")
+    text = me.page.inner_text("#result")
+    assert "Kai chong" in text and "Who pays whom" in text, text
+    assert "開沖" not in text and "誰付誰" not in text
+    change = int(me.page.get_attribute("#balance-change", "data-change") or "0")
+    assert me.balance() == 10_000 + change
+    me.shot("madiao-desk-2-settlement-english")
+    me.page.click("#result [data-action=leave]")
+    me.page.wait_for_selector("#hands [data-action=replay]")
+    me.page.click("#hands [data-action=replay]")
+    me.page.wait_for_selector("#replay .table[data-game=madiao]")
+    me.page.click("[data-action=end]")
+    me.page.wait_for_selector("#replay .settlement.madiao")
+    me.page.wait_for_selector(f"#replay #balance-change[data-change='{change}']")
+    me.shot("madiao-desk-3-replay-end")
+    assert not me.errors, me.errors
+    me.page.close()
+
+
+def test_a_whole_mazhan_hand_on_a_phone(server: str, browser: Any) -> None:
+    me = Player(browser, server, "手機麻將", PHONE)
+    me.register()
+    me.sit_alone("mazhan")
+    me.page.wait_for_selector(".hand [data-tile]")
+    me.play_to_settlement(prompt_shot="mazhan-phone-4-claim-prompt")
+    _no_horizontal_scroll(me.page)
+    _touch_targets(me.page)
+    me.shot("mazhan-phone-5-settlement")
+    me.page.click("#lang")
+    _no_horizontal_scroll(me.page)
+    me.shot("mazhan-phone-6-settlement-english")
+    change = int(me.page.get_attribute("#balance-change", "data-change") or "0")
+    assert me.balance() == 10_000 + change
+    assert not me.errors, me.errors
+    me.page.close()
+
+
+def test_a_second_page_of_the_account_takes_over_without_a_fight(server: str, browser: Any) -> None:
+    """Two pages of one account: the newer takes the socket (4009); the older says so and
+    does not take it back by itself (they would chase each other), until the player asks."""
+    first = Player(browser, server, "兩個分頁", DESKTOP)
+    first.register()
+    # a second page with the same session cookie (one context holds one page here)
+    context = browser.new_context(viewport=DESKTOP, locale="zh-TW")
+    context.add_cookies(first.page.context.cookies())
+    second = context.new_page()
+    second.goto(server + "/")
+    second.wait_for_selector("#lobby")
+    first.page.wait_for_selector("[data-connection=taken-over]")
+    first.shot("takeover-1-first-page")
+    assert second.query_selector("[data-connection]") is None
+    first.page.click("[data-action=reconnect]")
+    second.wait_for_selector("[data-connection=taken-over]")
+    first.page.wait_for_selector("[data-connection]", state="detached")
+    assert not first.errors, first.errors
+    context.close()
+    first.page.close()
+
+
+def test_a_pause_and_an_unknown_frame_in_the_browser(server: str, browser: Any) -> None:
+    """Frames injected into the page's real socket (Playwright's WebSocket route passes
+    everything else through): ``paused`` shows a banner and stops the clock, ``resumed``
+    clears it; a frame type the client does not know is logged, not fatal."""
+    me = Player(browser, server, "暫停的人", DESKTOP)
+    sockets: list[Any] = []
+
+    def route(ws: Any) -> None:
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    me.page.route_web_socket("**/ws", route)
+    warnings: list[str] = []
+    me.page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
+    me.register()
+    me.sit_alone("mazhan")
+    me.page.wait_for_selector(".my-area .clock-seconds")
+    sockets[-1].send('{"type": "paused", "why": "storage"}')
+    me.page.wait_for_selector("#table[data-paused=true] [data-paused]")
+    assert me.page.query_selector(".my-area .clock.stopped") is not None
+    me.shot("paused-1-banner")
+    sockets[-1].send('{"type": "resumed"}')
+    me.page.wait_for_selector("[data-paused]", state="detached")
+    assert me.page.query_selector(".my-area .clock.stopped") is None
+    sockets[-1].send('{"type": "brand_new_frame", "x": 1}')
+    # the page goes on: a discard by a click still plays
+    me.page.query_selector_all(".hand button[data-action]:not([disabled])")[-1].click()
+    me.page.wait_for_selector(".move-log li[data-kind=discard]")
+    assert any("brand_new_frame" in w for w in warnings), warnings
     assert not me.errors, me.errors
     me.page.close()

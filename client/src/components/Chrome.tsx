@@ -1,7 +1,8 @@
 // The page's frame: header (balance, connection, language), toasts, the confirm dialog.
 import type { JSX } from "preact";
 import { useEffect, useRef } from "preact/hooks";
-import { errorText, fill, lang, setLang, TABLES, t } from "../i18n";
+import { actionName, errorText, fill, lang, setLang, TABLES, t, windName } from "../i18n";
+import { TAKEN_OVER } from "../net/socket";
 import { logout, socket } from "../session";
 import { dismissToast, me, type Toast, toasts } from "../store";
 import { secondsLeft, useNow } from "./hooks";
@@ -13,6 +14,16 @@ export function ConnectionBanner(): JSX.Element | null {
     return (
       <div class="banner warn" role="status" data-connection="retrying">
         {t("reconnecting", { n: secondsLeft(status.at, now) ?? 0, k: status.attempt })}
+      </div>
+    );
+  }
+  if (status.state === "closed" && status.code === TAKEN_OVER) {
+    return (
+      <div class="banner warn" role="status" data-connection="taken-over">
+        <span>{t("takenOver")}</span>{" "}
+        <button type="button" class="small" data-action="reconnect" onClick={() => socket.open()}>
+          {t("useHere")}
+        </button>
       </div>
     );
   }
@@ -64,8 +75,20 @@ export function Header(): JSX.Element {
   );
 }
 
-function toastText(x: Toast): string {
-  if ("ui" in x.key) return t(x.key.ui, x.params);
+/** A toast's text in the current language (seat and action codes named at render time). */
+export function toastText(x: Toast): string {
+  if ("ui" in x.key) {
+    const p = x.params;
+    if (p && (x.key.ui === "claimLost" || x.key.ui === "claimLostPlain")) {
+      const seat = String(p.seat ?? "");
+      return t(x.key.ui, {
+        ...p,
+        seat: seat ? windName(seat) : "",
+        winner: actionName(String(p.winner ?? "")),
+      });
+    }
+    return t(x.key.ui, p);
+  }
   return errorText(x.key.error);
 }
 

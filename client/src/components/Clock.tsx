@@ -1,29 +1,72 @@
-// A clock ring around a seat's wind: a countdown for the seat that must decide (the server
-// sends this seat's time left); a plain turning ring for another seat's turn (its clock is
-// the server's and not sent to us).
+// A clock ring around a seat's wind: a countdown for the seat whose clock runs (the server
+// sends the running clock: a turn's is public, a claim prompt's only to its own seat); a
+// plain turning ring for a seat that must decide on a clock not shown to us. While the table
+// is paused (its storage is down) the clock stands still.
 import type { JSX } from "preact";
 import { t } from "../i18n";
+import type { Seat } from "../protocol";
 import { secondsLeft, useNow } from "./hooks";
+
+/** The running clock of a view frame, as the client keeps it. */
+export interface TableClock {
+  /** Whose turn it times; null: this seat's own claim prompt. */
+  seat: Seat | null;
+  /** The clock's full length. */
+  seconds: number;
+  /** When it runs out (ms since the epoch, local clock). */
+  deadline: number;
+  /** Set while the table is paused: the time (ms) it stopped at. */
+  stoppedAt?: number | null;
+}
+
+/** The clock `seat` shows: the running clock when it is that seat's (or, for `me`, one's
+ *  own claim prompt), else null. */
+export function clockOf(clock: TableClock | null, seat: Seat, me: Seat): TableClock | null {
+  if (!clock) return null;
+  if (clock.seat === seat || (clock.seat === null && seat === me)) return clock;
+  return null;
+}
+
+/** Seconds left and the fraction of the clock left, at `now` (or where it stopped). */
+export function clockLeft(
+  clock: TableClock | null,
+  now: number,
+): { left: number; frac: number } | null {
+  if (!clock) return null;
+  const at = clock.stoppedAt ?? now;
+  const left = secondsLeft(clock.deadline, at) ?? 0;
+  const frac =
+    clock.seconds > 0
+      ? Math.max(0, Math.min(1, (clock.deadline - at) / (clock.seconds * 1000)))
+      : 0;
+  return { left, frac };
+}
 
 export interface ClockProps {
   active: boolean;
-  deadline: number | null;
-  total: number | null;
+  clock: TableClock | null;
   children: JSX.Element | JSX.Element[] | string;
 }
 
-export function ClockRing({ active, deadline, total, children }: ClockProps): JSX.Element {
-  const now = useNow(active && deadline !== null);
-  const left = secondsLeft(deadline, now);
+export function ClockRing({ active, clock, children }: ClockProps): JSX.Element {
+  const running = active && clock !== null && !clock.stoppedAt;
+  const now = useNow(running);
+  const state = active ? clockLeft(clock, now) : null;
   const r = 20;
   const c = 2 * Math.PI * r;
-  const frac =
-    left !== null && total ? Math.max(0, Math.min(1, (deadline! - now) / (total * 1000))) : 1;
-  const urgent = left !== null && left <= 5;
+  const frac = state ? state.frac : 1;
+  const urgent = state !== null && state.left <= 5 && !clock?.stoppedAt;
+  const cls = [
+    "clock",
+    active ? "active" : "",
+    urgent ? "urgent" : "",
+    active && !clock ? "waiting" : "",
+    clock?.stoppedAt ? "stopped" : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
   return (
-    <span
-      class={`clock${active ? " active" : ""}${urgent ? " urgent" : ""}${deadline === null && active ? " waiting" : ""}`}
-    >
+    <span class={cls}>
       <svg viewBox="0 0 48 48" aria-hidden="true" focusable="false">
         <circle cx="24" cy="24" r={r} class="clock-track" />
         {active ? (
@@ -39,9 +82,14 @@ export function ClockRing({ active, deadline, total, children }: ClockProps): JS
         ) : null}
       </svg>
       <span class="clock-inner">{children}</span>
-      {active && left !== null ? (
-        <span class="clock-seconds" role="timer" aria-label={t("seconds", { n: left })}>
-          {left}
+      {state ? (
+        <span
+          class="clock-seconds"
+          role="timer"
+          aria-label={t("seconds", { n: state.left })}
+          data-seconds={state.left}
+        >
+          {state.left}
         </span>
       ) : null}
     </span>
@@ -49,25 +97,19 @@ export function ClockRing({ active, deadline, total, children }: ClockProps): JS
 }
 
 /** A countdown bar for a prompt (its own clock). */
-export function Countdown({
-  deadline,
-  total,
-}: {
-  deadline: number | null;
-  total: number | null;
-}): JSX.Element | null {
-  const now = useNow(deadline !== null);
-  const left = secondsLeft(deadline, now);
-  if (left === null || deadline === null) return null;
-  const frac = total ? Math.max(0, Math.min(1, (deadline - now) / (total * 1000))) : 1;
+export function Countdown({ clock }: { clock: TableClock | null }): JSX.Element | null {
+  const now = useNow(clock !== null && !clock.stoppedAt);
+  const state = clockLeft(clock, now);
+  if (!state) return null;
   return (
     <span
-      class={`countdown${left <= 5 ? " urgent" : ""}`}
+      class={`countdown${state.left <= 5 && !clock?.stoppedAt ? " urgent" : ""}${clock?.stoppedAt ? " stopped" : ""}`}
       role="timer"
-      aria-label={t("seconds", { n: left })}
+      aria-label={t("seconds", { n: state.left })}
+      data-seconds={state.left}
     >
-      <span class="countdown-bar" style={{ width: `${frac * 100}%` }} />
-      <span class="countdown-text">{t("seconds", { n: left })}</span>
+      <span class="countdown-bar" style={{ width: `${state.frac * 100}%` }} />
+      <span class="countdown-text">{t("seconds", { n: state.left })}</span>
     </span>
   );
 }

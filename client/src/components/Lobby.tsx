@@ -2,10 +2,15 @@
 // your hands with results and replay links, the ledger.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { errorText, gameName, reasonName, roomName, t } from "../i18n";
+import { errorText, gameName, levelName, reasonName, roomName, t, windName } from "../i18n";
 import { ApiError, api, type HandSummary, type LedgerEntry, type Room } from "../net/api";
+import type { BotLevel } from "../protocol";
 import { go, join } from "../session";
 import { me } from "../store";
+
+const LEVELS: BotLevel[] = ["easy", "normal", "hard"];
+
+const signed = (n: number): string => (n > 0 ? `+${n}` : String(n));
 
 /** 底注 for a balance (rules §10): the largest of 1, 2, 5, 10, 20, 50, … not above balance / 800. */
 export function stakeFor(balance: number): number {
@@ -35,11 +40,12 @@ export function BalanceChart({ entries }: { entries: LedgerEntry[] }): JSX.Eleme
   const w = 600;
   const h = 140;
   const pad = 28;
+  const gutter = 56; // the axis labels' column, left of the line
   const values = pts.map((p) => p.balance);
   const lo = Math.min(...values);
   const hi = Math.max(...values);
   const span = hi - lo || 1;
-  const x = (i: number) => pad + (i * (w - 2 * pad)) / (pts.length - 1);
+  const x = (i: number) => gutter + (i * (w - gutter - pad)) / (pts.length - 1);
   const y = (v: number) => h - pad / 2 - ((v - lo) * (h - pad)) / span;
   const path = pts
     .map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(p.balance).toFixed(1)}`)
@@ -52,7 +58,7 @@ export function BalanceChart({ entries }: { entries: LedgerEntry[] }): JSX.Eleme
         role="img"
         aria-label={`${t("balanceChart")}: ${pts[0]?.balance} → ${last.balance}`}
       >
-        <line x1={pad} x2={w - pad} y1={y(lo)} y2={y(lo)} class="axis" />
+        <line x1={gutter} x2={w - pad} y1={y(lo)} y2={y(lo)} class="axis" />
         <text x={2} y={y(hi) + 4} class="axis-label">
           {hi}
         </text>
@@ -118,6 +124,7 @@ export function Lobby(): JSX.Element {
       gone = true;
     };
   }, []);
+  const [levels, setLevels] = useState<Partial<Record<string, BotLevel>>>({});
   return (
     <main class="lobby" id="lobby">
       {error ? (
@@ -161,12 +168,34 @@ export function Lobby(): JSX.Element {
                       data-alone={r.name}
                       data-action="alone"
                       disabled={!allowed}
-                      onClick={() => join(r.name, true)}
+                      onClick={() => join(r.name, true, levels[r.name] ?? r.level ?? undefined)}
                     >
                       {t("alone")}
                     </button>
                   ) : null}
                 </div>
+                {r.bots ? (
+                  <label class="level-choice">
+                    <span>{t("botLevel")}</span>
+                    <select
+                      data-level={r.name}
+                      disabled={!allowed}
+                      value={levels[r.name] ?? r.level ?? "normal"}
+                      onChange={(e) =>
+                        setLevels({
+                          ...levels,
+                          [r.name]: (e.currentTarget as HTMLSelectElement).value as BotLevel,
+                        })
+                      }
+                    >
+                      {LEVELS.map((l) => (
+                        <option key={l} value={l}>
+                          {levelName(l)}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                ) : null}
                 {allowed ? null : <p class="muted small">{t("tooFewPoints")}</p>}
               </article>
             );
@@ -200,15 +229,21 @@ export function Lobby(): JSX.Element {
                   <td>#{h.hand}</td>
                   <td>{gameName(h.game)}</td>
                   <td>{h.at.replace("T", " ").slice(0, 16)}</td>
-                  <td>{h.seat}</td>
+                  <td>{windName(h.seat)}</td>
                   <td class="num">{h.stake}</td>
                   <td
                     class={h.net && h.net > 0 ? "plus" : h.net && h.net < 0 ? "minus" : undefined}
                   >
                     {result(h)}
                     {typeof h.net === "number" && h.net !== 0
-                      ? ` ${h.net > 0 ? "+" : ""}${h.net}`
+                      ? ` ${t(h.game === "madiao" ? "zhu" : "hu", { n: signed(h.net) })}`
                       : ""}
+                    {typeof h.points === "number" ? (
+                      <span class="muted small" data-points={h.points}>
+                        {" "}
+                        · {signed(h.points)} {t("points")}
+                      </span>
+                    ) : null}
                   </td>
                   <td>
                     <a

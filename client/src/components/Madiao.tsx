@@ -6,14 +6,14 @@ import { aroundFrom, sideOf } from "../game/seats";
 import { actionName, cardName, t, windName } from "../i18n";
 import type { MadiaoAction, MadiaoView, Seat, SeatInfo } from "../protocol";
 import { Card, CardButton } from "./Card";
-import { Countdown } from "./Clock";
+import { Countdown, clockOf, type TableClock } from "./Clock";
 import { SeatBadge } from "./SeatBadge";
 
 export interface MadiaoTableProps {
   view: MadiaoView;
   names: Record<Seat, SeatInfo | null>;
-  deadline: number | null;
-  total: number | null;
+  /** The running clock (null: none this seat may see), stopped while the table is paused. */
+  clock: TableClock | null;
   pending: string | null;
   version: number;
   points?: Partial<Record<Seat, number>>;
@@ -77,8 +77,7 @@ function OtherSeat(props: MadiaoTableProps & { seat: Seat }): JSX.Element {
         dealer={view.banker === seat}
         dealerLabel="banker"
         active={view.turn === seat && !view.result}
-        deadline={null}
-        total={null}
+        clock={clockOf(props.clock, seat, view.seat)}
         points={props.points?.[seat] ?? null}
         extra={<span class="tricks">{t("tricksWon", { n: s.tricks_won })}</span>}
       />
@@ -114,7 +113,9 @@ function TrickArea({ view }: { view: MadiaoView }): JSX.Element {
           <b>{t("trick", { n: no })}</b> / 8
         </span>
         {trick ? (
-          <span class="center-stat">{t("leader", { seat: windName(trick.leader) })}</span>
+          <span class="center-stat">
+            {t(trick.plays.length ? "leader" : "toLead", { seat: windName(trick.leader) })}
+          </span>
         ) : null}
       </div>
       <div class="trick-plays">
@@ -180,8 +181,7 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
           dealer={view.banker === me}
           dealerLabel="banker"
           active={view.my_turn && !view.result}
-          deadline={props.deadline}
-          total={props.total}
+          clock={clockOf(props.clock, me, me)}
           points={props.points?.[me] ?? null}
           extra={<span class="tricks">{t("tricksWon", { n: view.seats[me].tricks_won })}</span>}
         />
@@ -205,7 +205,7 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
               </button>
             ))}
           </span>
-          <Countdown deadline={props.deadline} total={props.total} />
+          <Countdown clock={clockOf(props.clock, props.view.seat, props.view.seat)} />
         </div>
       ) : view.my_turn && !props.readOnly ? (
         <div class="prompt quiet">
@@ -214,7 +214,7 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
               ? t("lead")
               : `${actionName("zhuo")} / ${actionName("mie")}`}
           </span>
-          <Countdown deadline={props.deadline} total={props.total} />
+          <Countdown clock={clockOf(props.clock, props.view.seat, props.view.seat)} />
         </div>
       ) : null}
       <div class="hand cards" role="group" aria-label={t("concealed")}>

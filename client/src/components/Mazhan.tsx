@@ -2,17 +2,17 @@
 import type { JSX } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { aroundFrom, isSeat, sideOf } from "../game/seats";
-import { actionName, meldName, t, tileName, tileShort, windName } from "../i18n";
+import { actionName, meldName, t, tileName, tileShort, windName, windShort } from "../i18n";
 import type { MazhanAction, MazhanMeld, MazhanView, Seat, SeatInfo } from "../protocol";
-import { Countdown } from "./Clock";
+import { Countdown, clockOf, type TableClock } from "./Clock";
 import { SeatBadge } from "./SeatBadge";
 import { Tile, TileButton } from "./Tile";
 
 export interface MazhanTableProps {
   view: MazhanView;
   names: Record<Seat, SeatInfo | null>;
-  deadline: number | null;
-  total: number | null;
+  /** The running clock (null: none this seat may see), stopped while the table is paused. */
+  clock: TableClock | null;
   /** The action waiting for the server's next view (its buttons are disabled meanwhile). */
   pending: string | null;
   /** Bumped on each new frame, to replay the short animations. */
@@ -27,7 +27,7 @@ export interface MazhanTableProps {
 
 /** The label of an action in the current language: 「碰 五萬」, "Pung 5m". */
 export function actionLabel(a: MazhanAction): string {
-  const tiles = a.kind === "chi" || a.kind === "chow" ? a.tiles : a.tile ? [a.tile] : [];
+  const tiles = a.kind === "chi" ? a.tiles : a.tile ? [a.tile] : [];
   const names = tiles.map((x) => tileShort(x));
   return [actionName(a.kind), ...names].join(" ");
 }
@@ -71,7 +71,7 @@ function Meld({
           />
         ))}
       </span>
-      {meld.from ? <span class="meld-from">{windName(meld.from, "zh")}</span> : null}
+      {meld.from ? <span class="meld-from">{windShort(meld.from)}</span> : null}
     </span>
   );
 }
@@ -125,7 +125,7 @@ function Pond({ seat, view }: { seat: Seat; view: MazhanView }): JSX.Element {
             />
             {isSeat(d.claimed_by) ? (
               <span class="claimed-mark" aria-hidden="true">
-                {windName(d.claimed_by, "zh")}
+                {windShort(d.claimed_by)}
               </span>
             ) : null}
           </span>
@@ -187,8 +187,7 @@ function OtherSeat(props: MazhanTableProps & { seat: Seat }): JSX.Element {
         dealer={view.dealer === seat}
         dealerLabel="dealer"
         active={active && !view.result}
-        deadline={null}
-        total={null}
+        clock={clockOf(props.clock, seat, view.seat)}
         points={props.points?.[seat] ?? null}
       />
       {revealed ? (
@@ -240,7 +239,7 @@ function Center({ view }: { view: MazhanView }): JSX.Element {
             key={s}
             class={`compass compass-${sideOf(s, view.seat)}${view.turn === s ? " on" : ""}`}
           >
-            {windName(view.seats[s].wind, "zh")}
+            {windShort(view.seats[s].wind)}
           </span>
         ))}
       </div>
@@ -280,7 +279,7 @@ function Prompt(props: MazhanTableProps & { options: MazhanAction[] }): JSX.Elem
             <span class="act-name">{actionName(a.kind)}</span>
             {a.tiles.length && a.kind !== "pass" ? (
               <span class="act-tiles">
-                {(a.kind === "chi" || a.kind === "chow"
+                {(a.kind === "chi"
                   ? a.tiles
                   : a.tiles.slice(
                       0,
@@ -300,7 +299,7 @@ function Prompt(props: MazhanTableProps & { options: MazhanAction[] }): JSX.Elem
           </button>
         ))}
       </span>
-      <Countdown deadline={props.deadline} total={props.total} />
+      <Countdown clock={clockOf(props.clock, props.view.seat, props.view.seat)} />
     </div>
   );
 }
@@ -402,8 +401,7 @@ function MyArea(props: MazhanTableProps): JSX.Element {
           dealer={view.dealer === me}
           dealerLabel="dealer"
           active={view.my_turn && !view.result}
-          deadline={props.deadline}
-          total={props.total}
+          clock={clockOf(props.clock, me, me)}
           points={props.points?.[me] ?? null}
         />
         <Melds seat={me} view={view} />

@@ -3,7 +3,16 @@ import type { JSX } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 import type { LogEntry } from "../game/log";
 import { lostTo } from "../game/log";
-import { actionName, cardName, eventName, t, tileShort, windName } from "../i18n";
+import {
+  actionName,
+  cardName,
+  eventName,
+  t,
+  tileName,
+  tileShort,
+  verbName,
+  windName,
+} from "../i18n";
 
 const ACTIONS = new Set([
   "discard",
@@ -22,14 +31,22 @@ const ACTIONS = new Set([
 /** One line of the log in the current language. */
 export function logLine(e: LogEntry): string {
   const who = e.seat ? windName(e.seat) : "";
-  const what = ACTIONS.has(e.kind) ? actionName(e.kind) : eventName(e.kind);
-  const tiles = e.tiles.map((x) => tileShort(x));
+  const what = ACTIONS.has(e.kind) ? verbName(e.kind) : eventName(e.kind);
+  // a set of one tile is named once, in full (「西 碰 五萬」); a chow by its three tiles
+  const tiles =
+    e.kind === "chi"
+      ? e.tiles.map((x) => tileShort(x))
+      : e.tiles.length && new Set(e.tiles).size === 1
+        ? [tileName(e.tiles[0] as string)]
+        : e.tiles.map((x) => tileShort(x));
   if (e.card) tiles.push(cardName(e.card));
   if (e.kind === "claim_lost") {
     const to = lostTo(e.detail);
     return to ? `${what}: ${windName(to.seat)} ${actionName(to.kind)}` : what;
   }
   if (e.kind === "trick" && e.detail) return `${who} ${what} (${e.detail})`;
+  if ((e.kind === "chong" || e.kind === "claim") && e.detail)
+    return [who, what, ...tiles, `+${e.detail}`].filter(Boolean).join(" ");
   return [who, what, ...tiles].filter(Boolean).join(" ");
 }
 

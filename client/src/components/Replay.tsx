@@ -4,8 +4,16 @@ import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { parseRecordAction } from "../game/notation";
 import { SEATS } from "../game/seats";
-import { actionName, cardName, errorText, gameName, t, tileShort, windName } from "../i18n";
-import { ApiError, api, type ReplayStep } from "../net/api";
+import { cardName, errorText, gameName, t, tileShort, verbName, windName } from "../i18n";
+import {
+  ApiError,
+  api,
+  type HandPoints,
+  type HandSummary,
+  handPoints,
+  type LedgerEntry,
+  type ReplayStep,
+} from "../net/api";
 import type {
   MadiaoResult,
   MadiaoView,
@@ -14,19 +22,27 @@ import type {
   Seat,
   SeatInfo,
 } from "../protocol";
-import { toFormat2 } from "../protocol/legacy";
 import { go } from "../session";
 import { me } from "../store";
 import { MadiaoTable } from "./Madiao";
 import { MazhanTable } from "./Mazhan";
 import { MadiaoSettlement, MazhanSettlement } from "./Settlement";
 
-const NAMES: Record<Seat, SeatInfo | null> = { E: null, S: null, W: null, N: null };
+/** The replay knows only this player's own name (the others' are not in the record). */
+function replayNames(
+  seat: Seat | undefined,
+  name: string | undefined,
+): Record<Seat, SeatInfo | null> {
+  const names: Record<Seat, SeatInfo | null> = { E: null, S: null, W: null, N: null };
+  if (seat && name)
+    names[seat] = { name, bot: false, ready: false, tuoguan: false, connected: true };
+  return names;
+}
 
 function moveText(text: string, game: string): string {
   const a = parseRecordAction(text, game === "madiao" ? "madiao" : "mazhan");
   const names = a.codes.map((c) => (game === "madiao" ? cardName(c) : tileShort(c)));
-  return [a.seat ? windName(a.seat) : "", actionName(a.kind), ...names].filter(Boolean).join(" ");
+  return [a.seat ? windName(a.seat) : "", verbName(a.kind), ...names].filter(Boolean).join(" ");
 }
 
 export function Replay({ hand, step }: { hand: number; step: number }): JSX.Element {
@@ -49,6 +65,26 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
       gone = true;
     };
   }, [hand, step]);
+  // the hand's points as the ledger has them (the settlement at the end shows them)
+  const [points, setPoints] = useState<{ stake: number; lines: HandPoints } | null>(null);
+  useEffect(() => {
+    let gone = false;
+    const name = me.value?.name;
+    if (!name) return;
+    Promise.all([
+      api<{ hands: HandSummary[] }>("/api/hands"),
+      api<{ entries: LedgerEntry[] }>("/api/ledger"),
+    ])
+      .then(([h, l]) => {
+        const summary = h.hands.find((x) => x.hand === hand);
+        if (!gone && summary)
+          setPoints({ stake: summary.stake, lines: handPoints(l.entries, hand, name) });
+      })
+      .catch(() => {});
+    return () => {
+      gone = true;
+    };
+  }, [hand]);
   const steps = data?.steps ?? 0;
   const to = (n: number) => go({ name: "replay", hand, step: Math.max(0, Math.min(n, steps)) });
   useEffect(() => {
@@ -68,21 +104,20 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
     list.current?.querySelector(".current")?.scrollIntoView?.({ block: "nearest" });
   }, [data?.step]);
 
-  const view = data ? (toFormat2(data.view) as MazhanView | MadiaoView) : undefined;
+  const view = data?.view;
   const revealed: Partial<Record<Seat, string[]>> = {};
   if (data?.views) {
     for (const s of SEATS) {
-      const v = data.views[s]
-        ? (toFormat2(data.views[s]) as { hand?: string[]; drawn?: string | null })
-        : undefined;
-      if (v?.hand && s !== view?.seat) revealed[s] = v.drawn ? [...v.hand, v.drawn] : v.hand;
+      const v = data.views[s];
+      if (!v || s === view?.seat) continue;
+      revealed[s] = v.game === "mazhan" && v.drawn ? [...v.hand, v.drawn] : v.hand;
     }
   }
-  const actions = (data as { actions?: string[] } | null)?.actions ?? [];
+  const actions = data?.actions ?? [];
+  const NAMES = replayNames(view?.seat, me.value?.name);
   const common = {
     names: NAMES,
-    deadline: null,
-    total: null,
+    clock: null,
     pending: null,
     version: data?.step ?? 0,
     onAction: () => {},
@@ -112,7 +147,7 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
           onClick={() => to(0)}
           disabled={step <= 0}
         >
-          ⏮
+          |◀
         </button>
         <button
           type="button"
@@ -150,7 +185,7 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
           onClick={() => to(steps)}
           disabled={!!data && step >= steps}
         >
-          ⏭
+          ▶|
         </button>
         <button
           type="button"
@@ -177,11 +212,12 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
               {view.game === "mazhan" ? (
                 <MazhanSettlement
                   hand={hand}
-                  stake={0}
-                  fee={0}
-                  moves={[]}
-                  balance={null}
-                  balanceChange={0}
+                  stake={points?.stake ?? 0}
+                  fee={points?.lines.fee ?? 0}
+                  moves={points?.lines.moves ?? []}
+                  balance={points?.lines.balance ?? null}
+                  balanceChange={points?.lines.change ?? null}
+                  showPoints={points !== null}
                   names={NAMES}
                   me={view.seat}
                   myName={me.value?.name ?? null}
@@ -192,11 +228,12 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
               ) : (
                 <MadiaoSettlement
                   hand={hand}
-                  stake={0}
-                  fee={0}
-                  moves={[]}
-                  balance={null}
-                  balanceChange={0}
+                  stake={points?.stake ?? 0}
+                  fee={points?.lines.fee ?? 0}
+                  moves={points?.lines.moves ?? []}
+                  balance={points?.lines.balance ?? null}
+                  balanceChange={points?.lines.change ?? null}
+                  showPoints={points !== null}
                   names={NAMES}
                   me={view.seat}
                   myName={me.value?.name ?? null}

@@ -1,8 +1,8 @@
 // A seat's plate: wind, name, dealer mark, points, status, and the clock ring.
 import type { JSX } from "preact";
-import { t, windName } from "../i18n";
+import { levelName, t, windName, windShort } from "../i18n";
 import type { Seat, SeatInfo } from "../protocol";
-import { ClockRing } from "./Clock";
+import { ClockRing, type TableClock } from "./Clock";
 
 export interface SeatBadgeProps {
   seat: Seat;
@@ -13,19 +13,20 @@ export interface SeatBadgeProps {
   dealer: boolean;
   dealerLabel: "dealer" | "banker";
   active: boolean;
-  deadline: number | null;
-  total: number | null;
+  clock: TableClock | null;
   points?: number | null;
   extra?: JSX.Element | null;
 }
 
 export function SeatBadge(p: SeatBadgeProps): JSX.Element {
-  const name = p.info?.name ?? "—";
+  const name = p.info?.name ?? "";
+  // a person's points, as the table frame shows everyone (bots play for the house: none)
+  const points = typeof p.points === "number" ? p.points : (p.info?.points ?? null);
   return (
     <div class={`seat-badge${p.active ? " active" : ""}${p.isMe ? " me" : ""}`} data-seat={p.seat}>
-      <ClockRing active={p.active} deadline={p.deadline} total={p.total}>
+      <ClockRing active={p.active} clock={p.clock}>
         <span class="wind" title={windName(p.wind)}>
-          {windName(p.wind, "zh")}
+          {windShort(p.wind)}
         </span>
       </ClockRing>
       <span class="seat-text">
@@ -37,7 +38,12 @@ export function SeatBadge(p: SeatBadgeProps): JSX.Element {
               {t(p.dealerLabel)}
             </span>
           ) : null}
-          {p.info?.bot ? <span class="tag muted">{t("bot")}</span> : null}
+          {p.info?.bot ? (
+            <span class="tag muted" data-level={p.info.level ?? undefined}>
+              {t("bot")}
+              {p.info.level ? ` · ${levelName(p.info.level)}` : ""}
+            </span>
+          ) : null}
           {p.info?.tuoguan ? <span class="tag muted">{t("tuoguan")}</span> : null}
           {p.info && !p.info.bot && p.info.connected === false ? (
             <span class="tag warn">{t("offline")}</span>
@@ -45,9 +51,9 @@ export function SeatBadge(p: SeatBadgeProps): JSX.Element {
         </span>
         <span class="seat-sub">
           <span class="wind-name">{windName(p.wind)}</span>
-          {typeof p.points === "number" ? (
-            <span class="points">
-              {p.points} {t("points")}
+          {typeof points === "number" ? (
+            <span class="points" data-points={points}>
+              {points} {t("points")}
             </span>
           ) : null}
           {p.extra}

@@ -10,11 +10,11 @@ import type {
   MadiaoResult,
   MazhanResult,
   MazhanScore,
+  Move,
   Payment,
   Seat,
   SeatInfo,
 } from "../protocol";
-import type { Move } from "../store";
 import { Card } from "./Card";
 import { Tile } from "./Tile";
 
@@ -24,29 +24,35 @@ export interface SettlementProps {
   fee: number;
   moves: Move[];
   balance: number | null;
-  balanceChange: number;
+  balanceChange: number | null;
   names: Record<Seat, SeatInfo | null>;
   me: Seat | null;
   myName: string | null;
   wild?: string;
   dealer?: Seat;
+  /** False where the points are not known (a replay before the ledger answered). */
+  showPoints?: boolean;
 }
 
 const signed = (n: number): string => (n > 0 ? `+${n}` : String(n));
 const seatName = (s: Seat, names: Record<Seat, SeatInfo | null>): string =>
   `${windName(s)} ${names[s]?.name ?? ""}`.trim();
 
-/** The formula as steps: base → 進一 → (胡頭) → × 2^台 → cap → value. */
+/** The formula as steps, as `paiju mazhan score --explain` writes it: base → 進一 →
+ *  (胡頭: rounded + 20) → × 2^台 → cap → value. */
 export function formulaSteps(f: Formula, tai: number): string[] {
   const steps: string[] = [];
   if (f.rule === "limit") return [`${t("limitHand")} ${f.value}`];
+  if (f.rule === "pinghu_wilds") return [`${t("pinghuWilds")} ${f.value}`];
   if (f.rule === "pinghu") {
     steps.push(`${t("pinghu")} ${f.head}`);
   } else {
     steps.push(`${t("base")} ${f.base}`);
     steps.push(`${t("rounded")} ${f.rounded}`);
     if (f.rule === "hutou")
-      steps.push(`${t("head")} ${t("hutouRule", { rounded: f.rounded })} = ${f.head}`);
+      steps.push(
+        `${t("head")} ${t("hutouRule", { rounded: f.rounded, head: f.head })} = ${f.rounded + f.head}`,
+      );
   }
   steps.push(`${t("times", { tai })} (×${f.multiplier}) = ${f.uncapped}`);
   if (f.uncapped > f.cap) steps.push(`${t("cap", { cap: f.cap })} → ${f.value}`);
@@ -142,6 +148,21 @@ function Outcome({ result, props }: { result: MazhanResult; props: SettlementPro
   );
 }
 
+const PAY_REASON: Record<Payment["reason"], Parameters<typeof t>[0]> = {
+  win: "payWin",
+  difference: "payDifference",
+  diao: "payDiao",
+  bonus: "payBonus",
+  qiaomen: "qiaomen",
+  he: "payHe",
+};
+
+/** Why a payment was made, in the current language. */
+export function payReason(reason: Payment["reason"]): string {
+  const key = PAY_REASON[reason];
+  return key ? t(key) : reason;
+}
+
 function Payments({
   payments,
   names,
@@ -169,12 +190,10 @@ function Payments({
             <td>{seatName(p.to, names)}</td>
             <td class="num">{unit(p.amount)}</td>
             <td>
-              {p.reason === "win"
-                ? t("payWin")
-                : p.reason === "difference"
-                  ? t("payDifference")
-                  : p.reason}
-              {p.dealer ? <span class="tag dealer">{t("dealerDouble")}</span> : null}
+              {payReason(p.reason)}
+              {"dealer" in p && p.dealer ? (
+                <span class="tag dealer">{t("dealerDouble")}</span>
+              ) : null}
             </td>
           </tr>
         ))}
@@ -193,10 +212,14 @@ function Points({
 }): JSX.Element {
   const name = props.myName;
   const who = (x: string) => (x === "house" ? t("house") : x);
-  const mine = props.moves.filter((m) => m.from === name || m.to === name);
+  // the fee has its own line; the rest is the hand's settlement, line by line
+  const moves = props.moves.filter((m) => m.reason !== "fee");
+  const mine = moves.filter((m) => m.from === name || m.to === name);
   const paid = mine.reduce((acc, m) => acc + (m.to === name ? m.amount : -m.amount), 0);
+  const bots = SEATS.some((s) => props.names[s]?.bot);
   // what this seat's net would be in points, against what moved: they differ only when
   // someone could not pay in full (rules §10)
+  const change = props.balanceChange ?? paid - props.fee;
   const scaled = owedNet !== null && Math.round(owedNet * props.stake) !== paid;
   return (
     <section class="points-block" aria-label={t("inPoints", { stake: props.stake })}>
@@ -214,7 +237,7 @@ function Points({
             <td colSpan={2}>{t("feeLine", { fee: props.fee })}</td>
             <td class="num">{props.fee}</td>
           </tr>
-          {props.moves.map((m, i) => (
+          {moves.map((m, i) => (
             <tr key={i} class={m.from === name || m.to === name ? "mine" : undefined}>
               <td>{who(m.from)}</td>
               <td>{who(m.to)}</td>
@@ -224,6 +247,7 @@ function Points({
         </tbody>
       </table>
       {scaled ? <p class="muted small">{t("scaledNote")}</p> : null}
+      {bots ? <p class="muted small">{t("botsHouse")}</p> : null}
       <table class="my-ledger" aria-label={t("yourChange")}>
         <tbody>
           <tr>
@@ -243,11 +267,11 @@ function Points({
           <tr class="total">
             <td colSpan={2}>{t("yourChange")}</td>
             <td
-              class={`num ${props.balanceChange >= 0 ? "plus" : "minus"}`}
+              class={`num ${change >= 0 ? "plus" : "minus"}`}
               id="balance-change"
-              data-change={props.balanceChange}
+              data-change={change}
             >
-              {signed(props.balanceChange)}
+              {signed(change)}
             </td>
           </tr>
           {props.balance !== null ? (
@@ -355,7 +379,9 @@ export function MazhanSettlement({
           ))}
         </p>
       </section>
-      <Points props={props} owedNet={props.me ? result.net[props.me] : null} />
+      {props.showPoints === false ? null : (
+        <Points props={props} owedNet={props.me ? result.net[props.me] : null} />
+      )}
     </div>
   );
 }
@@ -377,7 +403,11 @@ function ChongDraws({
     return () => clearTimeout(id);
   }, [shown, result.chong.length]);
   return (
-    <section class="chong" aria-label={t("chong")}>
+    <section
+      class="chong"
+      aria-label={t("chong")}
+      data-revealed={shown >= result.chong.length ? "true" : "false"}
+    >
       <h3>{t("chong")}</h3>
       <ol class="chong-draws">
         {result.chong.map((d, i) => (
@@ -414,19 +444,36 @@ export function MadiaoSettlement({
 }: SettlementProps & { result: MadiaoResult }): JSX.Element {
   return (
     <div class="settlement madiao" data-hand={props.hand}>
-      {result.hands ? (
-        <section class="reveal" aria-label={t("allHands")}>
-          {SEATS.map((s) => (
-            <div class="reveal-row" key={s} data-seat={s}>
-              <span class="reveal-who">{seatName(s, props.names)}</span>
-              <span class="reveal-tiles">
-                {(result.hands?.[s] ?? []).map((c) => (
-                  <Card key={c} code={c} size="sm" />
-                ))}
-              </span>
-            </div>
+      {result.special ? (
+        <p class="special-hand" data-special={result.special.seat}>
+          {t("specialHand", {
+            seat: seatName(result.special.seat, props.names),
+            name: result.special.name,
+            n: result.special.zhu,
+          })}
+        </p>
+      ) : null}
+      <section class="reveal" aria-label={t("wonCards")}>
+        <h3>{t("wonCards")}</h3>
+        {SEATS.map((s) => (
+          <div class="reveal-row" key={s} data-seat={s}>
+            <span class="reveal-who">{seatName(s, props.names)}</span>
+            <span class="reveal-tiles">
+              {result.seats[s].won.length
+                ? result.seats[s].won.map((c) => <Card key={c} code={c} size="sm" />)
+                : "—"}
+            </span>
+          </div>
+        ))}
+      </section>
+      {result.penalties.length ? (
+        <ul class="penalties">
+          {result.penalties.map((x, i) => (
+            <li key={i} data-seat={x.seat}>
+              {seatName(x.seat, props.names)}: {named(x)}
+            </li>
           ))}
-        </section>
+        </ul>
       ) : null}
       <ChongDraws result={result} names={props.names} />
       <table class="md-scores">
@@ -455,7 +502,7 @@ export function MadiaoSettlement({
                   <span class="muted small">{r.zhengben ? t("zhengben") : t("chijiao")}</span>
                 </td>
                 <td class="num">{signed(r.diao)}</td>
-                <td>
+                <td class="bonus-items">
                   {r.bonuses.length
                     ? r.bonuses.map((b) => `${named(b)} ${t("zhu", { n: b.zhu })}`).join(" · ")
                     : "—"}
@@ -478,7 +525,9 @@ export function MadiaoSettlement({
           unit={(n) => t("zhu", { n })}
         />
       </section>
-      <Points props={props} owedNet={props.me ? result.net[props.me] : null} />
+      {props.showPoints === false ? null : (
+        <Points props={props} owedNet={props.me ? result.net[props.me] : null} />
+      )}
     </div>
   );
 }

@@ -20,14 +20,15 @@ import {
   handLive,
   me,
   moveLog,
+  paused,
   pending,
   readySent,
   seated,
   settlement,
   tableState,
-  unseatedWhy,
 } from "../store";
 import { Confirm } from "./Chrome";
+import { secondsLeft, useNow } from "./hooks";
 import { MadiaoTable } from "./Madiao";
 import { MazhanTable } from "./Mazhan";
 import { MoveLog } from "./MoveLog";
@@ -38,6 +39,52 @@ export const ESCAPE_MULTIPLE: Record<string, number> = { mazhan: 400, madiao: 40
 
 const EMPTY: Record<Seat, SeatInfo | null> = { E: null, S: null, W: null, N: null };
 
+/** Who has confirmed the next hand (rules §10: every hand waits for all four). */
+export function Confirmations({
+  seats,
+  deadline,
+  mine,
+  next,
+}: {
+  seats: Record<Seat, SeatInfo | null>;
+  deadline: number | null;
+  mine: Seat | null;
+  /** Shown under a settlement: the seats are those of the next hand (the deal passed). */
+  next?: boolean;
+}): JSX.Element {
+  const now = useNow(deadline !== null);
+  const left = mine && !seats[mine]?.ready ? secondsLeft(deadline, now) : null;
+  const count = SEATS.filter((s) => seats[s]?.ready).length;
+  return (
+    <div class="confirmations" data-confirmed={count}>
+      {next ? <h3>{t("nextSeats")}</h3> : null}
+      <p class="muted small">
+        {t("confirmedCount", { n: count })}
+        {left !== null ? ` · ${t("confirmWithin", { n: left })}` : ""}
+      </p>
+      <ul class="waiting-seats">
+        {SEATS.map((s) => (
+          <li
+            key={s}
+            data-seat={s}
+            data-ready={seats[s]?.ready ? "true" : "false"}
+            class={seats[s]?.ready ? "ready" : undefined}
+          >
+            <b>{windName(s)}</b> {seats[s]?.name ?? "—"}
+            {s === mine ? <span class="tag">{t("you")}</span> : null}
+            {seats[s]?.bot ? <span class="tag muted">{t("bot")}</span> : null}
+            {seats[s]?.ready ? (
+              <span class="tag ok">✓ {t("confirmed")}</span>
+            ) : seats[s] ? (
+              <span class="tag muted">{t("notConfirmed")}</span>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function WaitingRoom(): JSX.Element {
   const ts = tableState.value;
   const seats = ts?.seats ?? EMPTY;
@@ -45,15 +92,20 @@ function WaitingRoom(): JSX.Element {
   return (
     <div class="waiting" role="status">
       <p>{full ? t("waitingReady") : t("waitingPlayers")}</p>
-      <ul class="waiting-seats">
-        {SEATS.map((s) => (
-          <li key={s} data-seat={s} class={seats[s]?.ready ? "ready" : undefined}>
-            <b>{windName(s)}</b> {seats[s]?.name ?? "—"}
-            {seats[s]?.bot ? <span class="tag muted">{t("bot")}</span> : null}
-            {seats[s]?.ready ? <span class="tag ok">✓ {t("ready")}</span> : null}
-          </li>
-        ))}
-      </ul>
+      <Confirmations
+        seats={seats}
+        deadline={ts?.readyDeadline ?? null}
+        mine={seated.value?.seat ?? null}
+      />
+    </div>
+  );
+}
+
+function PausedBanner(): JSX.Element | null {
+  if (!paused.value) return null;
+  return (
+    <div class="banner warn" role="status" data-paused="true">
+      {t("pausedBanner")}
     </div>
   );
 }
@@ -67,6 +119,8 @@ function EscapePanel(): JSX.Element | null {
       : e.why === "disconnected"
         ? t("whyDisconnected")
         : t("whyLeft");
+  const name = me.value?.name;
+  const share = e.moves.reduce((acc, m) => acc + (m.to === name ? m.amount : 0), 0);
   return (
     <section class="notice escape" role="alert" data-escape={e.seat}>
       <p>
@@ -74,16 +128,17 @@ function EscapePanel(): JSX.Element | null {
           ? t("youEscaped", { why, penalty: e.penalty })
           : t("escapeNotice", { name: e.name, seat: windName(e.seat), why, penalty: e.penalty })}
       </p>
+      {!e.mine && share > 0 ? <p data-share={share}>{t("escapeShare", { n: share })}</p> : null}
     </section>
   );
 }
 
 function SettlementPanel(): JSX.Element | null {
   const s = settlement.value;
-  const seat = seated.value?.seat ?? (s?.view?.seat as Seat | undefined) ?? null;
+  const seat = s?.view?.seat ?? seated.value?.seat ?? null;
   if (!s) return null;
   const result = (s.view?.result ?? s.result) as MazhanResult | MadiaoResult | null;
-  const names = tableState.value?.seats ?? EMPTY;
+  const names = s.names;
   const common = {
     hand: s.hand,
     stake: s.stake,
@@ -119,6 +174,14 @@ function SettlementPanel(): JSX.Element | null {
         {t("settlement")} · {t("handNo", { n: s.hand })}
       </h2>
       {body}
+      {tableState.value ? (
+        <Confirmations
+          seats={tableState.value.seats}
+          deadline={s.readyDeadline}
+          mine={seated.value?.seat ?? null}
+          next
+        />
+      ) : null}
       <div class="row end sticky-actions">
         <button type="button" class="ghost" data-action="leave" onClick={() => leave()}>
           {t("leave")}
@@ -146,7 +209,6 @@ export function TableScreen(): JSX.Element {
   const mySeat = seated.value?.seat ?? null;
   const mine = mySeat ? names[mySeat] : null;
   const canReady = !!seated.value && !live && !readySent.value && !settlement.value;
-  const total = f?.seconds ?? null;
 
   const askLeave = () => {
     if (live) setConfirming(true);
@@ -157,8 +219,7 @@ export function TableScreen(): JSX.Element {
   if (f && !settlement.value) {
     const common = {
       names,
-      deadline: f.deadline,
-      total,
+      clock: f.clock ? { ...f.clock, stoppedAt: paused.value?.at ?? null } : null,
       pending: pending.value?.action ?? null,
       version: f.version,
       onAction: act,
@@ -172,7 +233,12 @@ export function TableScreen(): JSX.Element {
   }
 
   return (
-    <main class="table-screen" id="table" data-live={live ? "true" : "false"}>
+    <main
+      class="table-screen"
+      id="table"
+      data-live={live ? "true" : "false"}
+      data-paused={paused.value ? "true" : undefined}
+    >
       <div class="table-bar">
         <span class="room">{room ? roomName(room) : ""}</span>
         {info ? <span>{t("handNo", { n: info.hand })}</span> : null}
@@ -211,8 +277,8 @@ export function TableScreen(): JSX.Element {
           {seated.value ? t("leave") : t("back")}
         </button>
       </div>
+      <PausedBanner />
       <EscapePanel />
-      {unseatedWhy.value && !seated.value && !settlement.value ? null : null}
       <div class="table-layout">
         <div class="table-main">
           <SettlementPanel />

@@ -32,6 +32,9 @@ const SHOWN = new Set([
   "mie",
   "trick",
   "chong",
+  "claim",
+  "dead",
+  "mian",
   "claim_lost",
 ]);
 
@@ -49,16 +52,21 @@ let nextId = 1;
 export function entriesOf(events: GameEvent[], hand: number, version: number): LogEntry[] {
   const out: LogEntry[] = [];
   for (const e of events) {
-    if (!e || typeof e.kind !== "string" || !SHOWN.has(e.kind)) continue;
+    if (!e || typeof e.kind !== "string") continue;
+    const detail = typeof e.detail === "string" ? e.detail : "";
+    // a Ma Diao play is logged as what it was (lead, capture, face down)
+    const kind = e.kind === "play" && detail ? detail : e.kind;
+    if (!SHOWN.has(kind)) continue;
+    const card = "card" in e && typeof e.card === "string" ? e.card : null;
     out.push({
       id: nextId++,
       hand,
       version,
       seat: isSeat(e.seat) ? e.seat : null,
-      kind: e.kind,
+      kind,
       tiles: eventTiles(e),
-      card: typeof e.card === "string" ? e.card : null,
-      detail: typeof e.detail === "string" ? e.detail : "",
+      card,
+      detail: kind === e.kind ? detail : "",
     });
   }
   return out;

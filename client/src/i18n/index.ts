@@ -71,12 +71,21 @@ export const meldName = (kind: string, l: Lang = lang.value): string =>
   lookup(TABLES[l].melds, kind, "meld");
 export const windName = (seat: string, l: Lang = lang.value): string =>
   lookup(TABLES[l].winds, seat, "seat");
+/** A seat's wind in one character: 「東」, "E" (the seat ring, the compass, meld marks). */
+export const windShort = (seat: string, l: Lang = lang.value): string =>
+  lookup(TABLES[l].windsShort, seat, "seat");
+/** A bot level's name: 「簡單」, "Easy". */
+export const levelName = (level: string, l: Lang = lang.value): string =>
+  lookup(TABLES[l].levels, level, "level");
 export const roomName = (room: string, l: Lang = lang.value): string =>
   lookup(TABLES[l].rooms, room, "room");
 export const gameName = (game: string, l: Lang = lang.value): string =>
   lookup(TABLES[l].games, game, "game");
 export const reasonName = (reason: string, l: Lang = lang.value): string =>
   lookup(TABLES[l].reasons, reason, "ledger reason");
+/** An action as the move log says it: 「碰」, "pungs". */
+export const verbName = (kind: string, l: Lang = lang.value): string =>
+  lookup(TABLES[l].verbs, ACTION_ALIASES[kind] ?? kind, "verb");
 export const eventName = (kind: string, l: Lang = lang.value): string =>
   lookup(TABLES[l].events, kind, "event");
 export const winByName = (how: string, l: Lang = lang.value): string =>

@@ -1,5 +1,6 @@
 // HTTP calls: the session is the HttpOnly cookie the server sets on login; no token is kept
 // by this page (nothing in localStorage, nothing in a URL).
+import type { BotLevel, Move, Seat, View } from "../protocol";
 
 export class ApiError extends Error {
   constructor(
@@ -60,6 +61,8 @@ export interface Room {
   seats: number;
   escape_multiple: number;
   bots: boolean;
+  /** The level of the room's bots (a table of one's own may choose another). */
+  level?: BotLevel | null;
   tables: number;
   players: number;
 }
@@ -82,6 +85,8 @@ export interface HandSummary {
   seat: string;
   stake: number;
   net: number | null;
+  /** This player's points moved by the hand (the fee and the settlement). */
+  points?: number | null;
   at: string;
   status?: string;
   result?: string | null;
@@ -93,7 +98,40 @@ export interface ReplayStep {
   step: number;
   steps: number;
   last: string | null;
-  view: unknown;
+  view: View;
   /** Every seat's view at this step (the hand is over, so nothing is hidden any more). */
-  views?: Record<string, unknown>;
+  views?: Partial<Record<Seat, View>>;
+  /** The hand's moves, in the record's notation. */
+  actions?: string[];
+}
+
+/** A finished hand's points, as the ledger recorded them for this player: the fee, each
+ *  movement of the settlement (with its counterpart), the change and the balance after. */
+export interface HandPoints {
+  fee: number;
+  moves: Move[];
+  change: number;
+  balance: number | null;
+}
+
+export function handPoints(entries: LedgerEntry[], hand: number, me: string): HandPoints {
+  const mine = entries.filter((e) => e.hand === hand);
+  let fee = 0;
+  const moves: Move[] = [];
+  for (const e of [...mine].reverse()) {
+    if (e.reason === "fee") {
+      fee -= e.amount;
+      continue;
+    }
+    const other = e.counterpart ?? "house";
+    const reason: Move["reason"] = e.reason === "escape" ? "escape" : "hand";
+    if (e.amount < 0) moves.push({ from: me, to: other, amount: -e.amount, reason });
+    else moves.push({ from: other, to: me, amount: e.amount, reason });
+  }
+  return {
+    fee,
+    moves,
+    change: mine.reduce((acc, e) => acc + e.amount, 0),
+    balance: mine[0]?.balance_after ?? null,
+  };
 }

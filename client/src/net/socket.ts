@@ -9,6 +9,9 @@ export type SocketStatus =
   | { state: "retrying"; attempt: number; at: number; delay: number }
   | { state: "closed"; code: number };
 
+/** The close code of a socket another page of the same account took over. */
+export const TAKEN_OVER = 4009;
+
 export const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 
 /** The delay before reconnect attempt `attempt` (1-based), with ±20% jitter from `rand`. */
@@ -96,6 +99,13 @@ export class Socket {
         this.wanted = false;
         this.status.value = { state: "closed", code: ev.code };
         this.deps.onRefused?.(ev.code);
+        return;
+      }
+      if (ev.code === TAKEN_OVER) {
+        // another page of this account took the connection over: retrying would take it
+        // back, and the two pages would chase each other; the player chooses (open())
+        this.wanted = false;
+        this.status.value = { state: "closed", code: ev.code };
         return;
       }
       if (this.wanted) this.retry();

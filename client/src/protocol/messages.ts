@@ -1,80 +1,34 @@
-// The WebSocket frames (docs/protocol.md). Hand-written until the server's JSON Schema lands.
-import type { GameEvent, Seat, View } from "./views";
+// The WebSocket frames (docs/protocol.md): every type is taken from generated.ts (written
+// from the server's pydantic models by scripts/gen-types.mjs), so `tsc` catches any drift.
+import type * as G from "./generated";
 
-export type Game = "mazhan" | "madiao";
+export type Game = G.Game;
+/** A seat as everyone at the table sees it. */
+export type SeatInfo = G.SeatPublic;
+export type BotLevel = NonNullable<G.Level>;
 
-export interface SeatInfo {
-  name: string;
-  bot: boolean;
-  ready: boolean;
-  tuoguan: boolean;
-  connected: boolean;
-  balance?: number;
-}
+/** Every frame the server sends. */
+export type ServerMessage = NonNullable<G.PaijuWebSocketProtocol["server"]>;
+/** Every message the client sends. */
+export type ClientMessage = NonNullable<G.PaijuWebSocketProtocol["client"]>;
+export type ServerType = ServerMessage["type"];
 
-export type ServerMessage =
-  | { type: "hello"; name: string; balance: number }
-  | { type: "seated"; table: number | string; room: string; seat: Seat }
-  | {
-      type: "table";
-      table: number | string;
-      room: string;
-      game: Game;
-      live: boolean;
-      seats: Record<Seat, SeatInfo | null>;
-    }
-  | {
-      type: "hand_start";
-      hand: number;
-      stake: number;
-      fee: number;
-      seat: Seat;
-      room: string;
-      game: Game;
-    }
-  | {
-      type: "view";
-      table: number | string;
-      hand: number;
-      version: number;
-      view: View;
-      events: GameEvent[];
-      seconds_left: number | null;
-      stake: number;
-      your_action?: string | null;
-    }
-  | {
-      type: "settlement";
-      hand: number;
-      stake: number;
-      fee?: number;
-      result: unknown;
-      moves?: unknown;
-      balance: number;
-      balance_change: number;
-    }
-  | {
-      type: "escape";
-      hand: number;
-      seat: Seat;
-      why: string;
-      stake: number;
-      penalty: number;
-      moves?: unknown;
-    }
-  | { type: "unseated"; why: string }
-  | { type: "left" }
-  | { type: "pong" }
-  | { type: "error"; code: string; message?: string };
+export type HelloFrame = G.Hello;
+export type SeatedFrame = G.Seated;
+export type TableFrame = G.TableFrame;
+export type HandStartFrame = G.HandStart;
+export type ViewFrameMessage = G.ViewFrame;
+export type SettlementMessage = G.Settlement;
+export type EscapeFrame = G.Escape;
+export type UnseatedFrame = G.Unseated;
+export type PausedFrame = G.Paused;
+export type ErrorFrame = G.Error;
+export type Clock = G.Clock;
+export type Move = G.Move;
+export type UnseatedWhy = G.Unseated["why"];
+export type EscapeWhy = G.Escape["why"];
 
-export type ClientMessage =
-  | { type: "join"; room: string; alone?: boolean }
-  | { type: "ready" }
-  | { type: "action"; action: string; version: number }
-  | { type: "tuoguan"; on: boolean }
-  | { type: "leave" }
-  | { type: "ping" };
-
+/** The frame types this client handles: exactly the server's (tsc fails on either drift). */
 export const SERVER_TYPES = [
   "hello",
   "seated",
@@ -84,7 +38,12 @@ export const SERVER_TYPES = [
   "settlement",
   "escape",
   "unseated",
-  "left",
+  "paused",
+  "resumed",
   "pong",
   "error",
-] as const;
+] as const satisfies readonly ServerType[];
+
+// the list names every server frame type (a new one on the server fails here)
+type Missing = Exclude<ServerType, (typeof SERVER_TYPES)[number]>;
+export const SERVER_TYPES_COMPLETE: [Missing] extends [never] ? true : Missing = true;

@@ -1,0 +1,44 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { logLine } from "../src/components/MoveLog";
+import { entriesOf } from "../src/game/log";
+import { setLang } from "../src/i18n";
+import type { GameEvent } from "../src/protocol";
+
+afterEach(() => setLang("zh"));
+
+const line = (events: GameEvent[]) => entriesOf(events, 1, 1).map((e) => logLine(e));
+
+describe("the move log", () => {
+  it("names a pung by its tile once, a chow by its three tiles", () => {
+    expect(
+      line([
+        { kind: "peng", seat: "W", tiles: ["5m", "5m", "5m"], detail: "" },
+        { kind: "chi", seat: "S", tiles: ["3m", "4m", "5m"], detail: "" },
+        { kind: "discard", seat: "E", tiles: ["7z"], detail: "" },
+      ]),
+    ).toEqual(["西 碰 五萬", "南 吃 三萬 四萬 五萬", "東 打 中"]);
+    setLang("en");
+    expect(line([{ kind: "peng", seat: "W", tiles: ["5m", "5m", "5m"], detail: "" }])).toEqual([
+      "West pungs 5 Characters",
+    ]);
+  });
+
+  it("logs a Ma Diao play as what it was, a hidden card unnamed", () => {
+    const entries = entriesOf(
+      [
+        { kind: "play", seat: "E", card: "9m", detail: "fa" },
+        { kind: "play", seat: "S", card: null, detail: "mie" },
+        { kind: "chong", seat: "E", card: "8m", detail: "2" },
+      ],
+      1,
+      1,
+    );
+    expect(entries.map((e) => e.kind)).toEqual(["fa", "mie", "chong"]);
+    expect(logLine(entries[1] as (typeof entries)[number])).not.toContain("null");
+    expect(logLine(entries[2] as (typeof entries)[number])).toContain("+2");
+  });
+
+  it("leaves out what a player would not follow (another seat's hidden draw)", () => {
+    expect(line([{ kind: "draw", seat: "N", tiles: null, detail: "head" }])).toEqual([]);
+  });
+});

@@ -1,0 +1,252 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { toastText } from "../src/components/Chrome";
+import { SERVER_TYPES, type ServerMessage, type UnseatedWhy } from "../src/protocol";
+import {
+  clearTable,
+  frame,
+  handle,
+  handNames,
+  me,
+  paused,
+  route,
+  seated,
+  settlement,
+  tableState,
+  toasts,
+  unknownFrames,
+  unseatedToast,
+} from "../src/store";
+import { actView } from "./fixtures/mazhan";
+
+const seat = { name: "me", bot: false, ready: false, tuoguan: false, connected: true };
+
+function sit(): void {
+  handle({ type: "hello", name: "me", balance: 5000 } satisfies ServerMessage);
+  handle({
+    type: "seated",
+    table: 7,
+    room: "mazhan",
+    game: "mazhan",
+    seat: "S",
+  } satisfies ServerMessage);
+}
+
+function view(now: number, left = 12): void {
+  handle(
+    {
+      type: "view",
+      table: 7,
+      hand: 3,
+      version: actView.version,
+      view: actView,
+      events: [],
+      clock: { seat: "S", seconds: 15, left },
+      stake: 10,
+      your_action: null,
+    } satisfies ServerMessage,
+    now,
+  );
+}
+
+afterEach(() => {
+  clearTable();
+  toasts.value = [];
+});
+
+describe("the protocol", () => {
+  it("handles every server frame type the schema names", () => {
+    expect(SERVER_TYPES).toContain("paused");
+    expect(SERVER_TYPES).toContain("resumed");
+    expect(SERVER_TYPES).not.toContain("left");
+  });
+
+  it("logs an unknown frame type, a frame without a type, and goes on", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const before = unknownFrames.value;
+    handle({ type: "left" });
+    handle({ nope: 1 });
+    expect(unknownFrames.value).toBe(before + 2);
+    expect(warn).toHaveBeenCalledTimes(2);
+    warn.mockRestore();
+  });
+});
+
+describe("the clock", () => {
+  it("runs from the view frame's clock: whose it is, its length, when it ends", () => {
+    sit();
+    view(1_000_000);
+    expect(frame.value?.clock).toEqual({ seat: "S", seconds: 15, deadline: 1_012_000 });
+  });
+
+  it("stops while the table is paused and restarts in full when it resumes", () => {
+    sit();
+    view(1_000_000);
+    handle({ type: "paused", why: "storage" } satisfies ServerMessage, 1_004_000);
+    expect(paused.value).toEqual({ at: 1_004_000, left: 8 });
+    expect(toasts.value.at(-1)?.key).toEqual({ ui: "paused" });
+    handle({ type: "resumed" } satisfies ServerMessage, 1_060_000);
+    expect(paused.value).toBeNull();
+    expect(frame.value?.clock?.deadline).toBe(1_075_000);
+    expect(toasts.value.at(-1)?.key).toEqual({ ui: "resumed" });
+  });
+});
+
+describe("the ready confirmations", () => {
+  it("keeps who has confirmed and this player's time to confirm", () => {
+    sit();
+    handle(
+      {
+        type: "table",
+        table: 7,
+        room: "mazhan",
+        game: "mazhan",
+        live: false,
+        hand_no: 2,
+        seats: { E: { ...seat, name: "a", ready: true }, S: seat, W: null },
+        ready_seconds: 20,
+      } satisfies ServerMessage,
+      5_000,
+    );
+    expect(tableState.value?.seats.E?.ready).toBe(true);
+    expect(tableState.value?.seats.N).toBeNull();
+    expect(tableState.value?.readyDeadline).toBe(25_000);
+    expect(tableState.value?.handNo).toBe(2);
+  });
+});
+
+describe("losing the seat", () => {
+  const whys: UnseatedWhy[] = ["escape", "too_few_points", "not_ready", "table_closed", "void"];
+  it.each(whys)("says why (%s) and goes back to the lobby", (why) => {
+    sit();
+    route.value = { name: "table" };
+    handle({ type: "unseated", why } satisfies ServerMessage);
+    expect(seated.value).toBeNull();
+    expect(route.value.name).toBe("lobby");
+    expect(toasts.value.at(-1)?.key).toEqual(unseatedToast(why));
+  });
+
+  it("gives each reason its own message", () => {
+    const keys = whys.map((w) => JSON.stringify(unseatedToast(w)));
+    expect(new Set(keys.slice(1)).size).toBe(4);
+  });
+
+  it("returns to the lobby on the player's own leave", () => {
+    sit();
+    handle({ type: "unseated", why: "left" } satisfies ServerMessage);
+    expect(route.value.name).toBe("lobby");
+    expect(seated.value).toBeNull();
+  });
+});
+
+describe("an escape", () => {
+  it("takes the balance the server sends", () => {
+    sit();
+    handle({
+      type: "escape",
+      hand: 3,
+      seat: "W",
+      name: "cy",
+      why: "disconnected",
+      stake: 10,
+      penalty: 4000,
+      moves: [{ from: "cy", to: "me", amount: 1000, reason: "escape" }],
+      balance: 6000,
+    } satisfies ServerMessage);
+    expect(me.value?.balance).toBe(6000);
+  });
+});
+
+describe("errors", () => {
+  it("show the code's message and free the buttons", () => {
+    handle({
+      type: "error",
+      code: "stale_version",
+      message: "the table is at version 9",
+    } satisfies ServerMessage);
+    expect(toasts.value.at(-1)?.key).toEqual({ error: "stale_version" });
+  });
+});
+
+describe("a finished hand's names", () => {
+  const a = { ...seat, name: "a" };
+  const b = { ...seat, name: "b" };
+  const c = { ...seat, name: "c" };
+  const d = { ...seat, name: "d" };
+  it("follow the seating of the hand, not the next one's", () => {
+    // d sat in E for the hand; the deal passed and d sits in N now
+    expect(handNames({ E: a, S: b, W: c, N: d }, "E", "N")).toEqual({ E: d, S: a, W: b, N: c });
+    expect(handNames({ E: a, S: b, W: c, N: d }, "S", "S")).toEqual({ E: a, S: b, W: c, N: d });
+  });
+
+  it("are those of the table when the settlement arrives (before the seating moves on)", () => {
+    sit();
+    handle({
+      type: "table",
+      table: 7,
+      room: "mazhan",
+      game: "mazhan",
+      live: true,
+      hand_no: 3,
+      seats: { E: a, S: { ...seat }, W: c, N: d },
+    } satisfies ServerMessage);
+    handle({
+      type: "settlement",
+      hand: 3,
+      stake: 10,
+      fee: 10,
+      result: {},
+      moves: [],
+      balance: 4990,
+      balance_change: -10,
+      ready_seconds: 20,
+    } satisfies ServerMessage);
+    handle({
+      type: "table",
+      table: 7,
+      room: "mazhan",
+      game: "mazhan",
+      live: false,
+      hand_no: 3,
+      seats: { E: c, S: d, W: a, N: { ...seat } },
+    } satisfies ServerMessage);
+    expect(settlement.value?.names.E).toBe(a);
+    expect(settlement.value?.names.S?.name).toBe("me");
+  });
+});
+
+describe("the seating", () => {
+  it("follows this player when the deal passes", () => {
+    sit();
+    handle({
+      type: "table",
+      table: 7,
+      room: "mazhan",
+      game: "mazhan",
+      live: false,
+      hand_no: 1,
+      seats: { E: { ...seat, name: "x", bot: true }, S: null, W: null, N: seat },
+    } satisfies ServerMessage);
+    expect(seated.value?.seat).toBe("N");
+  });
+});
+
+describe("a lost claim", () => {
+  it("is told in a toast naming the claim that won", () => {
+    sit();
+    handle({
+      type: "view",
+      table: 7,
+      hand: 3,
+      version: actView.version,
+      view: actView,
+      events: [{ kind: "claim_lost", seat: "S", tiles: [], detail: "W peng" }],
+      clock: null,
+      stake: 10,
+      your_action: null,
+    } satisfies ServerMessage);
+    const last = toasts.value.at(-1);
+    expect(last?.key).toEqual({ ui: "claimLost" });
+    expect(last?.params).toMatchObject({ seat: "W", winner: "peng" });
+    expect(toastText(last as NonNullable<typeof last>)).toBe("你的宣告被西的碰截走");
+  });
+});

@@ -1,0 +1,91 @@
+import { act, render } from "@testing-library/preact";
+import { afterEach, describe, expect, it } from "vitest";
+import { TableScreen } from "../src/components/TableScreen";
+import type { ServerMessage } from "../src/protocol";
+import { clearTable, handle, toasts } from "../src/store";
+import { actView } from "./fixtures/mazhan";
+
+const person = (name: string, ready = false) => ({
+  name,
+  bot: false,
+  ready,
+  tuoguan: false,
+  connected: true,
+  points: 5000,
+});
+
+function sitDown(now: number): void {
+  handle({ type: "hello", name: "me", balance: 5000 } satisfies ServerMessage);
+  handle({
+    type: "seated",
+    table: 7,
+    room: "mazhan",
+    game: "mazhan",
+    seat: "S",
+  } satisfies ServerMessage);
+  handle(
+    {
+      type: "table",
+      table: 7,
+      room: "mazhan",
+      game: "mazhan",
+      live: false,
+      hand_no: 0,
+      seats: { E: person("a", true), S: person("me"), W: person("c", true), N: null },
+      ready_seconds: 20,
+    } satisfies ServerMessage,
+    now,
+  );
+}
+
+afterEach(() => {
+  act(() => {
+    clearTable();
+    toasts.value = [];
+  });
+});
+
+describe("the table screen", () => {
+  it("shows who has confirmed the next hand and the time to confirm", () => {
+    act(() => sitDown(Date.now()));
+    const { container } = render(<TableScreen />);
+    const box = container.querySelector(".confirmations") as HTMLElement;
+    expect(box.getAttribute("data-confirmed")).toBe("2");
+    expect(box.querySelector('[data-seat="E"]')?.getAttribute("data-ready")).toBe("true");
+    expect(box.querySelector('[data-seat="S"]')?.getAttribute("data-ready")).toBe("false");
+    expect(box.textContent).toContain("2/4");
+    expect(box.textContent).toMatch(/請在 (19|20) 秒內準備/);
+    expect(container.querySelector("#ready")).not.toBeNull();
+  });
+
+  it("shows a pause and stops the clock; the clock restarts in full on resume", () => {
+    const now = Date.now();
+    act(() => {
+      sitDown(now);
+      handle(
+        {
+          type: "view",
+          table: 7,
+          hand: 1,
+          version: actView.version,
+          view: actView,
+          events: [],
+          clock: { seat: "S", seconds: 30, left: 12 },
+          stake: 10,
+          your_action: null,
+        } satisfies ServerMessage,
+        now,
+      );
+    });
+    const { container } = render(<TableScreen />);
+    const mine = () => container.querySelector(".my-area .clock-seconds") as HTMLElement;
+    expect(mine().getAttribute("data-seconds")).toBe("12");
+    act(() => handle({ type: "paused", why: "storage" } satisfies ServerMessage, now + 5000));
+    expect(container.querySelector("[data-paused]")).not.toBeNull();
+    expect(container.querySelector(".clock.stopped")).not.toBeNull();
+    expect(mine().getAttribute("data-seconds")).toBe("7");
+    act(() => handle({ type: "resumed" } satisfies ServerMessage, Date.now()));
+    expect(container.querySelector("[data-paused]")).toBeNull();
+    expect(mine().getAttribute("data-seconds")).toBe("30");
+  });
+});
