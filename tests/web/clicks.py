@@ -19,8 +19,10 @@ PLAYABLE = (
 )
 OVER = "#result, [data-escape]"
 
-# true once the page shows a version other than `v`, or the hand is over
-_MOVED_ON = """v => !!document.querySelector('#result, [data-escape]') ||
+# true once the page shows a version other than `v`, or the hand is over, or the click
+# opened the choice of a Ma Diao card with two plays (no message is sent for that)
+_MOVED_ON = """v => !!document.querySelector(
+        '#result, [data-escape], .my-area .prompt:not(.quiet) .act-zhuo:not([disabled])') ||
     (document.querySelector('.table[data-version]')?.dataset.version ?? v) !== v"""
 
 

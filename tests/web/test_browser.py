@@ -459,6 +459,19 @@ def test_madiao_in_english_on_a_desktop_to_the_replay(server: str, browser: Any)
     me.page.wait_for_selector(".table[data-game=madiao]", timeout=20_000)
     _named_controls(me.page)
     me.shot("madiao-desk-1-table-english")
+    # this player's first card by the keyboard (focus the hand, ←, Enter); a card with two
+    # plays (capture or face down) asks, and Enter takes the first
+    me.page.wait_for_selector(".hand button[tabindex='0']:not([disabled])", timeout=30_000)
+    seat = me.page.get_attribute(".my-area[data-seat]", "data-seat")
+    me.page.focus(".hand button[tabindex='0']")
+    me.page.keyboard.press("ArrowLeft")
+    me.page.keyboard.press("Enter")
+    if me.page.query_selector(".my-area .prompt:not(.quiet) button"):
+        me.page.wait_for_selector(".my-area .prompt:not(.quiet) button:focus")
+        me.page.keyboard.press("Enter")
+    me.page.wait_for_selector(
+        f".move-log li[data-seat={seat}]:is([data-kind=fa], [data-kind=zhuo], [data-kind=mie])"
+    )
     me.play_to_settlement()
     me.page.wait_for_selector("#result .chong[data-revealed=true]")
     text = me.page.inner_text("#result")

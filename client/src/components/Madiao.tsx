@@ -157,6 +157,11 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
   for (const a of view.legal) if (a.card) byCard.set(a.card, [...(byCard.get(a.card) ?? []), a]);
   const disabled = props.readOnly || props.pending !== null || !view.my_turn;
   const choices = selected ? (byCard.get(selected) ?? []) : [];
+  // a card with two plays asks: the keyboard goes to the first choice (Enter plays it)
+  const firstChoice = useRef<HTMLButtonElement | null>(null);
+  useEffect(() => {
+    if (choices.length > 1) firstChoice.current?.focus();
+  }, [selected, choices.length]);
   const key = (i: number) => (ev: KeyboardEvent) => {
     if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
       ev.preventDefault();
@@ -190,10 +195,11 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
       {choices.length > 1 && !props.readOnly ? (
         <div class="prompt" role="group" aria-label={t("chooseAction")}>
           <span class="prompt-options">
-            {choices.map((a) => (
+            {choices.map((a, k) => (
               <button
                 type="button"
                 key={a.action}
+                ref={k === 0 ? firstChoice : undefined}
                 class={`act act-${a.kind}`}
                 data-action={a.action}
                 aria-label={madiaoActionLabel(a)}
