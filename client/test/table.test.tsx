@@ -1,5 +1,6 @@
 import { act, render } from "@testing-library/preact";
 import { afterEach, describe, expect, it } from "vitest";
+import { seatName } from "../src/components/SeatBadge";
 import { TableScreen } from "../src/components/TableScreen";
 import type { ServerMessage } from "../src/protocol";
 import { clearTable, handle, toasts } from "../src/store";
@@ -87,5 +88,15 @@ describe("the table screen", () => {
     act(() => handle({ type: "resumed" } satisfies ServerMessage, Date.now()));
     expect(container.querySelector("[data-paused]")).toBeNull();
     expect(mine().getAttribute("data-seconds")).toBe("30");
+  });
+});
+
+describe("a bot's name", () => {
+  it("drops the level the server appends; the tag says it in the current language", () => {
+    const bot = { name: "夏雨（高級）", bot: true, level: "hard" as const, ready: true };
+    expect(seatName({ ...bot, tuoguan: false, connected: true })).toBe("夏雨");
+    expect(
+      seatName({ ...bot, name: "a（高級）", bot: false, tuoguan: false, connected: true }),
+    ).toBe("a（高級）");
   });
 });

@@ -4,6 +4,14 @@ import { levelName, t, windName, windShort } from "../i18n";
 import type { Seat, SeatInfo } from "../protocol";
 import { ClockRing, type TableClock } from "./Clock";
 
+/** A seat's name as shown: a bot's name without the level the server appends in Chinese
+ *  (「夏雨（高級）」), since its tag says the level in the current language. */
+export function seatName(info: SeatInfo | null): string {
+  if (!info) return "";
+  const suffix = info.bot && info.level ? `（${levelName(info.level, "zh")}）` : "";
+  return suffix && info.name.endsWith(suffix) ? info.name.slice(0, -suffix.length) : info.name;
+}
+
 export interface SeatBadgeProps {
   seat: Seat;
   /** The seat's wind (Mazhan: moves with the deal; Ma Diao: the seat). */
@@ -19,7 +27,7 @@ export interface SeatBadgeProps {
 }
 
 export function SeatBadge(p: SeatBadgeProps): JSX.Element {
-  const name = p.info?.name ?? "";
+  const name = seatName(p.info);
   // a person's points, as the table frame shows everyone (bots play for the house: none)
   const points = typeof p.points === "number" ? p.points : (p.info?.points ?? null);
   return (

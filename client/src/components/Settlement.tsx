@@ -16,6 +16,7 @@ import type {
   SeatInfo,
 } from "../protocol";
 import { Card } from "./Card";
+import { seatName as shownName } from "./SeatBadge";
 import { Tile } from "./Tile";
 
 export interface SettlementProps {
@@ -36,7 +37,7 @@ export interface SettlementProps {
 
 const signed = (n: number): string => (n > 0 ? `+${n}` : String(n));
 const seatName = (s: Seat, names: Record<Seat, SeatInfo | null>): string =>
-  `${windName(s)} ${names[s]?.name ?? ""}`.trim();
+  `${windName(s)} ${shownName(names[s])}`.trim();
 
 /** The formula as steps, as `paiju mazhan score --explain` writes it: base → 進一 →
  *  (胡頭: rounded + 20) → × 2^台 → cap → value. */

@@ -32,6 +32,7 @@ import { secondsLeft, useNow } from "./hooks";
 import { MadiaoTable } from "./Madiao";
 import { MazhanTable } from "./Mazhan";
 import { MoveLog } from "./MoveLog";
+import { seatName } from "./SeatBadge";
 import { MadiaoSettlement, MazhanSettlement } from "./Settlement";
 
 /** The escape penalty multiple of a room (rules §10: 400 × 底注; Ma Diao 40 ×). */
@@ -70,7 +71,7 @@ export function Confirmations({
             data-ready={seats[s]?.ready ? "true" : "false"}
             class={seats[s]?.ready ? "ready" : undefined}
           >
-            <b>{windName(s)}</b> {seats[s]?.name ?? "—"}
+            <b>{windName(s)}</b> {seats[s] ? seatName(seats[s]) : "—"}
             {s === mine ? <span class="tag">{t("you")}</span> : null}
             {seats[s]?.bot ? <span class="tag muted">{t("bot")}</span> : null}
             {seats[s]?.ready ? (

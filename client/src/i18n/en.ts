@@ -250,7 +250,7 @@ export const en: Table = {
     "mazhan-vip": "Mazhan mahjong · VIP",
     madiao: "Ma Diao",
   },
-  levels: { easy: "Easy", normal: "Normal", hard: "Hard" },
+  levels: { easy: "Beginner", normal: "Intermediate", hard: "Advanced" },
   winds: { E: "East", S: "South", W: "West", N: "North" },
   windsShort: { E: "E", S: "S", W: "W", N: "N" },
   reasons: {

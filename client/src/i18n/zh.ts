@@ -248,7 +248,7 @@ export const zh = {
     "mazhan-vip": "馬站麻將・貴賓房",
     madiao: "馬吊",
   },
-  levels: { easy: "簡單", normal: "普通", hard: "困難" },
+  levels: { easy: "初級", normal: "中級", hard: "高級" },
   winds: { E: "東", S: "南", W: "西", N: "北" },
   windsShort: { E: "東", S: "南", W: "西", N: "北" },
   reasons: {
