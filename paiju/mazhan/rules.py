@@ -741,9 +741,15 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     :class:`~paiju.errors.IllegalActionError` for an action the rules do not allow. The
     messages name only what the acting seat may know (never who else may claim).
     """
-    if state.phase is Phase.OVER:
+    phase = state.phase
+    if phase is Phase.ACT:  # legal_actions_for, inlined: the hot path
+        legal = (
+            (state._act or _act_options(state)) if action.seat.number - 1 == state.current else ()
+        )
+    elif phase is Phase.OVER:
         raise GameOverError(f"{action}: the hand is over")
-    legal = legal_actions_for(state, action.seat)
+    else:
+        legal = state.options.get(action.seat.number - 1, ())
     if not legal:
         raise NotYourTurnError(f"{action}: {_SEAT_EN[action.seat]} may not act now")
     # the legal actions are interned: one taken from them is found by identity, in C
@@ -1041,20 +1047,23 @@ def _claim_options(s: State, c: int, f: int) -> dict[int, tuple[Action, ...]]:
                     near &= ~bit
             hu = bool(near & bit) and _wins_with(keys, o, f, w)
         held = h[f]
-        chow = k == 1 and f < 27
-        if not hu and held < 2 and not chow:
+        chows: tuple[int, ...] = ()
+        if k == 1 and f < 27:  # the next seat may chow: which chows its tiles make
+            chows = tuple(
+                base for base, t1, t2 in _CHOWS[f] if h[t1] and h[t2] and t1 != wild and t2 != wild
+            )
+        if not hu and held < 2 and not chows:
             continue
         opts: list[Action] = [_A_HU[o]] if hu else []
-        spare = sum(h) - 2 - w  # non-★ tiles left to discard after a pung or chow
         if held == 3:
             opts.append(_A_GANG[o])
-        if held >= 2 and spare >= 1:
-            opts.append(_A_PENG[o])
-        if chow and spare >= 1:
-            chi = _A_CHI[o]
-            for base, t1, t2 in _CHOWS[f]:
-                if h[t1] and h[t2] and t1 != wild and t2 != wild:
-                    opts.append(chi[base])
+        if held >= 2 or chows:
+            spare = sum(h) - 2 - w  # non-★ tiles left to discard after a pung or chow
+            if held >= 2 and spare >= 1:
+                opts.append(_A_PENG[o])
+            if chows and spare >= 1:
+                chi = _A_CHI[o]
+                opts.extend(chi[base] for base in chows)
         if opts:
             opts.append(_A_PASS[o])
             options[o] = tuple(opts)
