@@ -118,8 +118,10 @@ class Player(threading.Thread):
         hands: int = 1,
         pick: Callable[[dict[str, Any]], str | None] | None = None,
         renew: Callable[[], str] | None = None,
+        on_frame: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         super().__init__(daemon=True)
+        self.on_frame = on_frame  # called in the receive thread as each frame arrives
         self.token, self.bases, self.room, self.alone = token, bases, room, alone
         self.hands = hands
         self.pick = pick or (lambda frame: act_text(frame["view"]["legal"][-1]))
@@ -178,6 +180,8 @@ class Player(threading.Thread):
 
     def _take(self, frame: dict[str, Any]) -> None:
         SERVER.validate_python(frame)
+        if self.on_frame is not None:
+            self.on_frame(frame)
         frame["_at"] = time.monotonic()
         self.frames.append(frame)
         self.events.put(frame)

@@ -106,26 +106,25 @@ def test_a_database_outage_at_the_settlement_settles_once_when_it_is_back(
     pg: tuple[str, TcpProxy], postgres_url: str
 ) -> None:
     url, proxy = pg
-    server = Server(env(url, PAIJU_BOT_DELAY="0.6")).start()
+    server = Server(env(url, PAIJU_BOT_DELAY="1.0")).start()
     cut = threading.Event()
 
-    def pick(frame: dict[str, Any]) -> str | None:
-        # Ma Diao has 32 plays: after the 31st is shown, the last play and the settlement
-        # are one write away; cut the database there
-        if frame["version"] == 31 and not cut.is_set():
+    def at_31(frame: dict[str, Any]) -> None:
+        # Ma Diao has 32 plays: once the 31st is shown, the last play and the settlement are
+        # one write away; cut the database there, in the receive thread as the frame
+        # arrives (before this player may play the last card itself, and well inside the
+        # bots' second of thought), not in a test thread that a loaded machine may delay
+        if frame["type"] == "view" and frame["version"] >= 31 and not cut.is_set():
             proxy.cut()
             cut.set()
-        legal = frame["view"]["legal"]
-        item = legal[-1]
-        return item["action"] if isinstance(item, dict) else str(item)
 
     try:
-        player = Player(account(server.base, "settle"), [server.base], room="madiao", pick=pick)
+        player = Player(
+            account(server.base, "settle"), [server.base], room="madiao", on_frame=at_31
+        )
         player.start()
         last = player.wait_for(lambda f: f["type"] == "view" and f["version"] >= 31, 180)
-        if not cut.is_set():
-            proxy.cut()
-            cut.set()
+        assert cut.is_set()
         player.wait_for(lambda f: f["type"] == "paused", timeout=60)
         assert last["view"]["result"] is None
         hold_outage(5.0)
