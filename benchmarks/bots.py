@@ -167,12 +167,13 @@ def render(data: dict[str, Any]) -> str:
         "Decision time of `expert@BUDGETms` at the table (one seat; the others `strong` or "
         "`heuristic`), every decision of every hand:",
         "",
-        "| game | budget | hands | decisions | p50 | p99 | max | load |",
-        "|---|---:|---:|---:|---:|---:|---:|---|",
+        "| game | version | budget | hands | decisions | p50 | p99 | max | load |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     for t in data["timings"]:
         lines.append(
-            f"| {t['game']} | {t['budget_ms']} ms | {t['hands']} | {t['decisions']} | "
+            f"| {t['game']} | {t.get('version', '')} | {t['budget_ms']} ms | {t['hands']} | "
+            f"{t['decisions']} | "
             f"{t['p50_ms']:.1f} ms | {t['p99_ms']:.1f} ms | {t['max_ms']:.1f} ms | "
             f"{t['load'][0]:.1f}/{t['load'][1]:.1f} |"
         )

@@ -5,10 +5,10 @@ At each decision with more than one sensible answer:
 1. **Candidates.** ``strong``'s rating (:func:`~paiju.bots.strong.rank_actions`) of the
    discards (or, in a claim window, of the pass and each claim), its defence term off: every
    non-winner pays the winner the same (rules §7), so holding a tile back saves little by
-   itself, and when it does matter the rollouts show it; and keeping 平胡 possible weighs in
-   (a seat with no bonus tile and no pung wins 100, or 400 with two ★, on a discard with
-   chows only). The best few within reach of the top are the candidates, with any kong and
-   殺豬 the seat may declare.
+   itself, and when it does matter the rollouts show it (``pinghu`` > 0 also weighs keeping
+   平胡 possible: a seat with no bonus tile and no pung wins 100, or 400 with two ★, on a
+   discard with chows only; off by default). The best few within reach of the top are the
+   candidates, with any kong and 殺豬 the seat may declare.
 2. **Worlds.** :func:`~paiju.bots.worlds.sample_world` deals the hidden tiles — the other
    hands, other seats' face-down kongs, the wall's order — at random, consistent with the
    seat's view alone (the same legal actions, claim and 搶槓 windows included).
@@ -65,8 +65,9 @@ Z = 2.5
 #: want saves little; ``strong``'s defence is left to the search.
 DANGER = 0.0
 VALUE = 1.0
-#: The weight of keeping 平胡 possible (see :func:`~paiju.bots.strong.rank_actions`).
-PINGHU = 1.0
+#: The weight of keeping 平胡 possible (see :func:`~paiju.bots.strong.rank_actions`): off by
+#: default, as weight 1 measured no better over 2 × 2,000 hands (benchmarks/RESULTS.md).
+PINGHU = 0.0
 
 
 def rollout_action(state: State, seat_index: int, rng: random.Random) -> Action:
