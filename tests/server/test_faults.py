@@ -173,11 +173,11 @@ def test_kill_9_at_random_step_boundaries(tmp_path: Any, kills: int) -> None:
                 lambda f, t=target: sum(1 for g in player.frames if g["type"] == "view") >= t,
                 timeout=120,
             )
-            server.kill()
+            reconnects = player.reconnects  # read before the kill: the player may be back
+            server.kill()  # before the test thread looks again
             check_books(db_url, [player])  # what anyone saw is on disk
             server = Server(env(db_url, **rich), port=port).start()
             assert player.is_alive(), player.errors
-            reconnects = player.reconnects
             player.wait_for(lambda f, r=reconnects: player.reconnects > r, timeout=120)
         settled = len(player.settlements)
         player.wait_for(lambda f, s=settled: len(player.settlements) > s, timeout=300)
