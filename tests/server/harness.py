@@ -139,8 +139,11 @@ class Player(threading.Thread):
 
     def _connect(self) -> ClientConnection:
         last: Exception | None = None
-        for attempt in range(600):
+        end = time.monotonic() + 300  # a restart on a loaded machine may take a minute or more
+        attempt = 0
+        while time.monotonic() < end and not self.stop_flag.is_set():
             base = self.bases[attempt % len(self.bases)]
+            attempt += 1
             try:
                 return connect(
                     f"ws://{base}/ws", additional_headers={"Authorization": f"Bearer {self.token}"},

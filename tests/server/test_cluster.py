@@ -68,13 +68,17 @@ class World:
                 stderr=subprocess.DEVNULL,
             )
             self.bases[name] = f"127.0.0.1:{port}"
-        for base in self.bases.values():
-            for _ in range(150):
+        for name, base in self.bases.items():
+            end = time.monotonic() + 120  # a loaded machine starts a process slowly
+            while True:
+                assert self.procs[name].poll() is None, f"paiju serve {name} exited"
                 try:
                     if httpx.get(f"http://{base}/api/health", timeout=1).status_code == 200:
                         break
                 except httpx.HTTPError:
-                    time.sleep(0.1)
+                    pass
+                assert time.monotonic() < end, f"paiju serve {name} did not start in 120 s"
+                time.sleep(0.1)
 
     def pid(self, name: str) -> str:
         process: str = httpx.get(f"http://{self.bases[name]}/api/health").json()["process"]
@@ -215,13 +219,21 @@ def play_until_mid_hand(world: World, players: list[Player]) -> tuple[str, str]:
     """Start the players and wait for a few of their actions; the table's owner ("A" or
     "B") and its lease key. Skips the test if the hand ended first."""
     r = redis.Redis.from_url(REDIS, decode_responses=True)
-    lease = next(iter(r.scan_iter(f"{world.prefix}:lease:*")))
+    end = time.time() + 30  # the lease is registered through the outbox, just after seating
+    leases = list(r.scan_iter(f"{world.prefix}:lease:*"))
+    while not leases and time.time() < end:
+        time.sleep(0.05)
+        leases = list(r.scan_iter(f"{world.prefix}:lease:*"))
+    assert leases, "the table's lease never appeared in Redis"
+    lease = leases[0]
     owner = next(n for n in ("A", "B") if world.pid(n) == r.get(lease))
     for p in players:
         p.start()
-    deadline = time.time() + 30
+    deadline = time.time() + 60
     while sum(p.actions for p in players) < 6 and time.time() < deadline:
         time.sleep(0.05)
+    for p in players:  # the hand stands still (a person's turn lasts 60 s) until the test
+        p.hold.set()  # has stopped the owner and clears the holds: it cannot end meanwhile
     if any(p.settlement for p in players):
         pytest.skip("the hand ended before the owner could be stopped")
     return owner, lease
@@ -251,6 +263,8 @@ def test_the_owner_dies_in_mid_hand_and_the_other_process_finishes_it(world: Wor
     players, homes = seat_four(world)
     owner, _ = play_until_mid_hand(world, players)
     world.kill(owner)
+    for p in players:
+        p.hold.clear()
     for p in players:
         p.join(timeout=120)
     assert all(p.settlement for p in players), [p.error for p in players]
@@ -319,10 +333,8 @@ def test_a_clean_stop_hands_the_table_over_at_once(world: World) -> None:
     owner, lease = play_until_mid_hand(world, players)
     other = world.pid("B" if owner == "A" else "A")
     r = redis.Redis.from_url(REDIS, decode_responses=True)
-    gone = world.pid(owner)
-    for p in players:  # nobody plays on until the lease is seen taken (with no bot delay,
-        p.hold.set()  # the rest of the hand could otherwise end between two looks)
-    world.procs[owner].terminate()
+    gone = world.pid(owner)  # the players hold (play_until_mid_hand) until the lease is
+    world.procs[owner].terminate()  # seen taken: no bot delay could end the hand in between
     world.procs[owner].wait(timeout=20)
     # given back on the way out: once the owner has exited its lease is free or already the
     # other's, never still its own (a killed owner's would be, for the 10 s a lease lives);

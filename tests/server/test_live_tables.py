@@ -195,7 +195,9 @@ def test_a_restart_in_mid_hand_rebuilds_the_table(db_url: str) -> None:
 
 
 def test_illegal_stale_and_out_of_turn_actions_change_nothing(db_url: str) -> None:
-    with make(db_url) as client:
+    # a turn long enough for the seven round trips below on a loaded machine (a timeout's
+    # auto-move would make the later answers stale_version)
+    with make(db_url, Timing(turn=60.0, ready=60.0, bot_wait=0.01, bot_delay=0.0)) as client:
         token = signup(client, "ed")
         with client.websocket_connect("/ws", headers=bearer(token)) as ws:
             ws.send_json({"type": "action", "action": "E discard 1m", "version": 0})
@@ -314,7 +316,9 @@ def test_staying_away_too_long_is_an_escape(tmp_path: Path) -> None:
 
 def test_no_frame_to_a_seat_holds_another_seats_tiles(db_url: str) -> None:
     """Two people at one table: neither ever receives the other's concealed tiles."""
-    timing = Timing(turn=5.0, ready=60.0, bot_wait=0.3, disconnect=30.0, bot_delay=0.0)
+    # the bots wait long enough for the second person to join the same table on a loaded
+    # machine
+    timing = Timing(turn=5.0, ready=60.0, bot_wait=5.0, disconnect=30.0, bot_delay=0.0)
     with make(db_url, timing) as client:
         tokens = [signup(client, "p1"), signup(client, "p2")]
         with (
@@ -322,10 +326,11 @@ def test_no_frame_to_a_seat_holds_another_seats_tiles(db_url: str) -> None:
             client.websocket_connect("/ws", headers=bearer(tokens[1])) as b,
         ):
             a.send_json({"type": "join", "room": "mazhan"})
-            seat_a = until(a, {"seated"})["seat"]
+            sat_a = until(a, {"seated"})
             b.send_json({"type": "join", "room": "mazhan"})
-            seat_b = until(b, {"seated"})["seat"]
-            assert seat_a != seat_b
+            sat_b = until(b, {"seated"})
+            seat_a, seat_b = sat_a["seat"], sat_b["seat"]
+            assert sat_a["table"] == sat_b["table"] and seat_a != seat_b
             a.send_json({"type": "ready"})
             b.send_json({"type": "ready"})
             frames: dict[str, list[dict[str, Any]]] = {seat_a: [], seat_b: []}
