@@ -116,6 +116,45 @@ class RewardRules:
         return -self.shaping * shanten(counts, len(state.melds[seat]), wilds)
 
 
+def table_and_rewards(
+    game: str,
+    *,
+    obs: str,
+    match_hands: int | None,
+    rotate_seats: bool,
+    hints: bool,
+    reward_scale: float,
+    illegal: str,
+    illegal_reward: float,
+    shaping: float,
+    shaping_gamma: float,
+) -> tuple[Table, RewardRules]:
+    """The table and the reward rules an environment (AEC or parallel) is built on, from its
+    options; an unknown ``obs`` is a ``ValueError``.
+
+    >>> table, rules = table_and_rewards("madiao", obs="flat", match_hands=None,
+    ...     rotate_seats=True, hints=False, reward_scale=1.0, illegal="zero_sum",
+    ...     illegal_reward=-10.0, shaping=0.0, shaping_gamma=1.0)
+    >>> table_and_rewards("madiao", obs="png", match_hands=None, rotate_seats=True,
+    ...     hints=False, reward_scale=1.0, illegal="zero_sum", illegal_reward=-10.0,
+    ...     shaping=0.0, shaping_gamma=1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: obs must be 'flat' or 'planes', got 'png'
+    """
+    if obs not in ("flat", "planes"):
+        raise ValueError(f"obs must be 'flat' or 'planes', got {obs!r}")
+    table = Table(
+        game, planes=obs == "planes", match_hands=match_hands, rotate_seats=rotate_seats,
+        hints=hints,
+    )  # fmt: skip
+    rules = RewardRules(
+        game, reward_scale=reward_scale, illegal=illegal, illegal_reward=illegal_reward,
+        shaping=shaping, shaping_gamma=shaping_gamma,
+    )  # fmt: skip
+    return table, rules
+
+
 class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
     """The AEC environment of one game (see the module docstring for the options)."""
 
@@ -138,25 +177,13 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if obs not in ("flat", "planes"):
-            raise ValueError(f"obs must be 'flat' or 'planes', got {obs!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.table = Table(
-            game,
-            planes=obs == "planes",
-            match_hands=match_hands,
-            rotate_seats=rotate_seats,
-            hints=hints,
-        )
-        self.reward_rules = RewardRules(
-            game,
-            reward_scale=reward_scale,
-            illegal=illegal,
-            illegal_reward=illegal_reward,
-            shaping=shaping,
-            shaping_gamma=shaping_gamma,
-        )
+        self.table, self.reward_rules = table_and_rewards(
+            game, obs=obs, match_hands=match_hands, rotate_seats=rotate_seats, hints=hints,
+            reward_scale=reward_scale, illegal=illegal, illegal_reward=illegal_reward,
+            shaping=shaping, shaping_gamma=shaping_gamma,
+        )  # fmt: skip
         self.metadata = {**PaijuAECEnv.metadata, "name": f"paiju_{game}_v0"}
         self.render_mode = render_mode
         self.copy_obs = copy_obs

@@ -34,8 +34,8 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from paiju.env.base import RewardRules
-from paiju.env.table import AGENTS, Table
+from paiju.env.base import table_and_rewards
+from paiju.env.table import AGENTS
 
 __all__ = ["PaijuParallelEnv"]
 
@@ -60,23 +60,11 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         hints: bool = False,
         render_mode: str | None = None,
     ) -> None:
-        if obs not in ("flat", "planes"):
-            raise ValueError(f"obs must be 'flat' or 'planes', got {obs!r}")
-        self.table = Table(
-            game,
-            planes=obs == "planes",
-            match_hands=match_hands,
-            rotate_seats=rotate_seats,
-            hints=hints,
-        )
-        self.reward_rules = RewardRules(
-            game,
-            reward_scale=reward_scale,
-            illegal=illegal,
-            illegal_reward=illegal_reward,
-            shaping=shaping,
-            shaping_gamma=shaping_gamma,
-        )
+        self.table, self.reward_rules = table_and_rewards(
+            game, obs=obs, match_hands=match_hands, rotate_seats=rotate_seats, hints=hints,
+            reward_scale=reward_scale, illegal=illegal, illegal_reward=illegal_reward,
+            shaping=shaping, shaping_gamma=shaping_gamma,
+        )  # fmt: skip
         self.metadata = {**PaijuParallelEnv.metadata, "name": f"paiju_{game}_parallel_v0"}
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
