@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
 from paiju.server.db import make_engine, make_sessions, migrate
+from tests.server.security_servers import empty_database
 
 PG_ADMIN = os.environ.get(
     "PAIJU_TEST_PG_ADMIN", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
@@ -33,6 +34,13 @@ def postgres_url() -> Iterator[str]:
         with admin.connect() as c:
             c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture(scope="module")
+def db(postgres_url: str) -> str:
+    """The test database emptied once per module (the security tests' servers share it)."""
+    empty_database(postgres_url)
+    return postgres_url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

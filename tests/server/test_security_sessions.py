@@ -22,7 +22,6 @@ from tests.server.security_servers import (
     bearer,
     bearer_login,
     cookie_login,
-    empty_database,
     error_of,
     register,
     serve,
@@ -30,12 +29,6 @@ from tests.server.security_servers import (
 
 pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager")
 DAY = 24 * 3600
-
-
-@pytest.fixture(scope="module")
-def db(postgres_url: str) -> str:
-    empty_database(postgres_url)
-    return postgres_url
 
 
 @pytest.fixture(scope="module")

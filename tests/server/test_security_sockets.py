@@ -23,7 +23,6 @@ from tests.server.security_servers import (
     bearer,
     bearer_login,
     cookie_login,
-    empty_database,
     error_of,
     private_redis,
     register,
@@ -32,12 +31,6 @@ from tests.server.security_servers import (
 
 pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager")
 EVIL = "http://evil.example"
-
-
-@pytest.fixture(scope="module")
-def db(postgres_url: str) -> str:
-    empty_database(postgres_url)
-    return postgres_url
 
 
 @pytest.fixture(scope="module")

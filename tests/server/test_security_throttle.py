@@ -25,7 +25,6 @@ from paiju.server.names import lenient_key
 from paiju.server.throttle import Throttle, Throttled
 from tests.server.security_servers import (
     PASSWORD,
-    empty_database,
     error_of,
     register,
     serve,
@@ -39,12 +38,6 @@ def address() -> dict[str, str]:
     """A client address of the test's own."""
     n = next(_addresses)
     return {"x-forwarded-for": f"10.13.{n // 250}.{n % 250 + 1}"}
-
-
-@pytest.fixture(scope="module")
-def db(postgres_url: str) -> str:
-    empty_database(postgres_url)
-    return postgres_url
 
 
 @pytest.fixture(scope="module")
