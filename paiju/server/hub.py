@@ -49,6 +49,9 @@ class Hub:
         self.conns: dict[int, Connection] = {}  # sockets on this process
         self.remote: dict[int, Callable[[dict[str, Any]], None]] = {}  # sockets elsewhere
         self._joining: set[int] = set()
+        #: accounts whose table closed while they were away (a restart between hands): told
+        #: so when they come back, instead of waiting at a table that is gone
+        self.closed_away: set[int] = set()
         #: called when a table's seating or liveness changes (the cluster registry)
         self.on_changed: Callable[[TableRunner], None] | None = None
         #: called when this process lets a table go
@@ -127,7 +130,8 @@ class Hub:
         for live in hands:
             if await self.restore_hand(live) is not None:
                 count += 1
-        await asyncio.to_thread(self.store.release_seats, sorted(self.tables))
+        freed = await asyncio.to_thread(self.store.release_seats, sorted(self.tables))
+        self.closed_away.update(freed)
         return count
 
     async def restore_hand(self, live: LiveHand) -> TableRunner | None:
@@ -175,6 +179,9 @@ class Hub:
         runner = self.table_of(account)
         if runner is not None:
             runner.feed(io.Connect(account))
+        elif account in self.closed_away:
+            self.closed_away.discard(account)
+            conn.send({"type": "unseated", "why": "table_closed"})
 
     def disconnect(self, account: int, conn: Connection) -> None:
         """A socket here closed; if it was the account's, its table is told."""
@@ -235,6 +242,7 @@ class Hub:
         Raises :class:`~paiju.server.errors.ServerError` ``unknown_room``,
         ``too_few_points`` or ``join_in_progress``.
         """
+        self.closed_away.discard(account)
         runner = self.table_of(account)
         if runner is not None:
             runner.feed(io.Connect(account))

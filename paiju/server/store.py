@@ -215,15 +215,14 @@ class Store:
             s.execute(sa.delete(SeatClaim).where(SeatClaim.table_id == table_id))
             return [int(a) for a in accounts]
 
-    def release_seats(self, keep_tables: Sequence[int]) -> int:
+    def release_seats(self, keep_tables: Sequence[int]) -> list[int]:
         """Free every seat at a table outside ``keep_tables`` (at startup: tables with no
-        live hand are gone); how many."""
+        live hand are gone); whose seats were freed."""
         with self.sessions.begin() as s:
-            query = sa.delete(SeatClaim)
-            if keep_tables:
-                query = query.where(SeatClaim.table_id.not_in(list(keep_tables)))
-            done = s.execute(query)
-            return int(done.rowcount)  # type: ignore[attr-defined]
+            gone = SeatClaim.table_id.not_in(list(keep_tables)) if keep_tables else sa.true()
+            accounts = list(s.scalars(sa.select(SeatClaim.account_id).where(gone)))
+            s.execute(sa.delete(SeatClaim).where(gone))
+            return sorted(int(a) for a in accounts)
 
     # --- reads (worker threads) ----------------------------------------------------------
 

@@ -201,6 +201,8 @@ class Player(threading.Thread):
             assert self.ws is not None
             self.ws.close()  # the receive loop reconnects with the new token and joins
             self.rejoin = True
+        if kind == "unseated" and frame["why"] == "table_closed":
+            self.send({"type": "join", "room": self.room, "alone": self.alone})  # sit again
         if kind == "error" and frame["code"] not in ("stale_version", "hand_live", "not_seated"):
             self.errors.append(f"{frame['code']}: {frame['message']}")
         if kind == "view" and frame["view"]["legal"] and not self.hold.is_set():

@@ -198,6 +198,42 @@ def test_kill_9_at_random_step_boundaries(tmp_path: Any, kills: int) -> None:
     assert counts["done"] >= 1
 
 
+def test_a_restart_between_hands_tells_the_returning_player_the_table_closed(
+    tmp_path: Any,
+) -> None:
+    """Killed while the table waits for the next hand's confirmations: no hand is live, so the
+    restarted server frees the seat and, when the player comes back, says so (a client that
+    heard nothing would wait at a table that is gone); joining again seats them."""
+    db_url = f"sqlite:///{tmp_path / 'paiju.db'}"
+    server = Server(env(db_url)).start()
+    token = account(server.base, "between")
+    player = Player(token, [server.base], hands=1)  # does not confirm the second hand
+    player.start()
+    try:
+        player.wait_for(lambda f: f["type"] == "settlement", timeout=240)
+        player.wait_for(lambda f: f["type"] == "table" and not f["live"], timeout=60)
+        server.kill()
+        check_books(db_url, [player])
+        server = Server(env(db_url), port=server.port).start()
+        with connect(
+            f"ws://{server.base}/ws", additional_headers={"Authorization": f"Bearer {token}"}
+        ) as ws:
+            assert json.loads(ws.recv(timeout=60))["type"] == "hello"
+            assert json.loads(ws.recv(timeout=60)) == {"type": "unseated", "why": "table_closed"}
+            ws.send(json.dumps({"type": "join", "room": "mazhan", "alone": True}))
+            frame = json.loads(ws.recv(timeout=60))
+            assert frame["type"] == "seated", frame
+        with connect(
+            f"ws://{server.base}/ws", additional_headers={"Authorization": f"Bearer {token}"}
+        ) as ws:  # told once: back at the new seat, no stale notice
+            assert json.loads(ws.recv(timeout=60))["type"] == "hello"
+            assert json.loads(ws.recv(timeout=60))["type"] != "unseated"
+    finally:
+        player.close()
+        server.stop()
+    check_books(db_url)
+
+
 @pytest.fixture
 def redis_proxy() -> Iterator[TcpProxy]:
     proxy = TcpProxy(REDIS_PORT).start()
