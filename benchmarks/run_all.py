@@ -1,4 +1,7 @@
-"""Run every benchmark and write ``benchmarks/RESULTS.md`` with today's figures (``make bench``).
+"""Run every benchmark and write today's figures into ``benchmarks/RESULTS.md`` (``make bench``).
+
+Only this run's sections are replaced (``<!-- make_bench:start -->`` and each benchmark's
+own); the rest of the file (the issues' before and after, the bots, the server) stays.
 
 python benchmarks/run_all.py [--quick]
 """
@@ -87,10 +90,10 @@ def render(r: dict[str, Any]) -> str:
     sim = r["simulate"]
     env = r["env_steps"]
     lines = [
-        "# Performance record",
+        f"## The last `make bench` ({r['date']}, {r['machine']})",
         "",
-        f"Written by `make bench` on {r['date']} ({r['machine']}). Every figure is measured in",
-        "the same run as the peer library it is compared with; one core unless said otherwise.",
+        "Every figure is measured in the same run as the peer library it is compared with; one",
+        "core unless said otherwise. The sections of this run are one level down.",
         "",
         "## Complete-hand checks per call (`benchmarks/win_check.py`)",
         "",
@@ -166,7 +169,10 @@ def render(r: dict[str, Any]) -> str:
                 f"{x['latency_p99_ms']:.0f} ms | {x['errors']} |"
             )
     lines += ["", "Raw figures:", "", "```json", json.dumps(r, indent=1), "```", ""]
-    return "\n".join(lines)
+    # this run's sections sit one level under its own heading
+    return "\n".join(
+        "#" + line if i and line.startswith("## ") else line for i, line in enumerate(lines)
+    )
 
 
 def main() -> None:
@@ -186,10 +192,14 @@ def main() -> None:
         "env_steps": env_steps.measure(0.5 if q else 2.0, 1),
         "load": [] if args.no_load else _load(q),
     }
-    text = render(r)
-    RESULTS.write_text(text, encoding="utf-8")
-    # each benchmark's own section, with its peers interleaved (see benchmarks/interleave.py)
     from interleave import write_section
+
+    # the file keeps what earlier runs and the issues' before/after records wrote: this run
+    # replaces only its own sections
+    if not RESULTS.exists():
+        RESULTS.write_text("# Performance record\n", encoding="utf-8")
+    write_section("make_bench", render(r).splitlines())
+    # each benchmark's own section, with its peers interleaved (see benchmarks/interleave.py)
 
     for name, module in (
         ("simulate", simulate),
