@@ -30,7 +30,7 @@ from operator import attrgetter
 
 from paiju.errors import InvalidHandError
 from paiju.mazhan.tables import need_tables
-from paiju.mazhan.tiles import ALL_TILES, PLAYABLE_FACES, Tile, parse_tiles
+from paiju.mazhan.tiles import ALL_TILES, Tile, parse_tiles
 
 __all__ = [
     "Decomposition",
@@ -189,9 +189,9 @@ class HandTiles:
         if wild_tile is not None:
             wilds = counts[wild_tile.index]
             counts[wild_tile.index] = 0
-        for index, count in enumerate(counts):
-            if count > 4:
-                raise InvalidHandError(f"{count} copies of {ALL_TILES[index]}: there are only 4")
+        if max(counts) > 4:
+            index, count = next((i, n) for i, n in enumerate(counts) if n > 4)
+            raise InvalidHandError(f"{count} copies of {ALL_TILES[index]}: there are only 4")
         if wilds > 3:
             raise InvalidHandError(f"{wilds} wild tiles ({wild_tile}): only three ★ are in play")
         return HandTiles(tuple(counts), wilds, wild_tile)
@@ -539,13 +539,24 @@ def decompositions(
     Raises like :func:`is_complete`.
     """
     hand = tiles if isinstance(tiles, HandTiles) else HandTiles.parse(tiles, wild)
-    if hand.size % 3 != 2 or hand.size > 17:
+    return [Decomposition(groups) for groups in _decomposition_groups(hand.counts, hand.wilds)]
+
+
+def _decomposition_groups(
+    counts: Sequence[int],
+    w: int,
+    _codes: tuple[tuple[int, int], ...] = _TABLES.codes,
+    _n: bytes = _TABLES.dense_number,
+    _z: bytes = _TABLES.dense_honor,
+) -> list[tuple[Group, ...]]:
+    """The groups of every decomposition of natural ``counts`` and ``w`` ★, in the order of
+    :func:`decompositions` (which wraps them); the scorer reads them directly."""
+    size = sum(counts) + w
+    if size % 3 != 2 or size > 17:
         return []
-    suit_counts = [tuple(hand.counts[lo:hi]) for lo, hi in _SUIT_SPANS]
-    keys = suit_keys(hand.counts)
-    codes = [_TABLES.codes[d] for d in (*map(_DENSE_N.__getitem__, keys[:3]), _DENSE_Z[keys[3]])]
+    keys = suit_keys(counts)
+    codes = (_codes[_n[keys[0]]], _codes[_n[keys[1]]], _codes[_n[keys[2]]], _codes[_z[keys[3]]])
     found: dict[tuple[tuple[int, int, int], ...], tuple[Group, ...]] = {}
-    w = hand.wilds
     for pair_at in range(5):  # 0–3: in that suit; 4: two ★
         # the fewest ★ each suit needs (the tables): a split giving a suit fewer has no reading
         least = [n1 if s == pair_at else n0 for s, (n0, n1) in enumerate(codes)]
@@ -556,7 +567,7 @@ def decompositions(
                 continue
             per_suit = []
             for s in range(4):
-                readings = suit_readings(s, suit_counts[s], split[s], pair_at == s)
+                readings = _suit_readings_keyed(s, keys[s], split[s], pair_at == s, counts)
                 if not readings:
                     break
                 per_suit.append(readings)
@@ -570,7 +581,25 @@ def decompositions(
                     groups = [g for reading in combo for g in reading] + free
                     groups.sort(key=_ORDER)
                     found.setdefault(tuple(map(_ORDER, groups)), tuple(groups))
-    return [Decomposition(found[k]) for k in sorted(found)]
+    if len(found) == 1:
+        return list(found.values())
+    return [found[k] for k in sorted(found)]
+
+
+#: :func:`suit_readings` by one integer (suit key, ★, pair, suit): hashing an int is cheaper
+#: than hashing the suit's counts tuple, and the scorer asks for every suit of every winner.
+_READINGS_BY_KEY: dict[int, tuple[Reading, ...]] = {}
+
+
+def _suit_readings_keyed(
+    s: int, key: int, wilds: int, pair: bool, counts: Sequence[int]
+) -> tuple[Reading, ...]:
+    k = ((key * 4 + wilds) * 2 + pair) * 4 + s
+    found = _READINGS_BY_KEY.get(k)
+    if found is None:
+        lo, hi = _SUIT_SPANS[s]
+        found = _READINGS_BY_KEY[k] = suit_readings(s, tuple(counts[lo:hi]), wilds, pair)
+    return found
 
 
 _ORDER = attrgetter("order")
@@ -657,45 +686,48 @@ _NEED0 = tuple(n0 for n0, _ in _TABLES.codes)
 _PAIR_GAIN = tuple(n1 - n0 for n0, n1 in _TABLES.codes)
 
 
-def _waits(
+def _waits(counts: Sequence[int], wilds: int, wild: Tile | None) -> list[Tile]:
+    """The waits of ``3n + 1`` tiles: natural counts and ``wilds`` ★ of face ``wild``."""
+    return [ALL_TILES[i] for i in _wait_hits(counts, wilds, -1 if wild is None else wild.index)]
+
+
+def _wait_hits(
     counts: Sequence[int],
     wilds: int,
-    wild: Tile | None,
+    w: int,
     _n: bytes = _TABLES.dense_number,
     _z: bytes = _TABLES.dense_honor,
     _ok: tuple[bytes, ...] = _TABLES.ok,
     _k: int = len(_TABLES.codes),
-) -> list[Tile]:
-    """The waits of ``3n + 1`` tiles: natural counts and ``wilds`` ★ of face ``wild``.
+) -> list[int]:
+    """:func:`_waits` as face indices, the wild face given by its index ``w`` (-1: none).
 
-    Each suit's code is looked up once; a face changes only its own suit's code."""
+    Each suit's code is looked up once; a face changes only its own suit's code, so the
+    combined index is that suit's new code times its place value plus the other suits'
+    part, made once per suit."""
     keys = suit_keys(counts)
     if wilds < 3 and least_need(keys[0], keys[1], keys[2], keys[3]) > wilds + 1:
         return []
-    codes = [_n[keys[0]], _n[keys[1]], _n[keys[2]], _z[keys[3]]]
-    w = -1 if wild is None else wild.index
-    out = []
-    for i in _PLAYABLE_INDEX:
-        if i == w:
-            if (
-                wilds < 3
-                and _ok[wilds + 1][((codes[0] * _k + codes[1]) * _k + codes[2]) * _k + codes[3]]
-            ):
-                out.append(ALL_TILES[i])
-            continue
-        if counts[i] == 4:
-            continue  # no fifth copy to draw
-        s = _SUIT_OF[i]
-        c = codes[:]
-        c[s] = (_z if s == 3 else _n)[keys[s] + _STEP[i]]
-        if _ok[wilds][((c[0] * _k + c[1]) * _k + c[2]) * _k + c[3]]:
-            out.append(ALL_TILES[i])
-    return out
-
-
-_PLAYABLE_INDEX = tuple(t.index for t in PLAYABLE_FACES)
-_SUIT_OF = tuple(min(f // 9, 3) for f in range(34))
-_STEP = tuple(_POW5[f - _SUIT_OF[f] * 9] for f in range(34))
+    m, p, s, z = _n[keys[0]], _n[keys[1]], _n[keys[2]], _z[keys[3]]
+    k2 = _k * _k
+    k3 = k2 * _k
+    ok = _ok[wilds]
+    hits: list[int] = []
+    for table, key, place, rest, lo, hi in (
+        (_n, keys[0], k3, (p * _k + s) * _k + z, 0, 9),
+        (_n, keys[1], k2, m * k3 + s * _k + z, 9, 18),
+        (_n, keys[2], _k, m * k3 + p * k2 + z, 18, 27),
+        (_z, keys[3], 1, m * k3 + p * k2 + s * _k, 27, 34),
+    ):
+        step = 1
+        for i in range(lo, hi):
+            if i != w and i != 31 and counts[i] != 4 and ok[table[key + step] * place + rest]:
+                hits.append(i)  # no fifth copy to draw, and the wild face is a ★ (below)
+            step *= 5
+    if w >= 0 and wilds < 3 and _ok[wilds + 1][m * k3 + p * k2 + s * _k + z]:
+        hits.append(w)
+        hits.sort()
+    return hits
 
 
 @cache

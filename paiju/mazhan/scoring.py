@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from paiju.mazhan.hand import (
@@ -30,8 +31,8 @@ from paiju.mazhan.hand import (
     Group,
     GroupKind,
     HandTiles,
-    _waits,
-    decompositions,
+    _decomposition_groups,
+    _wait_hits,
 )
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.record import FinishedHand, SeatHand, WinBy
@@ -469,8 +470,12 @@ _BONUS_ITEMS: dict[tuple[int, tuple[int, ...]], tuple[tuple[Item, ...], tuple[Ta
 
 
 def _finish(role: str, items: list[Item], tai_items: list[TaiItem]) -> tuple[int, int, int]:
-    base = sum(i.points for i in items)
-    return base, round_up(base), sum(t.tai for t in tai_items)
+    base = sum(map(_POINTS, items))
+    return base, -(-base // 10) * 10, sum(map(_TAI, tai_items))
+
+
+_POINTS = attrgetter("points")
+_TAI = attrgetter("tai")
 
 
 # --- non-winners ----------------------------------------------------------------------------
@@ -543,7 +548,7 @@ def _hand(*names: str) -> tuple[tuple[str, str], ...]:
 def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
     win_by = hand.win_by
     assert win_by is not None  # FinishedHand._check guarantees it
-    stars = sum(1 for t in sh.concealed if t == hand.wild)
+    stars = sh.concealed.count(hand.wild)
     if win_by is WinBy.SHA_ZHU or hand.tianhu:
         # 殺豬 and 天胡: 400, shown with the melds and bonus tiles only (§7 "Precisely").
         items, tai = _meld_items(sh.melds, seat)
@@ -568,19 +573,21 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
             tuple(_meld_set(m) for m in sh.melds),
             "limit",
         )
-    single = _single_wait(hand, sh)
+    tiles = HandTiles.parse(sh.concealed, hand.wild)
+    single = _single_wait(hand, sh, tiles)
     best: tuple[tuple[Group, ...], bool] | None = None
     best_key: tuple[int, bool, int, int, int] | None = None
     fixed = _Fixed(hand, seat, sh, single)
-    for decomposition in decompositions(HandTiles.parse(sh.concealed, hand.wild)):
-        for groups in _readings_of_free_groups(decomposition, seat):
+    rank = fixed.key
+    for decomposition in _decomposition_groups(tiles.counts, tiles.wilds):
+        for groups in _free_group_readings(decomposition, seat):
             for won_pung in _win_placements(hand, groups):
-                key = fixed.key(groups, won_pung, stars)
+                key = rank(groups, won_pung, stars)
                 if best_key is None or key > best_key:
                     best, best_key = (groups, won_pung), key
     assert best is not None  # the winner's hand was checked complete
     # the chosen reading again, with the labels of its sets (only this one needs them)
-    return _evaluate(hand, seat, sh, best[0], best[1], single, stars, label=True)
+    return _evaluate(hand, seat, sh, best[0], best[1], single, stars, label=True, fixed=fixed)
 
 
 class _Fixed:
@@ -590,22 +597,26 @@ class _Fixed:
     equals ``(value, rule == "limit", uncapped, tai, base)`` of :func:`_evaluate` (a test
     checks it on every reading of many hands)."""
 
-    __slots__ = ("all_chow_melds", "base", "dihu", "meld_honors", "meld_suits", "no_chow_melds",
-                 "pinghu_ok", "tai", "win_tile", "wind")  # fmt: skip
+    __slots__ = ("all_chow_melds", "base", "bonus_items", "bonus_tai", "dihu", "meld_honors",
+                 "meld_items", "meld_suits", "meld_tai", "no_chow_melds", "pinghu_ok", "tai",
+                 "win_tile", "wind")  # fmt: skip
 
     def __init__(self, hand: FinishedHand, seat: Seat, sh: SeatHand, single: bool) -> None:
         win_by = hand.win_by
         assert win_by is not None
-        items, tai = _meld_items(sh.melds, seat)
-        b_items, b_tai = _bonus_items(sh.bonus, seat)
-        self.base = sum(i.points for i in items) + sum(i.points for i in b_items)
+        # kept for _evaluate, which starts from the same items (and copies the lists)
+        self.meld_items, self.meld_tai = items, tai = _meld_items(sh.melds, seat)
+        self.bonus_items, self.bonus_tai = b_items, b_tai = _bonus_items(sh.bonus, seat)
+        self.base = sum(map(_POINTS, items)) + sum(map(_POINTS, b_items))
         self.base += 2 * win_by.is_self_drawn + 2 * single
-        self.tai = sum(t.tai for t in tai) + sum(t.tai for t in b_tai)
-        self.no_chow_melds = all(m.kind is not MeldKind.CHOW for m in sh.melds)
-        self.all_chow_melds = all(m.kind is MeldKind.CHOW for m in sh.melds)
-        meld_tiles = [t.index for m in sh.melds for t in m.tiles]
-        self.meld_suits = frozenset(f // 9 for f in meld_tiles if f < 27)
-        self.meld_honors = any(f >= 27 for f in meld_tiles)
+        self.tai = sum(map(_TAI, tai)) + sum(map(_TAI, b_tai))
+        chow = MeldKind.CHOW
+        self.no_chow_melds = all(m.kind is not chow for m in sh.melds)
+        self.all_chow_melds = all(m.kind is chow for m in sh.melds)
+        # a meld's tiles are all of one suit: its first tile tells
+        firsts = [m.tiles[0].index for m in sh.melds]
+        self.meld_suits = frozenset(f // 9 for f in firsts if f < 27)
+        self.meld_honors = any(f >= 27 for f in firsts)
         self.pinghu_ok = not sh.bonus and win_by.is_discard_like and not single
         self.dihu = hand.dihu
         self.win_tile = hand.win_tile
@@ -659,28 +670,33 @@ class _Fixed:
         return value, limit, uncapped, n_tai, base
 
 
-def _single_wait(hand: FinishedHand, sh: SeatHand) -> bool:
+def _single_wait(hand: FinishedHand, sh: SeatHand, tiles: HandTiles) -> bool:
     """獨張: exactly one face completes the 16 tiles held before the winning tile, not
-    counting the wild face nor a face whose four copies are all in the player's hand."""
+    counting the wild face nor a face whose four copies are all in the player's hand.
+    ``tiles`` are the 17 concealed tiles read (natural counts and ★)."""
     if hand.win_tile is None:
         return False
     win = hand.win_tile.index
     wild = hand.wild.index
-    own = [0] * 42
-    for t in sh.concealed:
-        own[t.index] += 1
-    before = own[:34]
-    before[win] -= 1  # the 16 tiles held before the winning tile
-    wilds = before[wild]
-    before[wild] = 0
+    before = list(tiles.counts)  # the 16 tiles held before the winning tile
+    wilds = tiles.wilds
+    if win == wild:
+        wilds -= 1
+    else:
+        before[win] -= 1
     if (sum(before) + wilds) % 3 != 1 or wilds > 3:
         return False
-    for meld in sh.melds:
-        for t in meld.tiles:
-            own[t.index] += 1
-    own[win] -= 1
-    faces = [t for t in _waits(before, wilds, hand.wild) if t.index != wild and own[t.index] < 4]
-    return len(faces) == 1
+    faces = 0
+    for f in _wait_hits(before, wilds, wild):
+        if f == wild:
+            continue
+        own = before[f]  # the player's own copies: concealed (bar the winning tile) and melds
+        for meld in sh.melds:
+            for t in meld.tiles:
+                own += t.index == f
+        if own < 4:
+            faces += 1
+    return faces == 1
 
 
 _FREE_PAIR_READINGS = ("5m", "5p", "5s", "7z")
@@ -688,8 +704,15 @@ _FREE_PAIR_READINGS = ("5m", "5p", "5s", "7z")
 
 def _readings_of_free_groups(d: Decomposition, seat: Seat) -> Iterator[tuple[Group, ...]]:
     """Give every ★-only group a face: the readings that can change the value."""
+    return iter(_free_group_readings(d.groups, seat))
+
+
+def _free_group_readings(groups: tuple[Group, ...], seat: Seat) -> Iterable[tuple[Group, ...]]:
+    """:func:`_readings_of_free_groups` on a decomposition's groups."""
+    if all(g.face is not None for g in groups):
+        return (groups,)  # nothing to read (most hands)
     options: list[list[Group]] = []
-    for g in d.groups:
+    for g in groups:
         if g.face is not None:
             options.append([g])
         elif g.kind is GroupKind.PAIR:
@@ -707,8 +730,7 @@ def _readings_of_free_groups(d: Decomposition, seat: Seat) -> Iterator[tuple[Gro
                 _T["5s"],
             }
             options.append([Group(g.kind, f, g.wild_mask) for f in sorted(faces)])
-    for combo in itertools.product(*options):
-        yield tuple(combo)
+    return itertools.product(*options)
 
 
 _FULL = {GroupKind.PUNG: 0b111, GroupKind.PAIR: 0b11}
@@ -747,43 +769,55 @@ def _evaluate(
     single: bool,
     stars: int,
     label: bool = False,
+    fixed: _Fixed | None = None,
 ) -> SeatScore:
     win_by = hand.win_by
     assert win_by is not None
-    items, tai = _meld_items(sh.melds, seat)
+    if fixed is None:
+        fixed = _Fixed(hand, seat, sh, single)
+    items = list(fixed.meld_items)
+    tai = list(fixed.meld_tai)
+    win = -1 if hand.win_tile is None else hand.win_tile.index
+    pung_items = _SET_ITEMS["concealed_pung"]
+    won_items = _SET_ITEMS["won_pung"]
+    face_tai = _FACE_TAI[seat.number - 1]
+    chows = pungs = 0
+    suits = set(fixed.meld_suits)
+    honors = fixed.meld_honors
     for g in groups:
-        if g.kind is not GroupKind.PUNG:
-            continue
-        assert g.face is not None
-        kind = "won_pung" if won_pung and g.face == hand.win_tile else "concealed_pung"
-        items.append(_set_item(kind, g.face))
-        t = _face_tai(g.face, seat)
-        if t is not None:
-            tai.append(t)
-    b_items, b_tai = _bonus_items(sh.bonus, seat)
-    items += b_items
-    tai += b_tai
+        kind = g.kind
+        if kind is GroupKind.CHOW:
+            chows += 1
+        elif kind is GroupKind.PUNG:
+            pungs += 1
+        if g.face is None:
+            continue  # no tiles read (a ★-only group is always given a face before this)
+        f = g.face.index
+        if f < 27:
+            suits.add(f // 9)
+        else:
+            honors = True
+        if kind is GroupKind.PUNG:
+            items.append((won_items if won_pung and f == win else pung_items)[f])
+            t = face_tai[f]
+            if t is not None:
+                tai.append(t)
+    items += fixed.bonus_items
+    tai += fixed.bonus_tai
     if win_by.is_self_drawn:
-        items.append(Item("自摸", "self-drawn", 2))
+        items.append(_SELF_DRAWN)
     if single:
-        items.append(Item("獨張", "single wait", 2))
+        items.append(_SINGLE_WAIT)
 
-    sets_are_pungs = all(g.kind is not GroupKind.CHOW for g in groups) and all(
-        m.kind is not MeldKind.CHOW for m in sh.melds
-    )
-    all_chows = all(g.kind is not GroupKind.PUNG for g in groups) and all(
-        m.kind is MeldKind.CHOW for m in sh.melds
-    )
-    read_tiles = [t for g in groups for t in g.tiles] + [t for m in sh.melds for t in m.tiles]
-    suits = {t.index // 9 for t in read_tiles if t.index < 27}
-    honors = any(t.index >= 27 for t in read_tiles)
+    sets_are_pungs = not chows and fixed.no_chow_melds
+    all_chows = not pungs and fixed.all_chow_melds
     pure = len(suits) == 1 and not honors
     mixed = len(suits) == 1 and honors
     names: list[str] = []
     if sets_are_pungs:
-        tai.append(TaiItem("對對胡", "all pungs", 1))
+        tai.append(_ALL_PUNGS)
     if mixed:
-        tai.append(TaiItem("混一色", "one suit and honours", 1))
+        tai.append(_MIXED)
     base, rounded, n_tai = _finish("winner", items, tai)
 
     pinghu = all_chows and not sh.bonus and win_by.is_discard_like and not single
@@ -833,6 +867,12 @@ def _evaluate(
         tuple(sets),
         rule,
     )
+
+
+_SELF_DRAWN = Item("自摸", "self-drawn", 2)
+_SINGLE_WAIT = Item("獨張", "single wait", 2)
+_ALL_PUNGS = TaiItem("對對胡", "all pungs", 1)
+_MIXED = TaiItem("混一色", "one suit and honours", 1)
 
 
 def _group_set(g: Group, won_pung: bool, win_tile: Tile | None) -> ScoredSet:
