@@ -556,10 +556,20 @@ def _decomposition_groups(
         return []
     keys = suit_keys(counts)
     codes = (_codes[_n[keys[0]]], _codes[_n[keys[1]]], _codes[_n[keys[2]]], _codes[_z[keys[3]]])
-    found: dict[tuple[tuple[int, int, int], ...], tuple[Group, ...]] = {}
+    n0 = [c[0] for c in codes]
+    total0 = n0[0] + n0[1] + n0[2] + n0[3]
+    cache = _READINGS_BY_KEY
+    made: list[tuple[Group, ...]] = []
     for pair_at in range(5):  # 0–3: in that suit; 4: two ★
-        # the fewest ★ each suit needs (the tables): a split giving a suit fewer has no reading
-        least = [n1 if s == pair_at else n0 for s, (n0, n1) in enumerate(codes)]
+        # the fewest ★ each suit needs (the tables): a split giving a suit fewer has no reading,
+        # and no split has a reading when together they need more than the hand holds
+        least = n0[:]
+        if pair_at < 4:
+            least[pair_at] = codes[pair_at][1]
+            if total0 - n0[pair_at] + least[pair_at] > w:
+                continue
+        elif total0 + 2 > w:
+            continue
         for split in _wild_splits(w, pair_at == 4):
             if split[0] < least[0] or split[1] < least[1] or split[2] < least[2]:
                 continue
@@ -567,7 +577,10 @@ def _decomposition_groups(
                 continue
             per_suit = []
             for s in range(4):
-                readings = _suit_readings_keyed(s, keys[s], split[s], pair_at == s, counts)
+                k = ((keys[s] * 4 + split[s]) * 2 + (pair_at == s)) * 4 + s
+                readings = cache.get(k)
+                if readings is None:
+                    readings = _suit_readings_keyed(s, keys[s], split[s], pair_at == s, counts)
                 if not readings:
                     break
                 per_suit.append(readings)
@@ -580,9 +593,12 @@ def _decomposition_groups(
                 for combo in itertools.product(*per_suit):
                     groups = [g for reading in combo for g in reading] + free
                     groups.sort(key=_ORDER)
-                    found.setdefault(tuple(map(_ORDER, groups)), tuple(groups))
-    if len(found) == 1:
-        return list(found.values())
+                    made.append(tuple(groups))
+    if len(made) <= 1:
+        return made
+    found: dict[tuple[tuple[int, int, int], ...], tuple[Group, ...]] = {}
+    for groups_made in made:
+        found.setdefault(tuple(map(_ORDER, groups_made)), groups_made)
     return [found[k] for k in sorted(found)]
 
 
@@ -699,6 +715,7 @@ def _wait_hits(
     _z: bytes = _TABLES.dense_honor,
     _ok: tuple[bytes, ...] = _TABLES.ok,
     _k: int = len(_TABLES.codes),
+    _least: bytes = _LEAST,
 ) -> list[int]:
     """:func:`_waits` as face indices, the wild face given by its index ``w`` (-1: none).
 
@@ -713,12 +730,18 @@ def _wait_hits(
     k3 = k2 * _k
     ok = _ok[wilds]
     hits: list[int] = []
-    for table, key, place, rest, lo, hi in (
-        (_n, keys[0], k3, (p * _k + s) * _k + z, 0, 9),
-        (_n, keys[1], k2, m * k3 + s * _k + z, 9, 18),
-        (_n, keys[2], _k, m * k3 + p * k2 + z, 18, 27),
-        (_z, keys[3], 1, m * k3 + p * k2 + s * _k, 27, 34),
+    # a tile changes only its own suit: the other suits still need their fewest ★ (with or
+    # without the pair), so a suit is skipped when the others alone need more than are held
+    lm, lp, ls, lz = _least[m], _least[p], _least[s], _least[z]
+    least = lm + lp + ls + lz
+    for table, key, place, rest, lo, hi, own in (
+        (_n, keys[0], k3, (p * _k + s) * _k + z, 0, 9, lm),
+        (_n, keys[1], k2, m * k3 + s * _k + z, 9, 18, lp),
+        (_n, keys[2], _k, m * k3 + p * k2 + z, 18, 27, ls),
+        (_z, keys[3], 1, m * k3 + p * k2 + s * _k, 27, 34, lz),
     ):
+        if least - own > wilds:
+            continue
         step = 1
         for i in range(lo, hi):
             if i != w and i != 31 and counts[i] != 4 and ok[table[key + step] * place + rest]:

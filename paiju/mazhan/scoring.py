@@ -407,7 +407,7 @@ def _face_tai(face: Tile, seat: Seat) -> TaiItem | None:
 
 
 def _bonus_items(bonus: Iterable[Tile], seat: Seat) -> tuple[list[Item], list[TaiItem]]:
-    key = (seat.number, tuple(sorted(t.index for t in bonus)))
+    key = (seat.number, tuple(sorted(map(_INDEX, bonus))))
     made = _BONUS_ITEMS.get(key)
     if made is None:
         made = _BONUS_ITEMS[key] = _bonus_items_of(tuple(ALL_TILES[f] for f in key[1]), seat)
@@ -474,6 +474,7 @@ def _finish(role: str, items: list[Item], tai_items: list[TaiItem]) -> tuple[int
     return base, -(-base // 10) * 10, sum(map(_TAI, tai_items))
 
 
+_INDEX = attrgetter("index")
 _POINTS = attrgetter("points")
 _TAI = attrgetter("tai")
 
@@ -484,11 +485,11 @@ _TAI = attrgetter("tai")
 def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> SeatScore:
     """U = min(400, rounded × 2^台): melds, kongs, natural concealed triplets, bonus tiles."""
     items, tai = _meld_items(sh.melds, seat)
-    counts = [0] * 42
+    counts = bytearray(42)
     for tile in sh.concealed:
         counts[tile.index] += 1
     counts[hand.wild.index] = 0
-    if max(counts) >= 3:
+    if counts.translate(None, _BELOW_3):  # some face three or four times
         pung_items = _SET_ITEMS["concealed_pung"]
         face_tai = _FACE_TAI[seat.number - 1]
         for f in (f for f, n in enumerate(counts) if n >= 3):
@@ -511,9 +512,12 @@ def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> Sea
         (),
         tuple(items),
         tuple(tai),
-        tuple(_meld_set(m) for m in sh.melds),
+        tuple(map(_meld_set, sh.melds)),
         "loser",
     )
+
+
+_BELOW_3 = bytes(range(3))
 
 
 def _meld_set(m: Meld) -> ScoredSet:
@@ -548,8 +552,8 @@ def _hand(*names: str) -> tuple[tuple[str, str], ...]:
 def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
     win_by = hand.win_by
     assert win_by is not None  # FinishedHand._check guarantees it
-    stars = sh.concealed.count(hand.wild)
     if win_by is WinBy.SHA_ZHU or hand.tianhu:
+        stars = sh.concealed.count(hand.wild)
         # 殺豬 and 天胡: 400, shown with the melds and bonus tiles only (§7 "Precisely").
         items, tai = _meld_items(sh.melds, seat)
         b_items, b_tai = _bonus_items(sh.bonus, seat)
@@ -574,6 +578,7 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
             "limit",
         )
     tiles = HandTiles.parse(sh.concealed, hand.wild)
+    stars = tiles.wilds
     single = _single_wait(hand, sh, tiles)
     best: tuple[tuple[Group, ...], bool] | None = None
     best_key: tuple[int, bool, int, int, int] | None = None
@@ -590,6 +595,11 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
     return _evaluate(hand, seat, sh, best[0], best[1], single, stars, label=True, fixed=fixed)
 
 
+#: Per face: its suit's bit (bit 3 for the honours), and a concealed pung's base points.
+_SUIT_BIT = tuple(1 << min(f // 9, 3) for f in range(34))
+_PUNG_POINTS = tuple(8 if ALL_TILES[f].is_terminal_or_honor else 4 for f in range(34))
+
+
 class _Fixed:
     """What :func:`_evaluate` adds up for the winner that does not depend on the reading
     (the melds, the bonus tiles, self-draw, a single wait), so that each reading is ranked
@@ -598,8 +608,8 @@ class _Fixed:
     checks it on every reading of many hands)."""
 
     __slots__ = ("all_chow_melds", "base", "bonus_items", "bonus_tai", "dihu", "meld_honors",
-                 "meld_items", "meld_suits", "meld_tai", "no_chow_melds", "pinghu_ok", "tai",
-                 "win_tile", "wind")  # fmt: skip
+                 "meld_items", "meld_suit_bits", "meld_suits", "meld_tai", "no_chow_melds",
+                 "pinghu_ok", "tai", "win_index", "win_tile", "wind")  # fmt: skip
 
     def __init__(self, hand: FinishedHand, seat: Seat, sh: SeatHand, single: bool) -> None:
         win_by = hand.win_by
@@ -617,9 +627,13 @@ class _Fixed:
         firsts = [m.tiles[0].index for m in sh.melds]
         self.meld_suits = frozenset(f // 9 for f in firsts if f < 27)
         self.meld_honors = any(f >= 27 for f in firsts)
+        self.meld_suit_bits = 0
+        for f in firsts:
+            self.meld_suit_bits |= _SUIT_BIT[f]
         self.pinghu_ok = not sh.bonus and win_by.is_discard_like and not single
         self.dihu = hand.dihu
         self.win_tile = hand.win_tile
+        self.win_index = -1 if hand.win_tile is None else hand.win_tile.index
         self.wind = seat.wind.index
 
     def key(
@@ -628,32 +642,30 @@ class _Fixed:
         base = self.base
         n_tai = self.tai
         pungs = chows = 0
-        suits = set(self.meld_suits)
-        honors = self.meld_honors
-        win_tile = self.win_tile
+        suits = self.meld_suit_bits  # bit s for suit s, bit 3 for honours
+        win = self.win_index if won_pung else -1
+        wind = self.wind
         for g in groups:
             face = g.face
             assert face is not None
             f = face.index
-            if f < 27:
-                suits.add(f // 9)
-            else:
-                honors = True
+            suits |= _SUIT_BIT[f]
             kind = g.kind
             if kind is GroupKind.CHOW:
                 chows += 1
             elif kind is GroupKind.PUNG:
                 pungs += 1
-                points = 2 if won_pung and face == win_tile else 4
-                if f >= 27 or f % 9 in (0, 8):
-                    points *= 2
-                base += points
-                if f == 33 or f == 32 or f == self.wind:  # 中, 發, the seat's wind
+                # 4 (8 for 首尾), halved when the winning discard completed it
+                base += _PUNG_POINTS[f] >> (f == win)
+                if f == 33 or f == 32 or f == wind:  # 中, 發, the seat's wind
                     n_tai += 1
+        honors = suits > 7
+        suits &= 7
         sets_are_pungs = not chows and self.no_chow_melds
         all_chows = not pungs and self.all_chow_melds
-        pure = len(suits) == 1 and not honors
-        mixed = len(suits) == 1 and honors
+        one_suit = suits == 1 or suits == 2 or suits == 4
+        pure = one_suit and not honors
+        mixed = one_suit and honors
         n_tai += sets_are_pungs + mixed
         rounded = -(-base // 10) * 10
         if all_chows and self.pinghu_ok:
