@@ -353,19 +353,20 @@ def payments(winner: Seat | None, values: Mapping[Seat, int]) -> list[Payment]:
         return []
     out: list[Payment] = []
     others = [s for s in SEATS if s is not winner]
+    value = values[winner]
+    east = Seat.E
     for s in others:
-        out.append(Payment(s, winner, values[winner] * _mult(s, winner), "win"))
+        out.append(Payment(s, winner, value * 2 if east in (s, winner) else value, "win"))
     for a, b in itertools.combinations(others, 2):
         diff = values[a] - values[b]
-        if diff > 0:
-            out.append(Payment(b, a, diff * _mult(a, b), "difference"))
-        elif diff < 0:
-            out.append(Payment(a, b, -diff * _mult(a, b), "difference"))
+        if diff:
+            if east is a or east is b:
+                diff *= 2
+            if diff > 0:
+                out.append(Payment(b, a, diff, "difference"))
+            else:
+                out.append(Payment(a, b, -diff, "difference"))
     return out
-
-
-def _mult(a: Seat, b: Seat) -> int:
-    return 2 if Seat.E in (a, b) else 1
 
 
 # --- items shared by every seat -------------------------------------------------------------
@@ -484,7 +485,7 @@ _TAI = attrgetter("tai")
 
 def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> SeatScore:
     """U = min(400, rounded × 2^台): melds, kongs, natural concealed triplets, bonus tiles."""
-    items, tai = _meld_items(sh.melds, seat)
+    items, tai = _meld_items(sh.melds, seat) if sh.melds else ([], [])
     counts = bytearray(42)
     for tile in sh.concealed:
         counts[tile.index] += 1
@@ -497,11 +498,14 @@ def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> Sea
             t = face_tai[f]
             if t is not None:
                 tai.append(t)
-    b_items, b_tai = _bonus_items(sh.bonus, seat)
-    items += b_items
-    tai += b_tai
-    base, rounded, n_tai = _finish(role, items, tai)
-    uncapped = rounded * 2**n_tai
+    if sh.bonus:
+        b_items, b_tai = _bonus_items(sh.bonus, seat)
+        items += b_items
+        tai += b_tai
+    base = sum(map(_POINTS, items))
+    rounded = -(-base // 10) * 10
+    n_tai = sum(map(_TAI, tai))
+    uncapped = rounded << n_tai  # rounded × 2^台
     return SeatScore(
         role,
         base,
@@ -584,9 +588,11 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
     best_key: tuple[int, bool, int, int, int] | None = None
     fixed = _Fixed(hand, seat, sh, single)
     rank = fixed.key
+    discard = hand.win_tile is not None and win_by.is_discard_like
+    t = fixed.win_index
     for decomposition in _decomposition_groups(tiles.counts, tiles.wilds):
         for groups in _free_group_readings(decomposition, seat):
-            for won_pung in _win_placements(hand, groups):
+            for won_pung in _placements(t, groups) if discard else _NOT_A_DISCARD:
                 key = rank(groups, won_pung, stars)
                 if best_key is None or key > best_key:
                     best, best_key = (groups, won_pung), key
@@ -753,23 +759,36 @@ def _win_placements(hand: FinishedHand, groups: tuple[Group, ...]) -> list[bool]
     tile = hand.win_tile
     if hand.win_by is None or not hand.win_by.is_discard_like or tile is None:
         return [False]
-    t = tile.index
+    return list(_placements(tile.index, groups))
+
+
+def _placements(t: int, groups: tuple[Group, ...]) -> tuple[bool, ...]:
+    """:func:`_win_placements` for a winning discard of face ``t`` (shared tuples)."""
     in_pung = elsewhere = False
     for g in groups:  # is the tile one of the group's natural (non-★) tiles?
         face = g.face
         if face is None:
             continue
         at = t - face.index
-        if g.kind is GroupKind.CHOW:
-            natural = 0 <= at <= 2 and not g.wild_mask >> at & 1
-        else:
-            natural = at == 0 and g.wild_mask != _FULL[g.kind]
-        if natural:
-            if g.kind is GroupKind.PUNG:
+        kind = g.kind
+        if kind is GroupKind.CHOW:
+            if 0 <= at <= 2 and not g.wild_mask >> at & 1:
+                elsewhere = True
+        elif at == 0 and g.wild_mask != _FULL[kind]:
+            if kind is GroupKind.PUNG:
                 in_pung = True
             else:
                 elsewhere = True
-    return [p for p, ok in ((True, in_pung), (False, elsewhere)) if ok]
+    if in_pung:
+        return _BOTH if elsewhere else _PUNG_ONLY
+    return _ELSEWHERE if elsewhere else _NOWHERE
+
+
+_BOTH: tuple[bool, ...] = (True, False)
+_PUNG_ONLY: tuple[bool, ...] = (True,)
+_ELSEWHERE: tuple[bool, ...] = (False,)
+_NOWHERE: tuple[bool, ...] = ()
+_NOT_A_DISCARD = _ELSEWHERE
 
 
 def _evaluate(
