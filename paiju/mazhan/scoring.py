@@ -490,14 +490,17 @@ def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> Sea
     for tile in sh.concealed:
         counts[tile.index] += 1
     counts[hand.wild.index] = 0
-    if counts.translate(None, _BELOW_3):  # some face three or four times
+    marks = counts.translate(_THREE_OR_MORE)  # 1 where a face is held three or four times
+    f = marks.find(1)
+    if f >= 0:
         pung_items = _SET_ITEMS["concealed_pung"]
         face_tai = _FACE_TAI[seat.number - 1]
-        for f in (f for f, n in enumerate(counts) if n >= 3):
+        while f >= 0:
             items.append(pung_items[f])
             t = face_tai[f]
             if t is not None:
                 tai.append(t)
+            f = marks.find(1, f + 1)
     if sh.bonus:
         b_items, b_tai = _bonus_items(sh.bonus, seat)
         items += b_items
@@ -521,7 +524,7 @@ def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> Sea
     )
 
 
-_BELOW_3 = bytes(range(3))
+_THREE_OR_MORE = bytes(int(n >= 3) for n in range(256))
 
 
 def _meld_set(m: Meld) -> ScoredSet:
@@ -613,29 +616,31 @@ class _Fixed:
     equals ``(value, rule == "limit", uncapped, tai, base)`` of :func:`_evaluate` (a test
     checks it on every reading of many hands)."""
 
-    __slots__ = ("all_chow_melds", "base", "bonus_items", "bonus_tai", "dihu", "meld_honors",
-                 "meld_items", "meld_suit_bits", "meld_suits", "meld_tai", "no_chow_melds",
-                 "pinghu_ok", "tai", "win_index", "win_tile", "wind")  # fmt: skip
+    __slots__ = ("all_chow_melds", "base", "bonus_items", "bonus_tai", "dihu", "meld_items",
+                 "meld_suit_bits", "meld_tai", "no_chow_melds", "pinghu_ok", "tai", "win_index",
+                 "win_tile", "wind")  # fmt: skip
 
     def __init__(self, hand: FinishedHand, seat: Seat, sh: SeatHand, single: bool) -> None:
         win_by = hand.win_by
         assert win_by is not None
         # kept for _evaluate, which starts from the same items (and copies the lists)
         self.meld_items, self.meld_tai = items, tai = _meld_items(sh.melds, seat)
-        self.bonus_items, self.bonus_tai = b_items, b_tai = _bonus_items(sh.bonus, seat)
+        if sh.bonus:
+            b_items, b_tai = _bonus_items(sh.bonus, seat)
+        else:
+            b_items, b_tai = [], []
+        self.bonus_items, self.bonus_tai = b_items, b_tai
         self.base = sum(map(_POINTS, items)) + sum(map(_POINTS, b_items))
         self.base += 2 * win_by.is_self_drawn + 2 * single
         self.tai = sum(map(_TAI, tai)) + sum(map(_TAI, b_tai))
         chow = MeldKind.CHOW
-        self.no_chow_melds = all(m.kind is not chow for m in sh.melds)
-        self.all_chow_melds = all(m.kind is chow for m in sh.melds)
-        # a meld's tiles are all of one suit: its first tile tells
-        firsts = [m.tiles[0].index for m in sh.melds]
-        self.meld_suits = frozenset(f // 9 for f in firsts if f < 27)
-        self.meld_honors = any(f >= 27 for f in firsts)
-        self.meld_suit_bits = 0
-        for f in firsts:
-            self.meld_suit_bits |= _SUIT_BIT[f]
+        chows = bits = 0
+        for m in sh.melds:
+            chows += m.kind is chow
+            bits |= _SUIT_BIT[m.tiles[0].index]  # a meld's tiles are all of one suit
+        self.no_chow_melds = not chows
+        self.all_chow_melds = chows == len(sh.melds)
+        self.meld_suit_bits = bits
         self.pinghu_ok = not sh.bonus and win_by.is_discard_like and not single
         self.dihu = hand.dihu
         self.win_tile = hand.win_tile
@@ -813,8 +818,7 @@ def _evaluate(
     won_items = _SET_ITEMS["won_pung"]
     face_tai = _FACE_TAI[seat.number - 1]
     chows = pungs = 0
-    suits = set(fixed.meld_suits)
-    honors = fixed.meld_honors
+    suits = fixed.meld_suit_bits  # bit s for suit s, bit 3 for honours
     for g in groups:
         kind = g.kind
         if kind is GroupKind.CHOW:
@@ -824,10 +828,7 @@ def _evaluate(
         if g.face is None:
             continue  # no tiles read (a ★-only group is always given a face before this)
         f = g.face.index
-        if f < 27:
-            suits.add(f // 9)
-        else:
-            honors = True
+        suits |= _SUIT_BIT[f]
         if kind is GroupKind.PUNG:
             items.append((won_items if won_pung and f == win else pung_items)[f])
             t = face_tai[f]
@@ -842,8 +843,11 @@ def _evaluate(
 
     sets_are_pungs = not chows and fixed.no_chow_melds
     all_chows = not pungs and fixed.all_chow_melds
-    pure = len(suits) == 1 and not honors
-    mixed = len(suits) == 1 and honors
+    honors = suits > 7
+    suits &= 7
+    one_suit = suits == 1 or suits == 2 or suits == 4
+    pure = one_suit and not honors
+    mixed = one_suit and honors
     names: list[str] = []
     if sets_are_pungs:
         tai.append(_ALL_PUNGS)
