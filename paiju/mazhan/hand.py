@@ -716,8 +716,14 @@ def _wait_hits(
     _ok: tuple[bytes, ...] = _TABLES.ok,
     _k: int = len(_TABLES.codes),
     _least: bytes = _LEAST,
+    held: Sequence[int] | None = None,
+    most: int = 34,
 ) -> list[int]:
     """:func:`_waits` as face indices, the wild face given by its index ``w`` (-1: none).
+
+    With ``held`` (counts at least ``counts``), a face held four times there is no wait
+    either, and with ``most`` the search stops at that many natural waits and leaves the
+    wild face out (the single-wait check asks for two at most).
 
     Each suit's code is looked up once; a face changes only its own suit's code, so the
     combined index is that suit's new code times its place value plus the other suits'
@@ -725,6 +731,8 @@ def _wait_hits(
     keys = suit_keys(counts)
     if wilds < 3 and least_need(keys[0], keys[1], keys[2], keys[3]) > wilds + 1:
         return []
+    if held is None:
+        held = counts
     m, p, s, z = _n[keys[0]], _n[keys[1]], _n[keys[2]], _z[keys[3]]
     k2 = _k * _k
     k3 = k2 * _k
@@ -744,9 +752,13 @@ def _wait_hits(
             continue
         step = 1
         for i in range(lo, hi):
-            if i != w and i != 31 and counts[i] != 4 and ok[table[key + step] * place + rest]:
+            if i != w and i != 31 and held[i] < 4 and ok[table[key + step] * place + rest]:
                 hits.append(i)  # no fifth copy to draw, and the wild face is a ★ (below)
+                if len(hits) == most:
+                    return hits
             step *= 5
+    if most < 34:
+        return hits
     if w >= 0 and wilds < 3 and _ok[wilds + 1][m * k3 + p * k2 + s * _k + z]:
         hits.append(w)
         hits.sort()

@@ -709,17 +709,13 @@ def _single_wait(hand: FinishedHand, sh: SeatHand, tiles: HandTiles) -> bool:
         before[win] -= 1
     if (sum(before) + wilds) % 3 != 1 or wilds > 3:
         return False
-    faces = 0
-    for f in _wait_hits(before, wilds, wild):
-        if f == wild:
-            continue
-        own = before[f]  # the player's own copies: concealed (bar the winning tile) and melds
+    held = before  # the player's own copies: concealed (bar the winning tile) and melds
+    if sh.melds:
+        held = before[:]
         for meld in sh.melds:
             for t in meld.tiles:
-                own += t.index == f
-        if own < 4:
-            faces += 1
-    return faces == 1
+                held[t.index] += 1
+    return len(_wait_hits(before, wilds, wild, held=held, most=2)) == 1
 
 
 _FREE_PAIR_READINGS = ("5m", "5p", "5s", "7z")
