@@ -259,6 +259,28 @@ def _tile_list_complete(
     return is_complete_counts(c.translate(_back), 0)
 
 
+def _tile_counts(
+    tiles: Sequence[Tile], wild: Tile, _start: bytes = _AT_251, _back: bytes = _FROM_251
+) -> tuple[Sequence[int], int]:
+    """:meth:`HandTiles.parse`'s natural counts and ★ for tiles and a wild face, counted the
+    way :func:`_tile_list_complete` counts; anything it would reject goes through
+    :meth:`HandTiles.parse` itself, which raises the same error."""
+    w = wild.index
+    c = bytearray(_start)
+    try:
+        for t in tiles:
+            c[t.index] += 1
+    except (AttributeError, TypeError, IndexError, ValueError):
+        w = 31
+    if w == 31 or w >= 34 or c[31] != 251 or c[w] == 255:  # 白, or four ★
+        hand = HandTiles.parse(tiles, wild)
+        return hand.counts, hand.wilds
+    counts = c.translate(_back)
+    wilds = counts[w]
+    counts[w] = 0
+    return counts, wilds
+
+
 def is_complete(tiles: str | Iterable[Tile], wild: Tile | str | None = None) -> bool:
     """True when the concealed tiles form sets and one pair, ★ read as needed.
 

@@ -21,7 +21,7 @@ the highest base (``docs/rules-decisions.md``).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
@@ -30,8 +30,8 @@ from paiju.mazhan.hand import (
     Decomposition,
     Group,
     GroupKind,
-    HandTiles,
     _decomposition_groups,
+    _tile_counts,
     _wait_hits,
 )
 from paiju.mazhan.melds import Meld, MeldKind
@@ -408,11 +408,18 @@ def _face_tai(face: Tile, seat: Seat) -> TaiItem | None:
 
 
 def _bonus_items(bonus: Iterable[Tile], seat: Seat) -> tuple[list[Item], list[TaiItem]]:
+    made = _bonus_tuples(bonus, seat)
+    return list(made[0]), list(made[1])
+
+
+def _bonus_tuples(
+    bonus: Iterable[Tile], seat: Seat
+) -> tuple[tuple[Item, ...], tuple[TaiItem, ...]]:
     key = (seat.number, tuple(sorted(map(_INDEX, bonus))))
     made = _BONUS_ITEMS.get(key)
     if made is None:
         made = _BONUS_ITEMS[key] = _bonus_items_of(tuple(ALL_TILES[f] for f in key[1]), seat)
-    return list(made[0]), list(made[1])
+    return made
 
 
 def _bonus_items_of(
@@ -485,7 +492,20 @@ _TAI = attrgetter("tai")
 
 def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> SeatScore:
     """U = min(400, rounded × 2^台): melds, kongs, natural concealed triplets, bonus tiles."""
-    items, tai = _meld_items(sh.melds, seat) if sh.melds else ([], [])
+    items: list[Item] = []
+    tai: list[TaiItem] = []
+    face_tai = _FACE_TAI[seat.number - 1]
+    sets: tuple[ScoredSet, ...] = ()
+    if sh.melds:
+        sets = tuple(map(_meld_set, sh.melds))
+        for meld in sh.melds:
+            kind = _MELD_SET_KIND.get(meld.kind)
+            if kind is not None:
+                f = meld.tiles[0].index
+                items.append(_SET_ITEMS[kind][f])
+                t = face_tai[f]
+                if t is not None:
+                    tai.append(t)
     counts = bytearray(42)
     for tile in sh.concealed:
         counts[tile.index] += 1
@@ -494,7 +514,6 @@ def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> Sea
     f = marks.find(1)
     if f >= 0:
         pung_items = _SET_ITEMS["concealed_pung"]
-        face_tai = _FACE_TAI[seat.number - 1]
         while f >= 0:
             items.append(pung_items[f])
             t = face_tai[f]
@@ -502,7 +521,7 @@ def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> Sea
                 tai.append(t)
             f = marks.find(1, f + 1)
     if sh.bonus:
-        b_items, b_tai = _bonus_items(sh.bonus, seat)
+        b_items, b_tai = _bonus_tuples(sh.bonus, seat)
         items += b_items
         tai += b_tai
     base = sum(map(_POINTS, items))
@@ -519,7 +538,7 @@ def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> Sea
         (),
         tuple(items),
         tuple(tai),
-        tuple(map(_meld_set, sh.melds)),
+        sets,
         "loser",
     )
 
@@ -584,16 +603,15 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
             tuple(_meld_set(m) for m in sh.melds),
             "limit",
         )
-    tiles = HandTiles.parse(sh.concealed, hand.wild)
-    stars = tiles.wilds
-    single = _single_wait(hand, sh, tiles)
+    counts, stars = _tile_counts(sh.concealed, hand.wild)
+    single = _single_wait(hand, sh, counts, stars)
     best: tuple[tuple[Group, ...], bool] | None = None
     best_key: tuple[int, bool, int, int, int] | None = None
     fixed = _Fixed(hand, seat, sh, single)
     rank = fixed.key
     discard = hand.win_tile is not None and win_by.is_discard_like
     t = fixed.win_index
-    for decomposition in _decomposition_groups(tiles.counts, tiles.wilds):
+    for decomposition in _decomposition_groups(counts, stars):
         for groups in _free_group_readings(decomposition, seat):
             for won_pung in _placements(t, groups) if discard else _NOT_A_DISCARD:
                 key = rank(groups, won_pung, stars)
@@ -693,16 +711,16 @@ class _Fixed:
         return value, limit, uncapped, n_tai, base
 
 
-def _single_wait(hand: FinishedHand, sh: SeatHand, tiles: HandTiles) -> bool:
+def _single_wait(hand: FinishedHand, sh: SeatHand, counts: Sequence[int], stars: int) -> bool:
     """獨張: exactly one face completes the 16 tiles held before the winning tile, not
     counting the wild face nor a face whose four copies are all in the player's hand.
-    ``tiles`` are the 17 concealed tiles read (natural counts and ★)."""
+    ``counts`` and ``stars`` are the 17 concealed tiles read (natural counts and ★)."""
     if hand.win_tile is None:
         return False
     win = hand.win_tile.index
     wild = hand.wild.index
-    before = list(tiles.counts)  # the 16 tiles held before the winning tile
-    wilds = tiles.wilds
+    before = list(counts)  # the 16 tiles held before the winning tile
+    wilds = stars
     if win == wild:
         wilds -= 1
     else:
