@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any
 
@@ -240,6 +240,48 @@ class SeatScore:
         }
 
 
+def _seat_score(
+    role: str,
+    base: int,
+    rounded: int,
+    tai: int,
+    value: int,
+    uncapped: int,
+    hand: tuple[tuple[str, str], ...],
+    items: tuple[Item, ...],
+    tai_items: tuple[TaiItem, ...],
+    scored_sets: tuple[ScoredSet, ...],
+    rule: str,
+) -> SeatScore:
+    """``SeatScore(...)`` with every field given, made about twice as fast: the frozen
+    dataclass's ``__init__`` sets each field through ``object.__setattr__``; this sets
+    the slots directly (the scorer makes four per hand).
+
+    >>> _seat_score("loser", 1, 10, 0, 10, 10, (), (), (), (), "loser") == SeatScore(
+    ...     "loser", 1, 10, 0, 10, 10, (), (), (), (), "loser")
+    True
+    """
+    s = _NEW(SeatScore)
+    _S_ROLE(s, role)
+    _S_BASE(s, base)
+    _S_ROUNDED(s, rounded)
+    _S_TAI(s, tai)
+    _S_VALUE(s, value)
+    _S_UNCAPPED(s, uncapped)
+    _S_HAND(s, hand)
+    _S_ITEMS(s, items)
+    _S_TAI_ITEMS(s, tai_items)
+    _S_SCORED_SETS(s, scored_sets)
+    _S_RULE(s, rule)
+    return s
+
+
+_NEW = object.__new__
+_SLOTS: tuple[Any, ...] = tuple(getattr(SeatScore, f.name).__set__ for f in fields(SeatScore))
+(_S_ROLE, _S_BASE, _S_ROUNDED, _S_TAI, _S_VALUE, _S_UNCAPPED, _S_HAND, _S_ITEMS, _S_TAI_ITEMS,
+ _S_SCORED_SETS, _S_RULE) = _SLOTS  # fmt: skip
+
+
 @dataclass(frozen=True, slots=True)
 class Payment:
     """Points one seat pays another, and why (``win`` or ``difference``).
@@ -356,17 +398,31 @@ def payments(winner: Seat | None, values: Mapping[Seat, int]) -> list[Payment]:
     value = values[winner]
     east = Seat.E
     for s in others:
-        out.append(Payment(s, winner, value * 2 if east in (s, winner) else value, "win"))
+        out.append(_payment(s, winner, value * 2 if east in (s, winner) else value, "win"))
     for a, b in itertools.combinations(others, 2):
         diff = values[a] - values[b]
         if diff:
             if east is a or east is b:
                 diff *= 2
             if diff > 0:
-                out.append(Payment(b, a, diff, "difference"))
+                out.append(_payment(b, a, diff, "difference"))
             else:
-                out.append(Payment(a, b, -diff, "difference"))
+                out.append(_payment(a, b, -diff, "difference"))
     return out
+
+
+def _payment(payer: Seat, payee: Seat, amount: int, reason: str) -> Payment:
+    """The payment with these fields: immutable, so each is made once and shared."""
+    key = (payer, payee, amount, reason)
+    made = _PAYMENTS.get(key)
+    if made is None:
+        made = Payment(payer, payee, amount, reason)
+        if len(_PAYMENTS) < 100_000:  # a few thousand at most in play; the cap bounds odd use
+            _PAYMENTS[key] = made
+    return made
+
+
+_PAYMENTS: dict[tuple[Seat, Seat, int, str], Payment] = {}
 
 
 # --- items shared by every seat -------------------------------------------------------------
@@ -528,7 +584,7 @@ def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> Sea
     rounded = -(-base // 10) * 10
     n_tai = sum(map(_TAI, tai))
     uncapped = rounded << n_tai  # rounded × 2^台
-    return SeatScore(
+    return _seat_score(
         role,
         base,
         rounded,
@@ -590,7 +646,7 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
         if win_by is WinBy.SHA_ZHU or stars == 3:
             names.append("殺豬")
         uncapped = max(LIMIT, (rounded + 20) * 2**n_tai)
-        return SeatScore(
+        return _seat_score(
             "winner",
             base,
             rounded,
@@ -903,7 +959,7 @@ def _evaluate(
         if label
         else []
     )
-    return SeatScore(
+    return _seat_score(
         "winner",
         base,
         rounded,
