@@ -578,20 +578,25 @@ def _decomposition_groups(
         return []
     keys = suit_keys(counts)
     codes = (_codes[_n[keys[0]]], _codes[_n[keys[1]]], _codes[_n[keys[2]]], _codes[_z[keys[3]]])
-    n0 = [c[0] for c in codes]
+    n0 = (codes[0][0], codes[1][0], codes[2][0], codes[3][0])
     total0 = n0[0] + n0[1] + n0[2] + n0[3]
     cache = _READINGS_BY_KEY
+    # the four suits' cache keys with no ★ and no pair (+4 per ★, +16 for the pair)
+    base = (keys[0] * 32, keys[1] * 32 + 1, keys[2] * 32 + 2, keys[3] * 32 + 3)
     made: list[tuple[Group, ...]] = []
     for pair_at in range(5):  # 0–3: in that suit; 4: two ★
         # the fewest ★ each suit needs (the tables): a split giving a suit fewer has no reading,
         # and no split has a reading when together they need more than the hand holds
-        least = n0[:]
         if pair_at < 4:
-            least[pair_at] = codes[pair_at][1]
-            if total0 - n0[pair_at] + least[pair_at] > w:
+            n1 = codes[pair_at][1]
+            if total0 - n0[pair_at] + n1 > w:
                 continue
+            least = list(n0)
+            least[pair_at] = n1
         elif total0 + 2 > w:
             continue
+        else:
+            least = list(n0)
         for split in _wild_splits(w, pair_at == 4):
             if split[0] < least[0] or split[1] < least[1] or split[2] < least[2]:
                 continue
@@ -599,8 +604,7 @@ def _decomposition_groups(
                 continue
             per_suit = []
             for s in range(4):
-                k = ((keys[s] * 4 + split[s]) * 2 + (pair_at == s)) * 4 + s
-                readings = cache.get(k)
+                readings = cache.get(base[s] + split[s] * 4 + (16 if pair_at == s else 0))
                 if readings is None:
                     readings = _suit_readings_keyed(s, keys[s], split[s], pair_at == s, counts)
                 if not readings:
@@ -613,7 +617,7 @@ def _decomposition_groups(
                 if split[4] - (2 if pair_at == 4 else 0) == 3:
                     free.append(_FREE_SET)
                 for combo in itertools.product(*per_suit):
-                    groups = [g for reading in combo for g in reading] + free
+                    groups = [*combo[0], *combo[1], *combo[2], *combo[3], *free]
                     groups.sort(key=_ORDER)
                     made.append(tuple(groups))
     if len(made) <= 1:
@@ -632,7 +636,7 @@ _READINGS_BY_KEY: dict[int, tuple[Reading, ...]] = {}
 def _suit_readings_keyed(
     s: int, key: int, wilds: int, pair: bool, counts: Sequence[int]
 ) -> tuple[Reading, ...]:
-    k = ((key * 4 + wilds) * 2 + pair) * 4 + s
+    k = key * 32 + pair * 16 + wilds * 4 + s  # suit 0–3, ★ 0–3, the pair: below 32
     found = _READINGS_BY_KEY.get(k)
     if found is None:
         lo, hi = _SUIT_SPANS[s]
