@@ -733,6 +733,12 @@ def _waits(counts: Sequence[int], wilds: int, wild: Tile | None) -> list[Tile]:
     return [ALL_TILES[i] for i in _wait_hits(counts, wilds, -1 if wild is None else wild.index)]
 
 
+#: Per suit, its playable faces (not 白) with each one's step in the suit key.
+_SUIT_FACES = tuple(
+    tuple((f, _POW5[f - lo]) for f in range(lo, hi) if f != 31) for lo, hi in _SUIT_SPANS
+)
+
+
 def _wait_hits(
     counts: Sequence[int],
     wilds: int,
@@ -768,21 +774,19 @@ def _wait_hits(
     # without the pair), so a suit is skipped when the others alone need more than are held
     lm, lp, ls, lz = _least[m], _least[p], _least[s], _least[z]
     least = lm + lp + ls + lz
-    for table, key, place, rest, lo, hi, own in (
-        (_n, keys[0], k3, (p * _k + s) * _k + z, 0, 9, lm),
-        (_n, keys[1], k2, m * k3 + s * _k + z, 9, 18, lp),
-        (_n, keys[2], _k, m * k3 + p * k2 + z, 18, 27, ls),
-        (_z, keys[3], 1, m * k3 + p * k2 + s * _k, 27, 34, lz),
+    for table, key, place, rest, faces, own in (
+        (_n, keys[0], k3, (p * _k + s) * _k + z, _SUIT_FACES[0], lm),
+        (_n, keys[1], k2, m * k3 + s * _k + z, _SUIT_FACES[1], lp),
+        (_n, keys[2], _k, m * k3 + p * k2 + z, _SUIT_FACES[2], ls),
+        (_z, keys[3], 1, m * k3 + p * k2 + s * _k, _SUIT_FACES[3], lz),
     ):
         if least - own > wilds:
             continue
-        step = 1
-        for i in range(lo, hi):
-            if i != w and i != 31 and held[i] < 4 and ok[table[key + step] * place + rest]:
+        for i, step in faces:
+            if i != w and held[i] < 4 and ok[table[key + step] * place + rest]:
                 hits.append(i)  # no fifth copy to draw, and the wild face is a ★ (below)
                 if len(hits) == most:
                     return hits
-            step *= 5
     if most < 34:
         return hits
     if w >= 0 and wilds < 3 and _ok[wilds + 1][m * k3 + p * k2 + s * _k + z]:

@@ -955,7 +955,7 @@ def _evaluate(
     if mixed:
         names.append("混一色")
     sets = (
-        [_meld_set(m) for m in sh.melds] + [_group_set(g, won_pung, hand.win_tile) for g in groups]
+        [*map(_meld_set, sh.melds), *[_group_set(g, won_pung, win) for g in groups]]
         if label
         else []
     )
@@ -980,9 +980,10 @@ _ALL_PUNGS = TaiItem("對對胡", "all pungs", 1)
 _MIXED = TaiItem("混一色", "one suit and honours", 1)
 
 
-def _group_set(g: Group, won_pung: bool, win_tile: Tile | None) -> ScoredSet:
+def _group_set(g: Group, won_pung: bool, win: int) -> ScoredSet:
+    """The scored set of a group with a face; ``win`` is the winning tile's face (-1: none)."""
     assert g.face is not None
-    by_discard = g.kind is GroupKind.PUNG and won_pung and g.face == win_tile
+    by_discard = won_pung and g.kind is GroupKind.PUNG and g.face.index == win
     key = (g.order, by_discard)
     made = _GROUP_SETS.get(key)
     if made is None:
