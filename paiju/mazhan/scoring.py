@@ -23,7 +23,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
-from operator import attrgetter
+from functools import partial
+from operator import attrgetter, is_
 from typing import Any
 
 from paiju.mazhan.hand import (
@@ -628,7 +629,10 @@ _HAND_NAMES = {
 
 
 def _hand(*names: str) -> tuple[tuple[str, str], ...]:
-    return tuple((n, _HAND_NAMES[n]) for n in names)
+    return tuple(map(_HAND_PAIRS.__getitem__, names))
+
+
+_HAND_PAIRS = {zh: (zh, en) for zh, en in _HAND_NAMES.items()}
 
 
 def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
@@ -792,6 +796,8 @@ def _single_wait(hand: FinishedHand, sh: SeatHand, counts: Sequence[int], stars:
     return len(_wait_hits(before, wilds, wild, held=held, most=2)) == 1
 
 
+_FACE = attrgetter("face")
+_IS_NONE = partial(is_, None)
 _FREE_PAIR_READINGS = ("5m", "5p", "5s", "7z")
 
 
@@ -802,7 +808,7 @@ def _readings_of_free_groups(d: Decomposition, seat: Seat) -> Iterator[tuple[Gro
 
 def _free_group_readings(groups: tuple[Group, ...], seat: Seat) -> Iterable[tuple[Group, ...]]:
     """:func:`_readings_of_free_groups` on a decomposition's groups."""
-    if all(g.face is not None for g in groups):
+    if not any(map(_IS_NONE, map(_FACE, groups))):
         return (groups,)  # nothing to read (most hands)
     options: list[list[Group]] = []
     for g in groups:
