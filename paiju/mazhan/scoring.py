@@ -703,10 +703,7 @@ class _Fixed:
         assert win_by is not None
         # kept for _evaluate, which starts from the same items (and copies the lists)
         self.meld_items, self.meld_tai = items, tai = _meld_items(sh.melds, seat)
-        if sh.bonus:
-            b_items, b_tai = _bonus_items(sh.bonus, seat)
-        else:
-            b_items, b_tai = [], []
+        b_items, b_tai = _bonus_tuples(sh.bonus, seat) if sh.bonus else ((), ())
         self.bonus_items, self.bonus_tai = b_items, b_tai
         self.base = sum(map(_POINTS, items)) + sum(map(_POINTS, b_items))
         self.base += 2 * win_by.is_self_drawn + 2 * single
