@@ -232,38 +232,11 @@ _FROM_251 = bytes((b - 251) % 256 for b in range(256))
 _HONOR_251 = 251 * sum(_POW5[:7])
 
 
-def _tile_list_complete(
-    tiles: Sequence[Tile],
-    _start: bytes = _AT_251,
-    _back: bytes = _FROM_251,
-    _z: bytes = _TABLES.dense_honor,
-    _least: bytes = _LEAST,
-    _off: int = _HONOR_251,
-) -> bool | None:
-    """:func:`is_complete` for a list of at most 17 tiles and no wild, or ``None`` when the
-    list holds anything unusual (a bonus tile, a fifth copy, not a tile), which the checked
-    path then reports. The honours are looked at first: random hands fail there most."""
-    c = bytearray(_start)
-    try:
-        for t in tiles:
-            c[t.index] += 1
-    except (AttributeError, TypeError, IndexError, ValueError):
-        return None
-    if c[31] != 251:
-        return None  # 白
-    # fmt: off
-    if _least[_z[(((((c[33] * 5 + c[32]) * 5 + c[31]) * 5 + c[30]) * 5 + c[29]) * 5 + c[28]) * 5
-                 + c[27] - _off]]:
-        return False
-    # fmt: on
-    return is_complete_counts(c.translate(_back), 0)
-
-
 def _tile_counts(
     tiles: Sequence[Tile], wild: Tile, _start: bytes = _AT_251, _back: bytes = _FROM_251
 ) -> tuple[Sequence[int], int]:
     """:meth:`HandTiles.parse`'s natural counts and ★ for tiles and a wild face, counted the
-    way :func:`_tile_list_complete` counts; anything it would reject goes through
+    way :func:`is_complete` counts a tile list; anything it would reject goes through
     :meth:`HandTiles.parse` itself, which raises the same error."""
     w = wild.index
     c = bytearray(_start)
@@ -281,7 +254,15 @@ def _tile_counts(
     return counts, wilds
 
 
-def is_complete(tiles: str | Iterable[Tile], wild: Tile | str | None = None) -> bool:
+def is_complete(
+    tiles: str | Iterable[Tile],
+    wild: Tile | str | None = None,
+    _start: bytes = _AT_251,
+    _back: bytes = _FROM_251,
+    _z: bytes = _TABLES.dense_honor,
+    _least: bytes = _LEAST,
+    _off: int = _HONOR_251,
+) -> bool:
     """True when the concealed tiles form sets and one pair, ★ read as needed.
 
     ``tiles`` is a notation string or tiles; ``wild`` the wild face (its copies are ★).
@@ -298,11 +279,23 @@ def is_complete(tiles: str | Iterable[Tile], wild: Tile | str | None = None) -> 
     Raises :class:`~paiju.errors.NotationError` or :class:`~paiju.errors.InvalidHandError`.
     """
     if wild is None and isinstance(tiles, (list, tuple)) and len(tiles) <= 17:
-        # the common case, straight to the counts; anything unusual (a bonus tile, a fifth
-        # copy, not tiles at all) takes the checked path below, which says what is wrong
-        result = _tile_list_complete(tiles)
-        if result is not None:
-            return result
+        # the common case, straight to the counts (inline: this is the hot path), the
+        # honours first, as random hands fail there most; anything unusual (a bonus tile,
+        # a fifth copy, not tiles at all) takes the checked path below, which says what is
+        # wrong
+        c = bytearray(_start)
+        try:
+            for t in tiles:
+                c[t.index] += 1
+        except (AttributeError, TypeError, IndexError, ValueError):
+            c[31] = 0
+        if c[31] == 251:  # no 白, and the loop went through
+            # fmt: off
+            if _least[_z[(((((c[33] * 5 + c[32]) * 5 + c[31]) * 5 + c[30]) * 5 + c[29]) * 5
+                          + c[28]) * 5 + c[27] - _off]]:
+                return False
+            # fmt: on
+            return is_complete_counts(c.translate(_back), 0)
     hand = HandTiles.parse(tiles, wild)
     if hand.size > 17:
         raise InvalidHandError(f"{hand.size} tiles: a hand has at most 17")
