@@ -563,13 +563,16 @@ def _decomposition_groups(
     _codes: tuple[tuple[int, int], ...] = _TABLES.codes,
     _n: bytes = _TABLES.dense_number,
     _z: bytes = _TABLES.dense_honor,
+    keys: Sequence[int] | None = None,
 ) -> list[tuple[Group, ...]]:
     """The groups of every decomposition of natural ``counts`` and ``w`` ★, in the order of
-    :func:`decompositions` (which wraps them); the scorer reads them directly."""
+    :func:`decompositions` (which wraps them); the scorer reads them directly, giving the
+    suit keys it already has as ``keys``."""
     size = sum(counts) + w
     if size % 3 != 2 or size > 17:
         return []
-    keys = suit_keys(counts)
+    if keys is None:
+        keys = suit_keys(counts)
     codes = (_codes[_n[keys[0]]], _codes[_n[keys[1]]], _codes[_n[keys[2]]], _codes[_z[keys[3]]])
     n0 = (codes[0][0], codes[1][0], codes[2][0], codes[3][0])
     total0 = n0[0] + n0[1] + n0[2] + n0[3]
@@ -743,17 +746,20 @@ def _wait_hits(
     _least: bytes = _LEAST,
     held: Sequence[int] | None = None,
     most: int = 34,
+    keys: Sequence[int] | None = None,
 ) -> list[int]:
     """:func:`_waits` as face indices, the wild face given by its index ``w`` (-1: none).
 
     With ``held`` (counts at least ``counts``), a face held four times there is no wait
     either, and with ``most`` the search stops at that many natural waits and leaves the
-    wild face out (the single-wait check asks for two at most).
+    wild face out (the single-wait check asks for two at most); ``keys`` are the suit keys
+    of ``counts`` when the caller has them.
 
     Each suit's code is looked up once; a face changes only its own suit's code, so the
     combined index is that suit's new code times its place value plus the other suits'
     part, made once per suit."""
-    keys = suit_keys(counts)
+    if keys is None:
+        keys = suit_keys(counts)
     if wilds < 3 and least_need(keys[0], keys[1], keys[2], keys[3]) > wilds + 1:
         return []
     if held is None:

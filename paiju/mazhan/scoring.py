@@ -34,6 +34,7 @@ from paiju.mazhan.hand import (
     _decomposition_groups,
     _tile_counts,
     _wait_hits,
+    suit_keys,
 )
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.record import FinishedHand, SeatHand, WinBy
@@ -664,14 +665,15 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
             "limit",
         )
     counts, stars = _tile_counts(sh.concealed, hand.wild)
-    single = _single_wait(hand, sh, counts, stars)
+    keys = suit_keys(counts)
+    single = _single_wait(hand, sh, counts, stars, keys)
     best: tuple[tuple[Group, ...], bool] | None = None
     best_key: tuple[int, bool, int, int, int] | None = None
     fixed = _Fixed(hand, seat, sh, single)
     rank = fixed.key
     discard = hand.win_tile is not None and win_by.is_discard_like
     t = fixed.win_index
-    for decomposition in _decomposition_groups(counts, stars):
+    for decomposition in _decomposition_groups(counts, stars, keys=keys):
         for groups in _free_group_readings(decomposition, seat):
             for won_pung in _placements(t, groups) if discard else _NOT_A_DISCARD:
                 key = rank(groups, won_pung, stars)
@@ -768,20 +770,26 @@ class _Fixed:
         return value, limit, uncapped, n_tai, base
 
 
-def _single_wait(hand: FinishedHand, sh: SeatHand, counts: Sequence[int], stars: int) -> bool:
+def _single_wait(
+    hand: FinishedHand, sh: SeatHand, counts: Sequence[int], stars: int, keys: Sequence[int]
+) -> bool:
     """獨張: exactly one face completes the 16 tiles held before the winning tile, not
     counting the wild face nor a face whose four copies are all in the player's hand.
-    ``counts`` and ``stars`` are the 17 concealed tiles read (natural counts and ★)."""
+    ``counts`` and ``stars`` are the 17 concealed tiles read (natural counts and ★),
+    ``keys`` their suit keys."""
     if hand.win_tile is None:
         return False
     win = hand.win_tile.index
     wild = hand.wild.index
     before = list(counts)  # the 16 tiles held before the winning tile
     wilds = stars
+    keys_before = list(keys)
     if win == wild:
         wilds -= 1
     else:
         before[win] -= 1
+        suit = min(win // 9, 3)
+        keys_before[suit] -= 5 ** (win - 9 * suit)
     if (sum(before) + wilds) % 3 != 1 or wilds > 3:
         return False
     held = before  # the player's own copies: concealed (bar the winning tile) and melds
@@ -790,7 +798,7 @@ def _single_wait(hand: FinishedHand, sh: SeatHand, counts: Sequence[int], stars:
         for meld in sh.melds:
             for t in meld.tiles:
                 held[t.index] += 1
-    return len(_wait_hits(before, wilds, wild, held=held, most=2)) == 1
+    return len(_wait_hits(before, wilds, wild, held=held, most=2, keys=keys_before)) == 1
 
 
 _FACE = attrgetter("face")
