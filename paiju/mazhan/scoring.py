@@ -371,14 +371,15 @@ def score(hand: FinishedHand) -> Settlement:
     """
     winner = hand.winner
     players: dict[Seat, SeatScore] = {}
+    role = "loser" if winner else "drawn"
+    held = hand.players
     for seat in SEATS:
-        sh = hand.players[seat]
         if seat is winner:
-            players[seat] = _score_winner(hand, seat, sh)
+            players[seat] = _score_winner(hand, seat, held[seat])
         else:
-            players[seat] = _score_other(hand, seat, sh, "loser" if winner else "drawn")
+            players[seat] = _score_other(hand, seat, held[seat], role)
     pays = payments(winner, {s: p.value for s, p in players.items()})
-    net = {s: 0 for s in SEATS}
+    net = dict.fromkeys(SEATS, 0)
     for p in pays:
         net[p.payer] -= p.amount
         net[p.payee] += p.amount
@@ -555,15 +556,17 @@ def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> Sea
     face_tai = _FACE_TAI[seat.number - 1]
     sets: tuple[ScoredSet, ...] = ()
     if sh.melds:
-        sets = tuple(map(_meld_set, sh.melds))
+        made = []
         for meld in sh.melds:
-            kind = _MELD_SET_KIND.get(meld.kind)
-            if kind is not None:
-                f = meld.tiles[0].index
-                items.append(_SET_ITEMS[kind][f])
+            f = meld.tiles[0].index
+            scored, item = _meld_parts(meld, f)
+            made.append(scored)
+            if item is not None:
+                items.append(item)
                 t = face_tai[f]
                 if t is not None:
                     tai.append(t)
+        sets = tuple(made)
     counts = bytearray(42)
     for tile in sh.concealed:
         counts[tile.index] += 1
@@ -613,6 +616,21 @@ def _meld_set(m: Meld) -> ScoredSet:
 
 
 _MELD_SETS: dict[tuple[MeldKind, int], ScoredSet] = {}
+
+
+def _meld_parts(m: Meld, f: int) -> tuple[ScoredSet, Item | None]:
+    """A meld's scored set and its base-point item (none for a chow), by kind and first
+    face ``f``: one lookup for both."""
+    key = (m.kind, f)
+    made = _MELD_PARTS.get(key)
+    if made is None:
+        kind = _MELD_SET_KIND.get(m.kind)
+        item = None if kind is None else _SET_ITEMS[kind][f]
+        made = _MELD_PARTS[key] = (_meld_set(m), item)
+    return made
+
+
+_MELD_PARTS: dict[tuple[MeldKind, int], tuple[ScoredSet, Item | None]] = {}
 
 
 # --- the winner -----------------------------------------------------------------------------
