@@ -694,8 +694,13 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
     for decomposition in _decomposition_groups(counts, stars, keys=keys):
         for groups in _free_group_readings(decomposition, seat):
             for won_pung in _placements(t, groups) if discard else _NOT_A_DISCARD:
+                if best is None:  # ranked only if another reading comes (most hands: none)
+                    best = (groups, won_pung)
+                    continue
+                if best_key is None:
+                    best_key = rank(best[0], best[1], stars)
                 key = rank(groups, won_pung, stars)
-                if best_key is None or key > best_key:
+                if key > best_key:
                     best, best_key = (groups, won_pung), key
     assert best is not None  # the winner's hand was checked complete
     # the chosen reading again, with the labels of its sets (only this one needs them)
