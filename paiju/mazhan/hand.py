@@ -290,6 +290,8 @@ def is_complete(
         except (AttributeError, TypeError, IndexError, ValueError):
             c[31] = 0
         if c[31] == 251:  # no 白, and the loop went through
+            if c.find(252, 27) >= 0:
+                return False  # a lone honour is never in a set or the pair without ★
             # fmt: off
             if _least[_z[(((((c[33] * 5 + c[32]) * 5 + c[31]) * 5 + c[30]) * 5 + c[29]) * 5
                           + c[28]) * 5 + c[27] - _off]]:
