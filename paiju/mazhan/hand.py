@@ -30,7 +30,7 @@ from operator import attrgetter
 
 from paiju.errors import InvalidHandError
 from paiju.mazhan.tables import need_tables
-from paiju.mazhan.tiles import ALL_TILES, PLAYABLE_FACES, Tile, parse_tiles
+from paiju.mazhan.tiles import ALL_TILES, Tile, parse_tiles
 
 __all__ = [
     "Decomposition",
@@ -189,9 +189,9 @@ class HandTiles:
         if wild_tile is not None:
             wilds = counts[wild_tile.index]
             counts[wild_tile.index] = 0
-        for index, count in enumerate(counts):
-            if count > 4:
-                raise InvalidHandError(f"{count} copies of {ALL_TILES[index]}: there are only 4")
+        if max(counts) > 4:
+            index, count = next((i, n) for i, n in enumerate(counts) if n > 4)
+            raise InvalidHandError(f"{count} copies of {ALL_TILES[index]}: there are only 4")
         if wilds > 3:
             raise InvalidHandError(f"{wilds} wild tiles ({wild_tile}): only three ★ are in play")
         return HandTiles(tuple(counts), wilds, wild_tile)
@@ -223,7 +223,46 @@ def _as_wild(wild: Tile | str | None) -> Tile | None:
     return tile
 
 
-def is_complete(tiles: str | Iterable[Tile], wild: Tile | str | None = None) -> bool:
+#: The tile-list fast path counts in a bytearray starting every face at 251: a fifth copy
+#: overflows a byte (``ValueError``), a flower or season is past the end (``IndexError``),
+#: so the loop checks the copies for free. ``_FROM_251`` maps the bytes back to counts.
+_AT_251 = bytes([251]) * 34
+_FROM_251 = bytes((b - 251) % 256 for b in range(256))
+#: The honours' key of seven faces each at 251, taken off the honours' sum below.
+_HONOR_251 = 251 * sum(_POW5[:7])
+
+
+def _tile_counts(
+    tiles: Sequence[Tile], wild: Tile, _start: bytes = _AT_251, _back: bytes = _FROM_251
+) -> tuple[Sequence[int], int]:
+    """:meth:`HandTiles.parse`'s natural counts and ★ for tiles and a wild face, counted the
+    way :func:`is_complete` counts a tile list; anything it would reject goes through
+    :meth:`HandTiles.parse` itself, which raises the same error."""
+    w = wild.index
+    c = bytearray(_start)
+    try:
+        for t in tiles:
+            c[t.index] += 1
+    except (AttributeError, TypeError, IndexError, ValueError):
+        w = 31
+    if w == 31 or w >= 34 or c[31] != 251 or c[w] == 255:  # 白, or four ★
+        hand = HandTiles.parse(tiles, wild)
+        return hand.counts, hand.wilds
+    counts = c.translate(_back)
+    wilds = counts[w]
+    counts[w] = 0
+    return counts, wilds
+
+
+def is_complete(
+    tiles: str | Iterable[Tile],
+    wild: Tile | str | None = None,
+    _start: bytes = _AT_251,
+    _back: bytes = _FROM_251,
+    _z: bytes = _TABLES.dense_honor,
+    _least: bytes = _LEAST,
+    _off: int = _HONOR_251,
+) -> bool:
     """True when the concealed tiles form sets and one pair, ★ read as needed.
 
     ``tiles`` is a notation string or tiles; ``wild`` the wild face (its copies are ★).
@@ -240,16 +279,25 @@ def is_complete(tiles: str | Iterable[Tile], wild: Tile | str | None = None) -> 
     Raises :class:`~paiju.errors.NotationError` or :class:`~paiju.errors.InvalidHandError`.
     """
     if wild is None and isinstance(tiles, (list, tuple)) and len(tiles) <= 17:
-        # the common case, straight to the counts; anything unusual (a bonus tile, a fifth
-        # copy, not tiles at all) takes the checked path below, which says what is wrong
-        counts = [0] * 34
+        # the common case, straight to the counts (inline: this is the hot path), the
+        # honours first, as random hands fail there most; anything unusual (a bonus tile,
+        # a fifth copy, not tiles at all) takes the checked path below, which says what is
+        # wrong
+        c = bytearray(_start)
         try:
             for t in tiles:
-                counts[t.index] += 1
-        except (AttributeError, TypeError, IndexError):
-            counts[31] = 1
-        if not counts[31] and max(counts) <= 4:
-            return is_complete_counts(counts, 0)
+                c[t.index] += 1
+        except (AttributeError, TypeError, IndexError, ValueError):
+            c[31] = 0
+        if c[31] == 251:  # no 白, and the loop went through
+            if c.find(252, 27) >= 0:
+                return False  # a lone honour is never in a set or the pair without ★
+            # fmt: off
+            if _least[_z[(((((c[33] * 5 + c[32]) * 5 + c[31]) * 5 + c[30]) * 5 + c[29]) * 5
+                          + c[28]) * 5 + c[27] - _off]]:
+                return False
+            # fmt: on
+            return is_complete_counts(c.translate(_back), 0)
     hand = HandTiles.parse(tiles, wild)
     if hand.size > 17:
         raise InvalidHandError(f"{hand.size} tiles: a hand has at most 17")
@@ -508,16 +556,45 @@ def decompositions(
     Raises like :func:`is_complete`.
     """
     hand = tiles if isinstance(tiles, HandTiles) else HandTiles.parse(tiles, wild)
-    if hand.size % 3 != 2 or hand.size > 17:
+    return [Decomposition(groups) for groups in _decomposition_groups(hand.counts, hand.wilds)]
+
+
+def _decomposition_groups(
+    counts: Sequence[int],
+    w: int,
+    _codes: tuple[tuple[int, int], ...] = _TABLES.codes,
+    _n: bytes = _TABLES.dense_number,
+    _z: bytes = _TABLES.dense_honor,
+    keys: Sequence[int] | None = None,
+) -> list[tuple[Group, ...]]:
+    """The groups of every decomposition of natural ``counts`` and ``w`` ★, in the order of
+    :func:`decompositions` (which wraps them); the scorer reads them directly, giving the
+    suit keys it already has as ``keys``."""
+    size = sum(counts) + w
+    if size % 3 != 2 or size > 17:
         return []
-    suit_counts = [tuple(hand.counts[lo:hi]) for lo, hi in _SUIT_SPANS]
-    keys = suit_keys(hand.counts)
-    codes = [_TABLES.codes[d] for d in (*map(_DENSE_N.__getitem__, keys[:3]), _DENSE_Z[keys[3]])]
-    found: dict[tuple[tuple[int, int, int], ...], tuple[Group, ...]] = {}
-    w = hand.wilds
+    if keys is None:
+        keys = suit_keys(counts)
+    codes = (_codes[_n[keys[0]]], _codes[_n[keys[1]]], _codes[_n[keys[2]]], _codes[_z[keys[3]]])
+    n0 = (codes[0][0], codes[1][0], codes[2][0], codes[3][0])
+    total0 = n0[0] + n0[1] + n0[2] + n0[3]
+    cache = _READINGS_BY_KEY
+    # the four suits' cache keys with no ★ and no pair (+4 per ★, +16 for the pair)
+    base = (keys[0] * 32, keys[1] * 32 + 1, keys[2] * 32 + 2, keys[3] * 32 + 3)
+    made: list[tuple[Group, ...]] = []
     for pair_at in range(5):  # 0–3: in that suit; 4: two ★
-        # the fewest ★ each suit needs (the tables): a split giving a suit fewer has no reading
-        least = [n1 if s == pair_at else n0 for s, (n0, n1) in enumerate(codes)]
+        # the fewest ★ each suit needs (the tables): a split giving a suit fewer has no reading,
+        # and no split has a reading when together they need more than the hand holds
+        if pair_at < 4:
+            n1 = codes[pair_at][1]
+            if total0 - n0[pair_at] + n1 > w:
+                continue
+            least = list(n0)
+            least[pair_at] = n1
+        elif total0 + 2 > w:
+            continue
+        else:
+            least = list(n0)
         for split in _wild_splits(w, pair_at == 4):
             if split[0] < least[0] or split[1] < least[1] or split[2] < least[2]:
                 continue
@@ -525,7 +602,9 @@ def decompositions(
                 continue
             per_suit = []
             for s in range(4):
-                readings = suit_readings(s, suit_counts[s], split[s], pair_at == s)
+                readings = cache.get(base[s] + split[s] * 4 + (16 if pair_at == s else 0))
+                if readings is None:
+                    readings = _suit_readings_keyed(s, keys[s], split[s], pair_at == s, counts)
                 if not readings:
                     break
                 per_suit.append(readings)
@@ -536,10 +615,31 @@ def decompositions(
                 if split[4] - (2 if pair_at == 4 else 0) == 3:
                     free.append(_FREE_SET)
                 for combo in itertools.product(*per_suit):
-                    groups = [g for reading in combo for g in reading] + free
+                    groups = [*combo[0], *combo[1], *combo[2], *combo[3], *free]
                     groups.sort(key=_ORDER)
-                    found.setdefault(tuple(map(_ORDER, groups)), tuple(groups))
-    return [Decomposition(found[k]) for k in sorted(found)]
+                    made.append(tuple(groups))
+    if len(made) <= 1:
+        return made
+    found: dict[tuple[tuple[int, int, int], ...], tuple[Group, ...]] = {}
+    for groups_made in made:
+        found.setdefault(tuple(map(_ORDER, groups_made)), groups_made)
+    return [found[k] for k in sorted(found)]
+
+
+#: :func:`suit_readings` by one integer (suit key, ★, pair, suit): hashing an int is cheaper
+#: than hashing the suit's counts tuple, and the scorer asks for every suit of every winner.
+_READINGS_BY_KEY: dict[int, tuple[Reading, ...]] = {}
+
+
+def _suit_readings_keyed(
+    s: int, key: int, wilds: int, pair: bool, counts: Sequence[int]
+) -> tuple[Reading, ...]:
+    k = key * 32 + pair * 16 + wilds * 4 + s  # suit 0–3, ★ 0–3, the pair: below 32
+    found = _READINGS_BY_KEY.get(k)
+    if found is None:
+        lo, hi = _SUIT_SPANS[s]
+        found = _READINGS_BY_KEY[k] = suit_readings(s, tuple(counts[lo:hi]), wilds, pair)
+    return found
 
 
 _ORDER = attrgetter("order")
@@ -626,45 +726,74 @@ _NEED0 = tuple(n0 for n0, _ in _TABLES.codes)
 _PAIR_GAIN = tuple(n1 - n0 for n0, n1 in _TABLES.codes)
 
 
-def _waits(
+def _waits(counts: Sequence[int], wilds: int, wild: Tile | None) -> list[Tile]:
+    """The waits of ``3n + 1`` tiles: natural counts and ``wilds`` ★ of face ``wild``."""
+    return [ALL_TILES[i] for i in _wait_hits(counts, wilds, -1 if wild is None else wild.index)]
+
+
+#: Per suit, its playable faces (not 白) with each one's step in the suit key.
+_SUIT_FACES = tuple(
+    tuple((f, _POW5[f - lo]) for f in range(lo, hi) if f != 31) for lo, hi in _SUIT_SPANS
+)
+
+
+def _wait_hits(
     counts: Sequence[int],
     wilds: int,
-    wild: Tile | None,
+    w: int,
     _n: bytes = _TABLES.dense_number,
     _z: bytes = _TABLES.dense_honor,
     _ok: tuple[bytes, ...] = _TABLES.ok,
     _k: int = len(_TABLES.codes),
-) -> list[Tile]:
-    """The waits of ``3n + 1`` tiles: natural counts and ``wilds`` ★ of face ``wild``.
+    _least: bytes = _LEAST,
+    held: Sequence[int] | None = None,
+    most: int = 34,
+    keys: Sequence[int] | None = None,
+) -> list[int]:
+    """:func:`_waits` as face indices, the wild face given by its index ``w`` (-1: none).
 
-    Each suit's code is looked up once; a face changes only its own suit's code."""
-    keys = suit_keys(counts)
+    With ``held`` (counts at least ``counts``), a face held four times there is no wait
+    either, and with ``most`` the search stops at that many natural waits and leaves the
+    wild face out (the single-wait check asks for two at most); ``keys`` are the suit keys
+    of ``counts`` when the caller has them.
+
+    Each suit's code is looked up once; a face changes only its own suit's code, so the
+    combined index is that suit's new code times its place value plus the other suits'
+    part, made once per suit."""
+    if keys is None:
+        keys = suit_keys(counts)
     if wilds < 3 and least_need(keys[0], keys[1], keys[2], keys[3]) > wilds + 1:
         return []
-    codes = [_n[keys[0]], _n[keys[1]], _n[keys[2]], _z[keys[3]]]
-    w = -1 if wild is None else wild.index
-    out = []
-    for i in _PLAYABLE_INDEX:
-        if i == w:
-            if (
-                wilds < 3
-                and _ok[wilds + 1][((codes[0] * _k + codes[1]) * _k + codes[2]) * _k + codes[3]]
-            ):
-                out.append(ALL_TILES[i])
+    if held is None:
+        held = counts
+    m, p, s, z = _n[keys[0]], _n[keys[1]], _n[keys[2]], _z[keys[3]]
+    k2 = _k * _k
+    k3 = k2 * _k
+    ok = _ok[wilds]
+    hits: list[int] = []
+    # a tile changes only its own suit: the other suits still need their fewest ★ (with or
+    # without the pair), so a suit is skipped when the others alone need more than are held
+    lm, lp, ls, lz = _least[m], _least[p], _least[s], _least[z]
+    least = lm + lp + ls + lz
+    for table, key, place, rest, faces, own in (
+        (_n, keys[0], k3, (p * _k + s) * _k + z, _SUIT_FACES[0], lm),
+        (_n, keys[1], k2, m * k3 + s * _k + z, _SUIT_FACES[1], lp),
+        (_n, keys[2], _k, m * k3 + p * k2 + z, _SUIT_FACES[2], ls),
+        (_z, keys[3], 1, m * k3 + p * k2 + s * _k, _SUIT_FACES[3], lz),
+    ):
+        if least - own > wilds:
             continue
-        if counts[i] == 4:
-            continue  # no fifth copy to draw
-        s = _SUIT_OF[i]
-        c = codes[:]
-        c[s] = (_z if s == 3 else _n)[keys[s] + _STEP[i]]
-        if _ok[wilds][((c[0] * _k + c[1]) * _k + c[2]) * _k + c[3]]:
-            out.append(ALL_TILES[i])
-    return out
-
-
-_PLAYABLE_INDEX = tuple(t.index for t in PLAYABLE_FACES)
-_SUIT_OF = tuple(min(f // 9, 3) for f in range(34))
-_STEP = tuple(_POW5[f - _SUIT_OF[f] * 9] for f in range(34))
+        for i, step in faces:
+            if i != w and held[i] < 4 and ok[table[key + step] * place + rest]:
+                hits.append(i)  # no fifth copy to draw, and the wild face is a ★ (below)
+                if len(hits) == most:
+                    return hits
+    if most < 34:
+        return hits
+    if w >= 0 and wilds < 3 and _ok[wilds + 1][m * k3 + p * k2 + s * _k + z]:
+        hits.append(w)
+        hits.sort()
+    return hits
 
 
 @cache

@@ -21,17 +21,20 @@ the highest base (``docs/rules-decisions.md``).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields
+from functools import partial
+from operator import attrgetter, is_
 from typing import Any
 
 from paiju.mazhan.hand import (
     Decomposition,
     Group,
     GroupKind,
-    HandTiles,
-    _waits,
-    decompositions,
+    _decomposition_groups,
+    _tile_counts,
+    _wait_hits,
+    suit_keys,
 )
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.record import FinishedHand, SeatHand, WinBy
@@ -239,6 +242,48 @@ class SeatScore:
         }
 
 
+def _seat_score(
+    role: str,
+    base: int,
+    rounded: int,
+    tai: int,
+    value: int,
+    uncapped: int,
+    hand: tuple[tuple[str, str], ...],
+    items: tuple[Item, ...],
+    tai_items: tuple[TaiItem, ...],
+    scored_sets: tuple[ScoredSet, ...],
+    rule: str,
+) -> SeatScore:
+    """``SeatScore(...)`` with every field given, made about twice as fast: the frozen
+    dataclass's ``__init__`` sets each field through ``object.__setattr__``; this sets
+    the slots directly (the scorer makes four per hand).
+
+    >>> _seat_score("loser", 1, 10, 0, 10, 10, (), (), (), (), "loser") == SeatScore(
+    ...     "loser", 1, 10, 0, 10, 10, (), (), (), (), "loser")
+    True
+    """
+    s = _NEW(SeatScore)
+    _S_ROLE(s, role)
+    _S_BASE(s, base)
+    _S_ROUNDED(s, rounded)
+    _S_TAI(s, tai)
+    _S_VALUE(s, value)
+    _S_UNCAPPED(s, uncapped)
+    _S_HAND(s, hand)
+    _S_ITEMS(s, items)
+    _S_TAI_ITEMS(s, tai_items)
+    _S_SCORED_SETS(s, scored_sets)
+    _S_RULE(s, rule)
+    return s
+
+
+_NEW = object.__new__
+_SLOTS: tuple[Any, ...] = tuple(getattr(SeatScore, f.name).__set__ for f in fields(SeatScore))
+(_S_ROLE, _S_BASE, _S_ROUNDED, _S_TAI, _S_VALUE, _S_UNCAPPED, _S_HAND, _S_ITEMS, _S_TAI_ITEMS,
+ _S_SCORED_SETS, _S_RULE) = _SLOTS  # fmt: skip
+
+
 @dataclass(frozen=True, slots=True)
 class Payment:
     """Points one seat pays another, and why (``win`` or ``difference``).
@@ -326,14 +371,15 @@ def score(hand: FinishedHand) -> Settlement:
     """
     winner = hand.winner
     players: dict[Seat, SeatScore] = {}
+    role = "loser" if winner else "drawn"
+    held = hand.players
     for seat in SEATS:
-        sh = hand.players[seat]
         if seat is winner:
-            players[seat] = _score_winner(hand, seat, sh)
+            players[seat] = _score_winner(hand, seat, held[seat])
         else:
-            players[seat] = _score_other(hand, seat, sh, "loser" if winner else "drawn")
+            players[seat] = _score_other(hand, seat, held[seat], role)
     pays = payments(winner, {s: p.value for s, p in players.items()})
-    net = {s: 0 for s in SEATS}
+    net = dict.fromkeys(SEATS, 0)
     for p in pays:
         net[p.payer] -= p.amount
         net[p.payee] += p.amount
@@ -352,19 +398,34 @@ def payments(winner: Seat | None, values: Mapping[Seat, int]) -> list[Payment]:
         return []
     out: list[Payment] = []
     others = [s for s in SEATS if s is not winner]
+    value = values[winner]
+    east = Seat.E
     for s in others:
-        out.append(Payment(s, winner, values[winner] * _mult(s, winner), "win"))
+        out.append(_payment(s, winner, value * 2 if east in (s, winner) else value, "win"))
     for a, b in itertools.combinations(others, 2):
         diff = values[a] - values[b]
-        if diff > 0:
-            out.append(Payment(b, a, diff * _mult(a, b), "difference"))
-        elif diff < 0:
-            out.append(Payment(a, b, -diff * _mult(a, b), "difference"))
+        if diff:
+            if east is a or east is b:
+                diff *= 2
+            if diff > 0:
+                out.append(_payment(b, a, diff, "difference"))
+            else:
+                out.append(_payment(a, b, -diff, "difference"))
     return out
 
 
-def _mult(a: Seat, b: Seat) -> int:
-    return 2 if Seat.E in (a, b) else 1
+def _payment(payer: Seat, payee: Seat, amount: int, reason: str) -> Payment:
+    """The payment with these fields: immutable, so each is made once and shared."""
+    key = (payer, payee, amount, reason)
+    made = _PAYMENTS.get(key)
+    if made is None:
+        made = Payment(payer, payee, amount, reason)
+        if len(_PAYMENTS) < 100_000:  # a few thousand at most in play; the cap bounds odd use
+            _PAYMENTS[key] = made
+    return made
+
+
+_PAYMENTS: dict[tuple[Seat, Seat, int, str], Payment] = {}
 
 
 # --- items shared by every seat -------------------------------------------------------------
@@ -406,11 +467,18 @@ def _face_tai(face: Tile, seat: Seat) -> TaiItem | None:
 
 
 def _bonus_items(bonus: Iterable[Tile], seat: Seat) -> tuple[list[Item], list[TaiItem]]:
-    key = (seat.number, tuple(sorted(t.index for t in bonus)))
+    made = _bonus_tuples(bonus, seat)
+    return list(made[0]), list(made[1])
+
+
+def _bonus_tuples(
+    bonus: Iterable[Tile], seat: Seat
+) -> tuple[tuple[Item, ...], tuple[TaiItem, ...]]:
+    key = (seat.number, tuple(sorted(map(_INDEX, bonus))))
     made = _BONUS_ITEMS.get(key)
     if made is None:
         made = _BONUS_ITEMS[key] = _bonus_items_of(tuple(ALL_TILES[f] for f in key[1]), seat)
-    return list(made[0]), list(made[1])
+    return made
 
 
 def _bonus_items_of(
@@ -469,8 +537,13 @@ _BONUS_ITEMS: dict[tuple[int, tuple[int, ...]], tuple[tuple[Item, ...], tuple[Ta
 
 
 def _finish(role: str, items: list[Item], tai_items: list[TaiItem]) -> tuple[int, int, int]:
-    base = sum(i.points for i in items)
-    return base, round_up(base), sum(t.tai for t in tai_items)
+    base = sum(map(_POINTS, items))
+    return base, -(-base // 10) * 10, sum(map(_TAI, tai_items))
+
+
+_INDEX = attrgetter("index")
+_POINTS = attrgetter("points")
+_TAI = attrgetter("tai")
 
 
 # --- non-winners ----------------------------------------------------------------------------
@@ -478,25 +551,45 @@ def _finish(role: str, items: list[Item], tai_items: list[TaiItem]) -> tuple[int
 
 def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> SeatScore:
     """U = min(400, rounded × 2^台): melds, kongs, natural concealed triplets, bonus tiles."""
-    items, tai = _meld_items(sh.melds, seat)
-    counts = [0] * 42
+    items: list[Item] = []
+    tai: list[TaiItem] = []
+    face_tai = _FACE_TAI[seat.number - 1]
+    sets: tuple[ScoredSet, ...] = ()
+    if sh.melds:
+        made = []
+        for meld in sh.melds:
+            f = meld.tiles[0].index
+            scored, item = _meld_parts(meld, f)
+            made.append(scored)
+            if item is not None:
+                items.append(item)
+                t = face_tai[f]
+                if t is not None:
+                    tai.append(t)
+        sets = tuple(made)
+    counts = bytearray(42)
     for tile in sh.concealed:
         counts[tile.index] += 1
     counts[hand.wild.index] = 0
-    if max(counts) >= 3:
+    marks = counts.translate(_THREE_OR_MORE)  # 1 where a face is held three or four times
+    f = marks.find(1)
+    if f >= 0:
         pung_items = _SET_ITEMS["concealed_pung"]
-        face_tai = _FACE_TAI[seat.number - 1]
-        for f in (f for f, n in enumerate(counts) if n >= 3):
+        while f >= 0:
             items.append(pung_items[f])
             t = face_tai[f]
             if t is not None:
                 tai.append(t)
-    b_items, b_tai = _bonus_items(sh.bonus, seat)
-    items += b_items
-    tai += b_tai
-    base, rounded, n_tai = _finish(role, items, tai)
-    uncapped = rounded * 2**n_tai
-    return SeatScore(
+            f = marks.find(1, f + 1)
+    if sh.bonus:
+        b_items, b_tai = _bonus_tuples(sh.bonus, seat)
+        items += b_items
+        tai += b_tai
+    base = sum(map(_POINTS, items))
+    rounded = -(-base // 10) * 10
+    n_tai = sum(map(_TAI, tai))
+    uncapped = rounded << n_tai  # rounded × 2^台
+    return _seat_score(
         role,
         base,
         rounded,
@@ -506,9 +599,12 @@ def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> Sea
         (),
         tuple(items),
         tuple(tai),
-        tuple(_meld_set(m) for m in sh.melds),
+        sets,
         "loser",
     )
+
+
+_THREE_OR_MORE = bytes(int(n >= 3) for n in range(256))
 
 
 def _meld_set(m: Meld) -> ScoredSet:
@@ -520,6 +616,21 @@ def _meld_set(m: Meld) -> ScoredSet:
 
 
 _MELD_SETS: dict[tuple[MeldKind, int], ScoredSet] = {}
+
+
+def _meld_parts(m: Meld, f: int) -> tuple[ScoredSet, Item | None]:
+    """A meld's scored set and its base-point item (none for a chow), by kind and first
+    face ``f``: one lookup for both."""
+    key = (m.kind, f)
+    made = _MELD_PARTS.get(key)
+    if made is None:
+        kind = _MELD_SET_KIND.get(m.kind)
+        item = None if kind is None else _SET_ITEMS[kind][f]
+        made = _MELD_PARTS[key] = (_meld_set(m), item)
+    return made
+
+
+_MELD_PARTS: dict[tuple[MeldKind, int], tuple[ScoredSet, Item | None]] = {}
 
 
 # --- the winner -----------------------------------------------------------------------------
@@ -537,14 +648,17 @@ _HAND_NAMES = {
 
 
 def _hand(*names: str) -> tuple[tuple[str, str], ...]:
-    return tuple((n, _HAND_NAMES[n]) for n in names)
+    return tuple(map(_HAND_PAIRS.__getitem__, names))
+
+
+_HAND_PAIRS = {zh: (zh, en) for zh, en in _HAND_NAMES.items()}
 
 
 def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
     win_by = hand.win_by
     assert win_by is not None  # FinishedHand._check guarantees it
-    stars = sum(1 for t in sh.concealed if t == hand.wild)
     if win_by is WinBy.SHA_ZHU or hand.tianhu:
+        stars = sh.concealed.count(hand.wild)
         # 殺豬 and 天胡: 400, shown with the melds and bonus tiles only (§7 "Precisely").
         items, tai = _meld_items(sh.melds, seat)
         b_items, b_tai = _bonus_items(sh.bonus, seat)
@@ -555,7 +669,7 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
         if win_by is WinBy.SHA_ZHU or stars == 3:
             names.append("殺豬")
         uncapped = max(LIMIT, (rounded + 20) * 2**n_tai)
-        return SeatScore(
+        return _seat_score(
             "winner",
             base,
             rounded,
@@ -568,19 +682,34 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
             tuple(_meld_set(m) for m in sh.melds),
             "limit",
         )
-    single = _single_wait(hand, sh)
+    counts, stars = _tile_counts(sh.concealed, hand.wild)
+    keys = suit_keys(counts)
+    single = _single_wait(hand, sh, counts, stars, keys)
     best: tuple[tuple[Group, ...], bool] | None = None
     best_key: tuple[int, bool, int, int, int] | None = None
     fixed = _Fixed(hand, seat, sh, single)
-    for decomposition in decompositions(HandTiles.parse(sh.concealed, hand.wild)):
-        for groups in _readings_of_free_groups(decomposition, seat):
-            for won_pung in _win_placements(hand, groups):
-                key = fixed.key(groups, won_pung, stars)
-                if best_key is None or key > best_key:
+    rank = fixed.key
+    discard = hand.win_tile is not None and win_by.is_discard_like
+    t = fixed.win_index
+    for decomposition in _decomposition_groups(counts, stars, keys=keys):
+        for groups in _free_group_readings(decomposition, seat):
+            for won_pung in _placements(t, groups) if discard else _NOT_A_DISCARD:
+                if best is None:  # ranked only if another reading comes (most hands: none)
+                    best = (groups, won_pung)
+                    continue
+                if best_key is None:
+                    best_key = rank(best[0], best[1], stars)
+                key = rank(groups, won_pung, stars)
+                if key > best_key:
                     best, best_key = (groups, won_pung), key
     assert best is not None  # the winner's hand was checked complete
     # the chosen reading again, with the labels of its sets (only this one needs them)
-    return _evaluate(hand, seat, sh, best[0], best[1], single, stars, label=True)
+    return _evaluate(hand, seat, sh, best[0], best[1], single, stars, label=True, fixed=fixed)
+
+
+#: Per face: its suit's bit (bit 3 for the honours), and a concealed pung's base points.
+_SUIT_BIT = tuple(1 << min(f // 9, 3) for f in range(34))
+_PUNG_POINTS = tuple(8 if ALL_TILES[f].is_terminal_or_honor else 4 for f in range(34))
 
 
 class _Fixed:
@@ -590,25 +719,32 @@ class _Fixed:
     equals ``(value, rule == "limit", uncapped, tai, base)`` of :func:`_evaluate` (a test
     checks it on every reading of many hands)."""
 
-    __slots__ = ("all_chow_melds", "base", "dihu", "meld_honors", "meld_suits", "no_chow_melds",
-                 "pinghu_ok", "tai", "win_tile", "wind")  # fmt: skip
+    __slots__ = ("all_chow_melds", "base", "bonus_items", "bonus_tai", "dihu", "meld_items",
+                 "meld_suit_bits", "meld_tai", "no_chow_melds", "pinghu_ok", "tai", "win_index",
+                 "win_tile", "wind")  # fmt: skip
 
     def __init__(self, hand: FinishedHand, seat: Seat, sh: SeatHand, single: bool) -> None:
         win_by = hand.win_by
         assert win_by is not None
-        items, tai = _meld_items(sh.melds, seat)
-        b_items, b_tai = _bonus_items(sh.bonus, seat)
-        self.base = sum(i.points for i in items) + sum(i.points for i in b_items)
+        # kept for _evaluate, which starts from the same items (and copies the lists)
+        self.meld_items, self.meld_tai = items, tai = _meld_items(sh.melds, seat)
+        b_items, b_tai = _bonus_tuples(sh.bonus, seat) if sh.bonus else ((), ())
+        self.bonus_items, self.bonus_tai = b_items, b_tai
+        self.base = sum(map(_POINTS, items)) + sum(map(_POINTS, b_items))
         self.base += 2 * win_by.is_self_drawn + 2 * single
-        self.tai = sum(t.tai for t in tai) + sum(t.tai for t in b_tai)
-        self.no_chow_melds = all(m.kind is not MeldKind.CHOW for m in sh.melds)
-        self.all_chow_melds = all(m.kind is MeldKind.CHOW for m in sh.melds)
-        meld_tiles = [t.index for m in sh.melds for t in m.tiles]
-        self.meld_suits = frozenset(f // 9 for f in meld_tiles if f < 27)
-        self.meld_honors = any(f >= 27 for f in meld_tiles)
+        self.tai = sum(map(_TAI, tai)) + sum(map(_TAI, b_tai))
+        chow = MeldKind.CHOW
+        chows = bits = 0
+        for m in sh.melds:
+            chows += m.kind is chow
+            bits |= _SUIT_BIT[m.tiles[0].index]  # a meld's tiles are all of one suit
+        self.no_chow_melds = not chows
+        self.all_chow_melds = chows == len(sh.melds)
+        self.meld_suit_bits = bits
         self.pinghu_ok = not sh.bonus and win_by.is_discard_like and not single
         self.dihu = hand.dihu
         self.win_tile = hand.win_tile
+        self.win_index = -1 if hand.win_tile is None else hand.win_tile.index
         self.wind = seat.wind.index
 
     def key(
@@ -617,32 +753,30 @@ class _Fixed:
         base = self.base
         n_tai = self.tai
         pungs = chows = 0
-        suits = set(self.meld_suits)
-        honors = self.meld_honors
-        win_tile = self.win_tile
+        suits = self.meld_suit_bits  # bit s for suit s, bit 3 for honours
+        win = self.win_index if won_pung else -1
+        wind = self.wind
         for g in groups:
             face = g.face
             assert face is not None
             f = face.index
-            if f < 27:
-                suits.add(f // 9)
-            else:
-                honors = True
+            suits |= _SUIT_BIT[f]
             kind = g.kind
             if kind is GroupKind.CHOW:
                 chows += 1
             elif kind is GroupKind.PUNG:
                 pungs += 1
-                points = 2 if won_pung and face == win_tile else 4
-                if f >= 27 or f % 9 in (0, 8):
-                    points *= 2
-                base += points
-                if f == 33 or f == 32 or f == self.wind:  # 中, 發, the seat's wind
+                # 4 (8 for 首尾), halved when the winning discard completed it
+                base += _PUNG_POINTS[f] >> (f == win)
+                if f == 33 or f == 32 or f == wind:  # 中, 發, the seat's wind
                     n_tai += 1
+        honors = suits > 7
+        suits &= 7
         sets_are_pungs = not chows and self.no_chow_melds
         all_chows = not pungs and self.all_chow_melds
-        pure = len(suits) == 1 and not honors
-        mixed = len(suits) == 1 and honors
+        one_suit = suits == 1 or suits == 2 or suits == 4
+        pure = one_suit and not honors
+        mixed = one_suit and honors
         n_tai += sets_are_pungs + mixed
         rounded = -(-base // 10) * 10
         if all_chows and self.pinghu_ok:
@@ -659,37 +793,53 @@ class _Fixed:
         return value, limit, uncapped, n_tai, base
 
 
-def _single_wait(hand: FinishedHand, sh: SeatHand) -> bool:
+def _single_wait(
+    hand: FinishedHand, sh: SeatHand, counts: Sequence[int], stars: int, keys: Sequence[int]
+) -> bool:
     """獨張: exactly one face completes the 16 tiles held before the winning tile, not
-    counting the wild face nor a face whose four copies are all in the player's hand."""
+    counting the wild face nor a face whose four copies are all in the player's hand.
+    ``counts`` and ``stars`` are the 17 concealed tiles read (natural counts and ★),
+    ``keys`` their suit keys."""
     if hand.win_tile is None:
         return False
     win = hand.win_tile.index
     wild = hand.wild.index
-    own = [0] * 42
-    for t in sh.concealed:
-        own[t.index] += 1
-    before = own[:34]
-    before[win] -= 1  # the 16 tiles held before the winning tile
-    wilds = before[wild]
-    before[wild] = 0
+    before = list(counts)  # the 16 tiles held before the winning tile
+    wilds = stars
+    keys_before = list(keys)
+    if win == wild:
+        wilds -= 1
+    else:
+        before[win] -= 1
+        suit = min(win // 9, 3)
+        keys_before[suit] -= 5 ** (win - 9 * suit)
     if (sum(before) + wilds) % 3 != 1 or wilds > 3:
         return False
-    for meld in sh.melds:
-        for t in meld.tiles:
-            own[t.index] += 1
-    own[win] -= 1
-    faces = [t for t in _waits(before, wilds, hand.wild) if t.index != wild and own[t.index] < 4]
-    return len(faces) == 1
+    held = before  # the player's own copies: concealed (bar the winning tile) and melds
+    if sh.melds:
+        held = before[:]
+        for meld in sh.melds:
+            for t in meld.tiles:
+                held[t.index] += 1
+    return len(_wait_hits(before, wilds, wild, held=held, most=2, keys=keys_before)) == 1
 
 
+_FACE = attrgetter("face")
+_IS_NONE = partial(is_, None)
 _FREE_PAIR_READINGS = ("5m", "5p", "5s", "7z")
 
 
 def _readings_of_free_groups(d: Decomposition, seat: Seat) -> Iterator[tuple[Group, ...]]:
     """Give every ★-only group a face: the readings that can change the value."""
+    return iter(_free_group_readings(d.groups, seat))
+
+
+def _free_group_readings(groups: tuple[Group, ...], seat: Seat) -> Iterable[tuple[Group, ...]]:
+    """:func:`_readings_of_free_groups` on a decomposition's groups."""
+    if not any(map(_IS_NONE, map(_FACE, groups))):
+        return (groups,)  # nothing to read (most hands)
     options: list[list[Group]] = []
-    for g in d.groups:
+    for g in groups:
         if g.face is not None:
             options.append([g])
         elif g.kind is GroupKind.PAIR:
@@ -707,8 +857,7 @@ def _readings_of_free_groups(d: Decomposition, seat: Seat) -> Iterator[tuple[Gro
                 _T["5s"],
             }
             options.append([Group(g.kind, f, g.wild_mask) for f in sorted(faces)])
-    for combo in itertools.product(*options):
-        yield tuple(combo)
+    return itertools.product(*options)
 
 
 _FULL = {GroupKind.PUNG: 0b111, GroupKind.PAIR: 0b11}
@@ -719,23 +868,36 @@ def _win_placements(hand: FinishedHand, groups: tuple[Group, ...]) -> list[bool]
     tile = hand.win_tile
     if hand.win_by is None or not hand.win_by.is_discard_like or tile is None:
         return [False]
-    t = tile.index
+    return list(_placements(tile.index, groups))
+
+
+def _placements(t: int, groups: tuple[Group, ...]) -> tuple[bool, ...]:
+    """:func:`_win_placements` for a winning discard of face ``t`` (shared tuples)."""
     in_pung = elsewhere = False
     for g in groups:  # is the tile one of the group's natural (non-★) tiles?
         face = g.face
         if face is None:
             continue
         at = t - face.index
-        if g.kind is GroupKind.CHOW:
-            natural = 0 <= at <= 2 and not g.wild_mask >> at & 1
-        else:
-            natural = at == 0 and g.wild_mask != _FULL[g.kind]
-        if natural:
-            if g.kind is GroupKind.PUNG:
+        kind = g.kind
+        if kind is GroupKind.CHOW:
+            if 0 <= at <= 2 and not g.wild_mask >> at & 1:
+                elsewhere = True
+        elif at == 0 and g.wild_mask != _FULL[kind]:
+            if kind is GroupKind.PUNG:
                 in_pung = True
             else:
                 elsewhere = True
-    return [p for p, ok in ((True, in_pung), (False, elsewhere)) if ok]
+    if in_pung:
+        return _BOTH if elsewhere else _PUNG_ONLY
+    return _ELSEWHERE if elsewhere else _NOWHERE
+
+
+_BOTH: tuple[bool, ...] = (True, False)
+_PUNG_ONLY: tuple[bool, ...] = (True,)
+_ELSEWHERE: tuple[bool, ...] = (False,)
+_NOWHERE: tuple[bool, ...] = ()
+_NOT_A_DISCARD = _ELSEWHERE
 
 
 def _evaluate(
@@ -747,43 +909,54 @@ def _evaluate(
     single: bool,
     stars: int,
     label: bool = False,
+    fixed: _Fixed | None = None,
 ) -> SeatScore:
     win_by = hand.win_by
     assert win_by is not None
-    items, tai = _meld_items(sh.melds, seat)
+    if fixed is None:
+        fixed = _Fixed(hand, seat, sh, single)
+    items = list(fixed.meld_items)
+    tai = list(fixed.meld_tai)
+    win = -1 if hand.win_tile is None else hand.win_tile.index
+    pung_items = _SET_ITEMS["concealed_pung"]
+    won_items = _SET_ITEMS["won_pung"]
+    face_tai = _FACE_TAI[seat.number - 1]
+    chows = pungs = 0
+    suits = fixed.meld_suit_bits  # bit s for suit s, bit 3 for honours
     for g in groups:
-        if g.kind is not GroupKind.PUNG:
-            continue
-        assert g.face is not None
-        kind = "won_pung" if won_pung and g.face == hand.win_tile else "concealed_pung"
-        items.append(_set_item(kind, g.face))
-        t = _face_tai(g.face, seat)
-        if t is not None:
-            tai.append(t)
-    b_items, b_tai = _bonus_items(sh.bonus, seat)
-    items += b_items
-    tai += b_tai
+        kind = g.kind
+        if kind is GroupKind.CHOW:
+            chows += 1
+        elif kind is GroupKind.PUNG:
+            pungs += 1
+        if g.face is None:
+            continue  # no tiles read (a ★-only group is always given a face before this)
+        f = g.face.index
+        suits |= _SUIT_BIT[f]
+        if kind is GroupKind.PUNG:
+            items.append((won_items if won_pung and f == win else pung_items)[f])
+            t = face_tai[f]
+            if t is not None:
+                tai.append(t)
+    items += fixed.bonus_items
+    tai += fixed.bonus_tai
     if win_by.is_self_drawn:
-        items.append(Item("自摸", "self-drawn", 2))
+        items.append(_SELF_DRAWN)
     if single:
-        items.append(Item("獨張", "single wait", 2))
+        items.append(_SINGLE_WAIT)
 
-    sets_are_pungs = all(g.kind is not GroupKind.CHOW for g in groups) and all(
-        m.kind is not MeldKind.CHOW for m in sh.melds
-    )
-    all_chows = all(g.kind is not GroupKind.PUNG for g in groups) and all(
-        m.kind is MeldKind.CHOW for m in sh.melds
-    )
-    read_tiles = [t for g in groups for t in g.tiles] + [t for m in sh.melds for t in m.tiles]
-    suits = {t.index // 9 for t in read_tiles if t.index < 27}
-    honors = any(t.index >= 27 for t in read_tiles)
-    pure = len(suits) == 1 and not honors
-    mixed = len(suits) == 1 and honors
+    sets_are_pungs = not chows and fixed.no_chow_melds
+    all_chows = not pungs and fixed.all_chow_melds
+    honors = suits > 7
+    suits &= 7
+    one_suit = suits == 1 or suits == 2 or suits == 4
+    pure = one_suit and not honors
+    mixed = one_suit and honors
     names: list[str] = []
     if sets_are_pungs:
-        tai.append(TaiItem("對對胡", "all pungs", 1))
+        tai.append(_ALL_PUNGS)
     if mixed:
-        tai.append(TaiItem("混一色", "one suit and honours", 1))
+        tai.append(_MIXED)
     base, rounded, n_tai = _finish("winner", items, tai)
 
     pinghu = all_chows and not sh.bonus and win_by.is_discard_like and not single
@@ -816,11 +989,11 @@ def _evaluate(
     if mixed:
         names.append("混一色")
     sets = (
-        [_meld_set(m) for m in sh.melds] + [_group_set(g, won_pung, hand.win_tile) for g in groups]
+        [*map(_meld_set, sh.melds), *[_group_set(g, won_pung, win) for g in groups]]
         if label
         else []
     )
-    return SeatScore(
+    return _seat_score(
         "winner",
         base,
         rounded,
@@ -835,9 +1008,16 @@ def _evaluate(
     )
 
 
-def _group_set(g: Group, won_pung: bool, win_tile: Tile | None) -> ScoredSet:
+_SELF_DRAWN = Item("自摸", "self-drawn", 2)
+_SINGLE_WAIT = Item("獨張", "single wait", 2)
+_ALL_PUNGS = TaiItem("對對胡", "all pungs", 1)
+_MIXED = TaiItem("混一色", "one suit and honours", 1)
+
+
+def _group_set(g: Group, won_pung: bool, win: int) -> ScoredSet:
+    """The scored set of a group with a face; ``win`` is the winning tile's face (-1: none)."""
     assert g.face is not None
-    by_discard = g.kind is GroupKind.PUNG and won_pung and g.face == win_tile
+    by_discard = won_pung and g.kind is GroupKind.PUNG and g.face.index == win
     key = (g.order, by_discard)
     made = _GROUP_SETS.get(key)
     if made is None:
