@@ -155,7 +155,9 @@ def test_a_database_outage_at_the_settlement_settles_once_when_it_is_back(
             )
         ).scalar()
     engine.dispose()
-    assert events == 1
+    # settled once: one hand event, or none when the hand moved no points (a deal is random)
+    moved = any(m["reason"] == "hand" and m["amount"] for m in settlement["moves"])
+    assert events == (1 if moved else 0), (events, settlement["moves"])
 
 
 @pytest.mark.parametrize(
