@@ -182,25 +182,27 @@ class Writer:
         self, s: Session, items: list[_Item], careful: bool, fenced: set[int]
     ) -> list[Answer]:
         store = self.store
-        answers: list[Answer] = []
-        i = 0
-        while i < len(items):
-            write = items[i].write
+        answers: list[Answer | None] = [None] * len(items)
+        if not careful:
+            # every step of the batch in one statement, first: a step's hand was started in
+            # an earlier batch (its id comes from that start), and a hand's close comes after
+            # its last step, so no other write of the batch can fence a step off
+            run = [
+                (i, item.write)
+                for i, item in enumerate(items)
+                if isinstance(item.write, io.Step) and item.write.hand not in fenced
+            ]
+            if run:
+                store.insert_steps(s, [w for _, w in run])
+                for i, _ in run:
+                    answers[i] = io.Stored(0)
+        for i, item in enumerate(items):
+            if answers[i] is not None:
+                continue
+            write = item.write
             hand = _hand_of(write)
             if hand is not None and hand in fenced:
-                answers.append(io.Failed(0, "fenced"))
-                i += 1
-                continue
-            if isinstance(write, io.Step) and not careful:
-                run = [write]
-                while i + len(run) < len(items):
-                    nxt = items[i + len(run)].write
-                    if not isinstance(nxt, io.Step) or nxt.hand in fenced:
-                        break
-                    run.append(nxt)
-                store.insert_steps(s, run)
-                answers.extend(io.Stored(0) for _ in run)
-                i += len(run)
+                answers[i] = io.Failed(0, "fenced")
                 continue
             if isinstance(write, io.Step):
                 result: Any = store.log_steps(s, [write])[0]
@@ -208,9 +210,8 @@ class Writer:
                 result = self._isolated(s, write) if careful else self._one(s, write)
             if result == "fenced" and hand is not None:
                 fenced.add(hand)
-            answers.append(_answer(result))
-            i += 1
-        return answers
+            answers[i] = _answer(result)
+        return answers  # type: ignore[return-value]
 
     def _isolated(self, s: Session, write: io.Write) -> Any:
         """One write in a savepoint: if it breaks a constraint or a rule, only it fails."""
