@@ -1,6 +1,8 @@
 """The writer: one thread that makes every table's writes durable, in the order they were
 asked for, many per transaction (group commit), so the event loop never waits for the
-database and a step costs a fraction of a commit.
+database and a step costs a fraction of a commit. A write that comes alone waits a moment
+(``linger``, ``PAIJU_COMMIT_DELAY``) for others to share its transaction: at a human pace
+writes come one by one, and a commit each costs far more than the wait.
 
 A batch that fails because the database cannot be reached is retried with back-off until it
 succeeds; the first failure is reported for each write in it (``Trouble``: its table pauses
@@ -64,9 +66,12 @@ class Writer:
         batch: int = 500,
         max_backoff: float = 2.0,
         sleep: Callable[[float], None] = time.sleep,
+        linger: float = 0.0,
     ) -> None:
         self.store = store
         self._batch = batch
+        # a write that comes alone waits this long for others to share its commit
+        self._linger = linger
         self._max_backoff = max_backoff
         self._sleep = sleep
         self._queue: queue.Queue[_Item | None] = queue.Queue()
@@ -97,6 +102,8 @@ class Writer:
     def _run(self) -> None:
         while True:
             first = self._queue.get()
+            if self._linger > 0 and first is not None and self._queue.empty():
+                time.sleep(self._linger)  # group commit: one transaction for what comes now
             items = [first]
             while len(items) < self._batch:
                 try:
