@@ -84,6 +84,7 @@ class Writer:
         self.batches = 0
         self.writes = 0
         self._conn: sa.Connection | None = None  # the writer's own connection, kept open
+        self._auto: sa.Connection | None = None  # and one in autocommit, for lone statements
         self._thread = threading.Thread(target=self._run, name="paiju-writer", daemon=True)
         self._thread.start()
 
@@ -167,8 +168,17 @@ class Writer:
             if not careful and all(
                 isinstance(w, io.Step) and w.hand not in fenced for w in steps
             ):  # the common batch: steps only, one plain insert (no session)
-                with self._conn.begin():
-                    store.insert_steps(self._conn, steps)  # type: ignore[arg-type]
+                conn = self._conn
+                if conn.dialect.name == "postgresql":
+                    # one statement (store.insert_steps): a transaction by itself, one round
+                    # trip, not three (BEGIN, the insert, COMMIT)
+                    if self._auto is None:
+                        self._auto = conn.engine.connect().execution_options(
+                            isolation_level="AUTOCOMMIT"
+                        )
+                    conn = self._auto
+                with conn.begin():
+                    store.insert_steps(conn, steps)  # type: ignore[arg-type]
                 return [io.Stored(0) for _ in steps]
             with Session(bind=self._conn, expire_on_commit=False) as s, s.begin():
                 answers.extend(self._batch_in(s, items, careful, fenced))
@@ -179,11 +189,12 @@ class Writer:
         return answers
 
     def _drop_connection(self) -> None:
-        if self._conn is not None:
-            with contextlib.suppress(Exception):
-                self._conn.invalidate()
-                self._conn.close()
-            self._conn = None
+        for conn in (self._conn, self._auto):
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    conn.invalidate()
+                    conn.close()
+        self._conn = self._auto = None
 
     def _batch_in(
         self, s: Session, items: list[_Item], careful: bool, fenced: set[int]
