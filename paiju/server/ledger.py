@@ -107,26 +107,19 @@ def apply(
     reason: str,
     event_key: str,
     hand_id: int | None = None,
-    *,
-    fresh: bool = False,
 ) -> bool:
     """Move points between accounts (ids, or ``HOUSE``) inside the caller's transaction;
     False, changing nothing, when this event was applied before. The accounts are locked
     (PostgreSQL: ``FOR UPDATE``, in id order) and written with plain statements.
 
-    ``fresh``: the caller knows the event cannot have been applied (its key names a row
-    this transaction has just made or changed), so it is not looked up; the unique key of
-    the entries still refuses a second application.
-
     Raises :class:`~paiju.server.errors.ServerError` ``insufficient_funds`` (the whole event
     is rolled back with the transaction) or ``bad_movement``.
     """
-    if not fresh:
-        seen = s.execute(
-            sa.select(LedgerEntry.id).where(LedgerEntry.event_key == event_key).limit(1)
-        ).first()
-        if seen is not None:
-            return False
+    seen = s.execute(
+        sa.select(LedgerEntry.id).where(LedgerEntry.event_key == event_key).limit(1)
+    ).first()
+    if seen is not None:
+        return False
     moves = [m for m in movements if m[2] != 0]
     for _payer, _payee, amount in moves:
         if amount < 0:

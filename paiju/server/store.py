@@ -119,8 +119,7 @@ class Store:
             if (found := self._started(s, w, missing=None)) is not None:
                 return found
             new_id = s.execute(sa.insert(Hand).values(**values).returning(Hand.id)).scalar_one()
-        # a new hand's fee event cannot have been applied before: its key names this row
-        ledger.apply(s, w.fees, "fee", f"hand:{new_id}:fee", new_id, fresh=True)
+        ledger.apply(s, w.fees, "fee", f"hand:{new_id}:fee", new_id)
         return int(new_id)
 
     def _started(
@@ -225,8 +224,7 @@ class Store:
             if row is not None and tuple(row) == (status, self.writer):
                 return None  # closed by this process already (a retried close)
             return "fenced"
-        # the hand was live until now: its closing event cannot have been applied before
-        ledger.apply(s, moves, reason, f"hand:{hand_id}:{key}", hand_id, fresh=True)
+        ledger.apply(s, moves, reason, f"hand:{hand_id}:{key}", hand_id)
         return None
 
     def quarantine(self, hand_id: int, why: str) -> list[int]:
