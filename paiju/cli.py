@@ -194,7 +194,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from paiju.server.app import create_app
+    from paiju.server.app import create_app, tune_collector
     from paiju.server.config import Settings
 
     try:
@@ -223,6 +223,7 @@ def _serve(args: argparse.Namespace) -> int:
         async def announce() -> None:
             while not server.started:
                 await asyncio.sleep(0.05)
+            tune_collector()  # the app has started: its objects live as long as the process
             print(f"paiju: listening on http://{args.host}:{args.port}/", flush=True)
 
         task = asyncio.create_task(announce())

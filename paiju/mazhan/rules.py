@@ -357,7 +357,9 @@ class State:
     _owned: int = 0
     _known: int = 0
     _near: int = 0
-    _views: Any = None  # what every seat's view shares, made once (paiju.mazhan.views)
+    # what every seat's view shares, made once (paiju.mazhan.views); a state made by apply
+    # starts with the one of the state before it, which its own replaces
+    _views: Any = None
 
     def copy(self) -> State:
         """A copy whose lists can change without touching this state.
@@ -449,7 +451,7 @@ class State:
             0,
             self._known,
             self._near,
-            None,
+            self._views,  # the views of the next state take the seats it leaves unchanged
         )
 
     @staticmethod

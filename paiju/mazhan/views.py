@@ -40,6 +40,10 @@ def _codes(tiles: tuple[Tile, ...] | list[Tile]) -> list[str]:
 
 _CODE = tuple(str(t) for t in ALL_TILES)
 _FIXED_ACTION_JSON: dict[int, dict[str, Any]] = {}
+#: The waits of a concealed hand, by ``(wild, *tiles)``: a seat's hand stays the same while
+#: the others move, so its waits are asked for again and again (emptied when full).
+_CACHE_SIZE = 10_000
+_WAITS: dict[tuple[int, ...], tuple[Tile, ...]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,10 +234,17 @@ class View:
         melds = len(self.table_melds[self.seat])
         if len(self.hand) + 3 * melds != 16:
             return ()
-        counts = [0] * 34
-        for t in self.hand:
-            counts[t.index] += 1
-        return tuple(ALL_TILES[f] for f in wait_indices(counts, self.wild.index))
+        key = (self.wild.index, *[t.index for t in self.hand])
+        found = _WAITS.get(key)
+        if found is None:
+            counts = [0] * 34
+            for f in key[1:]:
+                counts[f] += 1
+            found = tuple(ALL_TILES[f] for f in wait_indices(counts, self.wild.index))
+            if len(_WAITS) >= _CACHE_SIZE:
+                _WAITS.clear()
+            _WAITS[key] = found
+        return found
 
     def to_json(self) -> dict[str, Any]:
         """The view as JSON (``docs/views.md``, format 2). The views of one state share the
@@ -466,7 +477,7 @@ class _Shared:
     shared by the four views' JSON: read them, do not change them."""
 
     __slots__ = (
-        "_json",
+        "blocks",
         "bonus",
         "bonus_by_seat",
         "discards",
@@ -474,38 +485,80 @@ class _Shared:
         "hand_sizes",
         "melds",
         "melds_by_seat",
+        "owner",
         "result",
         "set_aside",
         "sizes_by_seat",
     )
 
-    def __init__(self, state: State) -> None:
-        self.melds = tuple(_seen_melds(state, k, -1) for k in range(4))
-        self.bonus = tuple(tuple(ALL_TILES[b] for b in state.bonus[k]) for k in range(4))
-        self.discards = tuple(
-            tuple(
-                (ALL_TILES[t], None if c < 0 else SEATS[c])
-                for t, c in zip(state.discards[k], state.claimed_by[k], strict=True)
-            )
-            for k in range(4)
-        )
-        self.hand_sizes = tuple(sum(h) for h in state.hands)
+    def __init__(self, state: State, before: _Shared | None = None) -> None:
+        over = state.phase is Phase.OVER
+        old: tuple[_Block | None, ...] = (None,) * 4 if before is None else before.blocks
+        self.owner = state.hands
+        blocks = tuple(_block(state, k, over, old[k]) for k in range(4))
+        self.blocks: tuple[_Block, ...] = blocks
+        self.melds = tuple(b.melds for b in blocks)
+        self.bonus = tuple(b.bonus for b in blocks)
+        self.discards = tuple(b.discards for b in blocks)
+        self.hand_sizes = tuple(b.size for b in blocks)
         self.set_aside = tuple(ALL_TILES[t] for t in state.set_aside)
         self.result = None if state.result is None else _result_json(state)
         self.melds_by_seat = dict(zip(SEATS, self.melds, strict=True))
         self.bonus_by_seat = dict(zip(SEATS, self.bonus, strict=True))
         self.discards_by_seat = dict(zip(SEATS, self.discards, strict=True))
         self.sizes_by_seat = dict(zip(SEATS, self.hand_sizes, strict=True))
-        self._json: list[dict[str, Any] | None] = [None] * 4
 
     def block(self, k: int) -> dict[str, Any]:
         """Seat ``k``'s public block as JSON."""
-        block = self._json[k]
+        return self.blocks[k].to_json(k)
+
+
+class _Block:
+    """One seat's public part of a state (its melds as every other seat sees them, its
+    bonus tiles, river and hand size) and, once asked for, its JSON. It keeps the seat's
+    lists it was made from: a state made by :func:`~paiju.mazhan.rules.apply` shares the
+    lists a move left unchanged with the state before it (and no state's lists change
+    once it is returned), so the next state's block is this one while they are the same
+    objects."""
+
+    __slots__ = ("bonus", "discards", "json", "lists", "melds", "over", "size")
+
+    def __init__(self, state: State, k: int, over: bool, lists: tuple[Any, ...]) -> None:
+        self.lists = lists
+        self.over = over
+        self.melds = _seen_melds(state, k, -1)
+        self.bonus = tuple(ALL_TILES[b] for b in state.bonus[k])
+        self.discards = tuple(
+            (ALL_TILES[t], None if c < 0 else SEATS[c])
+            for t, c in zip(state.discards[k], state.claimed_by[k], strict=True)
+        )
+        self.size = sum(state.hands[k])
+        self.json: dict[str, Any] | None = None
+
+    def to_json(self, k: int) -> dict[str, Any]:
+        """The block as JSON (made once; shared: read it, do not change it)."""
+        block = self.json
         if block is None:
-            block = self._json[k] = _seat_json(
-                SEATS[k], self.hand_sizes[k], self.melds[k], self.bonus[k], self.discards[k]
+            block = self.json = _seat_json(
+                SEATS[k], self.size, self.melds, self.bonus, self.discards
             )
         return block
+
+
+def _block(state: State, k: int, over: bool, before: _Block | None) -> _Block:
+    """Seat ``k``'s public block of ``state``: the block of the state before it when the
+    seat's lists are the same objects, else a new one."""
+    lists = (
+        state.hands[k], state.melds[k], state.meld_src[k], state.bonus[k],
+        state.discards[k], state.claimed_by[k],
+    )  # fmt: skip
+    if (
+        before is not None
+        and before.over is over
+        and all(a is b for a, b in zip(before.lists, lists, strict=True))
+    ):
+        return before
+    return _Block(state, k, over, lists)
 
 
 _FIXED_ACTION_JSON.update(_fixed_action_json())
@@ -523,8 +576,10 @@ def _table_melds(state: State, shared: _Shared, i: int) -> dict[Seat, tuple[Seen
 
 def _shared(state: State) -> _Shared:
     shared = state._views
-    if shared is None:
-        shared = state._views = _Shared(state)
+    if shared is None or shared.owner is not state.hands:
+        # none yet, or the state before this one's (a new state starts with it, to take
+        # the blocks of the seats a move left unchanged): this state's own, made now
+        shared = state._views = _Shared(state, shared)
     return shared  # type: ignore[no-any-return]
 
 

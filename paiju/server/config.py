@@ -10,6 +10,7 @@
 | ``PAIJU_BOT_WAIT`` | seconds before bots fill empty seats | 10 |
 | ``PAIJU_BOT_DELAY`` | a bot's (or 托管's) mean think time, seconds | 0.3 |
 | ``PAIJU_DISCONNECT_SECONDS`` | how long a player may stay away from a live hand | 180 |
+| ``PAIJU_COMMIT_DELAY`` | seconds a lone write waits for others to share its commit | 0.003 |
 | ``PAIJU_REDIS_URL`` | Redis: many processes form one world (docs/deploy.md) | — |
 | ``PAIJU_REDIS_PREFIX`` | the prefix of every Redis key and channel | paiju |
 | ``PAIJU_SEED`` | deal the hands from this seed (tests, demos); unset: unpredictable | — |
@@ -65,6 +66,7 @@ class Settings(BaseSettings):
     bot_wait: float = Field(10.0, ge=0)
     bot_delay: float = Field(0.3, ge=0)
     disconnect_seconds: float = Field(180.0, gt=0)
+    commit_delay: float = Field(0.003, ge=0, le=1)
     seed: int | None = None
     redis_url: str | None = None
     redis_prefix: str = "paiju"

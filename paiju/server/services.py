@@ -66,7 +66,7 @@ def build(settings: Settings, timing: Timing | None = None) -> Services:
     engine = make_engine(settings.database_url)
     sessions = make_sessions(engine)
     store = Store(sessions, writer=uuid.uuid4().hex[:16])
-    writer = Writer(store)
+    writer = Writer(store, linger=settings.commit_delay)
     hub = Hub(store, writer, timing or timing_of(settings), seed=settings.seed)
     services = Services(settings, engine, sessions, store, writer, hub)
     if settings.redis_url:

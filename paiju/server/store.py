@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, sessionmaker
 
 from paiju.server import ledger
@@ -32,6 +34,12 @@ from paiju.server.models import Account, GameTable, Hand, HandAction, LedgerEntr
 __all__ = ["LiveHand", "Store"]
 
 _STEP_INSERT = sa.insert(HandAction.__table__)  # type: ignore[arg-type]
+_STEP_UNNEST = sa.text(
+    "INSERT INTO hand_actions (hand_id, seq, action, writer) "
+    "SELECT * FROM unnest(CAST(:hands AS integer[]), CAST(:seqs AS integer[]), "
+    "CAST(:actions AS varchar[]), CAST(:writers AS varchar[]))"
+)
+_HAND_KEY = ["table_id", "hand_no"]  # the unique key of a table's hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,31 +94,67 @@ class Store:
 
     def start_hand(self, s: Session, w: io.StartHand) -> int | str:
         """Record a new hand and charge its table fees; the hand's id (the same id when the
-        start is retried), or ``"fenced"`` if another process started that hand."""
+        start is retried), or ``"fenced"`` if another process started that hand.
+
+        The hand is inserted unless its row exists (one statement where the database says
+        so: PostgreSQL and SQLite); only then is the row read to tell a retry from another
+        process's hand."""
+        values = {
+            "table_id": w.table, "hand_no": w.hand_no, "game": w.game, "seed": w.seed,
+            "ruleset": w.ruleset, "setup": w.setup, "seats": w.seats, "stake": w.stake,
+            "status": "live", "writer": self.writer,
+        }  # fmt: skip
+        dialect = s.get_bind().dialect.name
+        if dialect in ("postgresql", "sqlite"):
+            insert = pg_insert if dialect == "postgresql" else sqlite_insert
+            new_id = s.execute(
+                insert(Hand)
+                .values(**values)
+                .on_conflict_do_nothing(index_elements=_HAND_KEY)
+                .returning(Hand.id)
+            ).scalar()
+            if new_id is None:
+                return self._started(s, w) or "fenced"
+        else:
+            if (found := self._started(s, w, missing=None)) is not None:
+                return found
+            new_id = s.execute(sa.insert(Hand).values(**values).returning(Hand.id)).scalar_one()
+        ledger.apply(s, w.fees, "fee", f"hand:{new_id}:fee", new_id)
+        return int(new_id)
+
+    def _started(
+        self, s: Session, w: io.StartHand, missing: str | None = "fenced"
+    ) -> int | str | None:
+        """A hand's row that exists already: its id if this process wrote it with this
+        seed (a retried start), else ``"fenced"``; ``missing`` if there is none."""
         found = s.execute(
             sa.select(Hand.id, Hand.writer, Hand.seed).where(
                 Hand.table_id == w.table, Hand.hand_no == w.hand_no
             )
         ).first()
-        if found is not None:
-            if found.writer == self.writer and int(found.seed) == w.seed:
-                return int(found.id)
-            return "fenced"
-        hand_id = s.execute(
-            sa.insert(Hand)
-            .values(
-                table_id=w.table, hand_no=w.hand_no, game=w.game, seed=w.seed,
-                ruleset=w.ruleset, setup=w.setup, seats=w.seats, stake=w.stake,
-                status="live", writer=self.writer,
-            )
-            .returning(Hand.id)
-        ).scalar_one()  # fmt: skip
-        ledger.apply(s, w.fees, "fee", f"hand:{hand_id}:fee", hand_id)
-        return int(hand_id)
+        if found is None:
+            return missing
+        if found.writer == self.writer and int(found.seed) == w.seed:
+            return int(found.id)
+        return "fenced"
 
     def insert_steps(self, s: Session | sa.Connection, steps: Sequence[io.Step]) -> None:
         """Append steps to their hands' logs in one statement (``IntegrityError`` if one is
-        written already: then :meth:`log_steps` sorts them out one by one)."""
+        written already: then :meth:`log_steps` sorts them out one by one). On PostgreSQL
+        the steps go as four arrays in one ``INSERT … SELECT unnest(…)``: one round trip and
+        four parameters, whatever the number of steps."""
+        bind = s.get_bind() if isinstance(s, Session) else s
+        if bind.dialect.name == "postgresql":
+            s.execute(
+                _STEP_UNNEST,
+                {
+                    "hands": [w.hand for w in steps],
+                    "seqs": [w.seq for w in steps],
+                    "actions": [w.action for w in steps],
+                    "writers": [self.writer] * len(steps),
+                },
+            )
+            return
         s.execute(
             _STEP_INSERT,
             [

@@ -11,8 +11,10 @@ answers come back onto the loop as inputs), timers are the loop's, bots decide o
 from __future__ import annotations
 
 import asyncio
+import collections
 import dataclasses
 import logging
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -23,9 +25,58 @@ from paiju.server.writer import Answer, Writer
 if TYPE_CHECKING:
     from paiju.server.hub import Hub
 
-__all__ = ["TableRunner"]
+__all__ = ["Inbox", "TableRunner"]
 
 log = logging.getLogger("paiju.table")
+
+
+class Inbox:
+    """Calls from other threads (the writer's answers) run on one event loop, in the order
+    they came, with one wake-up of the loop for all that came meanwhile (a batch of writes
+    answers many tables at once) instead of one each.
+
+    >>> async def main() -> list[int]:
+    ...     got: list[int] = []
+    ...     inbox = Inbox(asyncio.get_running_loop())
+    ...     for i in range(3):
+    ...         inbox.put(got.append, i)
+    ...     await asyncio.sleep(0)
+    ...     return got
+    >>> asyncio.run(main())
+    [0, 1, 2]
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self._calls: collections.deque[tuple[Callable[[Any], None], Any]] = collections.deque()
+        self._scheduled = False
+
+    def put(self, fn: Callable[[Any], None], arg: Any) -> None:
+        """Run ``fn(arg)`` on the loop soon (from any thread)."""
+        self._calls.append((fn, arg))
+        if not self._scheduled:
+            self._scheduled = True
+            self.loop.call_soon_threadsafe(self._run)
+
+    def _run(self) -> None:
+        self._scheduled = False  # first: a call put from now on schedules another run
+        calls = self._calls
+        while calls:
+            fn, arg = calls.popleft()
+            try:
+                fn(arg)
+            except Exception:  # one table's failure must not hold back the others' answers
+                log.exception("an answer from another thread failed")
+
+
+_INBOXES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Inbox] = weakref.WeakKeyDictionary()
+
+
+def _inbox(loop: asyncio.AbstractEventLoop) -> Inbox:
+    inbox = _INBOXES.get(loop)
+    if inbox is None:
+        inbox = _INBOXES[loop] = Inbox(loop)
+    return inbox
 
 
 class TableRunner:
@@ -42,6 +93,7 @@ class TableRunner:
         self.hub = hub
         self.writer = writer
         self.loop = asyncio.get_running_loop()
+        self.inbox = _inbox(self.loop)
         self.clock = clock or self.loop.time
         self.stopped = False
         self._timers: dict[str, asyncio.TimerHandle] = {}
@@ -113,7 +165,7 @@ class TableRunner:
 
     def _answerer(self, op: int) -> Callable[[Answer], None]:
         def answer(value: Answer) -> None:  # from the writer's thread
-            self.loop.call_soon_threadsafe(self.feed, dataclasses.replace(value, op=op))
+            self.inbox.put(self.feed, dataclasses.replace(value, op=op))
 
         return answer
 

@@ -1,6 +1,8 @@
 """The writer: one thread that makes every table's writes durable, in the order they were
 asked for, many per transaction (group commit), so the event loop never waits for the
-database and a step costs a fraction of a commit.
+database and a step costs a fraction of a commit. A write that comes alone waits a moment
+(``linger``, ``PAIJU_COMMIT_DELAY``) for others to share its transaction: at a human pace
+writes come one by one, and a commit each costs far more than the wait.
 
 A batch that fails because the database cannot be reached is retried with back-off until it
 succeeds; the first failure is reported for each write in it (``Trouble``: its table pauses
@@ -64,9 +66,12 @@ class Writer:
         batch: int = 500,
         max_backoff: float = 2.0,
         sleep: Callable[[float], None] = time.sleep,
+        linger: float = 0.0,
     ) -> None:
         self.store = store
         self._batch = batch
+        # a write that comes alone waits this long for others to share its commit
+        self._linger = linger
         self._max_backoff = max_backoff
         self._sleep = sleep
         self._queue: queue.Queue[_Item | None] = queue.Queue()
@@ -79,6 +84,7 @@ class Writer:
         self.batches = 0
         self.writes = 0
         self._conn: sa.Connection | None = None  # the writer's own connection, kept open
+        self._auto: sa.Connection | None = None  # and one in autocommit, for lone statements
         self._thread = threading.Thread(target=self._run, name="paiju-writer", daemon=True)
         self._thread.start()
 
@@ -97,6 +103,8 @@ class Writer:
     def _run(self) -> None:
         while True:
             first = self._queue.get()
+            if self._linger > 0 and first is not None and self._queue.empty():
+                time.sleep(self._linger)  # group commit: one transaction for what comes now
             items = [first]
             while len(items) < self._batch:
                 try:
@@ -160,8 +168,17 @@ class Writer:
             if not careful and all(
                 isinstance(w, io.Step) and w.hand not in fenced for w in steps
             ):  # the common batch: steps only, one plain insert (no session)
-                with self._conn.begin():
-                    store.insert_steps(self._conn, steps)  # type: ignore[arg-type]
+                conn = self._conn
+                if conn.dialect.name == "postgresql":
+                    # one statement (store.insert_steps): a transaction by itself, one round
+                    # trip, not three (BEGIN, the insert, COMMIT)
+                    if self._auto is None:
+                        self._auto = conn.engine.connect().execution_options(
+                            isolation_level="AUTOCOMMIT"
+                        )
+                    conn = self._auto
+                with conn.begin():
+                    store.insert_steps(conn, steps)  # type: ignore[arg-type]
                 return [io.Stored(0) for _ in steps]
             with Session(bind=self._conn, expire_on_commit=False) as s, s.begin():
                 answers.extend(self._batch_in(s, items, careful, fenced))
@@ -172,35 +189,38 @@ class Writer:
         return answers
 
     def _drop_connection(self) -> None:
-        if self._conn is not None:
-            with contextlib.suppress(Exception):
-                self._conn.invalidate()
-                self._conn.close()
-            self._conn = None
+        for conn in (self._conn, self._auto):
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    conn.invalidate()
+                    conn.close()
+        self._conn = self._auto = None
 
     def _batch_in(
         self, s: Session, items: list[_Item], careful: bool, fenced: set[int]
     ) -> list[Answer]:
         store = self.store
-        answers: list[Answer] = []
-        i = 0
-        while i < len(items):
-            write = items[i].write
+        answers: list[Answer | None] = [None] * len(items)
+        if not careful:
+            # every step of the batch in one statement, first: a step's hand was started in
+            # an earlier batch (its id comes from that start), and a hand's close comes after
+            # its last step, so no other write of the batch can fence a step off
+            run = [
+                (i, item.write)
+                for i, item in enumerate(items)
+                if isinstance(item.write, io.Step) and item.write.hand not in fenced
+            ]
+            if run:
+                store.insert_steps(s, [w for _, w in run])
+                for i, _ in run:
+                    answers[i] = io.Stored(0)
+        for i, item in enumerate(items):
+            if answers[i] is not None:
+                continue
+            write = item.write
             hand = _hand_of(write)
             if hand is not None and hand in fenced:
-                answers.append(io.Failed(0, "fenced"))
-                i += 1
-                continue
-            if isinstance(write, io.Step) and not careful:
-                run = [write]
-                while i + len(run) < len(items):
-                    nxt = items[i + len(run)].write
-                    if not isinstance(nxt, io.Step) or nxt.hand in fenced:
-                        break
-                    run.append(nxt)
-                store.insert_steps(s, run)
-                answers.extend(io.Stored(0) for _ in run)
-                i += len(run)
+                answers[i] = io.Failed(0, "fenced")
                 continue
             if isinstance(write, io.Step):
                 result: Any = store.log_steps(s, [write])[0]
@@ -208,9 +228,8 @@ class Writer:
                 result = self._isolated(s, write) if careful else self._one(s, write)
             if result == "fenced" and hand is not None:
                 fenced.add(hand)
-            answers.append(_answer(result))
-            i += 1
-        return answers
+            answers[i] = _answer(result)
+        return answers  # type: ignore[return-value]
 
     def _isolated(self, s: Session, write: io.Write) -> Any:
         """One write in a savepoint: if it breaks a constraint or a rule, only it fails."""
