@@ -252,21 +252,20 @@ class Store:
 
     def release_table_seats(self, table_id: int) -> list[int]:
         """Free every seat at one table (its process died between hands); who sat there."""
-        with self.sessions.begin() as s:
-            accounts = list(
-                s.scalars(sa.select(SeatClaim.account_id).where(SeatClaim.table_id == table_id))
-            )
-            s.execute(sa.delete(SeatClaim).where(SeatClaim.table_id == table_id))
-            return [int(a) for a in accounts]
+        return self._release(SeatClaim.table_id == table_id)
 
     def release_seats(self, keep_tables: Sequence[int]) -> list[int]:
         """Free every seat at a table outside ``keep_tables`` (at startup: tables with no
         live hand are gone); whose seats were freed."""
+        return self._release(
+            SeatClaim.table_id.not_in(list(keep_tables)) if keep_tables else sa.true()
+        )
+
+    def _release(self, where: Any) -> list[int]:
+        """Free the seats ``where`` holds, in one statement; their accounts, sorted."""
         with self.sessions.begin() as s:
-            gone = SeatClaim.table_id.not_in(list(keep_tables)) if keep_tables else sa.true()
-            accounts = list(s.scalars(sa.select(SeatClaim.account_id).where(gone)))
-            s.execute(sa.delete(SeatClaim).where(gone))
-            return sorted(int(a) for a in accounts)
+            freed = s.scalars(sa.delete(SeatClaim).where(where).returning(SeatClaim.account_id))
+            return sorted(int(a) for a in freed)
 
     # --- reads (worker threads) ----------------------------------------------------------
 
