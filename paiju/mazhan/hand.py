@@ -43,6 +43,7 @@ __all__ = [
     "is_complete_keys",
     "least_need",
     "shortfall",
+    "shortfall_after_each",
     "suit_keys",
     "suit_readings",
     "wait_indices",
@@ -852,3 +853,39 @@ def shortfall(counts: Sequence[int], wilds: int = 0) -> int:
         total0 += n0
         best_pair_delta = min(best_pair_delta, n1 - n0)
     return max(0, total0 + best_pair_delta - wilds)
+
+
+def shortfall_after_each(counts: Sequence[int], wilds: int = 0) -> list[int | None]:
+    """:func:`shortfall` of the tiles less one tile of each index (``None`` where there is
+    none of it): what each discard would leave, the unchanged suits reckoned once.
+
+    >>> c = [0] * 34
+    >>> c[0] = c[1] = c[5] = 1; c[27] = 2  # 12m 6m 11z
+    >>> after = shortfall_after_each(c)
+    >>> after[5], after[0], after[2]
+    (1, 4, None)
+    >>> all(after[i] == shortfall([*c[:i], c[i] - 1, *c[i + 1 :]]) for i in range(34) if c[i])
+    True
+    """
+    parts = []
+    for lo, hi in _SUIT_SPANS:
+        part = tuple(counts[lo:hi])
+        honor = lo == 27
+        parts.append((_suit_shortfall(honor, part, False), _suit_shortfall(honor, part, True)))
+    total0 = sum(n0 for n0, _ in parts)
+    out: list[int | None] = [None] * 34
+    for k, (lo, hi) in enumerate(_SUIT_SPANS):
+        if not any(counts[lo:hi]):
+            continue
+        honor = lo == 27
+        others = min([2] + [n1 - n0 for j, (n0, n1) in enumerate(parts) if j != k])
+        base = total0 - parts[k][0]
+        for i in range(lo, hi):
+            if counts[i]:
+                work = list(counts[lo:hi])
+                work[i - lo] -= 1
+                part = tuple(work)
+                n0 = _suit_shortfall(honor, part, False)
+                n1 = _suit_shortfall(honor, part, True)
+                out[i] = max(0, base + n0 + min(others, n1 - n0) - wilds)
+    return out
