@@ -868,24 +868,51 @@ def shortfall_after_each(counts: Sequence[int], wilds: int = 0) -> list[int | No
     True
     """
     parts = []
+    keys = []
     for lo, hi in _SUIT_SPANS:
-        part = tuple(counts[lo:hi])
         honor = lo == 27
-        parts.append((_suit_shortfall(honor, part, False), _suit_shortfall(honor, part, True)))
+        key = sum(c * p for c, p in zip(counts[lo:hi], _POW5, strict=False))
+        keys.append(key)
+        parts.append(_part(honor, key, counts[lo:hi]))
     total0 = sum(n0 for n0, _ in parts)
     out: list[int | None] = [None] * 34
     for k, (lo, hi) in enumerate(_SUIT_SPANS):
-        if not any(counts[lo:hi]):
+        whole = counts[lo:hi]
+        if not any(whole):
             continue
         honor = lo == 27
         others = min([2] + [n1 - n0 for j, (n0, n1) in enumerate(parts) if j != k])
-        base = total0 - parts[k][0]
-        for i in range(lo, hi):
-            if counts[i]:
-                work = list(counts[lo:hi])
-                work[i - lo] -= 1
-                part = tuple(work)
-                n0 = _suit_shortfall(honor, part, False)
-                n1 = _suit_shortfall(honor, part, True)
-                out[i] = max(0, base + n0 + min(others, n1 - n0) - wilds)
+        base = total0 - parts[k][0] - wilds
+        known = _PARTS[honor]
+        key = keys[k]
+        for r, c in enumerate(whole):
+            if c:
+                less = key - _POW5[r]
+                pair = known.get(less)
+                if pair is None:
+                    pair = _part(honor, less, (*whole[:r], c - 1, *whole[r + 1 :]))
+                n0, n1 = pair
+                d = n1 - n0
+                v = base + n0 + (others if others < d else d)
+                out[lo + r] = v if v > 0 else 0
     return out
+
+
+def _part(honor: bool, key: int, counts: Sequence[int]) -> tuple[int, int]:
+    """:func:`_suit_shortfall` of one suit without and with the pair, by its key."""
+    known = _PARTS[honor]
+    pair = known.get(key)
+    if pair is None:
+        part = tuple(counts)
+        pair = (_suit_shortfall(honor, part, False), _suit_shortfall(honor, part, True))
+        if len(known) >= _PARTS_SIZE:
+            known.clear()
+        known[key] = pair
+    return pair
+
+
+#: :func:`_suit_shortfall` without and with the pair, by a suit's counts in base 5 (one
+#: table for the numbered suits, one for the honours): an int key, made by a subtraction
+#: for each tile taken away (emptied when full)
+_PARTS: tuple[dict[int, tuple[int, int]], dict[int, tuple[int, int]]] = ({}, {})
+_PARTS_SIZE = 200_000
