@@ -27,10 +27,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
-from typing import Any, NoReturn
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from paiju.errors import RulesError
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = ["main"]
 
@@ -232,8 +235,23 @@ def _serve(args: argparse.Namespace) -> int:
         finally:
             task.cancel()
 
-    asyncio.run(run())
+    with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+        runner.run(run())
     return 0
+
+
+def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where it is installed (its sockets, timers and wake-ups cost the
+    server far less CPU than the standard loop's), else the standard one (``None``).
+
+    >>> _loop_factory() is None or callable(_loop_factory())
+    True
+    """
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 def _replay(args: argparse.Namespace) -> int:

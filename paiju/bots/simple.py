@@ -21,7 +21,7 @@ import random
 from collections.abc import Sequence
 
 from paiju.mazhan.actions import Action, ActionKind
-from paiju.mazhan.hand import shortfall
+from paiju.mazhan.hand import shortfall, shortfall_after_each
 from paiju.mazhan.rules import Phase
 from paiju.mazhan.views import View
 
@@ -113,12 +113,14 @@ class GreedyBot:
     ) -> Action:
         best: list[Action] = []
         best_key: tuple[int, int] | None = None
+        after = shortfall_after_each(counts, wilds)
         for a in legal:
             if a.kind is not ActionKind.DISCARD or a.tile is None:
                 continue
             i = a.tile.index
+            left = after[i]
             counts[i] -= 1
-            key = (shortfall(counts, wilds), _connectedness(counts, i))
+            key = (shortfall(counts, wilds) if left is None else left, _connectedness(counts, i))
             counts[i] += 1
             if best_key is None or key < best_key:
                 best, best_key = [a], key
@@ -151,7 +153,7 @@ class GreedyBot:
                 for u in used:
                     counts[u] -= 1
                 value = min(
-                    (_after_discard(counts, wilds, d) for d in range(34) if counts[d]),
+                    (v for v in shortfall_after_each(counts, wilds) if v is not None),
                     default=99,
                 )
                 for u in used:
@@ -159,13 +161,6 @@ class GreedyBot:
                 if value < best_value:
                     best, best_value = a, value
         return best
-
-
-def _after_discard(counts: list[int], wilds: int, d: int) -> int:
-    counts[d] -= 1
-    value = shortfall(counts, wilds)
-    counts[d] += 1
-    return value
 
 
 def _connectedness(counts: list[int], i: int) -> int:

@@ -43,6 +43,7 @@ __all__ = [
     "is_complete_keys",
     "least_need",
     "shortfall",
+    "shortfall_after_each",
     "suit_keys",
     "suit_readings",
     "wait_indices",
@@ -852,3 +853,66 @@ def shortfall(counts: Sequence[int], wilds: int = 0) -> int:
         total0 += n0
         best_pair_delta = min(best_pair_delta, n1 - n0)
     return max(0, total0 + best_pair_delta - wilds)
+
+
+def shortfall_after_each(counts: Sequence[int], wilds: int = 0) -> list[int | None]:
+    """:func:`shortfall` of the tiles less one tile of each index (``None`` where there is
+    none of it): what each discard would leave, the unchanged suits reckoned once.
+
+    >>> c = [0] * 34
+    >>> c[0] = c[1] = c[5] = 1; c[27] = 2  # 12m 6m 11z
+    >>> after = shortfall_after_each(c)
+    >>> after[5], after[0], after[2]
+    (1, 4, None)
+    >>> all(after[i] == shortfall([*c[:i], c[i] - 1, *c[i + 1 :]]) for i in range(34) if c[i])
+    True
+    """
+    parts = []
+    keys = []
+    for lo, hi in _SUIT_SPANS:
+        honor = lo == 27
+        key = sum(c * p for c, p in zip(counts[lo:hi], _POW5, strict=False))
+        keys.append(key)
+        parts.append(_part(honor, key, counts[lo:hi]))
+    total0 = sum(n0 for n0, _ in parts)
+    out: list[int | None] = [None] * 34
+    for k, (lo, hi) in enumerate(_SUIT_SPANS):
+        whole = counts[lo:hi]
+        if not any(whole):
+            continue
+        honor = lo == 27
+        others = min([2] + [n1 - n0 for j, (n0, n1) in enumerate(parts) if j != k])
+        base = total0 - parts[k][0] - wilds
+        known = _PARTS[honor]
+        key = keys[k]
+        for r, c in enumerate(whole):
+            if c:
+                less = key - _POW5[r]
+                pair = known.get(less)
+                if pair is None:
+                    pair = _part(honor, less, (*whole[:r], c - 1, *whole[r + 1 :]))
+                n0, n1 = pair
+                d = n1 - n0
+                v = base + n0 + (others if others < d else d)
+                out[lo + r] = v if v > 0 else 0
+    return out
+
+
+def _part(honor: bool, key: int, counts: Sequence[int]) -> tuple[int, int]:
+    """:func:`_suit_shortfall` of one suit without and with the pair, by its key."""
+    known = _PARTS[honor]
+    pair = known.get(key)
+    if pair is None:
+        part = tuple(counts)
+        pair = (_suit_shortfall(honor, part, False), _suit_shortfall(honor, part, True))
+        if len(known) >= _PARTS_SIZE:
+            known.clear()
+        known[key] = pair
+    return pair
+
+
+#: :func:`_suit_shortfall` without and with the pair, by a suit's counts in base 5 (one
+#: table for the numbered suits, one for the honours): an int key, made by a subtraction
+#: for each tile taken away (emptied when full)
+_PARTS: tuple[dict[int, tuple[int, int]], dict[int, tuple[int, int]]] = ({}, {})
+_PARTS_SIZE = 200_000

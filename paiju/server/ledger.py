@@ -88,8 +88,34 @@ def new_account(s: Session, name: str, password_hash: str, start_balance: int) -
 
 
 _LEDGER_INSERT = sa.insert(LedgerEntry.__table__)  # type: ignore[arg-type]
+_LEDGER = cast(sa.Table, LedgerEntry.__table__)
 _ACCOUNTS = cast(sa.Table, Account.__table__)
 _HOUSE_IDS: dict[int, int] = {}  # per engine: the house account's id never changes
+
+# the statements of a movement, built once (Core: no ORM work per execution)
+_SEEN = sa.select(_LEDGER.c.id).where(_LEDGER.c.event_key == sa.bindparam("key")).limit(1)
+_LOCK = (
+    sa.select(_ACCOUNTS.c.id, _ACCOUNTS.c.balance, _ACCOUNTS.c.is_house, _ACCOUNTS.c.name)
+    .where(_ACCOUNTS.c.id.in_(sa.bindparam("ids", expanding=True)))
+    .order_by(_ACCOUNTS.c.id)
+)
+_LOCK_FOR_UPDATE = _LOCK.with_for_update()
+_SET_BALANCE = (
+    sa.update(_ACCOUNTS)
+    .where(_ACCOUNTS.c.id == sa.bindparam("acc"))
+    .values(balance=sa.bindparam("bal"))
+)
+# PostgreSQL: the balances and the entries in one statement (one round trip, not two)
+_WRITE_PG = sa.text(
+    "WITH changed AS (UPDATE accounts AS a SET balance = v.bal "
+    "FROM unnest(CAST(:accs AS integer[]), CAST(:bals AS bigint[])) AS v(acc, bal) "
+    "WHERE a.id = v.acc RETURNING a.id) "
+    "INSERT INTO ledger (account_id, amount, balance_after, reason, hand_id, event_key, seq) "
+    "SELECT e.acc, e.amount, e.after, CAST(:reason AS varchar), CAST(:hand AS integer), "
+    "CAST(:key AS varchar), e.seq "
+    "FROM unnest(CAST(:e_accs AS integer[]), CAST(:e_amounts AS bigint[]), "
+    "CAST(:e_afters AS bigint[]), CAST(:e_seqs AS integer[])) AS e(acc, amount, after, seq)"
+)
 
 
 def _house_id(s: Session) -> int:
@@ -107,18 +133,18 @@ def apply(
     reason: str,
     event_key: str,
     hand_id: int | None = None,
+    fresh: bool = False,
 ) -> bool:
     """Move points between accounts (ids, or ``HOUSE``) inside the caller's transaction;
-    False, changing nothing, when this event was applied before. The accounts are locked
-    (PostgreSQL: ``FOR UPDATE``, in id order) and written with plain statements.
+    False, changing nothing, when this event was applied before (``fresh``: the caller
+    knows it cannot have been, the row it belongs to being made in this transaction, and
+    the check is skipped). The accounts are locked (PostgreSQL: ``FOR UPDATE``, in id
+    order) and written with plain statements (PostgreSQL: balances and entries in one).
 
     Raises :class:`~paiju.server.errors.ServerError` ``insufficient_funds`` (the whole event
     is rolled back with the transaction) or ``bad_movement``.
     """
-    seen = s.execute(
-        sa.select(LedgerEntry.id).where(LedgerEntry.event_key == event_key).limit(1)
-    ).first()
-    if seen is not None:
+    if not fresh and s.execute(_SEEN, {"key": event_key}).first() is not None:
         return False
     moves = [m for m in movements if m[2] != 0]
     for _payer, _payee, amount in moves:
@@ -132,14 +158,9 @@ def apply(
         return house_id if k == HOUSE else int(k)
 
     ids = sorted({key(k) for m in moves for k in m[:2]})
-    query = (
-        sa.select(_ACCOUNTS.c.id, _ACCOUNTS.c.balance, _ACCOUNTS.c.is_house, _ACCOUNTS.c.name)
-        .where(_ACCOUNTS.c.id.in_(ids))
-        .order_by(_ACCOUNTS.c.id)
-    )
-    if s.get_bind().dialect.name != "sqlite":
-        query = query.with_for_update()
-    rows = {int(r.id): r for r in s.execute(query)}
+    dialect = s.get_bind().dialect.name
+    query = _LOCK if dialect == "sqlite" else _LOCK_FOR_UPDATE
+    rows = {int(r.id): r for r in s.execute(query, {"ids": ids})}
     balance = {i: int(r.balance) for i, r in rows.items()}
     entries = []
     seq = 0
@@ -154,22 +175,33 @@ def apply(
         balance[src] -= amount
         balance[dst] += amount
         for acc, delta in ((src, -amount), (dst, amount)):
-            entries.append(
-                {
-                    "account_id": acc, "amount": delta, "balance_after": balance[acc],
-                    "reason": reason, "hand_id": hand_id, "event_key": event_key, "seq": seq,
-                }
-            )  # fmt: skip
+            entries.append((acc, delta, balance[acc], seq))
             seq += 1
-    changed = [{"acc": i, "bal": b} for i, b in balance.items() if b != int(rows[i].balance)]
-    if changed:  # movements may cancel out (a person and the house paying each other)
+    # movements may cancel out (a person and the house paying each other)
+    changed = [(i, b) for i, b in balance.items() if b != int(rows[i].balance)]
+    if dialect == "postgresql":
         s.execute(
-            sa.update(_ACCOUNTS)
-            .where(_ACCOUNTS.c.id == sa.bindparam("acc"))
-            .values(balance=sa.bindparam("bal")),
-            changed,
-        )
-    s.execute(_LEDGER_INSERT, entries)
+            _WRITE_PG,
+            {
+                "accs": [i for i, _ in changed], "bals": [b for _, b in changed],
+                "reason": reason, "hand": hand_id, "key": event_key,
+                "e_accs": [e[0] for e in entries], "e_amounts": [e[1] for e in entries],
+                "e_afters": [e[2] for e in entries], "e_seqs": [e[3] for e in entries],
+            },
+        )  # fmt: skip
+    else:
+        if changed:
+            s.execute(_SET_BALANCE, [{"acc": i, "bal": b} for i, b in changed])
+        s.execute(
+            _LEDGER_INSERT,
+            [
+                {
+                    "account_id": acc, "amount": delta, "balance_after": after,
+                    "reason": reason, "hand_id": hand_id, "event_key": event_key, "seq": q,
+                }
+                for acc, delta, after, q in entries
+            ],
+        )  # fmt: skip
     for obj in list(s.identity_map.values()):  # ORM copies of these accounts are stale now
         if isinstance(obj, Account) and obj.id in balance:
             s.expire(obj, ["balance"])

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -40,6 +40,19 @@ _STEP_UNNEST = sa.text(
     "CAST(:actions AS varchar[]), CAST(:writers AS varchar[]))"
 )
 _HAND_KEY = ["table_id", "hand_no"]  # the unique key of a table's hand
+_HANDS = cast(sa.Table, Hand.__table__)
+# a hand's start and close, built once (Core: no ORM work per execution)
+_START_PG = (
+    pg_insert(_HANDS).on_conflict_do_nothing(index_elements=_HAND_KEY).returning(_HANDS.c.id)
+)
+_START_SQLITE = (
+    sqlite_insert(_HANDS).on_conflict_do_nothing(index_elements=_HAND_KEY).returning(_HANDS.c.id)
+)
+_CLOSE = (
+    sa.update(_HANDS)
+    .where(_HANDS.c.id == sa.bindparam("hand"), _HANDS.c.status == "live")
+    .values(status=sa.bindparam("to"), result=sa.bindparam("res"), writer=sa.bindparam("by"))
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,20 +119,16 @@ class Store:
         }  # fmt: skip
         dialect = s.get_bind().dialect.name
         if dialect in ("postgresql", "sqlite"):
-            insert = pg_insert if dialect == "postgresql" else sqlite_insert
-            new_id = s.execute(
-                insert(Hand)
-                .values(**values)
-                .on_conflict_do_nothing(index_elements=_HAND_KEY)
-                .returning(Hand.id)
-            ).scalar()
+            start = _START_PG if dialect == "postgresql" else _START_SQLITE
+            new_id: int | None = s.execute(start, values).scalar()
             if new_id is None:
                 return self._started(s, w) or "fenced"
         else:
             if (found := self._started(s, w, missing=None)) is not None:
                 return found
             new_id = s.execute(sa.insert(Hand).values(**values).returning(Hand.id)).scalar_one()
-        ledger.apply(s, w.fees, "fee", f"hand:{new_id}:fee", new_id)
+        # the hand's row is new in this transaction: its fee cannot have been charged
+        ledger.apply(s, w.fees, "fee", f"hand:{new_id}:fee", new_id, fresh=True)
         return int(new_id)
 
     def _started(
@@ -214,16 +223,13 @@ class Store:
         reason: str,
         key: str,
     ) -> str | None:
-        done = s.execute(
-            sa.update(Hand)
-            .where(Hand.id == hand_id, Hand.status == "live")
-            .values(status=status, result=result, writer=self.writer)
-        )
+        done = s.execute(_CLOSE, {"hand": hand_id, "to": status, "res": result, "by": self.writer})
         if done.rowcount != 1:  # type: ignore[attr-defined]
             row = s.execute(sa.select(Hand.status, Hand.writer).where(Hand.id == hand_id)).first()
             if row is not None and tuple(row) == (status, self.writer):
                 return None  # closed by this process already (a retried close)
             return "fenced"
+        # checked even so (a hand found live again after its settlement is settled once)
         ledger.apply(s, moves, reason, f"hand:{hand_id}:{key}", hand_id)
         return None
 

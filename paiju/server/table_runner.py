@@ -14,6 +14,7 @@ import asyncio
 import collections
 import dataclasses
 import logging
+import math
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -67,6 +68,21 @@ class Inbox:
                 fn(arg)
             except Exception:  # one table's failure must not hold back the others' answers
                 log.exception("an answer from another thread failed")
+
+
+#: Bots' think times end on a multiple of this (seconds of the loop's clock), so that the
+#: many tables' bot timers come due together: one wake-up of the loop for all of them.
+TICK = 0.02
+_TICK_MIN = 0.1  # shorter think times (tests, the fast pace) are kept exact
+
+
+def _on_tick(when: float) -> float:
+    """The first tick at or after ``when``.
+
+    >>> _on_tick(1.001), _on_tick(1.02), _on_tick(0.0)
+    (1.02, 1.02, 0.0)
+    """
+    return math.ceil(round(when / TICK, 9)) * TICK
 
 
 _INBOXES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Inbox] = weakref.WeakKeyDictionary()
@@ -147,9 +163,13 @@ class TableRunner:
                 old = self._timers.pop(out.key, None)
                 if old is not None:
                     old.cancel()
-                self._timers[out.key] = self.loop.call_later(
-                    out.delay, self.feed, io.TimerFired(out.key, out.token)
-                )
+                fired = io.TimerFired(out.key, out.token)
+                if out.key == "bot" and out.delay >= _TICK_MIN:
+                    # a bot's think time ends on a tick: the tables' bots share wake-ups
+                    when = _on_tick(self.loop.time() + out.delay)
+                    self._timers[out.key] = self.loop.call_at(when, self.feed, fired)
+                else:
+                    self._timers[out.key] = self.loop.call_later(out.delay, self.feed, fired)
             elif isinstance(out, io.CancelTimer):
                 handle = self._timers.pop(out.key, None)
                 if handle is not None:

@@ -32,6 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import psycopg
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
@@ -74,7 +75,8 @@ class Writer:
         self._linger = linger
         self._max_backoff = max_backoff
         self._sleep = sleep
-        self._queue: queue.Queue[_Item | None] = queue.Queue()
+        # a SimpleQueue (C): a put costs the event loop far less than a Queue's Condition
+        self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
         self._idle = threading.Event()
         self._idle.set()
         self.troubled = False  # a batch is failing right now
@@ -170,15 +172,17 @@ class Writer:
             ):  # the common batch: steps only, one plain insert (no session)
                 conn = self._conn
                 if conn.dialect.name == "postgresql":
-                    # one statement (store.insert_steps): a transaction by itself, one round
-                    # trip, not three (BEGIN, the insert, COMMIT)
+                    # one statement, a transaction by itself (autocommit): one round trip,
+                    # not three (BEGIN, the insert, COMMIT), prepared on the driver's own
+                    # connection (no SQLAlchemy statement machinery per batch)
                     if self._auto is None:
                         self._auto = conn.engine.connect().execution_options(
                             isolation_level="AUTOCOMMIT"
                         )
-                    conn = self._auto
-                with conn.begin():
-                    store.insert_steps(conn, steps)  # type: ignore[arg-type]
+                    insert_steps_direct(self._auto, self.store.writer, steps)  # type: ignore[arg-type]
+                else:
+                    with conn.begin():
+                        store.insert_steps(conn, steps)  # type: ignore[arg-type]
                 return [io.Stored(0) for _ in steps]
             with Session(bind=self._conn, expire_on_commit=False) as s, s.begin():
                 answers.extend(self._batch_in(s, items, careful, fenced))
@@ -258,6 +262,36 @@ class Writer:
         if isinstance(write, io.AbortHand):
             return store.abort_hand(s, write)
         raise TypeError(f"not a write: {write!r}")
+
+
+#: The steps of a batch as four arrays, the writer once (psycopg's placeholders).
+_STEPS_SQL = (
+    "INSERT INTO hand_actions (hand_id, seq, action, writer) "
+    "SELECT h, q, a, %s FROM unnest(%s::integer[], %s::integer[], %s::varchar[]) AS t(h, q, a)"
+)
+
+
+def insert_steps_direct(conn: sa.Connection, writer: str, steps: list[io.Step]) -> None:
+    """Append steps to their hands' logs in one prepared statement on the psycopg (v3)
+    connection under ``conn`` (PostgreSQL, autocommit: the statement is its own
+    transaction). The driver's errors come back as SQLAlchemy's (``IntegrityError``: a step
+    is written already; ``OperationalError``/``InterfaceError``: the database cannot be
+    reached), so the writer's retries and careful pass work as with any statement.
+
+    >>> insert_steps_direct.__name__
+    'insert_steps_direct'
+    """
+    params = (
+        writer,
+        [w.hand for w in steps],
+        [w.seq for w in steps],
+        [w.action for w in steps],
+    )
+    try:
+        raw: Any = conn.connection.driver_connection
+        raw.execute(_STEPS_SQL, params, prepare=True)
+    except psycopg.Error as err:  # mapped by class as SQLAlchemy maps its own statements'
+        raise sa.exc.DBAPIError.instance(_STEPS_SQL, params, err, psycopg.Error) from err
 
 
 def _hand_of(write: io.Write) -> int | None:

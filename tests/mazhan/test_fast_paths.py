@@ -6,7 +6,9 @@
 - the claim and self-draw checks on kept keys equal the recursive search;
 - ``apply`` stays pure to its callers although states share lists (copy-on-write);
 - the inlined shuffle draws what ``random.shuffle`` draws;
-- a settlement read lazily equals the one computed as the hand ends.
+- a settlement read lazily equals the one computed as the hand ends;
+- the shortfall after each discard, the unchanged suits reckoned once, equals
+  :func:`~paiju.mazhan.hand.shortfall` of the hand less that tile.
 """
 
 from __future__ import annotations
@@ -278,3 +280,19 @@ def test_shanten_pruned_equals_every_reading_combined(seed: int, melds: int, wil
                     t = min(a[1] + b[1] + c[1] + d[1], max(0, need - m))
                     best = min(best, 2 * (need - m) - t - head)
     assert sh.shanten(counts, melds, wilds) == max(-1, best - wilds)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=34, max_size=34), st.integers(0, 4))
+def test_shortfall_after_each_discard_equals_the_shortfall_of_the_rest(
+    counts: list[int], wilds: int
+) -> None:
+    from paiju.mazhan.hand import shortfall, shortfall_after_each
+
+    after = shortfall_after_each(counts, wilds)
+    for i in range(34):
+        if counts[i]:
+            less = [*counts[:i], counts[i] - 1, *counts[i + 1 :]]
+            assert after[i] == shortfall(less, wilds)
+        else:
+            assert after[i] is None
