@@ -68,6 +68,15 @@ VALUE = 1.0
 #: The weight of keeping 平胡 possible (see :func:`~paiju.bots.strong.rank_actions`): off by
 #: default, as weight 1 measured no better over 2 × 2,000 hands (benchmarks/RESULTS.md).
 PINGHU = 0.0
+#: The cost of claiming a chow in the candidates' ranking (see
+#: :func:`~paiju.bots.strong.rank_actions`): ``strong`` claims every chow its rating
+#: prefers by any margin; a chow that does not bring the hand a step closer gives up a draw
+#: for a small gain in acceptance, and passing those measured better (benchmarks/RESULTS.md).
+CHOW = 60.0
+#: Whether claim windows are searched. The rollouts never claim, for any seat, so they
+#: misjudge a claim (they rated a chow above passing by 51 胡 on average where the arena
+#: measured the marginal chows a loss): by default a claim window is decided by the rating.
+SEARCH_CLAIMS = False
 
 
 def rollout_action(state: State, seat_index: int, rng: random.Random) -> Action:
@@ -172,6 +181,8 @@ class ExpertBot:
         danger: float = DANGER,
         value: float = VALUE,
         pinghu: float = PINGHU,
+        chow: float = CHOW,
+        search_claims: bool = SEARCH_CLAIMS,
     ) -> None:
         if nodes is None and seconds is None:
             raise ValueError("the expert needs a node budget or a time budget")
@@ -185,6 +196,8 @@ class ExpertBot:
         self.danger = danger
         self.value = value
         self.pinghu = pinghu
+        self.chow = chow
+        self.search_claims = search_claims
         self.stats = SearchStats()
         self._strong = StrongBot()
 
@@ -197,20 +210,20 @@ class ExpertBot:
         """
         start = self.clock()
         for a in legal:
-            if a.kind is ActionKind.HU:
-                return a
+            if a.kind is ActionKind.HU or a.kind is ActionKind.SHAZHU:
+                return a  # 殺豬 is 400, the cap: nothing later is worth more
         if view is None or len(legal) == 1:
             return self._strong.act(view, legal, rng)
         seed = rng.getrandbits(64)
-        ranked = rank_actions(view, legal, self.danger, self.value, self.pinghu)
+        ranked = rank_actions(view, legal, self.danger, self.value, self.pinghu, self.chow)
         if not ranked:
             return self._strong.act(view, legal, rng)
         top = ranked[0][0]
         base = ranked[0][1]
+        if view.phase is not Phase.ACT and not self.search_claims:
+            return base
         candidates = [a for u, a in ranked[: self.candidates] if u >= top - MARGIN]
-        specials = [
-            a for a in legal if a.kind in (ActionKind.SHAZHU, ActionKind.ANGANG, ActionKind.JIAGANG)
-        ]
+        specials = [a for a in legal if a.kind in (ActionKind.ANGANG, ActionKind.JIAGANG)]
         if specials:  # strong would declare it: the search starts from there
             base = specials[0]
             candidates = specials + candidates

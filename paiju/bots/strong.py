@@ -120,6 +120,7 @@ def rank_actions(
     danger: float = 1.0,
     value: float = 1.0,
     pinghu: float = 0.0,
+    chow: float = 0.0,
 ) -> list[tuple[float, Action]]:
     """``strong``'s rating of each discard (on its turn) or each claim and the pass (in a
     claim window), best first; wins and kongs are not rated (``strong`` always takes them).
@@ -128,7 +129,9 @@ def rank_actions(
     ``strong`` itself): a seat with no bonus tile and no pung is worth 100 (400 with two ★)
     when it wins on a discard with chows only, so while that is likely to last (few bonus
     tiles still to come before the wall ends) pairs beyond the one, triplets and claiming a
-    pung cost.
+    pung cost. ``chow`` is a cost, in rating points, of claiming a chow (0: ``strong``
+    itself): a chow gives up the draw it replaces and fixes two concealed tiles, so with a
+    cost only the chows that bring the hand a step closer (100 points) are claimed.
 
     >>> from paiju.mazhan.rules import Ruleset, new_hand
     >>> from paiju.mazhan.views import observe
@@ -151,13 +154,13 @@ def rank_actions(
             counts[i] += 1
             out.append((u, a))
     else:
-        out = _rank_claims(view, ctx, counts, legal)
+        out = _rank_claims(view, ctx, counts, legal, chow)
     out.sort(key=lambda ua: -ua[0])
     return out
 
 
 def _rank_claims(
-    view: View, ctx: _Context, counts: list[int], legal: Sequence[Action]
+    view: View, ctx: _Context, counts: list[int], legal: Sequence[Action], chow: float = 0.0
 ) -> list[tuple[float, Action]]:
     tile = view.claim_tile
     out: list[tuple[float, Action]] = []
@@ -189,6 +192,8 @@ def _rank_claims(
                 counts[x] += 1
             if a.kind is ActionKind.PENG:
                 u -= 60.0 * ctx.pinghu_weight
+            else:
+                u -= chow
         else:
             continue
         out.append((u - 1e-6, a))  # a tie goes to the pass, as it always has
