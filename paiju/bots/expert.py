@@ -7,8 +7,11 @@ At each decision with more than one sensible answer:
    non-winner pays the winner the same (rules §7), so holding a tile back saves little by
    itself, and when it does matter the rollouts show it (``pinghu`` > 0 also weighs keeping
    平胡 possible: a seat with no bonus tile and no pung wins 100, or 400 with two ★, on a
-   discard with chows only; off by default). The best few within reach of the top are the
-   candidates, with any kong and 殺豬 the seat may declare.
+   discard with chows only; off by default), and a cost on claiming a chow (``chow``): a
+   chow takes the place of the seat's own draw, so only the chows that bring the hand a step
+   closer are worth it. The best few within reach of the top are the candidates, with any
+   kong the seat may declare. A claim window is decided by the rating alone (unless
+   ``search_claims``): the rollouts below never claim, so they misjudge claims.
 2. **Worlds.** :func:`~paiju.bots.worlds.sample_world` deals the hidden tiles — the other
    hands, other seats' face-down kongs, the wall's order — at random, consistent with the
    seat's view alone (the same legal actions, claim and 搶槓 windows included).
@@ -19,13 +22,13 @@ At each decision with more than one sensible answer:
    rules count them. Every candidate meets the same worlds and the same chance within them
    (common random numbers), so the differences between candidates are far less noisy than
    their values.
-4. **Choice.** The top-rated candidate (a kong or 殺豬 first, as ``strong`` would declare
-   it) stands unless another beats it by a paired margin: mean difference above ``z``
-   standard errors.
+4. **Choice.** The top-rated candidate (a kong first, as ``strong`` would declare it)
+   stands unless another beats it by a paired margin: mean difference above ``z`` standard
+   errors.
 
 Budgets: ``nodes`` (engine actions per decision, reproducible: the arena's default) and
-``seconds`` (a wall-clock limit, for the table: ``expert@200ms``). A win (胡) is always
-taken.
+``seconds`` (a wall-clock limit, for the table: ``expert@200ms``). A win (胡) and 殺豬 (400,
+the cap) are always taken.
 
 >>> import random
 >>> from paiju.mazhan.rules import Ruleset, new_hand
