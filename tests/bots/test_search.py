@@ -94,6 +94,16 @@ def test_a_chow_cost_lowers_only_the_chows() -> None:
             assert costly[a] == pytest.approx(expected)
 
 
+def test_the_pair_weight_only_adds_acceptance() -> None:
+    for seed in range(5):
+        view = observe(new_hand(Ruleset(), seed=seed), Seat.E)
+        plain = {a: u for u, a in rank_actions(view, view.legal)}
+        assert plain == {a: u for u, a in rank_actions(view, view.legal, pairs=1.0)}
+        doubled = {a: u for u, a in rank_actions(view, view.legal, pairs=2.0)}
+        assert all(doubled[a] >= u for a, u in plain.items())
+        assert any(doubled[a] > u for a, u in plain.items())
+
+
 def test_claim_windows_are_decided_by_the_rating_not_the_rollouts() -> None:
     for k, (view, _) in enumerate(_chow_windows(range(4))):
         if any(a.kind.value == "hu" for a in view.legal):
@@ -101,7 +111,8 @@ def test_claim_windows_are_decided_by_the_rating_not_the_rollouts() -> None:
         bot = ExpertBot(nodes=300)
         choice = bot.act(view, view.legal, random.Random(k))
         assert bot.stats.searched == 0
-        assert choice == rank_actions(view, view.legal, bot.danger, chow=bot.chow)[0][1]
+        ranked = rank_actions(view, view.legal, bot.danger, chow=bot.chow, pairs=bot.pairs)
+        assert choice == ranked[0][1]
         searching = ExpertBot(nodes=300, search_claims=True)
         assert searching.act(view, view.legal, random.Random(k)) in view.legal
 
