@@ -3,12 +3,16 @@
 At each decision with more than one sensible answer:
 
 1. **Candidates.** ``strong``'s rating (:func:`~paiju.bots.strong.rank_actions`) of the
-   discards (or, in a claim window, of the pass and each claim), its defence term off: every
-   non-winner pays the winner the same (rules §7), so holding a tile back saves little by
-   itself, and when it does matter the rollouts show it (``pinghu`` > 0 also weighs keeping
-   平胡 possible: a seat with no bonus tile and no pung wins 100, or 400 with two ★, on a
-   discard with chows only; off by default). The best few within reach of the top are the
-   candidates, with any kong and 殺豬 the seat may declare.
+   discards (or, in a claim window, of the pass and each claim), with two changes measured
+   in the arena: a cost on claiming a chow (``chow``: a chow takes the place of the seat's
+   own draw, so only the chows that bring the hand a step closer are worth it), and double
+   weight, in the acceptance, for the tiles that would make a pair a pung (``pairs``: any
+   other seat's discard of them can be claimed, and a pung skips the seats between).
+   ``pinghu`` > 0 also weighs keeping 平胡 possible (a seat with no bonus tile and no pung
+   wins 100, or 400 with two ★, on a discard with chows only; off by default). The best few
+   within reach of the top are the candidates, with any kong the seat may declare. A claim
+   window is decided by the rating alone (unless ``search_claims``): the rollouts below
+   never claim, so they misjudge claims.
 2. **Worlds.** :func:`~paiju.bots.worlds.sample_world` deals the hidden tiles — the other
    hands, other seats' face-down kongs, the wall's order — at random, consistent with the
    seat's view alone (the same legal actions, claim and 搶槓 windows included).
@@ -19,13 +23,13 @@ At each decision with more than one sensible answer:
    rules count them. Every candidate meets the same worlds and the same chance within them
    (common random numbers), so the differences between candidates are far less noisy than
    their values.
-4. **Choice.** The top-rated candidate (a kong or 殺豬 first, as ``strong`` would declare
-   it) stands unless another beats it by a paired margin: mean difference above ``z``
-   standard errors.
+4. **Choice.** The top-rated candidate (a kong first, as ``strong`` would declare it)
+   stands unless another beats it by a paired margin: mean difference above ``z`` standard
+   errors.
 
 Budgets: ``nodes`` (engine actions per decision, reproducible: the arena's default) and
-``seconds`` (a wall-clock limit, for the table: ``expert@200ms``). A win (胡) is always
-taken.
+``seconds`` (a wall-clock limit, for the table: ``expert@200ms``). A win (胡) and 殺豬 (400,
+the cap) are always taken.
 
 >>> import random
 >>> from paiju.mazhan.rules import Ruleset, new_hand
@@ -60,14 +64,31 @@ CANDIDATES = 3
 MARGIN = 150.0
 #: Standard errors by which a candidate must beat the top-rated one.
 Z = 2.5
-#: The weights of ``strong``'s defence and hand-value terms in the candidates' ranking. Every
-#: non-winner pays the winner the same (rules §7), so holding back a tile an opponent may
-#: want saves little; ``strong``'s defence is left to the search.
-DANGER = 0.0
+#: The weights of ``strong``'s defence and hand-value terms in the candidates' ranking.
+#: Every non-winner pays the winner the same (rules §7), so holding back a tile an opponent
+#: may want saves little; with the rating alone, defence off measured −2.51 [−10.11, +5.08]
+#: and thrice as strong −1.99 [−4.87, +0.89] 胡/hand against ``strong`` (seed 11, 2,000
+#: hands each): neither better, so ``strong``'s own weight stays, as the chow cost and the
+#: pair weight below were measured with it.
+DANGER = 1.0
 VALUE = 1.0
 #: The weight of keeping 平胡 possible (see :func:`~paiju.bots.strong.rank_actions`): off by
 #: default, as weight 1 measured no better over 2 × 2,000 hands (benchmarks/RESULTS.md).
 PINGHU = 0.0
+#: The cost of claiming a chow in the candidates' ranking (see
+#: :func:`~paiju.bots.strong.rank_actions`): ``strong`` claims every chow its rating
+#: prefers by any margin; a chow that does not bring the hand a step closer gives up a draw
+#: for a small gain in acceptance, and passing those measured better (benchmarks/RESULTS.md).
+CHOW = 60.0
+#: Whether claim windows are searched. The rollouts never claim, for any seat, so they
+#: misjudge a claim (they rated a chow above passing by 51 胡 on average where the arena
+#: measured the marginal chows a loss): by default a claim window is decided by the rating.
+SEARCH_CLAIMS = False
+#: The weight, in the acceptance, of the tiles that would make a pair a pung (see
+#: :func:`~paiju.bots.strong.rank_actions`): any of three seats may discard them for a 碰,
+#: a pung that skips the seats between, where a run waits on the seat's own draws (and its
+#: chows are now dear).
+PAIRS = 2.0
 
 
 def rollout_action(state: State, seat_index: int, rng: random.Random) -> Action:
@@ -172,6 +193,9 @@ class ExpertBot:
         danger: float = DANGER,
         value: float = VALUE,
         pinghu: float = PINGHU,
+        chow: float = CHOW,
+        search_claims: bool = SEARCH_CLAIMS,
+        pairs: float = PAIRS,
     ) -> None:
         if nodes is None and seconds is None:
             raise ValueError("the expert needs a node budget or a time budget")
@@ -185,6 +209,9 @@ class ExpertBot:
         self.danger = danger
         self.value = value
         self.pinghu = pinghu
+        self.chow = chow
+        self.search_claims = search_claims
+        self.pairs = pairs
         self.stats = SearchStats()
         self._strong = StrongBot()
 
@@ -197,20 +224,22 @@ class ExpertBot:
         """
         start = self.clock()
         for a in legal:
-            if a.kind is ActionKind.HU:
-                return a
+            if a.kind is ActionKind.HU or a.kind is ActionKind.SHAZHU:
+                return a  # 殺豬 is 400, the cap: nothing later is worth more
         if view is None or len(legal) == 1:
             return self._strong.act(view, legal, rng)
         seed = rng.getrandbits(64)
-        ranked = rank_actions(view, legal, self.danger, self.value, self.pinghu)
+        ranked = rank_actions(
+            view, legal, self.danger, self.value, self.pinghu, self.chow, self.pairs
+        )
         if not ranked:
             return self._strong.act(view, legal, rng)
         top = ranked[0][0]
         base = ranked[0][1]
+        if view.phase is not Phase.ACT and not self.search_claims:
+            return base
         candidates = [a for u, a in ranked[: self.candidates] if u >= top - MARGIN]
-        specials = [
-            a for a in legal if a.kind in (ActionKind.SHAZHU, ActionKind.ANGANG, ActionKind.JIAGANG)
-        ]
+        specials = [a for a in legal if a.kind in (ActionKind.ANGANG, ActionKind.JIAGANG)]
         if specials:  # strong would declare it: the search starts from there
             base = specials[0]
             candidates = specials + candidates

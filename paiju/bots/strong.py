@@ -120,6 +120,8 @@ def rank_actions(
     danger: float = 1.0,
     value: float = 1.0,
     pinghu: float = 0.0,
+    chow: float = 0.0,
+    pairs: float = 1.0,
 ) -> list[tuple[float, Action]]:
     """``strong``'s rating of each discard (on its turn) or each claim and the pass (in a
     claim window), best first; wins and kongs are not rated (``strong`` always takes them).
@@ -128,7 +130,12 @@ def rank_actions(
     ``strong`` itself): a seat with no bonus tile and no pung is worth 100 (400 with two ★)
     when it wins on a discard with chows only, so while that is likely to last (few bonus
     tiles still to come before the wall ends) pairs beyond the one, triplets and claiming a
-    pung cost.
+    pung cost. ``chow`` is a cost, in rating points, of claiming a chow (0: ``strong``
+    itself): a chow gives up the draw it replaces and fixes two concealed tiles, so with a
+    cost only the chows that bring the hand a step closer (100 points) are claimed.
+    ``pairs`` weighs, in the acceptance, the tiles that would make a pair a pung (1:
+    ``strong`` itself): any other seat's discard of them can be claimed (碰), where the tiles
+    that complete a run come from the seat's own draws alone (or a chow).
 
     >>> from paiju.mazhan.rules import Ruleset, new_hand
     >>> from paiju.mazhan.views import observe
@@ -139,7 +146,7 @@ def rank_actions(
     (True, {'discard'})
     """
     counts, wilds = natural_counts(view)
-    ctx = _Context(view, wilds, danger, value, pinghu)
+    ctx = _Context(view, wilds, danger, value, pinghu, pairs)
     out: list[tuple[float, Action]] = []
     if view.phase is Phase.ACT:
         for a in legal:
@@ -151,13 +158,13 @@ def rank_actions(
             counts[i] += 1
             out.append((u, a))
     else:
-        out = _rank_claims(view, ctx, counts, legal)
+        out = _rank_claims(view, ctx, counts, legal, chow)
     out.sort(key=lambda ua: -ua[0])
     return out
 
 
 def _rank_claims(
-    view: View, ctx: _Context, counts: list[int], legal: Sequence[Action]
+    view: View, ctx: _Context, counts: list[int], legal: Sequence[Action], chow: float = 0.0
 ) -> list[tuple[float, Action]]:
     tile = view.claim_tile
     out: list[tuple[float, Action]] = []
@@ -189,6 +196,8 @@ def _rank_claims(
                 counts[x] += 1
             if a.kind is ActionKind.PENG:
                 u -= 60.0 * ctx.pinghu_weight
+            else:
+                u -= chow
         else:
             continue
         out.append((u - 1e-6, a))  # a tie goes to the pass, as it always has
@@ -220,8 +229,10 @@ class _Context:
         danger: float = 1.0,
         value: float = 1.0,
         pinghu: float = 0.0,
+        pairs: float = 1.0,
     ) -> None:
         self.danger_weight = danger
+        self.pair_weight = pairs
         self.value_weight = value
         self.pinghu_weight = _pinghu_weight(view, wilds) * pinghu if pinghu else 0.0
         self.view = view
@@ -254,14 +265,15 @@ class _Context:
     def utility(self, counts: list[int], melds: int = 0) -> float:
         """Higher is better: distance first, then acceptance, then value."""
         sf = self.distance(counts, melds)
-        accept = 0
+        accept = 0.0
         if sf > -1:
             accept += self.unseen_wilds
+            pairs = self.pair_weight
             for x in _neighbours(counts):
                 if x != self.wild_face and self.unseen[x] and counts[x] < 4:
                     counts[x] += 1
                     if self.distance(counts, melds) < sf:
-                        accept += self.unseen[x]
+                        accept += self.unseen[x] * (pairs if counts[x] >= 3 else 1.0)
                     counts[x] -= 1
         self.far = sf >= 1
         return -100.0 * sf + accept + self.value_weight * self._value(counts, melds)

@@ -11,12 +11,15 @@ from paiju.arena import arena, difference_lines
 from paiju.bots.base import make_bot
 from paiju.bots.expert import ExpertBot
 from paiju.bots.madiao_bots import ExpertMadiaoBot, HeuristicBot, sample_madiao_world
+from paiju.bots.simple import GreedyBot
+from paiju.bots.strong import rank_actions
 from paiju.madiao import rules as md
 from paiju.madiao.seats import Seat as MdSeat
 from paiju.madiao.views import observe as md_observe
-from paiju.mazhan.rules import Ruleset, new_hand
+from paiju.mazhan.actions import ActionKind
+from paiju.mazhan.rules import Phase, Ruleset, acting, apply, new_hand
 from paiju.mazhan.seats import Seat
-from paiju.mazhan.views import observe
+from paiju.mazhan.views import View, observe
 from paiju.server.rooms import LEVELS, bot_display_name, bot_for
 from paiju.stats import paired_difference
 
@@ -63,6 +66,55 @@ def test_budgets_are_checked() -> None:
     with pytest.raises(ValueError, match="takes no time budget"):
         make_bot("madiao", "heuristic@100ms")
     assert make_bot("madiao", "expert@150ms").seconds == 0.15  # type: ignore[attr-defined]
+
+
+def _chow_windows(seeds: range) -> Iterator[tuple[View, Seat]]:
+    """Every claim window of greedy hands on these seeds where a seat may chow: its view."""
+    for seed in seeds:
+        state = new_hand(Ruleset(), seed)
+        rng = random.Random(seed)
+        while state.phase is not Phase.OVER:
+            for seat in acting(state):
+                view = observe(state, seat)
+                if any(a.kind is ActionKind.CHI for a in view.legal):
+                    yield view, seat
+            seat = acting(state)[0]
+            view = observe(state, seat)
+            state, _ = apply(state, GreedyBot().act(view, view.legal, rng))
+
+
+def test_a_chow_cost_lowers_only_the_chows() -> None:
+    windows = list(_chow_windows(range(6)))
+    assert len(windows) > 5
+    for view, _ in windows:
+        plain = {a: u for u, a in rank_actions(view, view.legal, 0.0)}
+        costly = {a: u for u, a in rank_actions(view, view.legal, 0.0, chow=60.0)}
+        for a, u in plain.items():
+            expected = u - 60.0 if a.kind is ActionKind.CHI else u
+            assert costly[a] == pytest.approx(expected)
+
+
+def test_the_pair_weight_only_adds_acceptance() -> None:
+    for seed in range(5):
+        view = observe(new_hand(Ruleset(), seed=seed), Seat.E)
+        plain = {a: u for u, a in rank_actions(view, view.legal)}
+        assert plain == {a: u for u, a in rank_actions(view, view.legal, pairs=1.0)}
+        doubled = {a: u for u, a in rank_actions(view, view.legal, pairs=2.0)}
+        assert all(doubled[a] >= u for a, u in plain.items())
+        assert any(doubled[a] > u for a, u in plain.items())
+
+
+def test_claim_windows_are_decided_by_the_rating_not_the_rollouts() -> None:
+    for k, (view, _) in enumerate(_chow_windows(range(4))):
+        if any(a.kind.value == "hu" for a in view.legal):
+            continue
+        bot = ExpertBot(nodes=300)
+        choice = bot.act(view, view.legal, random.Random(k))
+        assert bot.stats.searched == 0
+        ranked = rank_actions(view, view.legal, bot.danger, chow=bot.chow, pairs=bot.pairs)
+        assert choice == ranked[0][1]
+        searching = ExpertBot(nodes=300, search_claims=True)
+        assert searching.act(view, view.legal, random.Random(k)) in view.legal
 
 
 def _madiao_decisions(seed: int) -> Iterator[tuple[md.State, MdSeat]]:
@@ -140,8 +192,9 @@ def test_paired_differences_cancel_the_deal() -> None:
 @pytest.mark.timeout(7200)  # a long run by design (about 15 minutes on one core)
 def test_soak_expert_against_strong() -> None:
     """The expert is ahead of strong over 2,000 hands (+4.35 [−8.70, +17.39] measured on
-    this seed). Issue 18 asks for the interval above 0 and +20; not reached yet, so this
-    guards the mean only."""
+    this seed by its first version; the second measured +13.15 [−0.30, +26.61] and +4.24
+    [−10.40, +18.88] on seeds 7001 and 8117). Issue 18 asks for the interval above 0 and
+    +20; not reached yet, so this guards the mean only."""
     r = arena("mazhan", 2000, 2027, ["expert", "strong", "strong", "strong"])
     d = r["differences"]["expert - strong"]
     assert d["mean"] > 0
