@@ -3,8 +3,10 @@
 :class:`ScaledFlat` divides the flat observation by the game's ``SCALE``, so that every input
 is about [0, 1]. :class:`SkipPolicy` is sb3-contrib's masked actor-critic with the
 look-ahead features (:mod:`paiju.env.lookahead`, laid out by action index) also fed
-straight to the layer that makes the action logits, beside the hidden layers' output, so
-that the logit of action ``i`` can read action ``i``'s own ratings linearly.
+straight to the action logits: the logit of action ``i`` is a linear map of the hidden
+layers' output plus one small network, shared by all actions, of action ``i``'s own
+ratings (its five look-ahead values). Sharing it across actions is what lets a few
+thousand decisions teach it: it learns one way to read a rating, not 128.
 
 Saved with the model (the divisors are a buffer of the network), so a policy trained with it
 plays from the raw observation everywhere, the arena's policy bots included.
@@ -46,7 +48,7 @@ def lookahead_slice(hints: bool = True) -> tuple[int, int]:
     hints when ``hints``).
 
     >>> from paiju.env.mazhan_obs import FLAT_SIZE, N_HINTS
-    >>> lookahead_slice(True) == (FLAT_SIZE + N_HINTS, FLAT_SIZE + N_HINTS + 640)
+    >>> lookahead_slice(True) == (FLAT_SIZE + N_HINTS, FLAT_SIZE + N_HINTS + 768)
     True
     """
     from paiju.env.lookahead import N_LOOKAHEAD
@@ -110,11 +112,33 @@ class _SkipExtractor(torch.nn.Module if HAVE_RL else object):  # type: ignore[mi
         return self.inner.forward_critic(features)
 
 
+class _SkipHead(torch.nn.Module if HAVE_RL else object):  # type: ignore[misc]
+    """Logits = a linear map of the hidden output + a network shared by the actions of each
+    action's own look-ahead values (``channels`` sections of ``n_actions`` values)."""
+
+    def __init__(self, hidden: int, channels: int, n_actions: int, width: int = 32) -> None:
+        super().__init__()
+        self.hidden, self.channels, self.n_actions = hidden, channels, n_actions
+        self.linear = torch.nn.Linear(hidden, n_actions)
+        torch.nn.init.orthogonal_(self.linear.weight, gain=0.01)
+        torch.nn.init.zeros_(self.linear.bias)
+        self.per_action = torch.nn.Sequential(
+            torch.nn.Linear(channels, width), torch.nn.ReLU(), torch.nn.Linear(width, 1)
+        )
+
+    def forward(self, latent: Any) -> Any:
+        h = latent[:, : self.hidden]
+        la = latent[:, self.hidden :].reshape(-1, self.channels, self.n_actions)
+        own = self.per_action(la.transpose(1, 2)).squeeze(-1)  # (batch, n_actions)
+        return self.linear(h) + own
+
+
 class SkipPolicy(MaskableActorCriticPolicy):  # type: ignore[misc,valid-type]
     """``MaskableActorCriticPolicy`` with ``skip`` = ``(start, stop)`` of the (scaled)
-    features also given to the action layer (see the module docstring). Saved and loaded
-    with the model like any policy class (``MaskablePPO("...", policy=SkipPolicy, ...)``;
-    ``policy_kwargs={"skip": lookahead_slice()}``).
+    features, the look-ahead values, also given to the action logits through a network
+    shared by the actions (see the module docstring). Saved and loaded with the model like
+    any policy class (``MaskablePPO(SkipPolicy, env, policy_kwargs={"skip":
+    lookahead_slice(), ...})``).
     """
 
     def __init__(self, *args: Any, skip: tuple[int, int] = (0, 0), **kwargs: Any) -> None:
@@ -127,6 +151,17 @@ class SkipPolicy(MaskableActorCriticPolicy):  # type: ignore[misc,valid-type]
         super()._build_mlp_extractor()
         inner: Any = getattr(self, "mlp_extractor")  # noqa: B009 (untyped without the extra)
         self.mlp_extractor = _SkipExtractor(inner, *self.skip)
+
+    def _build(self, lr_schedule: Any) -> None:
+        super()._build(lr_schedule)
+        me: Any = self  # sb3's attributes, untyped here
+        n_actions = int(me.action_space.n)
+        size = self.skip[1] - self.skip[0]
+        if size % n_actions:
+            raise ValueError(f"skip {self.skip} is not a whole number of sections by action")
+        hidden = int(me.mlp_extractor.inner.latent_dim_pi)
+        self.action_net = _SkipHead(hidden, size // n_actions, n_actions)
+        me.optimizer = me.optimizer_class(me.parameters(), lr=lr_schedule(1), **me.optimizer_kwargs)
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         data: dict[str, Any] = super()._get_constructor_parameters()

@@ -9,11 +9,13 @@ every meld, bonus tile and discard on the table, the wild indicator; never anoth
 concealed tiles or the wall's order. "Live" tiles are the copies this seat cannot see.
 
 Rated actions are the discards (index 0–33) on the seat's turn and, in a claim window, the
-kong (104), pung (105), chows (106–126) and the pass (127). Wins and kongs on its own turn are
-not rated (``strong`` always takes them) and every value of an action that is not legal now
-is 0, as are all 640 values when the seat has nothing to decide.
+kong (104), pung (105), chows (106–126) and the pass (127). ``strong`` always takes a win
+(34, 35) and a kong on its own turn (36–103): they get ``la_rating`` 1 and ``la_rank`` 1
+(a kong ½ when a win is open too), a win ``la_shanten``
+0.1 (complete), their other values 0. Every value of an action that is not legal now is 0,
+as are all 768 values when the seat has nothing to decide.
 
-**Flat vector** (``float32``, 640 values, appended after the observation and the hints):
+**Flat vector** (``float32``, 768 values, appended after the observation and the hints):
 
 | offset | size | name | content |
 |---|---|---|---|
@@ -22,17 +24,22 @@ is 0, as are all 640 values when the seat has nothing to decide.
 | 256 | 128 | `la_value` | the value term after it / 40 (flush, dragon and wind pairs, 對對胡) |
 | 384 | 128 | `la_danger` | the defence term / 36 (12 per threatening seat not known safe) |
 | 512 | 128 | `la_rating` | 1 + (rating − best rating) / 100, at least 0.01 (1: the best) |
+| 640 | 128 | `la_rank` | 1 / (1 + actions strong prefers to it): 1 its choice, ½ the next, … |
 
 The terms are those of :class:`~paiju.bots.strong.Rating`: for a discard the hand after it;
 for a chow or pung the hand after the best discard that follows; for a kong on a discard the
 hand after the kong; for the pass the hand as it stands. The rating is ``strong``'s utility,
 −100 × shanten + live tiles + value − danger (+5 for a kong), so 100 below the best is a whole
-step farther; ``la_rating`` marks the best rated action with 1.
+step farther; ``la_rating`` marks the best rated action with 1 (several on the seat's turn
+when they tie: ``strong`` draws among them). In a claim window a claim rated equal to the
+pass, or to an earlier claim, gets 0.995: ``strong`` keeps the pass, then the first.
+``la_rank`` gives the order alone: 1 for ``strong``'s choice (every one of a tie), ½ for
+the next, and so on, a win or kong it always takes counted before every rated action.
 
 >>> from paiju.mazhan.rules import Ruleset, new_hand
 >>> la = lookahead_of_state(new_hand(Ruleset(), seed=9), 0)
 >>> la.shape, float(la[LAYOUT["la_rating"].offset:].max())
-((640,), 1.0)
+((768,), 1.0)
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ import numpy.typing as npt
 
 from paiju.env.layout import Layout
 from paiju.env.mazhan_obs import N_ACTIONS, action_index
+from paiju.mazhan.rules import Phase
 
 __all__ = ["LAYOUT", "N_LOOKAHEAD", "SCALE", "lookahead", "lookahead_of_state"]
 
@@ -67,6 +75,10 @@ _DA = LAYOUT.add(
 _RA = LAYOUT.add(
     "la_rating", N_ACTIONS, "actions",
     "1 + (rating − best rating) / 100, at least 0.01 (1: the best)",
+)  # fmt: skip
+_RK = LAYOUT.add(
+    "la_rank", N_ACTIONS, "actions",
+    "1 / (1 + actions strong prefers to it): 1 its choice, ½ the next, …",
 )  # fmt: skip
 
 #: Values :func:`lookahead` returns.
@@ -95,16 +107,37 @@ def lookahead(view: Any, out: npt.NDArray[np.float32] | None = None) -> npt.NDAr
     if not view.legal:
         return out
     ratings = rate_actions(view, view.legal)
-    if not ratings:
+    wins = [a for a in view.legal if a.kind.value in ("hu", "shazhu")]
+    kongs = [a for a in view.legal if a.kind.value in ("angang", "jiagang")]
+    if not ratings and not wins and not kongs:
         return out
-    best = max(r.utility for r in ratings)
+    best = max((r.utility for r in ratings), default=0.0)
+    first = max(ratings, key=lambda r: r.utility).action if ratings else None
+    claims = view.phase is not Phase.ACT
+    ahead = len(wins) + len(kongs)  # strong takes these first
+    utilities = [r.utility for r in ratings]
     for r in ratings:
         i = action_index(r.action)
         out[_SH.start + i] = (r.shanten + 2) / 10.0
         out[_AC.start + i] = r.accept / 40.0
         out[_VA.start + i] = r.value / 40.0
         out[_DA.start + i] = r.danger / 36.0
-        out[_RA.start + i] = max(0.01, 1.0 + (r.utility - best) / 100.0)
+        rating = max(0.01, 1.0 + (r.utility - best) / 100.0)
+        if claims and r.action is not first and rating > 0.995:
+            rating = 0.995  # rated equal to the pass (or an earlier claim): strong passes
+        out[_RA.start + i] = rating
+        better = sum(1 for u in utilities if u > r.utility)
+        if claims and r.action is not first and not better:
+            better = 1
+        out[_RK.start + i] = 1.0 / (1 + ahead + better)
+    for a in wins:
+        i = action_index(a)
+        out[_RA.start + i] = out[_RK.start + i] = 1.0
+        out[_SH.start + i] = 0.1  # complete
+    for a in kongs:
+        i = action_index(a)
+        out[_RA.start + i] = 1.0
+        out[_RK.start + i] = 1.0 / (1 + len(wins))
     return out
 
 

@@ -21,7 +21,7 @@ Registered as ``paiju/Mazhan-v0`` and ``paiju/MaDiao-v0`` when :mod:`paiju.env` 
 - ``hints`` (Mazhan, flat): 163 values appended to the observation
   (:func:`paiju.env.mazhan_obs.hints`: the shanten after each discard and the legal
   actions, from what the seat alone knows).
-- ``lookahead`` (Mazhan, flat): 640 values appended after those
+- ``lookahead`` (Mazhan, flat): 768 values appended after those
   (:func:`paiju.env.lookahead.lookahead`: by action index, the shanten, live accepting tiles,
   value, danger and ``strong``'s rating of the hand each candidate discard or claim leaves,
   from the seat's view).

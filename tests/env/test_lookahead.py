@@ -44,7 +44,7 @@ def test_the_documented_layout_is_the_layout() -> None:
 
 
 def test_the_features_are_strongs_terms_by_action_index() -> None:
-    sh, ac, va, da, ra = (la.LAYOUT[n].offset for n in la.LAYOUT._by_name)
+    sh, ac, va, da, ra, rk = (la.LAYOUT[n].offset for n in la.LAYOUT._by_name)
     rated = 0
     for state in _states(range(4)):
         for seat in {a.seat for a in mz.legal_actions(state)}:
@@ -59,14 +59,27 @@ def test_the_features_are_strongs_terms_by_action_index() -> None:
                 assert out[ac + i] == pytest.approx(r.accept / 40)
                 assert out[va + i] == pytest.approx(r.value / 40)
                 assert out[da + i] == pytest.approx(r.danger / 36)
-            untouched = [i for i in range(128) if i not in touched]
-            for base in (sh, ac, va, da, ra):
+            taken = {
+                action_index(a)
+                for a in view.legal
+                if a.kind.value in ("hu", "shazhu", "angang", "jiagang")
+            }
+            for i in taken:  # strong always takes these: rated 1
+                assert out[ra + i] == 1.0 and out[rk + i] >= 0.5
+            untouched = [i for i in range(128) if i not in touched | taken]
+            for base in (sh, ac, va, da, ra, rk):
                 assert not out[base + np.array(untouched, dtype=int)].any()
             if ratings:
                 rated += 1
                 top = rank_actions(view, view.legal)[0]
                 assert out[ra + action_index(top[1])] == 1.0  # strong's choice is marked 1
+                if not taken:
+                    assert out[rk + action_index(top[1])] == 1.0
+                    ranks = out[rk + np.array(sorted(touched))]
+                    assert ((ranks == 1.0) == (out[ra + np.array(sorted(touched))] == 1.0)).all()
                 assert (out[ra + np.array(sorted(touched))] >= 0.01).all()
+                if view.phase is not mz.Phase.ACT:  # ties go to the pass, then the first
+                    assert (out[ra + np.array(sorted(touched))] == 1.0).sum() == 1
     assert rated > 100
 
 
@@ -130,7 +143,8 @@ def test_the_skip_policy_feeds_the_features_to_the_action_layer(tmp_path: Path) 
         "skip": lookahead_slice(),
     }
     model = MaskablePPO(SkipPolicy, env, n_steps=32, batch_size=32, policy_kwargs=kwargs)
-    assert model.policy.action_net.in_features == 16 + la.N_LOOKAHEAD
+    head: Any = model.policy.action_net
+    assert (head.hidden, head.channels, head.n_actions) == (16, 6, 128)
     path = tmp_path / "p.zip"
     model.save(str(path))
     loaded = MaskablePPO.load(str(path), device="cpu")
