@@ -1,7 +1,7 @@
 """Train a Mazhan policy against three ``greedy`` bots with sb3-contrib's ``MaskablePPO``.
 
 Needs the ``[rl]`` extra (``pip install -e '.[rl]'``). Within ``--minutes`` (25): the first
-``--imitate-minutes`` (10) record the ``strong`` bot playing the learner's seat and fit the
+``--imitate-minutes`` (4) record the ``strong`` bot playing the learner's seat and fit the
 policy to its decisions (behaviour cloning; ``--imitate none`` skips it), then PPO trains
 against three ``greedy`` bots; then a duplicate evaluation. ``docs/env.md`` walks through it
 and ``benchmarks/RESULTS.md`` records a run.
@@ -386,7 +386,7 @@ def main() -> None:
         help="a bot to imitate first (behaviour cloning); 'none' for PPO from scratch",
     )
     parser.add_argument(
-        "--imitate-minutes", type=float, default=10.0, help="of --minutes, collecting its play"
+        "--imitate-minutes", type=float, default=4.0, help="of --minutes, collecting its play"
     )
     parser.add_argument(
         "--demos", type=Path, default=None, help="an .npz of demonstrations to use (or write)"
