@@ -1,10 +1,18 @@
 """Train a Mazhan policy against three ``greedy`` bots with sb3-contrib's ``MaskablePPO``.
 
 Needs the ``[rl]`` extra (``pip install -e '.[rl]'``). Within ``--minutes`` (25): the first
-``--imitate-minutes`` (10) record the ``strong`` bot playing the learner's seat and fit the
+``--imitate-minutes`` (4) record the ``strong`` bot playing the learner's seat and fit the
 policy to its decisions (behaviour cloning; ``--imitate none`` skips it), then PPO trains
 against three ``greedy`` bots; then a duplicate evaluation. ``docs/env.md`` walks through it
 and ``benchmarks/RESULTS.md`` records a run.
+
+The observation has the hints and the look-ahead features (``lookahead=True``,
+:mod:`paiju.env.lookahead`: ``strong``'s rating terms by action index), fed to the action
+layer beside the hidden layers (:class:`paiju.env.features.SkipPolicy`); ``--no-lookahead``
+trains the plain 256 × 256 network on the hints alone. Imitation holds out 15% of the hands
+recorded, stops when the held-out accuracy stops improving (AdamW, weight decay
+``--weight-decay``) and prints the held-out accuracy by kind of decision (discards, claim
+windows, wins and kongs on the seat's turn).
 
     python examples/train_ppo.py --minutes 25 --out runs/ppo
     paiju arena mazhan --bots policy:runs/ppo/policy.zip,greedy,greedy,greedy
@@ -39,7 +47,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 import paiju.env  # noqa: F401  (registers paiju/Mazhan-v0)
 from paiju.arena import mean_ci
-from paiju.env.features import ScaledFlat
+from paiju.env.features import ScaledFlat, SkipPolicy, lookahead_slice
 from paiju.env.policy import save_metadata
 
 NET_SCALE = 400.0  # the single-agent env's reward is net 胡 / 400
@@ -48,8 +56,9 @@ NET_SCALE = 400.0  # the single-agent env's reward is net 胡 / 400
 class Curve(BaseCallback):
     """Records each finished hand's net (胡) and stops when the time is up."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, every: int = 500) -> None:
         super().__init__()
+        self.every = every
         self.deadline = time.monotonic() + seconds
         self.points: list[tuple[int, float, float]] = []  # steps, mean net, minutes
         self.window: list[float] = []
@@ -59,7 +68,7 @@ class Curve(BaseCallback):
         for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
             if done and "net" in info:
                 self.window.append(info["net"])
-        if len(self.window) >= 2000:
+        if len(self.window) >= self.every:
             minutes = (time.monotonic() - self.start) / 60
             self.points.append((self.num_timesteps, float(np.mean(self.window)), minutes))
             print(
@@ -84,13 +93,14 @@ class NetInfo(gym.Wrapper[Any, Any, Any, Any]):
         return self.env.unwrapped.action_masks()
 
 
-def make_env(seed: int, shaping: float, gamma: float) -> Any:
+def make_env(seed: int, shaping: float, gamma: float, lookahead: bool) -> Any:
     def thunk() -> Any:
         env = gym.make(
             "paiju/Mazhan-v0",
             opponents="greedy",
             seat="rotate",
             hints=True,
+            lookahead=lookahead,
             shaping=shaping,
             shaping_gamma=gamma,
         )
@@ -101,10 +111,12 @@ def make_env(seed: int, shaping: float, gamma: float) -> Any:
     return thunk
 
 
-def evaluate(model: Any, deals: int, seed: int) -> dict[str, Any]:
+def evaluate(model: Any, deals: int, seed: int, lookahead: bool) -> dict[str, Any]:
     """Duplicate play against greedy: the policy in each seat of every deal."""
     envs = {
-        seat: gym.make("paiju/Mazhan-v0", opponents="greedy", seat=seat, hints=True).unwrapped
+        seat: gym.make(
+            "paiju/Mazhan-v0", opponents="greedy", seat=seat, hints=True, lookahead=lookahead
+        ).unwrapped
         for seat in "ESWN"
     }
     per_deal = []
@@ -135,70 +147,197 @@ def evaluate(model: Any, deals: int, seed: int) -> dict[str, Any]:
     }
 
 
+#: Kinds of decision, by the teacher's action and the mask (see :func:`kind_of`).
+KINDS = ("discard", "claim", "win/kong")
+
+
+def kind_of(mask: np.ndarray, action: int) -> int:
+    """0: a discard on the seat's turn; 1: an answer in a claim window (pass among the legal
+    actions); 2: a win or a kong on the seat's turn."""
+    if mask[127]:
+        return 1
+    return 0 if action < 34 else 2
+
+
 def demonstrations(
-    teacher: str, seconds: float, seed: int, gamma: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """A bot's decisions in the learner's seat against greedy, as (observations, masks,
-    actions, discounted returns), collected for ``seconds``."""
+    teacher: str, seconds: float, seed: int, gamma: float, lookahead: bool
+) -> dict[str, np.ndarray]:
+    """A bot's decisions in the learner's seat against greedy, collected for ``seconds``:
+    observations, masks, actions, discounted returns, kinds and the hand of each."""
     import random
 
     from paiju.bots.base import make_bot
 
-    env = gym.make("paiju/Mazhan-v0", opponents="greedy", seat="rotate", hints=True).unwrapped
+    env = gym.make(
+        "paiju/Mazhan-v0", opponents="greedy", seat="rotate", hints=True, lookahead=lookahead
+    ).unwrapped
     bot = make_bot("mazhan", teacher)
     rng = random.Random(seed)
     obs, _ = env.reset(seed=seed)
-    rows: list[tuple[np.ndarray, np.ndarray, int]] = []
+    rows: list[tuple[np.ndarray, np.ndarray, int, int]] = []
     returns: list[float] = []
     rewards: list[float] = []
+    hand = 0
     deadline = time.monotonic() + seconds
     while True:
         table = env.table
         seat = table.rules.seats[table.seat_of[env.me]]
         action = bot.act(table.rules.observe(table.state, seat), table.legal_actions(env.me), rng)
         index = table.spec.action_index(action)
-        rows.append((obs, env.action_masks(), index))
+        rows.append((obs, env.action_masks(), index, hand))
         obs, reward, done, _, _ = env.step(index)
-        rewards.append(reward)
+        rewards.append(float(reward))
         if done:
             g = 0.0
+            back = []
             for r in reversed(rewards):
                 g = r + gamma * g
-                returns.append(g)
-            returns[len(returns) - len(rewards) :] = returns[len(returns) - len(rewards) :][::-1]
+                back.append(g)
+            returns.extend(reversed(back))
             rewards = []
+            hand += 1
             if time.monotonic() > deadline:
                 break
             obs, _ = env.reset()
     rows = rows[: len(returns)]
-    return (
-        np.array([r[0] for r in rows], dtype=np.float32),
-        np.array([r[1] for r in rows], dtype=bool),
-        np.array([r[2] for r in rows], dtype=np.int64),
-        np.array(returns, dtype=np.float32),
-    )
+    masks = np.array([r[1] for r in rows], dtype=bool)
+    actions = np.array([r[2] for r in rows], dtype=np.int64)
+    return {
+        "obs": np.array([r[0] for r in rows], dtype=np.float32),
+        "masks": masks,
+        "actions": actions,
+        "returns": np.array(returns, dtype=np.float32),
+        "kinds": np.array([kind_of(m, a) for m, a in zip(masks, actions, strict=True)]),
+        "hands": np.array([r[3] for r in rows], dtype=np.int64),
+    }
 
 
-def imitate(model: Any, data: tuple[np.ndarray, ...], epochs: int) -> float:
-    """Fit the policy to the teacher's actions and the value to its returns (behaviour
-    cloning); the final accuracy on the teacher's actions."""
-    obs, masks, actions, returns = (torch.as_tensor(x) for x in data)
-    policy = model.policy
-    optimizer = torch.optim.Adam(policy.parameters(), lr=1e-3)
-    n = len(actions)
-    for _ in range(epochs):
-        order = torch.randperm(n)
-        for k in range(0, n, 256):
-            i = order[k : k + 256]
-            values, log_prob, _ = policy.evaluate_actions(obs[i], actions[i], masks[i].numpy())
-            loss = -log_prob.mean() + 0.5 * ((values.flatten() - returns[i]) ** 2).mean()
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
+def best_sets(data: dict[str, np.ndarray], lookahead: bool) -> np.ndarray:
+    """For each decision, the actions the teacher was indifferent between (a boolean row of
+    128): on its turn ``strong`` draws at random among the discards it rates equal best
+    (``la_rating`` 1), so any of them is its choice; otherwise its action alone (claims keep
+    the pass on a tie; wins and kongs are not rated)."""
+    n = len(data["actions"])
+    sets = np.zeros((n, 128), dtype=bool)
+    sets[np.arange(n), data["actions"]] = True
+    if not lookahead or data["obs"].shape[1] < lookahead_slice(hints=True)[1]:
+        return sets
+    start = lookahead_slice(hints=True)[0] + 512  # la_rating
+    rating = data["obs"][:, start : start + 128]
+    turn = (data["kinds"] == 0) & (rating[np.arange(n), data["actions"]] == 1.0)
+    sets[turn] |= (rating[turn] == 1.0) & data["masks"][turn]
+    return sets
+
+
+def _predict(policy: Any, obs: Any, masks: np.ndarray) -> np.ndarray:
+    """The policy's most likely action, decision by decision."""
+    out = []
     with torch.no_grad():
-        dist = policy.get_distribution(obs, action_masks=masks.numpy())
-        chosen = dist.distribution.probs.argmax(dim=1)
-    return float((chosen == actions).float().mean())
+        for k in range(0, len(obs), 4096):
+            dist = policy.get_distribution(obs[k : k + 4096], action_masks=masks[k : k + 4096])
+            out.append(dist.distribution.probs.argmax(dim=1).numpy())
+    return np.concatenate(out) if out else np.zeros(0, dtype=np.int64)
+
+
+def by_kind(
+    chosen: np.ndarray, actions: np.ndarray, sets: np.ndarray, kinds: np.ndarray
+) -> dict[str, Any]:
+    """Accuracy (the teacher's exact action; and one it rated as good, ``equal``) over all
+    decisions and by kind, with the count of each."""
+    exact = chosen == actions
+    equal = sets[np.arange(len(chosen)), chosen]
+    out: dict[str, Any] = {"n": len(chosen)}
+    out["all"] = float(exact.mean()) if len(chosen) else None
+    out["all_equal"] = float(equal.mean()) if len(chosen) else None
+    for k, name in enumerate(KINDS):
+        sel = kinds == k
+        out[name] = float(exact[sel].mean()) if sel.any() else None
+        out[f"{name}_equal"] = float(equal[sel].mean()) if sel.any() else None
+        out[f"n_{name}"] = int(sel.sum())
+    return out
+
+
+def imitate(
+    model: Any,
+    data: dict[str, np.ndarray],
+    lookahead: bool,
+    max_epochs: int = 40,
+    patience: int = 4,
+    weight_decay: float = 1e-4,
+    held_out: float = 0.15,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Fit the policy to the teacher's choices (the likelihood of the set it was indifferent
+    between, :func:`best_sets`) and the value to its returns (behaviour cloning) on 85% of
+    the hands; stop when the accuracy on the other 15% has not improved for ``patience``
+    epochs and keep the best epoch's weights. The accuracies (training and held out, by
+    kind of decision)."""
+    hands = np.unique(data["hands"])
+    gen = np.random.default_rng(seed)
+    test_hands = gen.choice(hands, size=max(1, int(len(hands) * held_out)), replace=False)
+    test = np.isin(data["hands"], test_hands)
+    tr, te = np.flatnonzero(~test), np.flatnonzero(test)
+    obs = torch.as_tensor(data["obs"])
+    actions = data["actions"]
+    returns = torch.as_tensor(data["returns"])
+    masks = data["masks"]
+    sets = best_sets(data, lookahead)
+    sets_t = torch.as_tensor(sets)
+    policy = model.policy
+    head = getattr(policy.action_net, "per_action", None)  # SkipPolicy's shared rating reader
+    first = torch.optim.AdamW(head.parameters(), lr=1e-2) if head is not None else None
+    optimizer = torch.optim.AdamW(policy.parameters(), lr=1e-3, weight_decay=weight_decay)
+    idx = torch.as_tensor(tr)
+    best, best_state, stale, epochs = -1.0, None, 0, 0
+    for epoch in range(max_epochs):
+        epochs += 1
+        policy.train()
+        # the first epoch fits the shared rating reader alone: the logits start from
+        # strong's own ratings and the hidden layers learn what they leave out
+        opt = first if epoch == 0 and first is not None else optimizer
+        order = idx[torch.randperm(len(idx))]
+        for k in range(0, len(order), 256):
+            i = order[k : k + 256]
+            ni = i.numpy()
+            logits = policy.get_distribution(obs[i], action_masks=masks[ni]).distribution.logits
+            chosen = torch.logsumexp(logits.masked_fill(~sets_t[i], -1e9), dim=1)
+            log_p = chosen - torch.logsumexp(logits, dim=1)
+            values = policy.predict_values(obs[i]).flatten()
+            loss = -log_p.mean() + 0.5 * ((values - returns[i]) ** 2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        policy.eval()
+        acc = float(sets[te, _predict(policy, obs[te], masks[te])].mean())
+        if acc > best:
+            best, stale = acc, 0
+            best_state = {k: v.clone() for k, v in policy.state_dict().items()}
+        else:
+            stale += 1
+            if stale >= patience:
+                break
+    if best_state is not None:
+        policy.load_state_dict(best_state)
+    policy.set_training_mode(False)
+    kinds = data["kinds"]
+    return {
+        "epochs": epochs,
+        "train": by_kind(_predict(policy, obs[tr], masks[tr]), actions[tr], sets[tr], kinds[tr]),
+        "held_out": by_kind(_predict(policy, obs[te], masks[te]), actions[te], sets[te], kinds[te]),
+        "decisions": len(actions),
+        "hands": len(hands),
+        "held_out_hands": len(test_hands),
+    }
+
+
+def describe(acc: dict[str, Any]) -> str:
+    """One line: all, discards, claims, wins and kongs (exact, then rated equal best)."""
+    parts = [f"{acc['all']:.1%} (rated equal {acc['all_equal']:.1%}) of {acc['n']:,}"]
+    for name in KINDS:
+        if acc[name] is not None:
+            eq = acc[f"{name}_equal"]
+            parts.append(f"{name} {acc[name]:.1%} ({eq:.1%}, {acc[f'n_{name}']:,})")
+    return ", ".join(parts)
 
 
 def plot(points: list[tuple[int, float, float]], ev: dict[str, Any], path: Path) -> None:
@@ -210,7 +349,7 @@ def plot(points: list[tuple[int, float, float]], ev: dict[str, Any], path: Path)
     fig, ax = plt.subplots(figsize=(7, 4))
     if points:
         steps = [p[0] for p in points]
-        ax.plot(steps, [p[1] for p in points], label="training (mean net per hand, 2,000 hands)")
+        ax.plot(steps, [p[1] for p in points], label="training (mean net per hand, 500 hands)")
         x = steps[-1]
     else:
         x = 0
@@ -247,8 +386,13 @@ def main() -> None:
         help="a bot to imitate first (behaviour cloning); 'none' for PPO from scratch",
     )
     parser.add_argument(
-        "--imitate-minutes", type=float, default=10.0, help="of --minutes, collecting its play"
+        "--imitate-minutes", type=float, default=4.0, help="of --minutes, collecting its play"
     )
+    parser.add_argument(
+        "--demos", type=Path, default=None, help="an .npz of demonstrations to use (or write)"
+    )
+    parser.add_argument("--weight-decay", type=float, default=1e-4, help="imitation AdamW")
+    parser.add_argument("--no-lookahead", action="store_true", help="hints only, plain MLP")
     parser.add_argument("--lr", type=float, default=None, help="PPO learning rate")
     parser.add_argument("--ent", type=float, default=None, help="PPO entropy bonus")
     parser.add_argument("--seed", type=int, default=1)
@@ -257,15 +401,25 @@ def main() -> None:
     torch.set_num_threads(1)
     args.out.mkdir(parents=True, exist_ok=True)
     gamma = 0.99
+    lookahead = not args.no_lookahead
     warm = args.imitate != "none"
     # after imitation PPO only fine-tunes: a small step and no entropy bonus keep what was
     # learnt; from scratch it explores
     lr = args.lr if args.lr is not None else (2e-5 if warm else 3e-4)
     ent = args.ent if args.ent is not None else (0.0 if warm else 0.01)
-    thunks = [make_env(args.seed * 1000 + i, args.shaping, gamma) for i in range(args.envs)]
+    thunks = [
+        make_env(args.seed * 1000 + i, args.shaping, gamma, lookahead) for i in range(args.envs)
+    ]
     venv = SubprocVecEnv(thunks) if args.workers > 1 else DummyVecEnv(thunks)
+    policy_kwargs: dict[str, Any] = {
+        "net_arch": [256, 256],
+        "features_extractor_class": ScaledFlat,
+        "features_extractor_kwargs": {"game": "mazhan", "hints": True, "lookahead": lookahead},
+    }
+    if lookahead:
+        policy_kwargs["skip"] = lookahead_slice(hints=True)
     model = MaskablePPO(
-        "MlpPolicy",
+        SkipPolicy if lookahead else "MlpPolicy",
         venv,
         n_steps=256,
         batch_size=512,
@@ -274,36 +428,53 @@ def main() -> None:
         gamma=gamma,
         gae_lambda=0.95,
         ent_coef=ent,
-        policy_kwargs={
-            "net_arch": [256, 256],
-            "features_extractor_class": ScaledFlat,
-            "features_extractor_kwargs": {"game": "mazhan", "hints": True},
-        },
+        policy_kwargs=policy_kwargs,
         seed=args.seed,
         device="cpu",
         verbose=0,
     )
     started = time.monotonic()
-    accuracy = None
-    if args.imitate != "none":
-        data = demonstrations(args.imitate, args.imitate_minutes * 60, args.seed, gamma)
-        accuracy = imitate(model, data, epochs=8)
+    imitation = None
+    if warm:
+        if args.demos is not None and args.demos.exists():
+            data = dict(np.load(args.demos))
+            if not lookahead:  # recorded with the look-ahead features: drop them
+                data["obs"] = data["obs"][:, : lookahead_slice(hints=True)[0]]
+        else:
+            data = demonstrations(
+                args.imitate, args.imitate_minutes * 60, args.seed, gamma, lookahead
+            )
+            if args.demos is not None:
+                np.savez_compressed(args.demos, **data)
+        collected = time.monotonic() - started
         print(
-            f"imitated {args.imitate}: {len(data[2]):,} decisions, accuracy {accuracy:.1%}, "
-            f"{(time.monotonic() - started) / 60:.1f} min",
+            f"recorded {args.imitate}: {len(data['actions']):,} decisions in "
+            f"{len(np.unique(data['hands'])):,} hands, {collected / 60:.1f} min",
+            flush=True,
+        )
+        imitation = imitate(model, data, lookahead, weight_decay=args.weight_decay, seed=args.seed)
+        print(
+            f"imitated {args.imitate} in {imitation['epochs']} epochs; accuracy on its "
+            f"decisions, training: {describe(imitation['train'])}",
+            flush=True,
+        )
+        print(
+            f"  held out ({imitation['held_out_hands']:,} hands): "
+            f"{describe(imitation['held_out'])}; {(time.monotonic() - started) / 60:.1f} min",
             flush=True,
         )
     curve = Curve(args.minutes * 60 - (time.monotonic() - started))
-    model.learn(total_timesteps=10**9, callback=curve)
+    if curve.deadline > time.monotonic():
+        model.learn(total_timesteps=10**9, callback=curve)
     trained = time.monotonic() - started
     path = args.out / "policy.zip"
     model.save(str(path))
-    save_metadata(path, "mazhan", "flat", hints=True)
-    ev = evaluate(model, args.eval_deals, seed=10**6 + args.seed)
+    save_metadata(path, "mazhan", "flat", hints=True, lookahead=lookahead)
+    ev = evaluate(model, args.eval_deals, seed=10**6 + args.seed, lookahead=lookahead)
     results = {
         "train_minutes": trained / 60,
         "timesteps": model.num_timesteps,
-        "imitation_accuracy": accuracy,
+        "imitation": imitation,
         "evaluation": ev,
         "load": os.getloadavg(),
         "args": {k: str(v) for k, v in vars(args).items()},

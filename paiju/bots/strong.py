@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from paiju.bots.simple import first_of, natural_counts
 from paiju.mazhan.actions import Action, ActionKind
@@ -37,7 +38,7 @@ from paiju.mazhan.seats import SEATS
 from paiju.mazhan.shanten import shanten
 from paiju.mazhan.views import View
 
-__all__ = ["StrongBot", "rank_actions"]
+__all__ = ["Rating", "StrongBot", "rank_actions", "rate_actions"]
 
 _WINS = (ActionKind.HU, ActionKind.SHAZHU)
 _KONGS = (ActionKind.ANGANG, ActionKind.JIAGANG)
@@ -114,6 +115,28 @@ class StrongBot:
         return best[rng.randrange(len(best))]
 
 
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """``strong``'s rating of one action and the terms it is made of.
+
+    ``utility`` = −100 × ``shanten`` + ``accept`` + ``value`` − ``danger`` (+ 5 for a kong
+    claimed on a discard, − the 平胡 terms when ``pinghu`` is on). For a discard the terms are
+    those of the hand after it; for a chow or pung those after the best discard that follows
+    it; for a kong claimed on a discard those after the kong; for a pass those of the hand as
+    it stands.
+
+    >>> Rating(Action.parse("E discard 1m"), -95.0, 1, 5, 0.0, 0.0).shanten
+    1
+    """
+
+    action: Action
+    utility: float
+    shanten: int  # tiles from complete after the action (−1: complete)
+    accept: float  # unseen tiles (★ included) that would bring the hand one step closer
+    value: float  # the hand-value term (flush, dragon and wind pairs, 對對胡)
+    danger: float  # the defence term subtracted (0 when nobody threatens)
+
+
 def rank_actions(
     view: View,
     legal: Sequence[Action],
@@ -145,41 +168,71 @@ def rank_actions(
     >>> ranked[0][0] >= ranked[-1][0], {a.kind.value for _, a in ranked}
     (True, {'discard'})
     """
-    counts, wilds = natural_counts(view)
-    ctx = _Context(view, wilds, danger, value, pinghu, pairs)
-    out: list[tuple[float, Action]] = []
-    if view.phase is Phase.ACT:
-        for a in legal:
-            if a.kind is not ActionKind.DISCARD or a.tile is None:
-                continue
-            i = a.tile.index
-            counts[i] -= 1
-            u = ctx.utility(counts) - ctx.danger(i)
-            counts[i] += 1
-            out.append((u, a))
-    else:
-        out = _rank_claims(view, ctx, counts, legal, chow)
+    rated = rate_actions(view, legal, danger, value, pinghu, chow, pairs)
+    out = [(r.utility, r.action) for r in rated]
     out.sort(key=lambda ua: -ua[0])
     return out
 
 
-def _rank_claims(
+def rate_actions(
+    view: View,
+    legal: Sequence[Action],
+    danger: float = 1.0,
+    value: float = 1.0,
+    pinghu: float = 0.0,
+    chow: float = 0.0,
+    pairs: float = 1.0,
+) -> list[Rating]:
+    """The :class:`Rating` of each action :func:`rank_actions` rates, in the order of
+    ``legal`` (the same arguments; unsorted). Reads only the view: what this seat may know.
+
+    >>> from paiju.mazhan.rules import Ruleset, new_hand
+    >>> from paiju.mazhan.views import observe
+    >>> from paiju.mazhan.seats import Seat
+    >>> view = observe(new_hand(Ruleset(), seed=9), Seat.E)
+    >>> r = rate_actions(view, view.legal)[0]
+    >>> r.utility == -100 * r.shanten + r.accept + r.value - r.danger
+    True
+    """
+    counts, wilds = natural_counts(view)
+    ctx = _Context(view, wilds, danger, value, pinghu, pairs)
+    if view.phase is not Phase.ACT:
+        return _rate_claims(view, ctx, counts, legal, chow)
+    out: list[Rating] = []
+    for a in legal:
+        if a.kind is not ActionKind.DISCARD or a.tile is None:
+            continue
+        i = a.tile.index
+        counts[i] -= 1
+        sf, accept, val = ctx.parts(counts)
+        u = ctx.combine(sf, accept, val)
+        d = ctx.danger(i)
+        counts[i] += 1
+        out.append(Rating(a, u - d, sf, accept, val * ctx.value_weight, d))
+    return out
+
+
+def _rate_claims(
     view: View, ctx: _Context, counts: list[int], legal: Sequence[Action], chow: float = 0.0
-) -> list[tuple[float, Action]]:
+) -> list[Rating]:
     tile = view.claim_tile
-    out: list[tuple[float, Action]] = []
+    out: list[Rating] = []
     for a in legal:
         if a.kind is ActionKind.PASS:
-            out.append((ctx.utility(counts), a))
+            sf, accept, val = ctx.parts(counts)
+            u = ctx.combine(sf, accept, val)
+            out.append(Rating(a, u, sf, accept, val * ctx.value_weight, 0.0))
     if tile is None:
         return out
     f = tile.index
     for a in legal:
         if a.kind is ActionKind.GANG:
             counts[f] -= 3
-            u = ctx.utility(counts, melds=1) + 5  # a kong's points and an extra draw
+            sf, accept, val = ctx.parts(counts, melds=1)
+            u = ctx.combine(sf, accept, val) + 5  # a kong's points and an extra draw
             counts[f] += 3
             u -= 60.0 * ctx.pinghu_weight
+            d = 0.0
         elif a.kind in (ActionKind.PENG, ActionKind.CHI):
             used = (
                 [f, f] if a.kind is ActionKind.PENG else [t.index for t in a.chow if t.index != f]
@@ -187,11 +240,17 @@ def _rank_claims(
             for x in used:
                 counts[x] -= 1
             u = -1e9
-            for d in range(34):
-                if counts[d]:
-                    counts[d] -= 1
-                    u = max(u, ctx.utility(counts, melds=1) - ctx.danger(d))
-                    counts[d] += 1
+            sf, accept, val, d = 99, 0.0, 0.0, 0.0
+            for k in range(34):
+                if counts[k]:
+                    counts[k] -= 1
+                    p = ctx.parts(counts, melds=1)
+                    dk = ctx.danger(k)
+                    uk = ctx.combine(*p) - dk
+                    if uk > u:
+                        u = uk
+                        (sf, accept, val), d = p, dk
+                    counts[k] += 1
             for x in used:
                 counts[x] += 1
             if a.kind is ActionKind.PENG:
@@ -200,7 +259,8 @@ def _rank_claims(
                 u -= chow
         else:
             continue
-        out.append((u - 1e-6, a))  # a tie goes to the pass, as it always has
+        # a tie goes to the pass, as it always has
+        out.append(Rating(a, u - 1e-6, sf, accept, val * ctx.value_weight, d))
     return out
 
 
@@ -262,8 +322,8 @@ class _Context:
         """Shanten of these concealed tiles beside this seat's melds (and ``melds`` more)."""
         return shanten(counts, self.meld_count + melds, self.wilds)
 
-    def utility(self, counts: list[int], melds: int = 0) -> float:
-        """Higher is better: distance first, then acceptance, then value."""
+    def parts(self, counts: list[int], melds: int = 0) -> tuple[int, float, float]:
+        """Shanten, acceptance and the (unweighted) value term of these concealed tiles."""
         sf = self.distance(counts, melds)
         accept = 0.0
         if sf > -1:
@@ -276,7 +336,15 @@ class _Context:
                         accept += self.unseen[x] * (pairs if counts[x] >= 3 else 1.0)
                     counts[x] -= 1
         self.far = sf >= 1
-        return -100.0 * sf + accept + self.value_weight * self._value(counts, melds)
+        return sf, accept, self._value(counts, melds)
+
+    def combine(self, sf: int, accept: float, value: float) -> float:
+        """The utility of :meth:`parts`: distance first, then acceptance, then value."""
+        return -100.0 * sf + accept + self.value_weight * value
+
+    def utility(self, counts: list[int], melds: int = 0) -> float:
+        """Higher is better: distance first, then acceptance, then value."""
+        return self.combine(*self.parts(counts, melds))
 
     def _value(self, counts: list[int], extra_melds: int) -> float:
         suited = [sum(counts[s * 9 : s * 9 + 9]) for s in range(3)]

@@ -21,6 +21,9 @@ still sum to zero; ``"offender"`` penalises the offender alone (PettingZoo's
 
 **Hints.** ``hints=True`` (Mazhan, flat) appends :func:`paiju.env.mazhan_obs.hints`: the
 shanten after each possible discard and the legal actions, from what the seat alone knows.
+``lookahead=True`` (Mazhan, flat) then appends :func:`paiju.env.lookahead.lookahead`: for
+each candidate action, the shanten, live accepting tiles, value, danger and ``strong``'s
+rating of the hand it leaves, from the seat's view.
 
 **Episodes.** ``match_hands=None``: one hand; players move one seat on with every hand when
 ``rotate_seats`` is on (default), so ``player_0`` is not always East. ``match_hands=N``: a
@@ -128,6 +131,7 @@ def table_and_rewards(
     illegal_reward: float,
     shaping: float,
     shaping_gamma: float,
+    lookahead: bool = False,
 ) -> tuple[Table, RewardRules]:
     """The table and the reward rules an environment (AEC or parallel) is built on, from its
     options; an unknown ``obs`` is a ``ValueError``.
@@ -146,7 +150,7 @@ def table_and_rewards(
         raise ValueError(f"obs must be 'flat' or 'planes', got {obs!r}")
     table = Table(
         game, planes=obs == "planes", match_hands=match_hands, rotate_seats=rotate_seats,
-        hints=hints,
+        hints=hints, lookahead=lookahead,
     )  # fmt: skip
     rules = RewardRules(
         game, reward_scale=reward_scale, illegal=illegal, illegal_reward=illegal_reward,
@@ -173,6 +177,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         match_hands: int | None = None,
         rotate_seats: bool = True,
         hints: bool = False,
+        lookahead: bool = False,
         copy_obs: bool = True,
         render_mode: str | None = None,
     ) -> None:
@@ -182,7 +187,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self.table, self.reward_rules = table_and_rewards(
             game, obs=obs, match_hands=match_hands, rotate_seats=rotate_seats, hints=hints,
             reward_scale=reward_scale, illegal=illegal, illegal_reward=illegal_reward,
-            shaping=shaping, shaping_gamma=shaping_gamma,
+            shaping=shaping, shaping_gamma=shaping_gamma, lookahead=lookahead,
         )  # fmt: skip
         self.metadata = {**PaijuAECEnv.metadata, "name": f"paiju_{game}_v0"}
         self.render_mode = render_mode

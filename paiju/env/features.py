@@ -1,5 +1,12 @@
-"""A features extractor for stable-baselines3 (needs the ``[rl]`` extra): the flat
-observation divided by the game's ``SCALE``, so that every input is about [0, 1].
+"""A features extractor and a policy for stable-baselines3 (need the ``[rl]`` extra).
+
+:class:`ScaledFlat` divides the flat observation by the game's ``SCALE``, so that every input
+is about [0, 1]. :class:`SkipPolicy` is sb3-contrib's masked actor-critic with the
+look-ahead features (:mod:`paiju.env.lookahead`, laid out by action index) also fed
+straight to the action logits: the logit of action ``i`` is a linear map of the hidden
+layers' output plus one small network, shared by all actions, of action ``i``'s own
+ratings (its five look-ahead values). Sharing it across actions is what lets a few
+thousand decisions teach it: it learns one way to read a rating, not 128.
 
 Saved with the model (the divisors are a buffer of the network), so a policy trained with it
 plays from the raw observation everywhere, the arena's policy bots included.
@@ -24,14 +31,30 @@ from paiju.env import madiao_obs, mazhan_obs
 
 try:
     import torch
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
     from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
     HAVE_RL = True
 except ImportError:  # the [rl] extra is not installed
     BaseFeaturesExtractor = object  # type: ignore[assignment,misc]
+    MaskableActorCriticPolicy = object  # type: ignore[assignment,misc]
     HAVE_RL = False
 
-__all__ = ["HAVE_RL", "ScaledFlat"]
+__all__ = ["HAVE_RL", "ScaledFlat", "SkipPolicy", "lookahead_slice"]
+
+
+def lookahead_slice(hints: bool = True) -> tuple[int, int]:
+    """Where the look-ahead features sit in a Mazhan flat observation with them (after the
+    hints when ``hints``).
+
+    >>> from paiju.env.mazhan_obs import FLAT_SIZE, N_HINTS
+    >>> lookahead_slice(True) == (FLAT_SIZE + N_HINTS, FLAT_SIZE + N_HINTS + 768)
+    True
+    """
+    from paiju.env.lookahead import N_LOOKAHEAD
+
+    start = mazhan_obs.FLAT_SIZE + (mazhan_obs.N_HINTS if hints else 0)
+    return start, start + N_LOOKAHEAD
 
 
 class ScaledFlat(BaseFeaturesExtractor):  # type: ignore[misc,valid-type]
@@ -40,7 +63,13 @@ class ScaledFlat(BaseFeaturesExtractor):  # type: ignore[misc,valid-type]
     Raises ``ValueError`` for another observation shape, ``ImportError`` without the extra.
     """
 
-    def __init__(self, observation_space: Any, game: str = "mazhan", hints: bool = False) -> None:
+    def __init__(
+        self,
+        observation_space: Any,
+        game: str = "mazhan",
+        hints: bool = False,
+        lookahead: bool = False,
+    ) -> None:
         if not HAVE_RL:
             raise ImportError("ScaledFlat needs the [rl] extra: pip install 'paiju[rl]'")
         super().__init__(observation_space, features_dim=int(observation_space.shape[0]))
@@ -49,6 +78,10 @@ class ScaledFlat(BaseFeaturesExtractor):  # type: ignore[misc,valid-type]
             tops = np.ones(mazhan_obs.N_HINTS, dtype=np.float32)
             tops[:35] = 10.0  # shanten + 2; the legal actions are 0/1
             scale = np.concatenate((scale, tops))
+        if lookahead:
+            from paiju.env.lookahead import SCALE as LA_SCALE
+
+            scale = np.concatenate((scale, LA_SCALE))
         if scale.shape != observation_space.shape:
             raise ValueError(f"ScaledFlat needs the flat {game} observation {scale.shape}")
         self.register_buffer("inv_scale", torch.as_tensor(1.0 / scale))
@@ -56,3 +89,81 @@ class ScaledFlat(BaseFeaturesExtractor):  # type: ignore[misc,valid-type]
     def forward(self, observations: Any) -> Any:
         """The scaled observations."""
         return observations * self.inv_scale
+
+
+class _SkipExtractor(torch.nn.Module if HAVE_RL else object):  # type: ignore[misc]
+    """An ``MlpExtractor`` whose actor output also carries ``features[start:stop]``."""
+
+    def __init__(self, inner: Any, start: int, stop: int) -> None:
+        super().__init__()
+        self.inner = inner
+        self.start, self.stop = start, stop
+        self.latent_dim_pi = inner.latent_dim_pi + (stop - start)
+        self.latent_dim_vf = inner.latent_dim_vf
+
+    def forward(self, features: Any) -> tuple[Any, Any]:
+        return self.forward_actor(features), self.forward_critic(features)
+
+    def forward_actor(self, features: Any) -> Any:
+        hidden = self.inner.forward_actor(features)
+        return torch.cat((hidden, features[:, self.start : self.stop]), dim=1)
+
+    def forward_critic(self, features: Any) -> Any:
+        return self.inner.forward_critic(features)
+
+
+class _SkipHead(torch.nn.Module if HAVE_RL else object):  # type: ignore[misc]
+    """Logits = a linear map of the hidden output + a network shared by the actions of each
+    action's own look-ahead values (``channels`` sections of ``n_actions`` values)."""
+
+    def __init__(self, hidden: int, channels: int, n_actions: int, width: int = 32) -> None:
+        super().__init__()
+        self.hidden, self.channels, self.n_actions = hidden, channels, n_actions
+        self.linear = torch.nn.Linear(hidden, n_actions)
+        torch.nn.init.orthogonal_(self.linear.weight, gain=0.01)
+        torch.nn.init.zeros_(self.linear.bias)
+        self.per_action = torch.nn.Sequential(
+            torch.nn.Linear(channels, width), torch.nn.ReLU(), torch.nn.Linear(width, 1)
+        )
+
+    def forward(self, latent: Any) -> Any:
+        h = latent[:, : self.hidden]
+        la = latent[:, self.hidden :].reshape(-1, self.channels, self.n_actions)
+        own = self.per_action(la.transpose(1, 2)).squeeze(-1)  # (batch, n_actions)
+        return self.linear(h) + own
+
+
+class SkipPolicy(MaskableActorCriticPolicy):  # type: ignore[misc,valid-type]
+    """``MaskableActorCriticPolicy`` with ``skip`` = ``(start, stop)`` of the (scaled)
+    features, the look-ahead values, also given to the action logits through a network
+    shared by the actions (see the module docstring). Saved and loaded with the model like
+    any policy class (``MaskablePPO(SkipPolicy, env, policy_kwargs={"skip":
+    lookahead_slice(), ...})``).
+    """
+
+    def __init__(self, *args: Any, skip: tuple[int, int] = (0, 0), **kwargs: Any) -> None:
+        if not HAVE_RL:
+            raise ImportError("SkipPolicy needs the [rl] extra: pip install 'paiju[rl]'")
+        self.skip = tuple(skip)
+        super().__init__(*args, **kwargs)
+
+    def _build_mlp_extractor(self) -> None:
+        super()._build_mlp_extractor()
+        inner: Any = getattr(self, "mlp_extractor")  # noqa: B009 (untyped without the extra)
+        self.mlp_extractor = _SkipExtractor(inner, *self.skip)
+
+    def _build(self, lr_schedule: Any) -> None:
+        super()._build(lr_schedule)
+        me: Any = self  # sb3's attributes, untyped here
+        n_actions = int(me.action_space.n)
+        size = self.skip[1] - self.skip[0]
+        if size % n_actions:
+            raise ValueError(f"skip {self.skip} is not a whole number of sections by action")
+        hidden = int(me.mlp_extractor.inner.latent_dim_pi)
+        self.action_net = _SkipHead(hidden, size // n_actions, n_actions)
+        me.optimizer = me.optimizer_class(me.parameters(), lr=lr_schedule(1), **me.optimizer_kwargs)
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        data: dict[str, Any] = super()._get_constructor_parameters()
+        data["skip"] = self.skip
+        return data

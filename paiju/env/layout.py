@@ -79,7 +79,7 @@ class Layout:
 
         Raises ``ValueError`` for an unknown kind or a name used twice.
         """
-        if kind not in ("set", "scalar", "codes"):
+        if kind not in ("set", "scalar", "codes", "actions"):
             raise ValueError(f"unknown section kind {kind!r}")
         if name in self._by_name:
             raise ValueError(f"section {name!r} is defined twice")

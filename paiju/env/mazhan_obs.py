@@ -462,7 +462,9 @@ class MazhanEncoder:
             b[_DEAD] = state.ruleset.dead_wall
             b[_HAND : _HAND + 34] = state.hands[me]
             for m in state.melds[me]:
-                if m.kind is MeldKind.CKONG:
+                # a seat's own concealed kongs; one built from another seat's view (a policy
+                # bot's) holds the others' face down, without tiles, and has no use for them
+                if m.kind is MeldKind.CKONG and m.tiles is not None:
                     b[_OWNCK + m.tiles[0].index] = 1.0
         self._hand_dirty = [False] * 4
         self._ctx_seen = [-1] * 4

@@ -58,12 +58,13 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         match_hands: int | None = None,
         rotate_seats: bool = True,
         hints: bool = False,
+        lookahead: bool = False,
         render_mode: str | None = None,
     ) -> None:
         self.table, self.reward_rules = table_and_rewards(
             game, obs=obs, match_hands=match_hands, rotate_seats=rotate_seats, hints=hints,
             reward_scale=reward_scale, illegal=illegal, illegal_reward=illegal_reward,
-            shaping=shaping, shaping_gamma=shaping_gamma,
+            shaping=shaping, shaping_gamma=shaping_gamma, lookahead=lookahead,
         )  # fmt: skip
         self.metadata = {**PaijuParallelEnv.metadata, "name": f"paiju_{game}_parallel_v0"}
         self.render_mode = render_mode

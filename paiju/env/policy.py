@@ -1,7 +1,8 @@
 """A saved policy as a bot: ``paiju arena --bots policy:PATH,greedy,greedy,greedy``.
 
 A policy is saved by ``examples/train_ppo.py`` as ``PATH`` (sb3-contrib's ``MaskablePPO``
-zip) beside ``PATH.json`` (``{"game", "obs", "algorithm"}``). :class:`PolicyBot` plays it:
+zip) beside ``PATH.json`` (``{"game", "obs", "hints", "lookahead", "algorithm"}``).
+:class:`PolicyBot` plays it:
 from the view a bot receives it builds the same observation the environment gives (see
 :func:`observation_of_view`), masks the seat's legal actions and takes the policy's most
 likely action. Loading needs the ``[rl]`` extra (PyTorch, sb3-contrib).
@@ -41,7 +42,12 @@ __all__ = ["PolicyBot", "observation_of_view", "save_metadata"]
 
 
 def save_metadata(
-    path: str | Path, game: str, obs: str, algorithm: str = "MaskablePPO", hints: bool = False
+    path: str | Path,
+    game: str,
+    obs: str,
+    algorithm: str = "MaskablePPO",
+    hints: bool = False,
+    lookahead: bool = False,
 ) -> Path:
     """Write ``PATH.json`` beside a saved policy; its path.
 
@@ -51,7 +57,13 @@ def save_metadata(
     'mazhan'
     """
     meta = Path(str(path) + ".json")
-    data = {"game": game, "obs": obs, "hints": hints, "algorithm": algorithm}
+    data = {
+        "game": game,
+        "obs": obs,
+        "hints": hints,
+        "lookahead": lookahead,
+        "algorithm": algorithm,
+    }
     meta.write_text(json.dumps(data) + "\n")
     return meta
 
@@ -159,7 +171,12 @@ def _madiao_plays(view: Any) -> list[list[tuple[int, bool]]] | None:
 
 
 def observation_of_view(
-    game: str, view: Any, encoder: Any, hints: bool = False, legal: Sequence[int] = ()
+    game: str,
+    view: Any,
+    encoder: Any,
+    hints: bool = False,
+    legal: Sequence[int] = (),
+    lookahead: bool = False,
 ) -> npt.NDArray[np.float32]:
     """The observation the environment would give the view's seat, built from the view.
 
@@ -184,11 +201,16 @@ def observation_of_view(
         state = _madiao_state(view)
         encoder.reset(state, _madiao_plays(view))
     obs = np.array(encoder.encode(state, view.seat.number - 1), dtype=np.float32)
-    if not hints:
-        return obs
-    from paiju.env.mazhan_obs import hints as hints_of
+    parts = [obs]
+    if hints:
+        from paiju.env.mazhan_obs import hints as hints_of
 
-    return np.concatenate((obs, hints_of(state, view.seat.number - 1, legal)))
+        parts.append(hints_of(state, view.seat.number - 1, legal))
+    if lookahead:
+        from paiju.env.lookahead import lookahead as lookahead_of
+
+        parts.append(lookahead_of(view))
+    return np.concatenate(parts) if len(parts) > 1 else obs
 
 
 class PolicyBot:
@@ -200,11 +222,18 @@ class PolicyBot:
     needs_view = True
 
     def __init__(
-        self, model: Any, game: str, obs: str = "flat", name: str = "policy", hints: bool = False
+        self,
+        model: Any,
+        game: str,
+        obs: str = "flat",
+        name: str = "policy",
+        hints: bool = False,
+        lookahead: bool = False,
     ) -> None:
         self.model = model
         self.game = game
         self.hints = hints
+        self.lookahead = lookahead
         self.spec = spec_of(game)
         self.encoder = self.spec.encoder(planes=obs == "planes")
         self.name = name
@@ -237,6 +266,7 @@ class PolicyBot:
             meta.get("obs", "flat"),
             name=f"policy:{text}",
             hints=bool(meta.get("hints", False)),
+            lookahead=bool(meta.get("lookahead", False)),
         )
 
     def act(self, view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
@@ -248,7 +278,9 @@ class PolicyBot:
             raise ValueError("a policy bot needs the seat's view")
         index_of = self.spec.action_index
         indices = [index_of(a) for a in legal]
-        obs = observation_of_view(self.game, view, self.encoder, self.hints, indices)
+        obs = observation_of_view(
+            self.game, view, self.encoder, self.hints, indices, self.lookahead
+        )
         mask = np.zeros(self.spec.n_actions, dtype=bool)
         mask[indices] = True
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=True)

@@ -21,6 +21,10 @@ Registered as ``paiju/Mazhan-v0`` and ``paiju/MaDiao-v0`` when :mod:`paiju.env` 
 - ``hints`` (Mazhan, flat): 163 values appended to the observation
   (:func:`paiju.env.mazhan_obs.hints`: the shanten after each discard and the legal
   actions, from what the seat alone knows).
+- ``lookahead`` (Mazhan, flat): 768 values appended after those
+  (:func:`paiju.env.lookahead.lookahead`: by action index, the shanten, live accepting tiles,
+  value, danger and ``strong``'s rating of the hand each candidate discard or claim leaves,
+  from the seat's view).
 - ``obs``: ``"flat"`` or ``"planes"``. The observation is the array alone; the legal actions
   come from :meth:`PaijuSingleEnv.action_masks` (what sb3-contrib's ``MaskablePPO`` calls)
   and from ``info["action_mask"]``.
@@ -115,6 +119,7 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
         illegal_reward: float | None = None,
         match_hands: int | None = None,
         hints: bool = False,
+        lookahead: bool = False,
         render_mode: str | None = None,
     ) -> None:
         if obs not in ("flat", "planes"):
@@ -129,6 +134,7 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
             match_hands=match_hands,
             rotate_seats=seat == "rotate",
             hints=hints,
+            lookahead=lookahead,
         )
         spec = self.table.spec
         scale = 1.0 / spec.net_scale if reward_scale is None else reward_scale

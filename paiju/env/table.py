@@ -98,6 +98,7 @@ class Table:
         rotate_seats: bool = True,
         ruleset: Any = None,
         hints: bool = False,
+        lookahead: bool = False,
     ) -> None:
         if match_hands is not None and (not isinstance(match_hands, int) or match_hands < 1):
             raise ValueError(
@@ -106,7 +107,10 @@ class Table:
         self.spec = spec_of(game)
         if hints and (game != "mazhan" or planes):
             raise ValueError("hints exist for Mazhan's flat observation only")
+        if lookahead and (game != "mazhan" or planes):
+            raise ValueError("look-ahead features exist for Mazhan's flat observation only")
         self.hints = hints
+        self.lookahead = lookahead
         self.rules = self.spec.rules
         self.ruleset = ruleset if ruleset is not None else self.rules.default_ruleset()
         self.encoder = self.spec.encoder(planes=planes)
@@ -256,20 +260,36 @@ class Table:
         seat, valid until the next call (copy it to keep it), or written into ``out``.
         ``waiting``: see the encoders (a seat without a decision in a claim window)."""
         seat = self.seat_of[player]
-        flat = self.encoder.encode(self.state, seat, out, waiting)
-        if not self.hints:
-            return flat
-        from paiju.env.mazhan_obs import hints
+        if not self.hints and not self.lookahead:
+            return self.encoder.encode(self.state, seat, out, waiting)
+        flat = self.encoder.encode(self.state, seat, None, waiting)
+        parts = [flat]
+        if self.hints:
+            from paiju.env.mazhan_obs import hints
 
-        return np.concatenate((flat, hints(self.state, seat, self.legal(player))))
+            parts.append(hints(self.state, seat, self.legal(player)))
+        if self.lookahead:
+            from paiju.env.lookahead import N_LOOKAHEAD, lookahead_of_state
+
+            if waiting or not self.legal(player):
+                parts.append(np.zeros(N_LOOKAHEAD, dtype=np.float32))
+            else:
+                parts.append(lookahead_of_state(self.state, seat))
+        joined = np.concatenate(parts)
+        if out is not None and out.shape == joined.shape:
+            out[:] = joined
+            return out
+        return joined
 
     @property
     def obs_shape(self) -> tuple[int, ...]:
-        """The shape of an observation (hints included)."""
+        """The shape of an observation (hints and look-ahead features included)."""
+        from paiju.env.lookahead import N_LOOKAHEAD
         from paiju.env.mazhan_obs import N_HINTS
 
         shape: tuple[int, ...] = self.encoder.shape
-        return (shape[0] + N_HINTS,) if self.hints else shape
+        extra = N_HINTS * self.hints + N_LOOKAHEAD * self.lookahead
+        return (shape[0] + extra,) if extra else shape
 
     def global_state(self) -> npt.NDArray[np.float32]:
         """Everything, for a centralised critic: the four seats' observations in seat order

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paiju.env import madiao_obs, mazhan_obs
+from paiju.env import lookahead, madiao_obs, mazhan_obs
 from paiju.env.table import Table
 from paiju.madiao import rules as md
 from paiju.mazhan import rules as mz
@@ -196,6 +196,9 @@ def test_mazhan_changing_what_a_seat_cannot_know_changes_nothing_it_sees(
         fresh("mazhan", state, log, me), fresh("mazhan", variant, log, me)
     )
     np.testing.assert_array_equal(mazhan_obs.hints(state, me), mazhan_obs.hints(variant, me))
+    np.testing.assert_array_equal(
+        lookahead.lookahead_of_state(state, me), lookahead.lookahead_of_state(variant, me)
+    )
     planes = mazhan_obs.MazhanEncoder(planes=True)
     planes.reset(state, log.claimers)
     a = planes.encode(state, me)

@@ -71,6 +71,30 @@ def test_the_view_gives_the_environments_observation(name: str) -> None:
             enc.update(before, state, events)
 
 
+def test_a_view_with_another_seats_concealed_kong_gives_an_observation() -> None:
+    """Another seat's concealed kong lies face down in the view (no tiles): the observation
+    built from it is the environment's (it used to fail on the missing tiles)."""
+    from paiju.mazhan.melds import MeldKind
+    from paiju.mazhan.seats import SEATS
+
+    rng = random.Random(1)
+    state = mz.new_hand(mz.Ruleset(), 1)
+    enc = MazhanEncoder()
+    enc.reset(state)
+    while not any(m.kind is MeldKind.CKONG for k in range(4) for m in state.melds[k]):
+        legal = mz.legal_actions(state)
+        kongs = [a for a in legal if a.kind.value == "angang"]  # declare one when possible
+        before = state
+        state, events = mz.apply(state, kongs[0] if kongs else legal[rng.randrange(len(legal))])
+        enc.update(before, state, events)
+    keep = np.ones(enc.layout.size, dtype=bool)
+    for section in _unknown_to_views("mazhan"):
+        keep[enc.layout[section].offset : enc.layout[section].stop] = False
+    for me in range(4):
+        built = observation_of_view("mazhan", mz_observe(state, SEATS[me]), MazhanEncoder())
+        np.testing.assert_array_equal(built[keep], enc.encode(state, me)[keep])
+
+
 @pytest.mark.parametrize("name", ["mazhan", "madiao"])
 def test_a_policy_bot_plays_whole_hands(name: str) -> None:
     g = game(name)
