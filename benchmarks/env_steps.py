@@ -282,6 +282,33 @@ def ppo_markdown(path: Path = PPO_RECORD) -> list[str]:
         "|---|---:|---:|---:|",
         f"| trained policy | {ev['mean_net']:+.1f} | [{lo:+.1f}, {hi:+.1f}] "
         f"| {ev['win_rate']:.1%} |",
+    ]
+    imitation = r.get("imitation")
+    if isinstance(imitation, dict):
+        held = imitation["held_out"]
+        lines += [
+            "",
+            f"Imitation of `strong` on {held['n']:,} held-out decisions (hands never trained "
+            f"on): {held['all']:.1%} the very action (discards {held['discard']:.1%}, claims "
+            f"{held['claim']:.1%}, wins and kongs {held['win/kong']:.1%}); an action `strong` "
+            f"rates equal best: {held['all_equal']:.1%}.",
+        ]
+    arena = r.get("arena") or []
+    if arena:
+        lines += [
+            "",
+            f"Arena, duplicate deals on seeds never trained on (load {arena[0]['load']}):",
+            "",
+            "| hands | seed | pair | mean (胡/hand) | 95% interval | command |",
+            "|---:|---:|---|---:|---:|---|",
+        ]
+        for a in arena:
+            lo_a, hi_a = a["ci95"]
+            lines.append(
+                f"| {a['hands']:,} | {a['seed']} | {a['pair']} | {a['mean']:+.2f} "
+                f"| [{lo_a:+.2f}, {hi_a:+.2f}] | `{a['command']}` |"
+            )
+    lines += [
         "",
         "Learning curve: `docs/ppo_curve.png` (reproduced by the soak test "
         "`tests/env/test_train_soak.py`).",
