@@ -308,6 +308,18 @@ def ppo_markdown(path: Path = PPO_RECORD) -> list[str]:
                 f"| {a['hands']:,} | {a['seed']} | {a['pair']} | {a['mean']:+.2f} "
                 f"| [{lo_a:+.2f}, {hi_a:+.2f}] | `{a['command']}` |"
             )
+    soak = r.get("soak")
+    if isinstance(soak, dict):
+        sev = soak["evaluation"]
+        slo, shi = sev["ci95"]
+        lines += [
+            "",
+            f"The soak test, {soak['date']} (`{soak['command']}`): {soak['train_minutes']:.1f} "
+            f"minutes, {soak['timesteps']:,} learner steps, held-out imitation "
+            f"{soak['held_out_exact']:.1%}; {sev['hands']:,} duplicate hands against three "
+            f"greedy: **{sev['mean_net']:+.2f} [{slo:+.2f}, {shi:+.2f}]** 胡/hand, win rate "
+            f"{sev['win_rate']:.1%} ({soak['load_note']}).",
+        ]
     lines += [
         "",
         "Learning curve: `docs/ppo_curve.png` (reproduced by the soak test "
