@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+import psycopg
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -34,10 +35,11 @@ from paiju.server.models import Account, GameTable, Hand, HandAction, LedgerEntr
 __all__ = ["LiveHand", "Store"]
 
 _STEP_INSERT = sa.insert(HandAction.__table__)  # type: ignore[arg-type]
-_STEP_UNNEST = sa.text(
+#: PostgreSQL: a batch's steps as three arrays and the writer once, in one statement
+#: (psycopg's placeholders: it runs prepared on the driver's connection, see insert_steps)
+_STEPS_UNNEST = (
     "INSERT INTO hand_actions (hand_id, seq, action, writer) "
-    "SELECT * FROM unnest(CAST(:hands AS integer[]), CAST(:seqs AS integer[]), "
-    "CAST(:actions AS varchar[]), CAST(:writers AS varchar[]))"
+    "SELECT h, q, a, %s FROM unnest(%s::integer[], %s::integer[], %s::varchar[]) AS t(h, q, a)"
 )
 _HAND_KEY = ["table_id", "hand_no"]  # the unique key of a table's hand
 _HANDS = cast(sa.Table, Hand.__table__)
@@ -151,18 +153,25 @@ class Store:
         """Append steps to their hands' logs in one statement (``IntegrityError`` if one is
         written already: then :meth:`log_steps` sorts them out one by one). On PostgreSQL
         the steps go as four arrays in one ``INSERT … SELECT unnest(…)``: one round trip and
-        four parameters, whatever the number of steps."""
-        bind = s.get_bind() if isinstance(s, Session) else s
-        if bind.dialect.name == "postgresql":
-            s.execute(
-                _STEP_UNNEST,
-                {
-                    "hands": [w.hand for w in steps],
-                    "seqs": [w.seq for w in steps],
-                    "actions": [w.action for w in steps],
-                    "writers": [self.writer] * len(steps),
-                },
+        four parameters, whatever the number of steps, prepared on psycopg's own connection
+        (no SQLAlchemy statement machinery per batch; inside the caller's transaction, or
+        its own on an autocommit connection). The driver's errors come back as
+        SQLAlchemy's (``IntegrityError``: a step is written already;
+        ``OperationalError``/``InterfaceError``: the database cannot be reached), so retries
+        and the careful pass treat it as any statement."""
+        conn = s.connection() if isinstance(s, Session) else s
+        if conn.dialect.name == "postgresql":
+            params = (
+                self.writer,
+                [w.hand for w in steps],
+                [w.seq for w in steps],
+                [w.action for w in steps],
             )
+            try:
+                raw: Any = conn.connection.driver_connection
+                raw.execute(_STEPS_UNNEST, params, prepare=True)
+            except psycopg.Error as err:  # mapped by class, as SQLAlchemy maps its own
+                raise sa.exc.DBAPIError.instance(_STEPS_UNNEST, params, err, psycopg.Error) from err
             return
         s.execute(
             _STEP_INSERT,

@@ -32,7 +32,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import psycopg
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
@@ -179,7 +178,7 @@ class Writer:
                         self._auto = conn.engine.connect().execution_options(
                             isolation_level="AUTOCOMMIT"
                         )
-                    insert_steps_direct(self._auto, self.store.writer, steps)  # type: ignore[arg-type]
+                    store.insert_steps(self._auto, steps)  # type: ignore[arg-type]
                 else:
                     with conn.begin():
                         store.insert_steps(conn, steps)  # type: ignore[arg-type]
@@ -262,36 +261,6 @@ class Writer:
         if isinstance(write, io.AbortHand):
             return store.abort_hand(s, write)
         raise TypeError(f"not a write: {write!r}")
-
-
-#: The steps of a batch as four arrays, the writer once (psycopg's placeholders).
-_STEPS_SQL = (
-    "INSERT INTO hand_actions (hand_id, seq, action, writer) "
-    "SELECT h, q, a, %s FROM unnest(%s::integer[], %s::integer[], %s::varchar[]) AS t(h, q, a)"
-)
-
-
-def insert_steps_direct(conn: sa.Connection, writer: str, steps: list[io.Step]) -> None:
-    """Append steps to their hands' logs in one prepared statement on the psycopg (v3)
-    connection under ``conn`` (PostgreSQL, autocommit: the statement is its own
-    transaction). The driver's errors come back as SQLAlchemy's (``IntegrityError``: a step
-    is written already; ``OperationalError``/``InterfaceError``: the database cannot be
-    reached), so the writer's retries and careful pass work as with any statement.
-
-    >>> insert_steps_direct.__name__
-    'insert_steps_direct'
-    """
-    params = (
-        writer,
-        [w.hand for w in steps],
-        [w.seq for w in steps],
-        [w.action for w in steps],
-    )
-    try:
-        raw: Any = conn.connection.driver_connection
-        raw.execute(_STEPS_SQL, params, prepare=True)
-    except psycopg.Error as err:  # mapped by class as SQLAlchemy maps its own statements'
-        raise sa.exc.DBAPIError.instance(_STEPS_SQL, params, err, psycopg.Error) from err
 
 
 def _hand_of(write: io.Write) -> int | None:
