@@ -51,6 +51,7 @@ import numpy.typing as npt
 
 from paiju.env.layout import Layout
 from paiju.env.mazhan_obs import N_ACTIONS, action_index
+from paiju.mazhan.actions import ActionKind
 from paiju.mazhan.rules import Phase
 
 __all__ = ["LAYOUT", "N_LOOKAHEAD", "SCALE", "lookahead", "lookahead_of_state"]
@@ -81,6 +82,10 @@ _RK = LAYOUT.add(
     "1 / (1 + actions strong prefers to it): 1 its choice, ½ the next, …",
 )  # fmt: skip
 
+#: The actions ``strong`` always takes, rated ahead of the rest.
+_WINS = (ActionKind.HU, ActionKind.SHAZHU)
+_OWN_KONGS = (ActionKind.ANGANG, ActionKind.JIAGANG)
+
 #: Values :func:`lookahead` returns.
 N_LOOKAHEAD = LAYOUT.size
 #: Each value's typical top: the features are already scaled, so ones.
@@ -107,12 +112,13 @@ def lookahead(view: Any, out: npt.NDArray[np.float32] | None = None) -> npt.NDAr
     if not view.legal:
         return out
     ratings = rate_actions(view, view.legal)
-    wins = [a for a in view.legal if a.kind.value in ("hu", "shazhu")]
-    kongs = [a for a in view.legal if a.kind.value in ("angang", "jiagang")]
+    wins = [a for a in view.legal if a.kind in _WINS]
+    kongs = [a for a in view.legal if a.kind in _OWN_KONGS]
     if not ratings and not wins and not kongs:
         return out
-    best = max((r.utility for r in ratings), default=0.0)
-    first = max(ratings, key=lambda r: r.utility).action if ratings else None
+    top = max(ratings, key=lambda r: r.utility) if ratings else None
+    best = top.utility if top is not None else 0.0
+    first = top.action if top is not None else None
     claims = view.phase is not Phase.ACT
     ahead = len(wins) + len(kongs)  # strong takes these first
     utilities = [r.utility for r in ratings]
