@@ -72,7 +72,11 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
             await cluster.start()  # type: ignore[attr-defined]
         else:
             await services.hub.restore()
+        watch = asyncio.create_task(ws.watch_sessions(app))
         yield
+        watch.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watch
         if cluster is not None:
             await cluster.stop()  # type: ignore[attr-defined]
         await asyncio.to_thread(services.close)
