@@ -39,8 +39,13 @@ _WEB = Path(__file__).resolve().parent.parent / "web" / "dist"  # the built clie
 #: and drops thousands of small objects (states, views, frames), nearly all freed by their
 #: reference counts; with Python's defaults (700, 10, 10) the collector ran ~50 times a
 #: second over a heap of every table's hands, a full collection taking ~250 ms: a quarter
-#: of the process's CPU under load (measured: ``benchmarks/load.py``, 200 tables).
-GC_THRESHOLDS = (50_000, 20, 10)
+#: of the process's CPU under load (measured: ``benchmarks/load.py``, 200 tables). Even a
+#: young-generation collection walks every object made since the last one and still alive,
+#: and between two of them nearly every table's state and views are new: at 2,000 tables
+#: that is 250,000–400,000 objects, a 250–320 ms pause of the event loop whatever the
+#: threshold (one every ~10 s at 50,000; at 200,000, one every ~45 s: the pause is what
+#: the slowest actions wait for, so it is made rare).
+GC_THRESHOLDS = (200_000, 20, 10)
 
 
 def tune_collector() -> tuple[int, int, int]:
