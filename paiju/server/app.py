@@ -42,10 +42,12 @@ _WEB = Path(__file__).resolve().parent.parent / "web" / "dist"  # the built clie
 #: of the process's CPU under load (measured: ``benchmarks/load.py``, 200 tables). Even a
 #: young-generation collection walks every object made since the last one and still alive,
 #: and between two of them nearly every table's state and views are new: at 2,000 tables
-#: that is 250,000–400,000 objects, a 250–320 ms pause of the event loop whatever the
-#: threshold (one every ~10 s at 50,000; at 200,000, one every ~45 s: the pause is what
-#: the slowest actions wait for, so it is made rare).
-GC_THRESHOLDS = (200_000, 20, 10)
+#: 400,000–900,000 objects, a 300–550 ms pause of the event loop whatever the threshold,
+#: and the slowest 1% of actions are those that wait for it. The threshold sets how often:
+#: at 50,000 every ~10 s, at 200,000 every ~45 s (the pause then 1–2% of the time); at
+#: 1,000,000 every few minutes. A collection of a serving process finds almost nothing
+#: (no cycles are made in play), so the memory it could hold back is small.
+GC_THRESHOLDS = (1_000_000, 20, 10)
 
 
 def tune_collector() -> tuple[int, int, int]:
