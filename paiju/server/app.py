@@ -45,8 +45,9 @@ _WEB = Path(__file__).resolve().parent.parent / "web" / "dist"  # the built clie
 #: 400,000–900,000 objects, a 300–550 ms pause of the event loop whatever the threshold,
 #: and the slowest 1% of actions are those that wait for it. The threshold sets how often:
 #: at 50,000 every ~10 s, at 200,000 every ~45 s (the pause then 1–2% of the time); at
-#: 1,000,000 every few minutes. A collection of a serving process finds almost nothing
-#: (no cycles are made in play), so the memory it could hold back is small.
+#: 1,000,000 the first comes ~60 s after the tables open and none in the 200 s after it.
+#: In play the collector finds nothing to free (0 objects in every steady-state collection
+#: measured; ~20,000 once, from 2,000 sockets' handshakes), so waiting costs little memory.
 GC_THRESHOLDS = (1_000_000, 20, 10)
 
 
