@@ -10,8 +10,11 @@ every hand, and plays a random legal action — at a human pace (``--pace human`
 their turn comes, the bots thinking about 1 s) or at once (``--pace fast``). After every table
 is live, it measures for ``--seconds``: tables held, actions per second (the people's and
 everyone's, from the action log), action-to-view latency (from sending an action to the view
-that shows it taken) at p50/p99, errors, and the server processes' CPU time per table action
-(bots included).
+that shows it taken) at p50/p99, errors, the server processes' CPU time per table action
+(bots included), the load clients' CPU time per player action, PostgreSQL's CPU and how busy
+the machine was (``--latencies FILE`` writes every measured action's send time and latency).
+The load client is kept cheap (orjson, nothing done per frame but reading it), so that on a
+small machine it takes as little CPU from the server as it can.
 
     python benchmarks/load.py --tables 200 --seconds 30 --pace fast
     python benchmarks/load.py --tables 2000 --seconds 60 --pace human \\
