@@ -10,8 +10,11 @@ every hand, and plays a random legal action — at a human pace (``--pace human`
 their turn comes, the bots thinking about 1 s) or at once (``--pace fast``). After every table
 is live, it measures for ``--seconds``: tables held, actions per second (the people's and
 everyone's, from the action log), action-to-view latency (from sending an action to the view
-that shows it taken) at p50/p99, errors, and the server processes' CPU time per table action
-(bots included).
+that shows it taken) at p50/p99, errors, the server processes' CPU time per table action
+(bots included), the load clients' CPU time per player action, PostgreSQL's CPU and how busy
+the machine was (``--latencies FILE`` writes every measured action's send time and latency).
+The load client is kept cheap (orjson, nothing done per frame but reading it), so that on a
+small machine it takes as little CPU from the server as it can.
 
     python benchmarks/load.py --tables 200 --seconds 30 --pace fast
     python benchmarks/load.py --tables 2000 --seconds 60 --pace human \\
@@ -39,6 +42,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import orjson
 import sqlalchemy as sa
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,6 +56,35 @@ def _cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def _cpu_of(name: str) -> dict[int, float]:
+    """CPU seconds of every process whose command name is ``name`` (PostgreSQL's backends
+    and helpers), by pid."""
+    out = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        if stat[stat.index("(") + 1 : stat.rindex(")")] == name:
+            fields = stat.rsplit(")", 1)[1].split()
+            out[int(entry)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return out
+
+
+def _busy_seconds() -> float:
+    """CPU seconds the whole machine has been busy (all cores; /proc/stat less idle)."""
+    ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def _delta(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU used between two :func:`_cpu_of` samples (a process started meanwhile: all of
+    it)."""
+    return sum(cpu - before.get(pid, 0.0) for pid, cpu in after.items())
 
 
 def _steps(url: str) -> int:
@@ -91,8 +124,21 @@ def _client_process(
     stop: Any,
     out: Any,
 ) -> None:
-    """One load-client process: its share of people, on one asyncio loop."""
-    asyncio.run(_clients(urls, tokens, pace, seed, ready, go, stop, out))
+    """One load-client process: its share of people, on one asyncio loop (uvloop's, as the
+    server's, where installed)."""
+    try:
+        import uvloop
+
+        factory: Any = uvloop.new_event_loop
+    except ImportError:
+        factory = None
+    with asyncio.Runner(loop_factory=factory) as runner:
+        runner.run(_clients(urls, tokens, pace, seed, ready, go, stop, out))
+
+
+#: What a person sends, serialised once.
+_JOIN = orjson.dumps({"type": "join", "room": "mazhan", "alone": True, "level": "easy"})
+_READY = orjson.dumps({"type": "ready"})
 
 
 async def _clients(
@@ -105,87 +151,101 @@ async def _clients(
     stop: Any,
     out: Any,
 ) -> None:
+    """The people of one client process. Kept cheap, so that on a shared machine the load
+    client takes as little CPU from the server as it can: frames parsed with orjson, no timer
+    per received frame, the start and end of the measured window learnt once (a thread waits
+    on each multiprocessing event) instead of polled per frame, every person stopped by
+    cancelling their task."""
     import websockets
 
     stats: dict[str, Any] = {"actions": 0, "hands": 0, "errors": 0, "codes": {}, "latency": []}
+    latency: list[tuple[float, float]] = stats["latency"]
+    codes: dict[str, int] = stats["codes"]
     live = [asyncio.Event() for _ in tokens]
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
+    clock = time.perf_counter
+    human = pace == "human"
+    window = {"counting": False}
+
+    def count(code: str) -> None:
+        codes[code] = codes.get(code, 0) + 1
 
     async def person(i: int, token: str) -> None:
         url = urls[i % len(urls)]
-        pending: dict[str, Any] = {"action": None, "at": 0.0}
+        # the action sent and not yet seen taken: (action, when sent)
+        pending: list[Any] = [None, 0.0]
+        broke = False
+        task: asyncio.Task[None] | None = None
         async with websockets.connect(
             url, additional_headers={"Authorization": f"Bearer {token}"}, max_size=2**22,
-            open_timeout=120, ping_interval=None,
+            open_timeout=120, ping_interval=None, compression=None,
         ) as ws:  # fmt: skip
 
-            async def act(frame: dict[str, Any]) -> None:
-                if pace == "human":
-                    await asyncio.sleep(rng.uniform(1.0, 3.0))
-                item = rng.choice(frame["view"]["legal"])
-                pending["action"], pending["at"] = item["action"], time.perf_counter()
+            async def act(delay: float, action: str, version: int) -> None:
+                await asyncio.sleep(delay)
+                await send_action(action, version)
+
+            async def send_action(action: str, version: int) -> None:
+                pending[0], pending[1] = action, clock()
                 await ws.send(
-                    json.dumps(
-                        {"type": "action", "action": item["action"], "version": frame["version"]}
-                    )
+                    orjson.dumps({"type": "action", "action": action, "version": version}),
+                    text=True,
                 )
-                if go.is_set():
+                if window["counting"]:
                     stats["actions"] += 1
 
-            await ws.send(json.dumps({"type": "join", "room": "mazhan", "alone": True,
-                                      "level": "easy"}))  # fmt: skip
-            task: asyncio.Task[None] | None = None
-            while not stop.is_set():
-                try:
-                    raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
-                except TimeoutError:
-                    continue
-                m = json.loads(raw)
+            await ws.send(_JOIN, text=True)
+            while True:
+                m = orjson.loads(await ws.recv(decode=False))
                 kind = m["type"]
-                counting = go.is_set()
-                if kind == "seated" or kind == "settlement":
-                    await ws.send('{"type": "ready"}')
-                    if kind == "settlement" and counting:
+                if kind == "view":
+                    if pending[0] is not None and m["your_action"] == pending[0]:
+                        if window["counting"]:
+                            latency.append((pending[1], clock() - pending[1]))
+                        pending[0] = None
+                    legal = m["view"]["legal"]
+                    if legal and pending[0] is None:
+                        if task is not None:
+                            task.cancel()
+                            task = None
+                        action = rng.choice(legal)["action"]
+                        if human:
+                            task = loop.create_task(
+                                act(rng.uniform(1.0, 3.0), action, m["version"])
+                            )
+                            task.add_done_callback(_quiet)
+                        else:
+                            await send_action(action, m["version"])
+                elif kind == "seated" or kind == "settlement":
+                    await ws.send(_READY, text=True)
+                    if kind == "settlement" and window["counting"]:
                         stats["hands"] += 1
                 elif kind == "hand_start":
                     live[i].set()
                 elif kind == "unseated":
                     # unseated (the ready clock ran out under load, the table closed): a
                     # person sits down again, as a player would; counted, not an error
-                    if counting:
-                        stats["codes"]["unseated:" + m["why"]] = (
-                            stats["codes"].get("unseated:" + m["why"], 0) + 1
-                        )
+                    if window["counting"]:
+                        count("unseated:" + m["why"])
                     if m["why"] == "too_few_points":  # a broke person goes home (its `ready`
-                        pending["broke"] = True  # after the settlement may answer not_seated)
+                        broke = True  # after the settlement may answer not_seated)
                     else:
-                        await ws.send(json.dumps({"type": "join", "room": "mazhan",
-                                                  "alone": True, "level": "easy"}))  # fmt: skip
+                        await ws.send(_JOIN, text=True)
                 elif kind == "error":
-                    if counting and not pending.get("broke"):
+                    if window["counting"] and not broke:
                         stats["errors"] += 1
-                        stats["codes"][m["code"]] = stats["codes"].get(m["code"], 0) + 1
-                    pending["action"] = None
-                elif kind == "view":
-                    if pending["action"] is not None and m["your_action"] == pending["action"]:
-                        if counting:
-                            stats["latency"].append(time.perf_counter() - pending["at"])
-                        pending["action"] = None
-                    if m["view"]["legal"] and pending["action"] is None:
-                        if task is not None:
-                            task.cancel()
-                        task = loop.create_task(act(m))
-                        task.add_done_callback(_quiet)
+                        count(m["code"])
+                    pending[0] = None
 
     people = [asyncio.create_task(person(i, t)) for i, t in enumerate(tokens)]
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.gather(*(e.wait() for e in live)), timeout=600)
     ready.put(sum(e.is_set() for e in live))
-    while not go.is_set():
-        await asyncio.sleep(0.05)
-    while not stop.is_set():
-        await asyncio.sleep(0.1)
+    await asyncio.to_thread(go.wait)
+    window["counting"] = True
+    await asyncio.to_thread(stop.wait)
+    window["counting"] = False
     for p in people:
         p.cancel()
     done = await asyncio.gather(*people, return_exceptions=True)
@@ -258,11 +318,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         held = sum(ready.get(timeout=900) for _ in procs)
         steps0 = _steps(url)
         cpu0 = [_cpu_seconds(s.proc.pid) for s in servers]
+        client0 = [_cpu_seconds(p.pid) for p in procs if p.pid is not None]
+        pg0, busy0 = _cpu_of("postgres"), _busy_seconds()
         t0 = time.perf_counter()
         go.set()
         threading.Event().wait(args.seconds)  # the measured window
         elapsed = time.perf_counter() - t0
         cpu = sum(_cpu_seconds(s.proc.pid) for s in servers) - sum(cpu0)
+        client_cpu = sum(_cpu_seconds(p.pid) for p in procs if p.pid is not None) - sum(client0)
+        pg_cpu, busy = _delta(pg0, _cpu_of("postgres")), _busy_seconds() - busy0
         steps = _steps(url) - steps0
         load = os.getloadavg()
         stop.set()
@@ -282,7 +346,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             with admin.connect() as c:
                 c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
             admin.dispose()
-    lat = sorted(x for r in results for x in r["latency"])
+    if args.latencies:  # (sent, latency) pairs, the clock of time.perf_counter
+        pairs = sorted(x for r in results for x in r["latency"])
+        Path(args.latencies).write_text("".join(f"{a:.4f} {b:.5f}\n" for a, b in pairs))
+    lat = sorted(x for r in results for _, x in r["latency"])
     codes: dict[str, int] = {}
     for r in results:
         for code, n in r["codes"].items():
@@ -302,6 +369,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "table_actions_per_second": steps / elapsed,
         "server_cpu_seconds": cpu,
         "server_cpu_per_action_us": 1e6 * cpu / steps if steps else None,
+        "client_cpu_seconds": client_cpu,
+        "client_cpu_per_player_action_us": 1e6 * client_cpu / people if people else None,
+        "postgres_cpu_seconds": pg_cpu,
+        "machine_busy_cores": busy / elapsed,
         "latency_p50_ms": 1000 * statistics.median(lat) if lat else None,
         "latency_p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))] if lat else None,
         "errors": sum(r["errors"] for r in results),
@@ -321,18 +392,25 @@ def main() -> None:
     parser.add_argument("--postgres", default=None, help="an admin URL: a database is made there")
     parser.add_argument("--redis-url", default=None)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--latencies", default=None, help="write every (sent, latency) here")
     args = parser.parse_args()
     r = run(args)
     if args.json:
         print(json.dumps(r, indent=2))
         return
-    fmt = lambda v: "—" if v is None else f"{v:.1f}"  # noqa: E731
+
+    def fmt(v: float | None) -> str:
+        return "—" if v is None else f"{v:.1f}"
+
     print(
         f"{r['tables_held']}/{r['tables_requested']} tables, {r['database']}, "
         f"{r['processes']} process(es), {r['pace']} pace, {r['seconds']:.0f} s: "
         f"{r['table_actions_per_second']:.0f} table actions/s "
         f"({r['player_actions_per_second']:.0f} by people), {r['hands']} hands; "
         f"server CPU {fmt(r['server_cpu_per_action_us'])} µs per table action; "
+        f"load clients {fmt(r['client_cpu_per_player_action_us'])} µs per player action, "
+        f"PostgreSQL {r['postgres_cpu_seconds'] / r['seconds']:.2f} cores, machine "
+        f"{r['machine_busy_cores']:.2f} of {os.cpu_count()} cores busy; "
         f"latency p50 {fmt(r['latency_p50_ms'])} ms, p99 {fmt(r['latency_p99_ms'])} ms; "
         f"{r['errors']} errors {r['error_codes']}, {r['client_failures']} client failures; "
         f"load {r['load_average'][0]:.1f}"

@@ -36,7 +36,7 @@ __all__ = [
     "digest",
     "end_others",
     "end_session",
-    "is_live",
+    "live_sessions",
     "open_session",
     "resolve",
 ]
@@ -164,21 +164,47 @@ def end_others(s: Session, account_id: int, keep: str | None) -> list[str]:
     return [str(h) for h in s.execute(query.returning(Token.token_hash)).scalars()]
 
 
-def is_live(s: Session, session: str, now: float, policy: Policy | None = None) -> bool:
-    """Whether a session (by id) is still open and unexpired; with a ``policy``, its end is
-    moved if due (an open socket asks this: a player at a table is using the session).
+#: Sessions asked about in one statement by :func:`live_sessions`.
+_CHUNK = 1000
+
+
+def live_sessions(s: Session, sessions: list[str], now: float, policy: Policy) -> set[str]:
+    """Which of these sessions (by id) are still open and unexpired, in one query per
+    thousand; the ends of the live ones are moved where due, in one statement (the open
+    sockets of a process ask this together: their players are using their sessions). Run it
+    in a transaction that commits.
 
     >>> from paiju.server.db import make_engine, make_sessions, migrate
-    >>> e = make_engine("sqlite://"); migrate(e)
-    >>> with make_sessions(e)() as s:
-    ...     is_live(s, digest("nobody"), 0)
-    False
+    >>> from paiju.server.ledger import new_account
+    >>> e = make_engine("sqlite://"); migrate(e); db = make_sessions(e)
+    >>> policy = Policy(ttl=100.0)
+    >>> with db.begin() as s:
+    ...     ana = open_session(s, new_account(s, "ana", "", 0).id, 1000, policy)
+    >>> with db.begin() as s:
+    ...     live_sessions(s, [digest(ana), digest("gone")], 1050, policy) == {digest(ana)}
+    True
+    >>> with db.begin() as s:
+    ...     live_sessions(s, [digest(ana)], 1149, policy) == {digest(ana)}  # moved at 1050
+    True
     """
-    row = s.scalars(sa.select(Token).where(Token.token_hash == session)).first()
     t = int(now)
-    if row is None or row.expires_at <= t:
-        return False
-    if policy is not None and t - row.last_used_at >= policy.refresh_every:
-        row.last_used_at = t
-        row.expires_at = t + int(policy.ttl)
-    return True
+    live: set[str] = set()
+    due: list[str] = []
+    for i in range(0, len(sessions), _CHUNK):
+        rows = s.execute(
+            sa.select(Token.token_hash, Token.expires_at, Token.last_used_at).where(
+                Token.token_hash.in_(sessions[i : i + _CHUNK])
+            )
+        )
+        for token_hash, expires_at, last_used_at in rows:
+            if expires_at > t:
+                live.add(token_hash)
+                if t - last_used_at >= policy.refresh_every:
+                    due.append(token_hash)
+    for i in range(0, len(due), _CHUNK):
+        s.execute(
+            sa.update(Token)
+            .where(Token.token_hash.in_(due[i : i + _CHUNK]))
+            .values(last_used_at=t, expires_at=t + int(policy.ttl))
+        )
+    return live

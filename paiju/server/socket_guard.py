@@ -49,6 +49,8 @@ def frame_problem(raw: str | bytes, max_bytes: int) -> ServerError | None:
     if size > max_bytes:
         return ServerError("too_large", f"a message is at most {max_bytes} bytes")
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return None  # too few brackets to nest deeper (every message of a real client)
     depth = 0
     in_string = escaped = False
     for ch in text:

@@ -36,6 +36,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from paiju.bots.base import Bot, make_bot
 from paiju.bots.driver import bot_rng
 from paiju.errors import RulesError
@@ -141,7 +143,11 @@ class TableMachine:
         self._tokens: dict[str, int] = {}
         self._token = 0
         self._ready_deadline: dict[int, float] = {}
-        self._shown: dict[int, Any] = {}  # the last view each seat was sent
+        self._shown: dict[int, bytes] = {}  # the JSON of the last view each seat was sent
+        #: the seats' public blocks of the views, serialised once each (a block is the same
+        #: object in every view of a state, and in later states while that seat's part of
+        #: the table is unchanged): seat → (the block, its JSON)
+        self._blocks: dict[str, tuple[Any, orjson.Fragment]] = {}
         self._keep: dict[int, list[dict[str, Any]]] = {}  # resent on reconnect until ready
 
     # --- the machine's one entry ---------------------------------------------------------
@@ -567,6 +573,7 @@ class TableMachine:
         hand.id = hand_id
         self.phase = "live"
         self._shown.clear()
+        self._blocks.clear()
         for i, p in enumerate(self.seats):
             if p is not None and p.account is not None:
                 self._send(p.account, self._hand_start(i))
@@ -786,6 +793,7 @@ class TableMachine:
         self.hand = None
         self.phase = "idle"
         self._shown.clear()
+        self._blocks.clear()
         deal = self.game.next_deal(Deal(0, (0, 1, 2, 3), self.setup), final)
         self.seats = [self.seats[deal.player_in(i)] for i in range(4)]
         self.setup = dict(deal.setup)
@@ -831,6 +839,7 @@ class TableMachine:
         self.hand = None
         self.phase = "idle"
         self._shown.clear()
+        self._blocks.clear()
         escaper = p.account
         self._unseat(escaper, "escape")
         for q in self.seats:
@@ -947,19 +956,39 @@ class TableMachine:
         hand = self.hand
         assert hand is not None and hand.id is not None
         seat_obj = self.game.seats[seat]
-        view = self.game.observe(hand.state, seat_obj).to_json()
+        view = self._view_json(self.game.observe(hand.state, seat_obj).to_json())
         self._shown[seat] = view
         return {
             "type": "view",
             "table": self.id,
             "hand": hand.id,
             "version": self.game.seat_version(hand.state, seat_obj),
-            "view": view,
+            "view": orjson.Fragment(view),
             "events": _events_json(events, seat_obj),
             "clock": self._clock(seat),
             "stake": hand.stake,
             "your_action": hand.last[1] if hand.last and hand.last[0] == seat else None,
         }
+
+    def _view_json(self, view: dict[str, Any]) -> bytes:
+        """A view as JSON, serialised here, once: the frame carries it as it is, the next
+        view of the seat is compared with it, and the seats' public blocks in it (shared by
+        the views of a state, and by later states while unchanged) are serialised once per
+        change (:attr:`_blocks`), not once per view."""
+        seats = view.get("seats")
+        if isinstance(seats, dict):
+            cache = self._blocks
+            done: dict[str, Any] = {}
+            for key, block in seats.items():
+                if isinstance(block, dict):
+                    hit = cache.get(key)
+                    if hit is None or hit[0] is not block:
+                        hit = cache[key] = (block, orjson.Fragment(orjson.dumps(block)))
+                    done[key] = hit[1]
+                else:
+                    done[key] = block
+            view = {**view, "seats": done}
+        return orjson.dumps(view)
 
     def _send_view(self, seat: int, events: list[Any], force: bool = False) -> None:
         """A seat's view, if it has a person and anything changed for them (a private
@@ -971,7 +1000,7 @@ class TableMachine:
         assert hand is not None
         before = self._shown.get(seat)
         frame = self._view_frame(seat, events)
-        if not force and frame["view"] == before and not frame["events"]:
+        if not force and self._shown[seat] == before and not frame["events"]:
             return
         self._send(p.account, frame)
 

@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from paiju.server import table_io as io
 from paiju.server.money import HOUSE
 from paiju.server.protocol import SERVER
@@ -91,7 +93,7 @@ class Sim:
     def handle(self, outputs: list[io.Output]) -> None:
         for out in outputs:
             if isinstance(out, io.Send):
-                frame = out.frame
+                frame = orjson.loads(orjson.dumps(out.frame))  # as a client reads it
                 SERVER.validate_python(frame)
                 if frame["type"] not in UNHELD:
                     early = [op for op, _ in self.writes if op <= out.after]

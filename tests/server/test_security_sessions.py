@@ -245,3 +245,34 @@ def test_a_logout_on_one_process_closes_the_socket_on_another(base: str, db: str
         assert httpx.post(base + "/api/logout", headers=bearer(token)).status_code == 204
         code, frames = closed_with(socket)
         assert code == 4401 and frames[-1]["code"] == "session_ended"
+
+
+def test_the_sessions_of_many_sockets_are_checked_together() -> None:
+    """A process checks its open sockets' sessions in one query per thousand: the ended
+    and unknown ones are told apart from the live, and only the live ones due to slide
+    are moved."""
+    from paiju.server.db import make_sessions, migrate
+    from paiju.server.ledger import new_account
+    from paiju.server.sessions import Policy, live_sessions, open_session
+
+    engine = make_engine("sqlite://")
+    migrate(engine)
+    db = make_sessions(engine)
+    policy = Policy(ttl=100_000.0, per_account=5000)  # slides 1,000 s after a use
+    with db.begin() as s:
+        acc = new_account(s, "many", "", 0).id
+        tokens = [digest(open_session(s, acc, 10_000, policy)) for _ in range(2500)]
+    ended, stale = set(tokens[:700]), set(tokens[700:1700])  # 1,800 left live
+    with db.begin() as s:  # ended: expired at 10,500; stale: last used long ago (due to slide)
+        s.execute(sa.text("UPDATE tokens SET expires_at = 10500 WHERE token_hash IN :h")
+                  .bindparams(sa.bindparam("h", expanding=True)), {"h": sorted(ended)})  # fmt: skip
+        s.execute(sa.text("UPDATE tokens SET last_used_at = 9000 WHERE token_hash IN :h")
+                  .bindparams(sa.bindparam("h", expanding=True)), {"h": sorted(stale)})  # fmt: skip
+    with db.begin() as s:
+        live = live_sessions(s, [*tokens, digest("unknown")], 10_900, policy)
+    assert live == set(tokens) - ended
+    with db.begin() as s:
+        rows = dict(s.execute(sa.text("SELECT token_hash, last_used_at FROM tokens")).all())
+    assert {rows[h] for h in stale} == {10_900}  # moved: a socket uses its session
+    assert {rows[h] for h in set(tokens) - ended - stale} == {10_000}  # not due yet
+    engine.dispose()

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import random
 
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paiju.server import table_io as io
 from paiju.server.rooms import ROOMS
-from paiju.server.table_machine import Timing, restore
+from paiju.server.table_machine import TableMachine, Timing, restore
 from tests.server.machine_sim import Ledger, Sim, _action_text
 
 MAZHAN = ROOMS["mazhan"]
@@ -352,3 +353,30 @@ def test_four_people_at_one_table_play_whole_hands(room: object) -> None:
             sim.run(0.5)
     assert all(sim.last(acc, "settlement") for acc in (1, 2, 3, 4))
     assert sim.ledger.total() == sim.ledger.issued
+
+
+@pytest.mark.parametrize("room", [MAZHAN, MADIAO], ids=["mazhan", "madiao"])
+def test_a_view_is_serialised_once_with_each_public_block_once_per_change(room: object) -> None:
+    """The machine serialises a view where it makes it, splicing in each seat's public
+    block serialised once: the bytes read back as the game's own view JSON, and a block a
+    move left unchanged is not serialised again."""
+    m = TableMachine(1, room, Timing(), random.Random(5))  # type: ignore[arg-type]
+    g = m.game
+    state = g.new_hand(m.ruleset, 11, g.first_deal(random.Random(2)).setup)
+    rng = random.Random(3)
+    reused = 0
+    for _ in range(60):
+        if g.is_over(state):
+            break
+        before = dict(m._blocks)
+        for seat in g.seats:
+            view = g.observe(state, seat).to_json()
+            assert orjson.loads(m._view_json(view)) == view
+        reused += sum(
+            1 for k, (block, fragment) in m._blocks.items()
+            if k in before and before[k][0] is block and before[k][1] is fragment
+        )  # fmt: skip
+        mover = g.acting(state)[0]
+        state, _ = g.apply(state, rng.choice(g.legal_actions(state, mover)))
+    if room is MAZHAN:  # its views share their seats' blocks between states
+        assert reused > 60

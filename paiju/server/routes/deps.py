@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request, Response
 from starlette.requests import HTTPConnection
@@ -29,6 +29,7 @@ __all__ = [
     "COOKIE",
     "Caller",
     "Credential",
+    "app_now",
     "clear_session_cookie",
     "credential_of",
     "current_account",
@@ -50,7 +51,17 @@ def services(conn: HTTPConnection) -> Services:
 
 def now(conn: HTTPConnection) -> float:
     """The time (Unix seconds) by the app's clock (``app.state.clock``; tests move it)."""
-    clock = getattr(conn.app.state, "clock", None)
+    return app_now(conn.app)
+
+
+def app_now(app: Any) -> float:
+    """The time (Unix seconds) by an app's clock (``app.state.clock``; tests move it).
+
+    >>> from types import SimpleNamespace
+    >>> app_now(SimpleNamespace(state=SimpleNamespace(clock=lambda: 12)))
+    12.0
+    """
+    clock = getattr(app.state, "clock", None)
     return float(clock() if clock is not None else time.time())
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from redis.exceptions import RedisError
@@ -17,13 +18,13 @@ from starlette.websockets import WebSocketDisconnect
 from paiju.server.connection import Connection
 from paiju.server.errors import ServerError
 from paiju.server.protocol import parse_client
-from paiju.server.routes.deps import credential_of, now, services
+from paiju.server.routes.deps import app_now, credential_of, now, services
 from paiju.server.security import Security, security
-from paiju.server.sessions import Policy, Resolved, is_live, resolve
+from paiju.server.sessions import Policy, Resolved, live_sessions, resolve
 from paiju.server.socket_guard import CLOSE_TOO_MANY, MessageRate, frame_problem
 from paiju.server.writer import TRANSIENT
 
-__all__ = ["router"]
+__all__ = ["router", "watch_sessions"]
 
 log = logging.getLogger("paiju.ws")
 router = APIRouter()
@@ -70,7 +71,6 @@ async def ws(websocket: WebSocket) -> None:
         await websocket.close(code=CLOSE_TOO_MANY)
         return
     pump = asyncio.create_task(_pump(websocket, conn))
-    watch = asyncio.create_task(_watch_session(svc, sec, session, conn, websocket))
     conn.send({"type": "hello", "name": acc.name, "balance": int(acc.balance)})
     cluster = svc.cluster
     rate = MessageRate(sec.settings.ws_rate, sec.settings.ws_burst, asyncio.get_running_loop().time)
@@ -120,7 +120,6 @@ async def ws(websocket: WebSocket) -> None:
     finally:
         conn.close()
         sec.sockets.close(acc.id, session, conn)
-        watch.cancel()
         if cluster is not None:
             with contextlib.suppress(Exception):
                 await cluster.disconnected(acc.id, conn)  # type: ignore[attr-defined]
@@ -142,28 +141,36 @@ def _session(svc: object, token: str, at: float, policy: Policy) -> Resolved | N
         return resolve(s, token, at, policy)
 
 
-async def _watch_session(
-    svc: object, sec: Security, session: str, conn: Connection, websocket: WebSocket
-) -> None:
-    """Close the socket once its session has ended (logout, a password change, expiry),
-    wherever that happened: checked every ``PAIJU_SESSION_RECHECK_SECONDS``."""
+async def watch_sessions(app: Any) -> None:
+    """Close the sockets whose session has ended (logout, a password change, expiry),
+    wherever that happened: every ``PAIJU_SESSION_RECHECK_SECONDS`` the sessions of all the
+    process's open sockets are checked together, in one query (an open socket keeps its
+    session alive: their ends slide). Runs for the app's life (its lifespan starts it).
+
+    One check per process, not one per socket: thousands of sockets opened at once (a
+    restart, a load test) would otherwise each ask the database at the same moment, every
+    period, and hold the event loop back while the answers come.
+    """
     from paiju.server.services import Services
 
-    assert isinstance(svc, Services)
+    svc, sec = app.state.services, app.state.security
+    assert isinstance(svc, Services) and isinstance(sec, Security)
 
-    def live() -> bool:
-        with svc.sessions.begin() as s:  # an open socket keeps its session alive (sliding)
-            return is_live(s, session, now(websocket), sec.policy)
+    def live(sessions: list[str], at: float) -> set[str]:
+        with svc.sessions.begin() as s:
+            return live_sessions(s, sessions, at, sec.policy)
 
-    while not conn.closed.is_set():
+    while True:
         await asyncio.sleep(sec.settings.session_recheck_seconds)
-        try:
-            alive = await asyncio.to_thread(live)
-        except Exception:  # the database is away: the table pauses; check again later
+        sessions = list(sec.sockets.by_session)
+        if not sessions:
             continue
-        if not alive:
-            sec.sockets.end_sessions([session])
-            return
+        try:
+            alive = await asyncio.to_thread(live, sessions, app_now(app))
+        except Exception:  # the database is away: the tables pause; check again later
+            log.debug("the sessions of the open sockets could not be checked", exc_info=True)
+            continue
+        sec.sockets.end_sessions([x for x in sessions if x not in alive])
 
 
 def _error(code: str, message: str) -> dict[str, str]:
