@@ -48,11 +48,14 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from paiju.bots.strong import StrongBot, rank_actions
+from paiju.bots.simple import natural_counts
+from paiju.bots.strong import StrongBot, _Context, rank_actions
+from paiju.bots.value import HandValue, stake_doublings
 from paiju.bots.worlds import sample_world
 from paiju.mazhan.actions import Action, ActionKind
+from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.rules import Phase, State, acting, apply, legal_actions_for
-from paiju.mazhan.seats import SEATS
+from paiju.mazhan.seats import SEATS, Seat
 from paiju.mazhan.views import View
 
 __all__ = ["ExpertBot", "SearchStats", "rollout", "rollout_action"]
@@ -89,6 +92,8 @@ SEARCH_CLAIMS = False
 #: a pung that skips the seats between, where a run waits on the seat's own draws (and its
 #: chows are now dear).
 PAIRS = 2.0
+#: Rating points per doubling of the stake in the value model (0: ``strong``'s value term).
+VALUE_PER_DOUBLING = 0.0
 
 
 def rollout_action(state: State, seat_index: int, rng: random.Random) -> Action:
@@ -196,6 +201,7 @@ class ExpertBot:
         chow: float = CHOW,
         search_claims: bool = SEARCH_CLAIMS,
         pairs: float = PAIRS,
+        per_doubling: float = VALUE_PER_DOUBLING,
     ) -> None:
         if nodes is None and seconds is None:
             raise ValueError("the expert needs a node budget or a time budget")
@@ -212,6 +218,7 @@ class ExpertBot:
         self.chow = chow
         self.search_claims = search_claims
         self.pairs = pairs
+        self.per_doubling = per_doubling
         self.stats = SearchStats()
         self._strong = StrongBot()
 
@@ -229,9 +236,14 @@ class ExpertBot:
         if view is None or len(legal) == 1:
             return self._strong.act(view, legal, rng)
         seed = rng.getrandbits(64)
-        ranked = rank_actions(
-            view, legal, self.danger, self.value, self.pinghu, self.chow, self.pairs
-        )
+        if self.per_doubling:
+            ranked = rate_with_value(
+                view, legal, self.per_doubling, self.danger, self.chow, self.pairs
+            )
+        else:
+            ranked = rank_actions(
+                view, legal, self.danger, self.value, self.pinghu, self.chow, self.pairs
+            )
         if not ranked:
             return self._strong.act(view, legal, rng)
         top = ranked[0][0]
@@ -291,3 +303,97 @@ class ExpertBot:
         if best is not base:
             self.stats.switched += 1
         return best
+
+
+class _ValueContext(_Context):
+    """``strong``'s evaluation with the hand-value term replaced by the value model
+    (:mod:`paiju.bots.value`): ``value`` rating points per doubling of the stake."""
+
+    def __init__(
+        self, view: View, wilds: int, danger: float, value: float, pairs: float
+    ) -> None:
+        super().__init__(view, wilds, danger, 1.0, 0.0, pairs)
+        self.per_doubling = value
+        self.dealer = view.seat is Seat.E
+        self.my_melds = list(view.melds[view.seat])
+        self.my_bonus = view.bonus[view.seat]
+        self.pending: Meld | None = None  # the meld a claim being rated would lay down
+
+    def _value(self, counts: list[int], extra_melds: int) -> float:
+        melds = self.my_melds + [self.pending] if self.pending is not None else self.my_melds
+        hand = HandValue(
+            counts, self.wilds, melds, self.my_bonus, self.view.seat.number, self.unseen
+        )
+        return self.per_doubling * stake_doublings(hand.expected(), self.dealer)
+
+
+def rate_with_value(
+    view: View,
+    legal: Sequence[Action],
+    value: float = VALUE_PER_DOUBLING,
+    danger: float = DANGER,
+    chow: float = CHOW,
+    pairs: float = PAIRS,
+) -> list[tuple[float, Action]]:
+    """The expert's rating: ``strong``'s (:func:`~paiju.bots.strong.rate_actions`: shanten,
+    then acceptance, then value, less danger) with the value term from the value model, so
+    that a hand heading for 清一色 or for 台 is weighed by what it would be paid; best first
+    (ties in the order of ``legal``). In a claim window the pass and each claim are rated,
+    a chow less ``chow``.
+
+    >>> from paiju.mazhan.rules import Ruleset, new_hand
+    >>> from paiju.mazhan.views import observe
+    >>> view = observe(new_hand(Ruleset(), seed=9), Seat.E)
+    >>> {a.kind.value for _, a in rate_with_value(view, view.legal)}
+    {'discard'}
+    """
+    counts, wilds = natural_counts(view)
+    ctx = _ValueContext(view, wilds, danger, value, pairs)
+    out: list[tuple[float, Action]] = []
+    if view.phase is Phase.ACT:
+        for a in legal:
+            if a.kind is not ActionKind.DISCARD or a.tile is None:
+                continue
+            i = a.tile.index
+            counts[i] -= 1
+            u = ctx.utility(counts) - ctx.danger(i)
+            counts[i] += 1
+            out.append((u, a))
+    else:
+        tile = view.claim_tile
+        for a in legal:
+            if a.kind is ActionKind.PASS:
+                out.append((ctx.utility(counts), a))
+        if tile is not None:
+            f = tile.index
+            for a in legal:
+                if a.kind is ActionKind.GANG:
+                    counts[f] -= 3
+                    ctx.pending = Meld(MeldKind.KONG, (tile,) * 4)
+                    u = ctx.utility(counts, melds=1) + 5
+                    counts[f] += 3
+                elif a.kind in (ActionKind.PENG, ActionKind.CHI):
+                    if a.kind is ActionKind.PENG:
+                        used = [f, f]
+                        ctx.pending = Meld(MeldKind.PUNG, (tile,) * 3)
+                    else:
+                        used = [t.index for t in a.chow if t.index != f]
+                        ctx.pending = Meld(MeldKind.CHOW, a.chow)
+                    for x in used:
+                        counts[x] -= 1
+                    u = -1e9
+                    for k in range(34):
+                        if counts[k]:
+                            counts[k] -= 1
+                            u = max(u, ctx.utility(counts, melds=1) - ctx.danger(k))
+                            counts[k] += 1
+                    for x in used:
+                        counts[x] += 1
+                    if a.kind is ActionKind.CHI:
+                        u -= chow
+                else:
+                    continue
+                ctx.pending = None
+                out.append((u - 1e-6, a))  # a tie goes to the pass
+    out.sort(key=lambda ua: -ua[0])
+    return out
