@@ -49,7 +49,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from paiju.bots.simple import natural_counts
-from paiju.bots.strong import StrongBot, _Context, rank_actions
+from paiju.bots.strong import StrongBot, _Context, _neighbours, rank_actions
 from paiju.bots.value import HandValue, stake_doublings
 from paiju.bots.worlds import sample_world
 from paiju.mazhan.actions import Action, ActionKind
@@ -94,6 +94,14 @@ SEARCH_CLAIMS = False
 PAIRS = 2.0
 #: Rating points per doubling of the stake in the value model (0: ``strong``'s value term).
 VALUE_PER_DOUBLING = 0.0
+#: How far below the best discard's rating the discards rated two steps deep may be (0: none).
+TWO_STEP = 0.0
+#: Rating points per 胡 of the hand's value as a non-winner (U), as it stands (0: none).
+LOSER = 0.0
+#: Whether U is counted before rounding (see :meth:`HandValue.as_loser_smooth`).
+SMOOTH = False
+#: At most this many discards (faces) are rated two steps deep.
+TWO_STEP_MOST = 3
 
 
 def rollout_action(state: State, seat_index: int, rng: random.Random) -> Action:
@@ -202,6 +210,8 @@ class ExpertBot:
         search_claims: bool = SEARCH_CLAIMS,
         pairs: float = PAIRS,
         per_doubling: float = VALUE_PER_DOUBLING,
+        two_step: float = TWO_STEP,
+        loser: float = LOSER,
     ) -> None:
         if nodes is None and seconds is None:
             raise ValueError("the expert needs a node budget or a time budget")
@@ -219,6 +229,8 @@ class ExpertBot:
         self.search_claims = search_claims
         self.pairs = pairs
         self.per_doubling = per_doubling
+        self.two_step = two_step
+        self.loser = loser
         self.stats = SearchStats()
         self._strong = StrongBot()
 
@@ -236,9 +248,10 @@ class ExpertBot:
         if view is None or len(legal) == 1:
             return self._strong.act(view, legal, rng)
         seed = rng.getrandbits(64)
-        if self.per_doubling:
+        if self.per_doubling or self.two_step or self.loser:
             ranked = rate_with_value(
-                view, legal, self.per_doubling, self.danger, self.chow, self.pairs
+                view, legal, self.per_doubling, self.danger, self.chow, self.pairs,
+                self.two_step, self.loser,
             )
         else:
             ranked = rank_actions(
@@ -306,25 +319,89 @@ class ExpertBot:
 
 
 class _ValueContext(_Context):
-    """``strong``'s evaluation with the hand-value term replaced by the value model
-    (:mod:`paiju.bots.value`): ``value`` rating points per doubling of the stake."""
+    """``strong``'s evaluation with the hand-value term from the value model
+    (:mod:`paiju.bots.value`, ``value`` rating points per doubling of the stake; 0 keeps
+    ``strong``'s own term), and the acceptance two steps deep on request."""
 
     def __init__(
-        self, view: View, wilds: int, danger: float, value: float, pairs: float
+        self,
+        view: View,
+        wilds: int,
+        danger: float,
+        value: float,
+        pairs: float,
+        loser: float = 0.0,
     ) -> None:
         super().__init__(view, wilds, danger, 1.0, 0.0, pairs)
+        self.loser_weight = loser
         self.per_doubling = value
         self.dealer = view.seat is Seat.E
         self.my_melds = list(view.melds[view.seat])
         self.my_bonus = view.bonus[view.seat]
         self.pending: Meld | None = None  # the meld a claim being rated would lay down
+        self.memo: dict[tuple[int, ...], float] = {}  # acceptance by hand, for speed()
 
     def _value(self, counts: list[int], extra_melds: int) -> float:
+        value = 0.0 if self.per_doubling else super()._value(counts, extra_melds)
+        if not self.per_doubling and not self.loser_weight:
+            return value
         melds = self.my_melds + [self.pending] if self.pending is not None else self.my_melds
         hand = HandValue(
             counts, self.wilds, melds, self.my_bonus, self.view.seat.number, self.unseen
         )
-        return self.per_doubling * stake_doublings(hand.expected(), self.dealer)
+        if self.per_doubling:
+            value += self.per_doubling * stake_doublings(hand.expected(), self.dealer)
+        if self.loser_weight:
+            u = hand.as_loser_smooth() if SMOOTH else hand.as_loser()
+            value += self.loser_weight * u
+        return value
+
+    def _accept(self, counts: list[int], sf: int) -> float:
+        """The (weighted) unseen tiles that bring these 16 tiles below shanten ``sf``."""
+        accept = float(self.unseen_wilds)
+        pairs = self.pair_weight
+        for x in _neighbours(counts):
+            if x != self.wild_face and self.unseen[x] and counts[x] < 4:
+                counts[x] += 1
+                if self.distance(counts, 0) < sf:
+                    accept += self.unseen[x] * (pairs if counts[x] >= 3 else 1.0)
+                counts[x] -= 1
+        return accept
+
+    def speed(self, counts: list[int], sf: int, accept: float) -> float:
+        """The acceptance two steps deep: the harmonic mean of this hand's acceptance and
+        the mean acceptance after one of its tiles arrives and the best discard follows
+        (a hand whose next step leaves a poor hand is slower than its acceptance says).
+        A ready or complete hand's is its acceptance."""
+        if sf < 1 or accept <= 0:
+            return accept
+        total = 0.0
+        weight = 0.0
+        pairs = self.pair_weight
+        for x in _neighbours(counts):
+            if x == self.wild_face or not self.unseen[x] or counts[x] >= 4:
+                continue
+            counts[x] += 1
+            if self.distance(counts, 0) < sf:
+                w = self.unseen[x] * (pairs if counts[x] >= 3 else 1.0)
+                best = 0.0
+                for d in range(34):
+                    if counts[d] and d != x:
+                        counts[d] -= 1
+                        if self.distance(counts, 0) < sf:
+                            key = tuple(counts)
+                            got = self.memo.get(key)
+                            if got is None:
+                                got = self.memo[key] = self._accept(counts, sf - 1)
+                            best = max(best, got)
+                        counts[d] += 1
+                total += w * best
+                weight += w
+            counts[x] -= 1
+        if weight <= 0 or total <= 0:
+            return accept
+        after = total / weight
+        return 2.0 / (1.0 / accept + 1.0 / after)
 
 
 def rate_with_value(
@@ -334,31 +411,57 @@ def rate_with_value(
     danger: float = DANGER,
     chow: float = CHOW,
     pairs: float = PAIRS,
+    two_step: float = 0.0,
+    loser: float = 0.0,
 ) -> list[tuple[float, Action]]:
     """The expert's rating: ``strong``'s (:func:`~paiju.bots.strong.rate_actions`: shanten,
-    then acceptance, then value, less danger) with the value term from the value model, so
-    that a hand heading for 清一色 or for 台 is weighed by what it would be paid; best first
-    (ties in the order of ``legal``). In a claim window the pass and each claim are rated,
-    a chow less ``chow``.
+    then acceptance, then value, less danger) with the value term from the value model
+    (``value`` points per doubling of the stake; 0: ``strong``'s term), so that a hand
+    heading for 清一色 or for 台 is weighed by what it would be paid; best first (ties in the
+    order of ``legal``). In a claim window the pass and each claim are rated, a chow less
+    ``chow``. With ``two_step`` > 0, the discards rated within ``two_step`` points of the
+    best have their acceptance replaced by the acceptance two steps deep
+    (:meth:`_ValueContext.speed`).
 
     >>> from paiju.mazhan.rules import Ruleset, new_hand
     >>> from paiju.mazhan.views import observe
     >>> view = observe(new_hand(Ruleset(), seed=9), Seat.E)
-    >>> {a.kind.value for _, a in rate_with_value(view, view.legal)}
+    >>> {a.kind.value for _, a in rate_with_value(view, view.legal, 60.0)}
     {'discard'}
     """
     counts, wilds = natural_counts(view)
-    ctx = _ValueContext(view, wilds, danger, value, pairs)
+    ctx = _ValueContext(view, wilds, danger, value, pairs, loser)
     out: list[tuple[float, Action]] = []
     if view.phase is Phase.ACT:
+        parts: dict[Action, tuple[int, float, float, float]] = {}
         for a in legal:
             if a.kind is not ActionKind.DISCARD or a.tile is None:
                 continue
             i = a.tile.index
             counts[i] -= 1
-            u = ctx.utility(counts) - ctx.danger(i)
+            sf, accept, val = ctx.parts(counts)
+            d = ctx.danger(i)
             counts[i] += 1
-            out.append((u, a))
+            parts[a] = (sf, accept, val, d)
+            out.append((ctx.combine(sf, accept, val) - d, a))
+        if two_step > 0 and out:
+            top = max(u for u, _ in out)
+            done: dict[int, float] = {}
+            order = sorted(range(len(out)), key=lambda k: -out[k][0])
+            for k in order:
+                u, a = out[k]
+                if u < top - two_step or a.tile is None:
+                    break
+                sf, accept, val, d = parts[a]
+                i = a.tile.index
+                if i not in done:
+                    if len(done) >= TWO_STEP_MOST:  # the rest rank below those rated
+                        out[k] = (u - 2 * two_step, a)
+                        continue
+                    counts[i] -= 1
+                    done[i] = ctx.speed(counts, sf, accept)
+                    counts[i] += 1
+                out[k] = (ctx.combine(sf, done[i], val) - d, a)
     else:
         tile = view.claim_tile
         for a in legal:

@@ -137,6 +137,27 @@ class HandValue:
                 tai += 1
         return tai
 
+    def as_loser(self) -> int:
+        """What this hand is worth as it stands if another seat wins: a non-winner's U
+        (rules §7) = min(400, rounded base × 2^台), from melds, concealed natural triplets
+        and bonus tiles. The non-winners settle their differences in U, so it is paid
+        whenever the seat does not win.
+
+        >>> HandValue.parse("999m", seat_number=1, melds=["pung 777z"], bonus="1h").as_loser()
+        80
+        """
+        return min(400, _round_up(self.sure_base()) * 2 ** self.sure_tai())
+
+    def as_loser_smooth(self) -> float:
+        """:meth:`as_loser` before rounding the base up: what a point of base is worth on
+        average, as more points may come before the hand ends (a point that does not move
+        the rounded base now may move it later).
+
+        >>> HandValue.parse("999m", seat_number=1, melds=["pung 777z"], bonus="1h").as_loser_smooth()
+        64.0
+        """
+        return min(400.0, float(self.sure_base() * 2 ** self.sure_tai()))
+
     def expected(self) -> float:
         """The expected winner's value H (胡) if this hand wins, capped at 400.
 

@@ -225,3 +225,20 @@ def test_t_quantiles_match_the_tables() -> None:
     # two-sided 95% points of Student's t (any statistics table)
     for df, t in ((1, 12.706), (5, 2.571), (22, 2.074), (40, 2.021), (60, 2.000), (120, 1.980)):
         assert t_quantile(df) == pytest.approx(t, abs=0.002)
+
+
+def test_the_loser_weight_favours_keeping_a_triplet() -> None:
+    from paiju.bots.expert import rate_with_value
+
+    for seed in (15, 23):  # East is dealt a natural triplet
+        view = observe(new_hand(Ruleset(), seed=seed), Seat.E)
+        plain = {a: u for u, a in rate_with_value(view, view.legal)}
+        weighed = {a: u for u, a in rate_with_value(view, view.legal, loser=1.0)}
+        counts = view.hand_counts
+        triplet = [a for a in plain if a.tile is not None and counts[a.tile.index] == 3]
+        assert triplet and view.wild not in [a.tile for a in triplet]
+        # U never falls by keeping more, and breaking the triplet gains the least (here
+        # the same: the bonus tile and the triplet round to 10 as the bonus tile alone)
+        gains = {a: weighed[a] - u for a, u in plain.items()}
+        assert all(g >= 0 for g in gains.values())
+        assert all(gains[a] <= min(gains.values()) for a in triplet)

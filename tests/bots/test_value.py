@@ -49,3 +49,13 @@ def test_the_stake_grows_with_the_value_and_is_nought_at_a_plain_win() -> None:
     assert stake_doublings(30.0, dealer=True) == pytest.approx(0.0)
     assert stake_doublings(30.0, dealer=False) < stake_doublings(60.0, dealer=False)
     assert stake_doublings(60.0, dealer=False) < stake_doublings(400.0, dealer=False)
+
+
+def test_a_non_winner_is_paid_by_its_melds_triplets_and_bonus_tiles() -> None:
+    # rules §7 example 2: West's U is 160
+    hand = HandValue.parse(
+        "1m2m", bonus="2h4h", seat_number=3, melds=["kong 7777z", "pung 333z", "pung 999s"]
+    )
+    assert hand.as_loser() == 160
+    assert HandValue.parse("123m456p").as_loser() == 0
+    assert HandValue.parse("111m456p").as_loser() == 10  # a concealed triplet of 1m: 8
