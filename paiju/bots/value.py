@@ -47,7 +47,7 @@ _PINGHU = 0.3
 
 
 def _round_up(base: float) -> int:
-    return int(math.ceil(base / 10.0 - 1e-9)) * 10
+    return math.ceil(base / 10.0 - 1e-9) * 10
 
 
 @dataclass(slots=True)
@@ -146,14 +146,15 @@ class HandValue:
         >>> HandValue.parse("999m", seat_number=1, melds=["pung 777z"], bonus="1h").as_loser()
         80
         """
-        return min(400, _round_up(self.sure_base()) * 2 ** self.sure_tai())
+        return min(400, _round_up(self.sure_base()) * (1 << self.sure_tai()))
 
     def as_loser_smooth(self) -> float:
         """:meth:`as_loser` before rounding the base up: what a point of base is worth on
         average, as more points may come before the hand ends (a point that does not move
         the rounded base now may move it later).
 
-        >>> HandValue.parse("999m", seat_number=1, melds=["pung 777z"], bonus="1h").as_loser_smooth()
+        >>> hand = HandValue.parse("999m", seat_number=1, melds=["pung 777z"], bonus="1h")
+        >>> hand.as_loser_smooth()
         64.0
         """
         return min(400.0, float(self.sure_base() * 2 ** self.sure_tai()))
