@@ -9,7 +9,7 @@ import pytest
 
 from paiju.arena import arena, difference_lines
 from paiju.bots.base import make_bot
-from paiju.bots.expert import ExpertBot
+from paiju.bots.expert import ExpertBot, rate_with_value
 from paiju.bots.madiao_bots import ExpertMadiaoBot, HeuristicBot, sample_madiao_world
 from paiju.bots.simple import GreedyBot
 from paiju.bots.strong import rank_actions
@@ -111,7 +111,16 @@ def test_claim_windows_are_decided_by_the_rating_not_the_rollouts() -> None:
         bot = ExpertBot(nodes=300)
         choice = bot.act(view, view.legal, random.Random(k))
         assert bot.stats.searched == 0
-        ranked = rank_actions(view, view.legal, bot.danger, chow=bot.chow, pairs=bot.pairs)
+        ranked = rate_with_value(
+            view,
+            view.legal,
+            bot.per_doubling,
+            bot.danger,
+            bot.chow,
+            bot.pairs,
+            bot.two_step,
+            bot.loser,
+        )
         assert choice == ranked[0][1]
         searching = ExpertBot(nodes=300, search_claims=True)
         assert searching.act(view, view.legal, random.Random(k)) in view.legal
@@ -225,3 +234,32 @@ def test_t_quantiles_match_the_tables() -> None:
     # two-sided 95% points of Student's t (any statistics table)
     for df, t in ((1, 12.706), (5, 2.571), (22, 2.074), (40, 2.021), (60, 2.000), (120, 1.980)):
         assert t_quantile(df) == pytest.approx(t, abs=0.002)
+
+
+def test_the_loser_weight_favours_keeping_a_triplet() -> None:
+    for seed in (15, 23):  # East is dealt a natural triplet
+        view = observe(new_hand(Ruleset(), seed=seed), Seat.E)
+        plain = {a: u for u, a in rate_with_value(view, view.legal)}
+        weighed = {a: u for u, a in rate_with_value(view, view.legal, loser=1.0)}
+        counts = view.hand_counts
+        triplet = [a for a in plain if a.tile is not None and counts[a.tile.index] == 3]
+        assert triplet and view.wild not in [a.tile for a in triplet]
+        # U never falls by keeping more, and breaking the triplet gains the least (here
+        # the same: the bonus tile and the triplet round to 10 as the bonus tile alone)
+        gains = {a: weighed[a] - u for a, u in plain.items()}
+        assert all(g >= 0 for g in gains.values())
+        assert all(gains[a] <= min(gains.values()) for a in triplet)
+
+
+def test_the_rating_with_nothing_added_is_strongs() -> None:
+    for view, _ in _chow_windows(range(3)):
+        ours = rate_with_value(view, view.legal, 0.0, loser=0.0)
+        theirs = rank_actions(view, view.legal, 1.0, chow=60.0, pairs=2.0)
+        assert [a for _, a in ours] == [a for _, a in theirs]
+        assert [u for u, _ in ours] == pytest.approx([u for u, _ in theirs])
+    for seed in range(4):
+        view = observe(new_hand(Ruleset(), seed=seed), Seat.S if seed % 2 else Seat.E)
+        if view.phase is Phase.ACT and view.my_turn:
+            ours = rate_with_value(view, view.legal, 0.0, loser=0.0)
+            theirs = rank_actions(view, view.legal, 1.0, chow=60.0, pairs=2.0)
+            assert [u for u, _ in ours] == pytest.approx([u for u, _ in theirs])
