@@ -119,9 +119,9 @@ import numpy.typing as npt
 from paiju.env.layout import Layout, Planes
 from paiju.mazhan.actions import Action
 from paiju.mazhan.melds import MeldKind
-from paiju.mazhan.rules import Event, Phase, State
+from paiju.mazhan.rules import Event, Phase, State, legal_actions_for
 
-__all__ = ["MAX_DISCARDS", "MazhanEncoder", "action_index", "index_action"]
+__all__ = ["MAX_DISCARDS", "MazhanEncoder", "action_index", "index_action", "legal_indices"]
 
 #: Discard slots per seat in ``seq`` (a seat discards at most about 40 times in a hand).
 MAX_DISCARDS = 48
@@ -207,6 +207,24 @@ def index_action(index: int, seat: Any) -> Action:
         return Action.parse(f"{v} chi {r}{r + 1}{r + 2}{'mps'[c // 7]}")
     kind = {34: "hu", 35: "shazhu", 104: "gang", 105: "peng", 127: "pass"}[index]
     return Action.parse(f"{v} {kind}")
+
+
+def legal_indices(state: State, seat: Any) -> tuple[list[int], tuple[Action, ...]]:
+    """The indices of ``seat``'s legal actions and the engine's actions, in the engine's
+    order (one engine call, which also leaves the engine's cache that :func:`~paiju.mazhan.
+    rules.apply` checks against; its interned actions are indexed by identity).
+
+    >>> from paiju.mazhan.rules import Ruleset, new_hand
+    >>> from paiju.mazhan.seats import Seat
+    >>> on, legal = legal_indices(new_hand(Ruleset(), seed=2), Seat.E)
+    >>> on == [action_index(a) for a in legal], legal_indices(new_hand(Ruleset(), 2), Seat.S)
+    (True, ([], ()))
+    """
+    legal = legal_actions_for(state, seat)
+    try:
+        return list(map(_INTERNED.__getitem__, map(id, legal))), legal
+    except KeyError:  # an action the engine did not intern
+        return [action_index(a) for a in legal], legal
 
 
 def _tile(face: int) -> str:

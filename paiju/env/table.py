@@ -35,7 +35,13 @@ AGENTS = ("player_0", "player_1", "player_2", "player_3")
 
 @dataclass(frozen=True)
 class GameSpec:
-    """What the environments need to know of a game besides its core functions."""
+    """What the environments need to know of a game besides its core functions.
+
+    ``engine`` is the game's rules module (``acting``, ``apply``), called directly on the
+    hot path; ``legal_indices(state, seat)`` gives a seat's legal action indices and the
+    engine's actions in the same order, or ``None`` for the actions when the indices come
+    from the engine without them (then ``index_action`` builds the one played).
+    """
 
     name: str
     rules: Game[Any, Any, Any, Any]
@@ -44,6 +50,8 @@ class GameSpec:
     index_action: Any
     n_actions: int
     net_scale: float  # a typical hand's size, for the default reward scale and scores
+    engine: Any = None
+    legal_indices: Any = None
 
 
 def spec_of(game: str) -> GameSpec:
@@ -54,6 +62,7 @@ def spec_of(game: str) -> GameSpec:
     """
     if game == "mazhan":
         from paiju.env import mazhan_obs as mo
+        from paiju.mazhan import rules as mz
 
         return GameSpec(
             "mazhan",
@@ -63,9 +72,12 @@ def spec_of(game: str) -> GameSpec:
             mo.index_action,
             mo.N_ACTIONS,
             400.0,
+            mz,
+            mo.legal_indices,
         )
     if game == "madiao":
         from paiju.env import madiao_obs as do
+        from paiju.madiao import rules as md
 
         return GameSpec(
             "madiao",
@@ -75,6 +87,8 @@ def spec_of(game: str) -> GameSpec:
             do.index_action,
             do.N_ACTIONS,
             10.0,
+            md,
+            do.legal_indices,
         )
     raise ValueError(f"unknown game {game!r} (choose from mazhan, madiao)")
 
@@ -116,7 +130,12 @@ class Table:
         self.encoder = self.spec.encoder(planes=planes)
         self.match_hands = match_hands
         self.rotate_seats = rotate_seats
-        self._aidx = self.spec.action_index
+        engine = self.spec.engine
+        self._acting = engine.acting
+        self._apply = engine.apply
+        self._legal_indices = self.spec.legal_indices
+        self._index_action = self.spec.index_action
+        self._plain = not hints and not lookahead
         self._rng = random.Random(0)
         self._hands_dealt = 0
         self.state: Any = None
@@ -127,7 +146,11 @@ class Table:
         self.repeat = 0
         self.hand_seed = 0
         self.over = True
-        self._legal: dict[int, tuple[list[int], tuple[Any, ...]]] = {}
+        # the players who must decide now, their seats, and the legal (indices, actions) of
+        # those asked so far (the first at once, the others when asked)
+        self._deciders: list[int] = []
+        self._seats: dict[int, Any] = {}
+        self._legal: dict[int, tuple[list[int], tuple[Any, ...] | None]] = {}
         self.deal = Deal(0, (0, 1, 2, 3))
         self.first = 0  # the first player to decide now, and its legal indices
         self.first_legal: list[int] = []
@@ -180,17 +203,31 @@ class Table:
 
     def _refresh(self) -> None:
         state = self.state
-        rules = self.rules
-        aidx = self._aidx
-        self._legal = {}
-        first = True
-        for seat in rules.acting(state):
-            legal = rules.legal_actions(state, seat)
-            player = self.player_at[seat.number - 1]
-            on = [aidx(a) for a in legal]
-            self._legal[player] = (on, legal)
-            if first:
-                self.first, self.first_legal, first = player, on, False
+        player_at = self.player_at
+        seats = self._acting(state)
+        if len(seats) == 1:  # one player to move (the common case)
+            seat = seats[0]
+            player = player_at[seat.number - 1]
+            self._deciders = [player]
+            self._seats = {player: seat}
+        else:
+            self._seats = {player_at[seat.number - 1]: seat for seat in seats}
+            self._deciders = list(self._seats)
+        if not seats:
+            self._legal = {}
+            self.first_legal = []
+            return
+        player = self._deciders[0]
+        entry = self._legal_indices(state, seats[0])
+        self._legal = {player: entry}
+        self.first, self.first_legal = player, entry[0]
+
+    def _entry(self, player: int) -> tuple[list[int], tuple[Any, ...] | None]:
+        """The player's legal (indices, actions); ``KeyError`` when it has nothing to decide."""
+        entry = self._legal.get(player)
+        if entry is None:
+            entry = self._legal[player] = self._legal_indices(self.state, self._seats[player])
+        return entry
 
     # --- playing ----------------------------------------------------------------------------
 
@@ -200,7 +237,7 @@ class Table:
         >>> t = Table("mazhan"); t.reset(seed=1); t.deciders()
         [0]
         """
-        return list(self._legal)
+        return list(self._deciders)
 
     def legal(self, player: int) -> list[int]:
         """The indices of the player's legal actions (empty when it has nothing to decide).
@@ -208,13 +245,22 @@ class Table:
         >>> t = Table("madiao"); t.reset(seed=1); len(t.legal(t.deciders()[0]))
         8
         """
-        entry = self._legal.get(player)
-        return entry[0] if entry is not None else []
+        return self._entry(player)[0] if player in self._seats else []
 
     def legal_actions(self, player: int) -> tuple[Any, ...]:
-        """The player's legal actions, in the order of :meth:`legal`."""
-        entry = self._legal.get(player)
-        return entry[1] if entry is not None else ()
+        """The player's legal actions, in the order of :meth:`legal`.
+
+        >>> t = Table("madiao"); t.reset(seed=1); p = t.deciders()[0]
+        >>> [t.spec.action_index(a) for a in t.legal_actions(p)] == t.legal(p)
+        True
+        """
+        seat = self._seats.get(player)
+        if seat is None:
+            return ()
+        actions = self._entry(player)[1]
+        if actions is None:
+            return tuple(self.rules.legal_actions(self.state, seat))
+        return actions
 
     def step(self, player: int, index: int) -> list[float] | None:
         """Play the player's action with this index; each player's net when a hand ended.
@@ -222,17 +268,20 @@ class Table:
         Raises ``KeyError`` when the player has nothing to decide and ``ValueError`` when the
         index is not legal for it now (the environments check first).
         """
-        on, legal = self._legal[player]
-        action = legal[on.index(index)]
+        on, legal = self._entry(player)
+        if legal is None:
+            if index not in on:
+                raise ValueError(f"action {index} is not legal for player {player} now")
+            action = self._index_action(index, self._seats[player])
+        else:
+            action = legal[on.index(index)]
         before = self.state
-        state, events = self.rules.apply(before, action)
+        state, events = self._apply(before, action)
         self.state = state
         self.encoder.update(before, state, events)
-        if not self.rules.is_over(state):
-            self._refresh()
+        self._refresh()
+        if self._deciders:
             return None
-        self._legal = {}
-        self.first_legal = []
         outcome = self.rules.outcome
         return [float(outcome(state, self.seat_of[p]).net) for p in range(4)]
 
@@ -260,7 +309,7 @@ class Table:
         seat, valid until the next call (copy it to keep it), or written into ``out``.
         ``waiting``: see the encoders (a seat without a decision in a claim window)."""
         seat = self.seat_of[player]
-        if not self.hints and not self.lookahead:
+        if self._plain:
             return self.encoder.encode(self.state, seat, out, waiting)
         flat = self.encoder.encode(self.state, seat, None, waiting)
         parts = [flat]
