@@ -92,14 +92,21 @@ import numpy.typing as npt
 from paiju.env.layout import Layout, Planes, cells
 from paiju.madiao.cards import ALL_CARDS
 from paiju.madiao.rules import Action, ActionKind, Event, Phase, State, legal_codes
+from paiju.madiao.seats import SEATS
 
-__all__ = ["MadiaoEncoder", "action_index", "index_action", "legal_indices"]
+__all__ = ["ACTIONS", "MadiaoEncoder", "action_index", "index_action", "legal_indices"]
 
 N_ACTIONS = 120
 _KINDS = {"fa": 0, "zhuo": 40, "mie": 80}  # by value: faster than hashing the enum
 _KIND_OF = (ActionKind.FA, ActionKind.ZHUO, ActionKind.MIE)
 _SUIT_OF = tuple(0 if c < 11 else 1 if c < 20 else 2 if c < 29 else 3 for c in range(40))
 _TOPS = (8, 9, 10)  # 百萬 千萬 萬萬
+#: ``ACTIONS[seat][index]``: every play, built once (actions are frozen: one object serves
+#: every step that plays it).
+ACTIONS = tuple(
+    tuple(Action(seat, _KIND_OF[i // 40], ALL_CARDS[i % 40]) for i in range(N_ACTIONS))
+    for seat in SEATS
+)
 
 
 def action_index(action: Action) -> int:
@@ -122,23 +129,24 @@ def index_action(index: int, seat: Any) -> Action:
     """
     if not 0 <= index < N_ACTIONS:
         raise ValueError(f"a Ma Diao action index is 0–119, got {index}")
-    return Action(seat, _KIND_OF[index // 40], ALL_CARDS[index % 40])
+    row: tuple[Action, ...] = ACTIONS[seat.number - 1]
+    return row[index]
 
 
-def legal_indices(state: State, seat: Any) -> tuple[list[int], None]:
+def legal_indices(state: State, seat: Any) -> list[int]:
     """The indices of ``seat``'s legal plays, in the engine's order, from the engine's codes
-    in one call (:func:`~paiju.madiao.rules.legal_codes`: the code is the index); no
-    actions (``None``): :func:`index_action` builds the one played.
+    in one call (:func:`~paiju.madiao.rules.legal_codes`: the code is the index; the play
+    itself is ``ACTIONS[seat][index]``).
 
     >>> from paiju.madiao.rules import Ruleset, new_hand
     >>> from paiju.madiao.seats import Seat
     >>> s = new_hand(Ruleset(), seed=2, banker=Seat.E)
-    >>> legal_indices(s, Seat.E)[0][:2], legal_indices(s, Seat.S)
-    ([4, 9], ([], None))
+    >>> legal_indices(s, Seat.E)[:2], legal_indices(s, Seat.S)
+    ([4, 9], [])
     """
     if seat.number - 1 != state.turn:
-        return [], None
-    return list(legal_codes(state)), None
+        return []
+    return list(legal_codes(state))
 
 
 def _layout() -> Layout:
@@ -326,50 +334,51 @@ class MadiaoEncoder:
             for seat, card, up in state.trick:
                 mine[seat].append((card, up))
             plays = mine
-        blocks = np.zeros((4, _B), dtype=np.float32)
-        down = np.zeros((4, 40), dtype=np.float32)
-        seen = np.zeros(40, dtype=np.float32)
+        self._ring.fill(0.0)
+        self._bufs.fill(0.0)
+        self._common.fill(0.0)
+        rm, bm, cm = self._rm, self._bm, self._cm
+
+        def put(s: int, k: int, v: float) -> None:  # seat s's value k, in both of its blocks
+            rm[s * _B + k] = rm[s * _B + _R + k] = v
+
         in_trick = {s for s, _c, _up in state.trick}  # each seat plays once in a trick
         for s in range(4):
-            b = blocks[s]
             done = list(plays[s]) if plays is not None else []
             if s in in_trick and done:
                 done.pop()  # its play in the trick being played, added below
+            downs = 0
             for card, up in done:
                 if up:
-                    b[_UPS + card] = 1.0
-                    seen[card] = 1.0
+                    put(s, _UPS + card, 1.0)
+                    cm[_C_SEEN + card] = 1.0
                 else:
-                    b[_DOWNS] += 1.0
-                    down[s, card] = 1.0
+                    downs += 1
+                    bm[s * _F + _OWNDOWN + card] = 1.0
             for card in state.table[s]:
-                b[_TABLE + card] = 1.0
-                seen[card] = 1.0
+                put(s, _TABLE + card, 1.0)
+                cm[_C_SEEN + card] = 1.0
                 if card in state.captured:
-                    b[_CAPT + card - 8] = len(state.captured[card])
-            b[_TRICKS] = state.tricks_won[s]
-            b[_SIZE] = len(state.hands[s]) + (s in in_trick)  # the play below takes one
-            self._size[s] = int(b[_SIZE])
-            self._downs[s] = int(b[_DOWNS])
-            self._tricks[s] = int(b[_TRICKS])
+                    put(s, _CAPT + card - 8, len(state.captured[card]))
+            size = len(state.hands[s]) + (s in in_trick)  # the play below takes one
+            put(s, _SIZE, size)
+            put(s, _DOWNS, downs)
+            put(s, _TRICKS, state.tricks_won[s])
+            self._size[s] = size
+            self._downs[s] = downs
+            self._tricks[s] = state.tricks_won[s]
         for c in state.out_up:
-            seen[c] = 1.0
-        self._ring[:4] = blocks
-        self._ring[4:] = blocks
-        bufs = self._bufs
-        bufs.fill(0.0)
-        self._pub_seen = [-1] * 4
+            cm[_C_SEEN + c] = 1.0
+        mian = state.stock[-1]
         for me in range(4):
             self._hot[me] = ()
-            b = bufs[me]
-            b[_MIAN + state.stock[-1]] = 1.0
-            b[_SEAT + me] = 1.0
-            b[_BANKER + ((state.banker - me) & 3)] = 1.0
+            base = me * _F
+            bm[base + _MIAN + mian] = 1.0
+            bm[base + _SEAT + me] = 1.0
+            bm[base + _BANKER + ((state.banker - me) & 3)] = 1.0
             for c in state.hands[me]:
-                b[_HAND + c] = 1.0
-            b[_OWNDOWN : _OWNDOWN + 40] = down[me]
-        self._common.fill(0.0)
-        self._common[_C_SEEN : _C_SEEN + 40] = seen
+                bm[base + _HAND + c] = 1.0
+        self._pub_seen = [-1] * 4
         self._pub += 1
         self._trick_no = state.trick_no
         self._in_trick = 0
@@ -444,8 +453,38 @@ class MadiaoEncoder:
         """
         for e in events:
             kind = e.kind
-            if kind == "play":
-                self._play(e.seat.number - 1, e.card.index, e.detail != "mie")  # type: ignore[union-attr]
+            if kind == "play":  # _play, inlined: the hot path
+                s = e.seat.number - 1  # type: ignore[union-attr]
+                card = e.card.index  # type: ignore[union-attr]
+                rm = self._rm
+                o = s * _B
+                self._bm[s * _F + _HAND + card] = 0.0
+                size = self._size[s] - 1
+                self._size[s] = size
+                rm[o + _SIZE] = rm[o + _R + _SIZE] = size
+                if e.detail != "mie":
+                    rm[o + _UPS + card] = rm[o + _R + _UPS + card] = 1.0
+                    rm[o + _TCARD + card] = rm[o + _R + _TCARD + card] = 1.0
+                    cm = self._cm
+                    cm[_C_SEEN + card] = 1.0
+                    best = self._best
+                    if best < 0:
+                        led = self._led = _SUIT_OF[card]
+                        cm[_C_LED + led] = 1.0
+                    else:
+                        cm[_C_BEST + best] = 0.0  # a capture beats the best card so far
+                    cm[_C_BEST + card] = 1.0
+                    self._best = card
+                    self._trick.append((s, card, True))
+                else:
+                    rm[o + _TDOWN] = rm[o + _R + _TDOWN] = 1.0
+                    downs = self._downs[s] + 1
+                    self._downs[s] = downs
+                    rm[o + _DOWNS] = rm[o + _R + _DOWNS] = downs
+                    self._bm[s * _F + _OWNDOWN + card] = 1.0
+                    self._trick.append((s, card, False))
+                self._in_trick += 1
+                self._pub += 1
             elif kind == "trick":
                 self._trick_won(e.seat.number - 1, e.card.index, state)  # type: ignore[union-attr]
 

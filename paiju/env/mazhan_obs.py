@@ -121,7 +121,14 @@ from paiju.mazhan.actions import Action
 from paiju.mazhan.melds import MeldKind
 from paiju.mazhan.rules import Event, Phase, State, legal_actions_for
 
-__all__ = ["MAX_DISCARDS", "MazhanEncoder", "action_index", "index_action", "legal_indices"]
+__all__ = [
+    "ACTIONS",
+    "MAX_DISCARDS",
+    "MazhanEncoder",
+    "action_index",
+    "index_action",
+    "legal_indices",
+]
 
 #: Discard slots per seat in ``seq`` (a seat discards at most about 40 times in a hand).
 MAX_DISCARDS = 48
@@ -160,31 +167,30 @@ def action_index(action: Action) -> int:
     return _KIND_BASE[kind] + t
 
 
+def _interned_actions() -> list[Action]:
+    """Every action the engine interns (its legal actions are these objects)."""
+    from paiju.mazhan import rules
+
+    tables = (rules._A_DISCARD, rules._A_ANGANG, rules._A_JIAGANG, rules._A_CHI)
+    singles = (rules._A_HU, rules._A_SHAZHU, rules._A_GANG, rules._A_PENG, rules._A_PASS)
+    out = [a for table in tables for row in table for a in row if a is not None]
+    out += [a for actions in singles for a in actions]
+    return out
+
+
 def _interned() -> dict[int, int]:
     """The index of each action the engine interns, by ``id``: those objects live as long
     as the engine, so no other object can take their ``id``."""
-    from paiju.mazhan import rules
-
-    out: dict[int, int] = {}
-    tables = (rules._A_DISCARD, rules._A_ANGANG, rules._A_JIAGANG, rules._A_CHI)
-    singles = (rules._A_HU, rules._A_SHAZHU, rules._A_GANG, rules._A_PENG, rules._A_PASS)
     _INTERNED.clear()
-    for table in tables:
-        for row in table:
-            for a in row:
-                if a is not None:
-                    out[id(a)] = action_index(a)
-    for actions in singles:
-        for a in actions:
-            out[id(a)] = action_index(a)
-    return out
+    return {id(a): action_index(a) for a in _interned_actions()}
 
 
 _INTERNED: dict[int, int] = {}
 
 
 def index_action(index: int, seat: Any) -> Action:
-    """The action of ``seat`` with this index (the inverse of :func:`action_index`).
+    """The action of ``seat`` with this index (the inverse of :func:`action_index`): the
+    engine's own object (``ACTIONS[seat][index]``).
 
     >>> from paiju.mazhan.seats import Seat
     >>> str(index_action(115, Seat.S)), str(index_action(127, Seat.N))
@@ -194,6 +200,12 @@ def index_action(index: int, seat: Any) -> Action:
     """
     if not 0 <= index < N_ACTIONS:
         raise ValueError(f"a Mazhan action index is 0–127, got {index}")
+    row: tuple[Action, ...] = ACTIONS[seat.number - 1]
+    return row[index]
+
+
+def _parse_index(index: int, seat: Any) -> Action:
+    """The action with this index, from its notation (what :data:`ACTIONS` is checked by)."""
     v = seat.value
     if index < 34:
         return Action.parse(f"{v} discard {_tile(index)}")
@@ -209,22 +221,39 @@ def index_action(index: int, seat: Any) -> Action:
     return Action.parse(f"{v} {kind}")
 
 
-def legal_indices(state: State, seat: Any) -> tuple[list[int], tuple[Action, ...]]:
-    """The indices of ``seat``'s legal actions and the engine's actions, in the engine's
-    order (one engine call, which also leaves the engine's cache that :func:`~paiju.mazhan.
-    rules.apply` checks against; its interned actions are indexed by identity).
+def _actions() -> tuple[tuple[Action, ...], ...]:
+    """``[seat][index]``: the engine's interned action with that index (every index has
+    one), so that an action played by index is found by identity in the engine's legal set."""
+    from paiju.mazhan.seats import SEATS
+
+    rows = [[_parse_index(i, seat) for i in range(N_ACTIONS)] for seat in SEATS]
+    for a in _interned_actions():
+        row = rows[a.seat.number - 1]
+        i = action_index(a)
+        if row[i] != a:
+            raise AssertionError(f"index {i}: {a} is not {row[i]}")
+        row[i] = a
+    return tuple(tuple(row) for row in rows)
+
+
+def legal_indices(state: State, seat: Any) -> list[int]:
+    """The indices of ``seat``'s legal actions, in the engine's order: one engine call
+    (which also leaves the engine's cache that :func:`~paiju.mazhan.rules.apply` checks
+    against); its interned actions are indexed by identity.
 
     >>> from paiju.mazhan.rules import Ruleset, new_hand
     >>> from paiju.mazhan.seats import Seat
-    >>> on, legal = legal_indices(new_hand(Ruleset(), seed=2), Seat.E)
-    >>> on == [action_index(a) for a in legal], legal_indices(new_hand(Ruleset(), 2), Seat.S)
-    (True, ([], ()))
+    >>> s = new_hand(Ruleset(), seed=2)
+    >>> legal_indices(s, Seat.E) == [action_index(a) for a in legal_actions_for(s, Seat.E)]
+    True
+    >>> legal_indices(s, Seat.S)
+    []
     """
     legal = legal_actions_for(state, seat)
     try:
-        return list(map(_INTERNED.__getitem__, map(id, legal))), legal
+        return list(map(_INTERNED.__getitem__, map(id, legal)))
     except KeyError:  # an action the engine did not intern
-        return [action_index(a) for a in legal], legal
+        return [action_index(a) for a in legal]
 
 
 def _tile(face: int) -> str:
@@ -299,6 +328,9 @@ def _layout() -> Layout:
 
 LAYOUT = _layout()
 _INTERNED.update(_interned())
+#: ``ACTIONS[seat][index]``: the action of that seat with that index (the engine's own
+#: objects: :func:`paiju.mazhan.rules.apply` finds them by identity).
+ACTIONS = _actions()
 _B = LAYOUT["s1_chows"].offset - LAYOUT["s0_chows"].offset
 _S0 = LAYOUT["s0_chows"].offset
 # offsets inside a seat block

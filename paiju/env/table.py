@@ -38,9 +38,8 @@ class GameSpec:
     """What the environments need to know of a game besides its core functions.
 
     ``engine`` is the game's rules module (``acting``, ``apply``), called directly on the
-    hot path; ``legal_indices(state, seat)`` gives a seat's legal action indices and the
-    engine's actions in the same order, or ``None`` for the actions when the indices come
-    from the engine without them (then ``index_action`` builds the one played).
+    hot path; ``legal_indices(state, seat)`` gives a seat's legal action indices in the
+    engine's order, and ``actions[seat][index]`` the action itself (built once).
     """
 
     name: str
@@ -52,6 +51,7 @@ class GameSpec:
     net_scale: float  # a typical hand's size, for the default reward scale and scores
     engine: Any = None
     legal_indices: Any = None
+    actions: Any = None
 
 
 def spec_of(game: str) -> GameSpec:
@@ -74,6 +74,7 @@ def spec_of(game: str) -> GameSpec:
             400.0,
             mz,
             mo.legal_indices,
+            mo.ACTIONS,
         )
     if game == "madiao":
         from paiju.env import madiao_obs as do
@@ -89,6 +90,7 @@ def spec_of(game: str) -> GameSpec:
             10.0,
             md,
             do.legal_indices,
+            do.ACTIONS,
         )
     raise ValueError(f"unknown game {game!r} (choose from mazhan, madiao)")
 
@@ -134,7 +136,7 @@ class Table:
         self._acting = engine.acting
         self._apply = engine.apply
         self._legal_indices = self.spec.legal_indices
-        self._index_action = self.spec.index_action
+        self._actions = self.spec.actions
         self._plain = not hints and not lookahead
         self._rng = random.Random(0)
         self._hands_dealt = 0
@@ -146,11 +148,11 @@ class Table:
         self.repeat = 0
         self.hand_seed = 0
         self.over = True
-        # the players who must decide now, their seats, and the legal (indices, actions) of
-        # those asked so far (the first at once, the others when asked)
+        # the players who must decide now, their seats, and the legal indices of those asked
+        # so far (the first at once, the others when asked)
         self._deciders: list[int] = []
         self._seats: dict[int, Any] = {}
-        self._legal: dict[int, tuple[list[int], tuple[Any, ...] | None]] = {}
+        self._legal: dict[int, list[int]] = {}
         self.deal = Deal(0, (0, 1, 2, 3))
         self.first = 0  # the first player to decide now, and its legal indices
         self.first_legal: list[int] = []
@@ -218,16 +220,16 @@ class Table:
             self.first_legal = []
             return
         player = self._deciders[0]
-        entry = self._legal_indices(state, seats[0])
-        self._legal = {player: entry}
-        self.first, self.first_legal = player, entry[0]
+        on = self._legal_indices(state, seats[0])
+        self._legal = {player: on}
+        self.first, self.first_legal = player, on
 
-    def _entry(self, player: int) -> tuple[list[int], tuple[Any, ...] | None]:
-        """The player's legal (indices, actions); ``KeyError`` when it has nothing to decide."""
-        entry = self._legal.get(player)
-        if entry is None:
-            entry = self._legal[player] = self._legal_indices(self.state, self._seats[player])
-        return entry
+    def _entry(self, player: int) -> list[int]:
+        """The player's legal indices; ``KeyError`` when it has nothing to decide."""
+        on = self._legal.get(player)
+        if on is None:
+            on = self._legal[player] = self._legal_indices(self.state, self._seats[player])
+        return on
 
     # --- playing ----------------------------------------------------------------------------
 
@@ -245,7 +247,7 @@ class Table:
         >>> t = Table("madiao"); t.reset(seed=1); len(t.legal(t.deciders()[0]))
         8
         """
-        return self._entry(player)[0] if player in self._seats else []
+        return self._entry(player) if player in self._seats else []
 
     def legal_actions(self, player: int) -> tuple[Any, ...]:
         """The player's legal actions, in the order of :meth:`legal`.
@@ -254,13 +256,10 @@ class Table:
         >>> [t.spec.action_index(a) for a in t.legal_actions(p)] == t.legal(p)
         True
         """
-        seat = self._seats.get(player)
-        if seat is None:
+        if player not in self._seats:
             return ()
-        actions = self._entry(player)[1]
-        if actions is None:
-            return tuple(self.rules.legal_actions(self.state, seat))
-        return actions
+        actions = self._actions[self.seat_of[player]]
+        return tuple([actions[i] for i in self._entry(player)])
 
     def step(self, player: int, index: int) -> list[float] | None:
         """Play the player's action with this index; each player's net when a hand ended.
@@ -268,13 +267,9 @@ class Table:
         Raises ``KeyError`` when the player has nothing to decide and ``ValueError`` when the
         index is not legal for it now (the environments check first).
         """
-        on, legal = self._entry(player)
-        if legal is None:
-            if index not in on:
-                raise ValueError(f"action {index} is not legal for player {player} now")
-            action = self._index_action(index, self._seats[player])
-        else:
-            action = legal[on.index(index)]
+        if index not in self._entry(player):
+            raise ValueError(f"action {index} is not legal for player {player} now")
+        action = self._actions[self.seat_of[player]][index]
         before = self.state
         state, events = self._apply(before, action)
         self.state = state
