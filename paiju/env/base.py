@@ -274,10 +274,8 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         if not self._reset_done:
             raise RuntimeError("call reset() before observe()")
         obs = self.table.encode(_PLAYER[agent])
-        if agent == self.agent_selection and self.agents:
-            mask = self._mask.copy()
-        else:
-            mask = self._zero_mask.copy()
+        # the selected agent's mask (all zeros once the episode is over), else none
+        mask = (self._mask if agent == self.agent_selection else self._zero_mask).copy()
         return {"observation": obs.copy() if self.copy_obs else obs, "action_mask": mask}
 
     def last(
@@ -286,8 +284,16 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         """The selected agent's observation (``None`` when ``observe`` is false), its reward
         since it last acted, termination, truncation and info (PettingZoo's ``last``)."""
         agent = self.agent_selection
+        if observe and self._reset_done:  # observe(agent), inlined: the hot path
+            obs = self.table.encode(_PLAYER[agent])
+            seen: dict[str, npt.NDArray[Any]] | None = {
+                "observation": obs.copy() if self.copy_obs else obs,
+                "action_mask": self._mask.copy(),
+            }
+        else:
+            seen = self.observe(agent) if observe else None
         return (
-            self.observe(agent) if observe else None,
+            seen,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
@@ -323,7 +329,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         if index not in self._mask_on:
             self._illegal(player, action)
             return
-        nets = table.step(player, index)
+        nets = table.step(player, index, checked=True)
         if nets is None:
             self._select()
         else:

@@ -148,10 +148,9 @@ class Table:
         self.repeat = 0
         self.hand_seed = 0
         self.over = True
-        # the players who must decide now, their seats, and the legal indices of those asked
-        # so far (the first at once, the others when asked)
-        self._deciders: list[int] = []
-        self._seats: dict[int, Any] = {}
+        # the seats that must decide now (the engine's, in order), and the legal indices of
+        # the others than the first, by player, when asked
+        self._deciding: tuple[Any, ...] = ()
         self._legal: dict[int, list[int]] = {}
         self.deal = Deal(0, (0, 1, 2, 3))
         self.first = 0  # the first player to decide now, and its legal indices
@@ -205,30 +204,27 @@ class Table:
 
     def _refresh(self) -> None:
         state = self.state
-        player_at = self.player_at
         seats = self._acting(state)
-        if len(seats) == 1:  # one player to move (the common case)
+        self._deciding = seats
+        self._legal = {}
+        if seats:
             seat = seats[0]
-            player = player_at[seat.number - 1]
-            self._deciders = [player]
-            self._seats = {player: seat}
+            self.first = self.player_at[seat.number - 1]
+            self.first_legal = self._legal_indices(state, seat)
         else:
-            self._seats = {player_at[seat.number - 1]: seat for seat in seats}
-            self._deciders = list(self._seats)
-        if not seats:
-            self._legal = {}
             self.first_legal = []
-            return
-        player = self._deciders[0]
-        on = self._legal_indices(state, seats[0])
-        self._legal = {player: on}
-        self.first, self.first_legal = player, on
 
-    def _entry(self, player: int) -> list[int]:
-        """The player's legal indices; ``KeyError`` when it has nothing to decide."""
+    def _entry(self, player: int) -> list[int] | None:
+        """The player's legal indices; ``None`` when it has nothing to decide."""
+        if player == self.first and self._deciding:
+            return self.first_legal
         on = self._legal.get(player)
         if on is None:
-            on = self._legal[player] = self._legal_indices(self.state, self._seats[player])
+            i = self.seat_of[player]
+            seat = next((s for s in self._deciding if s.number - 1 == i), None)
+            if seat is None:
+                return None
+            on = self._legal[player] = self._legal_indices(self.state, seat)
         return on
 
     # --- playing ----------------------------------------------------------------------------
@@ -239,7 +235,8 @@ class Table:
         >>> t = Table("mazhan"); t.reset(seed=1); t.deciders()
         [0]
         """
-        return list(self._deciders)
+        player_at = self.player_at
+        return [player_at[seat.number - 1] for seat in self._deciding]
 
     def legal(self, player: int) -> list[int]:
         """The indices of the player's legal actions (empty when it has nothing to decide).
@@ -247,7 +244,8 @@ class Table:
         >>> t = Table("madiao"); t.reset(seed=1); len(t.legal(t.deciders()[0]))
         8
         """
-        return self._entry(player) if player in self._seats else []
+        on = self._entry(player)
+        return [] if on is None else on
 
     def legal_actions(self, player: int) -> tuple[Any, ...]:
         """The player's legal actions, in the order of :meth:`legal`.
@@ -256,26 +254,29 @@ class Table:
         >>> [t.spec.action_index(a) for a in t.legal_actions(p)] == t.legal(p)
         True
         """
-        if player not in self._seats:
-            return ()
         actions = self._actions[self.seat_of[player]]
-        return tuple([actions[i] for i in self._entry(player)])
+        return tuple([actions[i] for i in self.legal(player)])
 
-    def step(self, player: int, index: int) -> list[float] | None:
+    def step(self, player: int, index: int, *, checked: bool = False) -> list[float] | None:
         """Play the player's action with this index; each player's net when a hand ended.
+        ``checked``: the caller has made sure that the index is legal for the player now.
 
         Raises ``KeyError`` when the player has nothing to decide and ``ValueError`` when the
         index is not legal for it now (the environments check first).
         """
-        if index not in self._entry(player):
-            raise ValueError(f"action {index} is not legal for player {player} now")
+        if not checked:
+            on = self._entry(player)
+            if on is None:
+                raise KeyError(f"player {player} has nothing to decide now")
+            if index not in on:
+                raise ValueError(f"action {index} is not legal for player {player} now")
         action = self._actions[self.seat_of[player]][index]
         before = self.state
         state, events = self._apply(before, action)
         self.state = state
         self.encoder.update(before, state, events)
         self._refresh()
-        if self._deciders:
+        if self._deciding:
             return None
         outcome = self.rules.outcome
         return [float(outcome(state, self.seat_of[p]).net) for p in range(4)]
