@@ -52,9 +52,12 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from paiju.env.layout import cells
 from paiju.env.table import AGENTS, Table
 
 __all__ = ["PaijuAECEnv", "RewardRules"]
+
+_PLAYER = {agent: p for p, agent in enumerate(AGENTS)}
 
 _ILLEGAL = ("zero_sum", "offender", "raise")
 
@@ -207,6 +210,10 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self.action_spaces = dict.fromkeys(AGENTS, self._act_space)
         self.state_space = spaces.Box(-np.inf, np.inf, (self.table.state_size(),), np.float32)
         self._no_mask = bytes(n)
+        self._zero_mask = np.zeros(n, dtype=np.int8)
+        # the selected agent's mask, written once per step (observe returns copies of it)
+        self._mask = np.zeros(n, dtype=np.int8)
+        self._mask_mv = cells(self._mask)
         self._mask_on: list[int] = []
         self._player = 0
         self._dirty = False  # rewards to clear at the next step
@@ -242,7 +249,11 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         player = table.first
         self._player = player
         self.agent_selection = AGENTS[player]
-        self._mask_on = table.first_legal
+        on = self._mask_on = table.first_legal
+        mask = bytearray(self._no_mask)
+        for i in on:
+            mask[i] = 1
+        self._mask_mv[:] = mask
         if self.reward_rules.shaping:
             self._shape_on_turn(player)
 
@@ -258,17 +269,36 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
     # --- observing --------------------------------------------------------------------------
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
-        """The agent's observation and action mask."""
+        """The agent's observation and action mask (a new mask array every time; the
+        observation is a new array too unless ``copy_obs=False``)."""
         if not self._reset_done:
             raise RuntimeError("call reset() before observe()")
-        player = AGENTS.index(agent)
-        obs = self.table.encode(player)
-        mask = bytearray(self._no_mask)  # a new mask every time: nothing to copy
-        if agent == self.agent_selection and self.agents:
-            for i in self._mask_on:
-                mask[i] = 1
-        action_mask = np.frombuffer(mask, dtype=np.int8)
-        return {"observation": obs.copy() if self.copy_obs else obs, "action_mask": action_mask}
+        obs = self.table.encode(_PLAYER[agent])
+        # the selected agent's mask (all zeros once the episode is over), else none
+        mask = (self._mask if agent == self.agent_selection else self._zero_mask).copy()
+        return {"observation": obs.copy() if self.copy_obs else obs, "action_mask": mask}
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, npt.NDArray[Any]] | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation (``None`` when ``observe`` is false), its reward
+        since it last acted, termination, truncation and info (PettingZoo's ``last``)."""
+        agent = self.agent_selection
+        if observe and self._reset_done:  # observe(agent), inlined: the hot path
+            obs = self.table.encode(_PLAYER[agent])
+            seen: dict[str, npt.NDArray[Any]] | None = {
+                "observation": obs.copy() if self.copy_obs else obs,
+                "action_mask": self._mask.copy(),
+            }
+        else:
+            seen = self.observe(agent) if observe else None
+        return (
+            seen,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def state(self) -> npt.NDArray[np.float32]:
         """The whole state for a centralised critic: every seat's observation (E S W N),
@@ -299,7 +329,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         if index not in self._mask_on:
             self._illegal(player, action)
             return
-        nets = table.step(player, index)
+        nets = table.step(player, index, checked=True)
         if nets is None:
             self._select()
         else:
@@ -310,6 +340,8 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
     def _end_hand(self, nets: list[float]) -> None:
         rules = self.reward_rules
         self._dirty = True
+        self._mask_on = []
+        self._mask_mv[:] = self._no_mask
         for p in range(4):
             self.rewards[AGENTS[p]] += nets[p] * rules.scale
         if self.table.next_hand(nets):
@@ -329,6 +361,8 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         for p, r in enumerate(rules.illegal_rewards(player)):
             self.rewards[AGENTS[p]] = r
         self.terminations = dict.fromkeys(AGENTS, True)
+        self._mask_on = []
+        self._mask_mv[:] = self._no_mask
         self.infos[AGENTS[player]] = {"illegal_action": action}
         self._accumulate_rewards()
 

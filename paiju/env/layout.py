@@ -25,11 +25,30 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Layout", "Planes", "Section"]
+__all__ = ["Layout", "Planes", "Section", "cells"]
+
+
+def cells(array: npt.NDArray[Any]) -> Any:
+    """A flat memoryview of a C-contiguous array's values: writing one value through it is
+    a Python store (tens of nanoseconds), not a NumPy call, and a run of values copies into
+    another view of the same format in one ``memcpy``. Typed ``Any``: a memoryview of
+    ``float32`` takes and gives Python floats, which the ``memoryview`` stubs do not say.
+
+    >>> a = np.zeros((2, 3), dtype=np.float32); m = cells(a)
+    >>> m[4] = 2.5; m[0:3] = m[3:6]; a.tolist()
+    [[0.0, 2.5, 0.0], [0.0, 2.5, 0.0]]
+
+    Raises ``ValueError`` for an array that is not C-contiguous (a view would not be flat).
+    """
+    if not array.flags.c_contiguous:
+        raise ValueError("cells() needs a C-contiguous array")
+    view = memoryview(array.reshape(-1).data)
+    return view.cast("B") if array.dtype == np.int8 else view
 
 
 @dataclass(frozen=True, slots=True)

@@ -89,17 +89,24 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from paiju.env.layout import Layout, Planes
+from paiju.env.layout import Layout, Planes, cells
 from paiju.madiao.cards import ALL_CARDS
-from paiju.madiao.rules import Action, ActionKind, Event, Phase, State
+from paiju.madiao.rules import Action, ActionKind, Event, Phase, State, legal_codes
+from paiju.madiao.seats import SEATS
 
-__all__ = ["MadiaoEncoder", "action_index", "index_action"]
+__all__ = ["ACTIONS", "MadiaoEncoder", "action_index", "index_action", "legal_indices"]
 
 N_ACTIONS = 120
 _KINDS = {"fa": 0, "zhuo": 40, "mie": 80}  # by value: faster than hashing the enum
 _KIND_OF = (ActionKind.FA, ActionKind.ZHUO, ActionKind.MIE)
 _SUIT_OF = tuple(0 if c < 11 else 1 if c < 20 else 2 if c < 29 else 3 for c in range(40))
 _TOPS = (8, 9, 10)  # 百萬 千萬 萬萬
+#: ``ACTIONS[seat][index]``: every play, built once (actions are frozen: one object serves
+#: every step that plays it).
+ACTIONS = tuple(
+    tuple(Action(seat, _KIND_OF[i // 40], ALL_CARDS[i % 40]) for i in range(N_ACTIONS))
+    for seat in SEATS
+)
 
 
 def action_index(action: Action) -> int:
@@ -122,7 +129,24 @@ def index_action(index: int, seat: Any) -> Action:
     """
     if not 0 <= index < N_ACTIONS:
         raise ValueError(f"a Ma Diao action index is 0–119, got {index}")
-    return Action(seat, _KIND_OF[index // 40], ALL_CARDS[index % 40])
+    row: tuple[Action, ...] = ACTIONS[seat.number - 1]
+    return row[index]
+
+
+def legal_indices(state: State, seat: Any) -> list[int]:
+    """The indices of ``seat``'s legal plays, in the engine's order, from the engine's codes
+    in one call (:func:`~paiju.madiao.rules.legal_codes`: the code is the index; the play
+    itself is ``ACTIONS[seat][index]``).
+
+    >>> from paiju.madiao.rules import Ruleset, new_hand
+    >>> from paiju.madiao.seats import Seat
+    >>> s = new_hand(Ruleset(), seed=2, banker=Seat.E)
+    >>> legal_indices(s, Seat.E)[:2], legal_indices(s, Seat.S)
+    ([4, 9], [])
+    """
+    if seat.number - 1 != state.turn:
+        return []
+    return list(legal_codes(state))
 
 
 def _layout() -> Layout:
@@ -214,12 +238,23 @@ def _scale() -> npt.NDArray[np.float32]:
 SCALE = _scale()
 
 
+#: The ring of public blocks (:class:`MadiaoEncoder`): seats 0–3 then 0–3 again, so that
+#: the four blocks an observer sees, from its own seat round the table, lie together.
+_R = 4 * _B
+_F = FLAT_SIZE
+
+
 class MadiaoEncoder:
     """Observations of one hand for every seat, kept up to date from the engine's events.
 
-    Each seat's public block changes in place when it plays or a trick ends and carries a
-    version; each observer copies in only the blocks that changed since it last looked. A
-    seat's own face-down cards are kept apart and shown to it alone.
+    Each seat's public block (its 上桌 cards, face-up plays, the trick, counts) lives twice
+    in a ring of eight blocks (seats E S W N E S W N), so that observer ``me``'s four blocks,
+    from its own seat round the table, are one run of the ring: an event writes a value
+    twice, and an observation takes the run in one copy. What every seat shares (seen
+    cards, the best card, the led suit) is one block copied the same way. Each seat's own
+    part (its hand, its face-down cards) is written into its buffer as it changes. Values
+    are written through memoryviews of the NumPy buffers (a Python scalar each, no NumPy
+    call per value).
 
     >>> from paiju.madiao.rules import Ruleset, new_hand
     >>> enc = MadiaoEncoder(planes=True)
@@ -234,20 +269,29 @@ class MadiaoEncoder:
     def __init__(self, planes: bool = False) -> None:
         self.planes = planes
         self.shape: tuple[int, ...] = (PLANES.channels, 4, 11) if planes else (FLAT_SIZE,)
-        self._blocks = np.zeros((4, _B), dtype=np.float32)
-        self._down = np.zeros((4, 40), dtype=np.float32)
-        self._seen_cards = np.zeros(40, dtype=np.float32)
-        self._bufs = np.zeros((4, FLAT_SIZE), dtype=np.float32)
-        self._views = [self._bufs[me, _S0:].reshape(4, _B) for me in range(4)]
-        self._ver = [0, 0, 0, 0]
-        self._seen = [[-1] * 4 for _ in range(4)]
-        self._best = -1  # the best face-up card of the trick being played
+        self._ring = np.zeros((8, _B), dtype=np.float32)
+        self._rm = cells(self._ring)
+        self._bufs = np.zeros((4, _F), dtype=np.float32)
+        self._bm = cells(self._bufs)
+        self._flats: list[npt.NDArray[np.float32]] = [self._bufs[me] for me in range(4)]
         self._common = np.zeros(_COMMON, dtype=np.float32)  # seen, best, led
-        self._common_ver = 0
-        self._common_seen = [-1] * 4
+        self._cm = cells(self._common)
+        bm, rm = self._bm, self._rm
+        # per observer: where its blocks and the shared block go, and where they come from
+        self._dst = [bm[me * _F + _S0 : (me + 1) * _F] for me in range(4)]
+        self._src = [rm[me * _B : me * _B + _R] for me in range(4)]
+        self._dst_common = [bm[me * _F + _SEEN : me * _F + _SEEN + _COMMON] for me in range(4)]
+        self._pub = 0  # version of the ring and the shared block
+        self._pub_seen = [-1] * 4
+        self._size = [0] * 4
+        self._downs = [0] * 4
+        self._tricks = [0] * 4
+        self._trick: list[tuple[int, int, bool]] = []  # the plays of the trick being played
+        self._best = -1  # the best face-up card of the trick being played
+        self._led = -1
         self._trick_no = 0
         self._in_trick = 0
-        self._hot: list[list[int]] = [[], [], [], []]
+        self._hot: list[tuple[int, ...]] = [(), (), (), ()]  # per observer: one-hot cells set
         self._ctx_ver = 0
         self._ctx_seen = [-1] * 4
         self._context = np.zeros(8, dtype=np.float32)
@@ -278,7 +322,7 @@ class MadiaoEncoder:
 
         >>> from paiju.madiao.rules import Ruleset, new_hand
         >>> enc = MadiaoEncoder(); enc.reset(new_hand(Ruleset(), seed=2))
-        >>> float(enc._blocks.sum())  # eight cards in each hand
+        >>> float(enc._ring[:4].sum())  # eight cards in each hand
         32.0
         """
         history = getattr(state, "history", None)
@@ -290,83 +334,113 @@ class MadiaoEncoder:
             for seat, card, up in state.trick:
                 mine[seat].append((card, up))
             plays = mine
-        blocks = self._blocks
-        blocks.fill(0.0)
-        self._down.fill(0.0)
-        self._seen_cards.fill(0.0)
+        self._ring.fill(0.0)
+        self._bufs.fill(0.0)
+        self._common.fill(0.0)
+        rm, bm, cm = self._rm, self._bm, self._cm
+
+        def put(s: int, k: int, v: float) -> None:  # seat s's value k, in both of its blocks
+            rm[s * _B + k] = rm[s * _B + _R + k] = v
+
         in_trick = {s for s, _c, _up in state.trick}  # each seat plays once in a trick
         for s in range(4):
-            b = blocks[s]
             done = list(plays[s]) if plays is not None else []
             if s in in_trick and done:
                 done.pop()  # its play in the trick being played, added below
+            downs = 0
             for card, up in done:
                 if up:
-                    b[_UPS + card] = 1.0
-                    self._seen_cards[card] = 1.0
+                    put(s, _UPS + card, 1.0)
+                    cm[_C_SEEN + card] = 1.0
                 else:
-                    b[_DOWNS] += 1.0
-                    self._down[s, card] = 1.0
+                    downs += 1
+                    bm[s * _F + _OWNDOWN + card] = 1.0
             for card in state.table[s]:
-                b[_TABLE + card] = 1.0
-                self._seen_cards[card] = 1.0
+                put(s, _TABLE + card, 1.0)
+                cm[_C_SEEN + card] = 1.0
                 if card in state.captured:
-                    b[_CAPT + card - 8] = len(state.captured[card])
-            b[_TRICKS] = state.tricks_won[s]
-            b[_SIZE] = len(state.hands[s])
+                    put(s, _CAPT + card - 8, len(state.captured[card]))
+            size = len(state.hands[s]) + (s in in_trick)  # the play below takes one
+            put(s, _SIZE, size)
+            put(s, _DOWNS, downs)
+            put(s, _TRICKS, state.tricks_won[s])
+            self._size[s] = size
+            self._downs[s] = downs
+            self._tricks[s] = state.tricks_won[s]
         for c in state.out_up:
-            self._seen_cards[c] = 1.0
-        bufs = self._bufs
-        bufs.fill(0.0)
-        self._common_seen = [-1] * 4
+            cm[_C_SEEN + c] = 1.0
+        mian = state.stock[-1]
         for me in range(4):
-            self._seen[me] = [-1] * 4
-            self._hot[me] = []
-            b = bufs[me]
-            b[_MIAN + state.stock[-1]] = 1.0
-            b[_SEAT + me] = 1.0
-            b[_BANKER + ((state.banker - me) & 3)] = 1.0
+            self._hot[me] = ()
+            base = me * _F
+            bm[base + _MIAN + mian] = 1.0
+            bm[base + _SEAT + me] = 1.0
+            bm[base + _BANKER + ((state.banker - me) & 3)] = 1.0
             for c in state.hands[me]:
-                b[_HAND + c] = 1.0
-            b[_OWNDOWN : _OWNDOWN + 40] = self._down[me]
-        self._common.fill(0.0)
-        self._common[_C_SEEN : _C_SEEN + 40] = self._seen_cards
-        self._common_ver += 1
+                bm[base + _HAND + c] = 1.0
+        self._pub_seen = [-1] * 4
+        self._pub += 1
         self._trick_no = state.trick_no
         self._in_trick = 0
         self._best = -1
+        self._led = -1
+        self._trick = []
         for s, card, up in state.trick:
-            blocks[s, _SIZE] += 1.0  # counted again by the play
-            bufs[s, _HAND + card] = 1.0
             self._play(s, card, up)
         self._ctx_seen = [-1] * 4
 
     def _play(self, s: int, card: int, up: bool) -> None:
-        b = self._blocks[s]
-        bufs = self._bufs
-        b[_SIZE] -= 1.0
-        bufs[s, _HAND + card] = 0.0
+        rm = self._rm
+        o = s * _B
+        self._bm[s * _F + _HAND + card] = 0.0
+        size = self._size[s] - 1
+        self._size[s] = size
+        rm[o + _SIZE] = rm[o + _R + _SIZE] = size
         if up:
-            b[_UPS + card] = 1.0
-            b[_TCARD + card] = 1.0
-            self._seen_cards[card] = 1.0
-            common = self._common
-            common[_C_SEEN + card] = 1.0
+            rm[o + _UPS + card] = rm[o + _R + _UPS + card] = 1.0
+            rm[o + _TCARD + card] = rm[o + _R + _TCARD + card] = 1.0
+            cm = self._cm
+            cm[_C_SEEN + card] = 1.0
             best = self._best
             if best < 0:
-                common[_C_LED + _SUIT_OF[card]] = 1.0
+                led = self._led = _SUIT_OF[card]
+                cm[_C_LED + led] = 1.0
             else:
-                common[_C_BEST + best] = 0.0  # a capture beats the best card so far
-            common[_C_BEST + card] = 1.0
+                cm[_C_BEST + best] = 0.0  # a capture beats the best card so far
+            cm[_C_BEST + card] = 1.0
             self._best = card
-            self._common_ver += 1
         else:
-            b[_TDOWN] = 1.0
-            b[_DOWNS] += 1.0
-            self._down[s, card] = 1.0
-            bufs[s, _OWNDOWN + card] = 1.0
+            rm[o + _TDOWN] = rm[o + _R + _TDOWN] = 1.0
+            downs = self._downs[s] + 1
+            self._downs[s] = downs
+            rm[o + _DOWNS] = rm[o + _R + _DOWNS] = downs
+            self._bm[s * _F + _OWNDOWN + card] = 1.0
+        self._trick.append((s, card, up))
         self._in_trick += 1
-        self._ver[s] += 1
+        self._pub += 1
+
+    def _trick_won(self, w: int, card: int, state: State) -> None:
+        rm = self._rm
+        for s, c, up in self._trick:
+            o = s * _B + (_TCARD + c if up else _TDOWN)
+            rm[o] = rm[o + _R] = 0.0
+        o = w * _B
+        rm[o + _TABLE + card] = rm[o + _R + _TABLE + card] = 1.0
+        tricks = self._tricks[w] + 1
+        self._tricks[w] = tricks
+        rm[o + _TRICKS] = rm[o + _R + _TRICKS] = tricks
+        beaten = state.captured.get(card)
+        if beaten is not None:
+            rm[o + _CAPT + card - 8] = rm[o + _R + _CAPT + card - 8] = len(beaten)
+        cm = self._cm
+        cm[_C_LED + self._led] = 0.0
+        cm[_C_BEST + self._best] = 0.0
+        self._trick = []
+        self._in_trick = 0
+        self._trick_no += 1
+        self._best = -1
+        self._led = -1
+        self._pub += 1
 
     def update(self, before: State, state: State, events: Sequence[Event]) -> None:
         """Apply one play's events (``before`` is the state the play started from).
@@ -374,33 +448,45 @@ class MadiaoEncoder:
         >>> from paiju.madiao.rules import Ruleset, new_hand, apply, legal_actions
         >>> enc = MadiaoEncoder(); s0 = new_hand(Ruleset(), seed=2); enc.reset(s0)
         >>> s1, ev = apply(s0, legal_actions(s0)[0]); enc.update(s0, s1, ev)
-        >>> float(enc._seen_cards.sum())
+        >>> float(enc._common[_C_SEEN:_C_SEEN + 40].sum())
         1.0
         """
         for e in events:
-            if e.kind == "play":
-                assert e.seat is not None and e.card is not None
-                self._play(e.seat.number - 1, e.card.index, e.detail != "mie")
-            elif e.kind == "trick":
-                blocks = self._blocks
-                blocks[:, _TCARD : _TCARD + 40] = 0.0
-                blocks[:, _TDOWN] = 0.0
-                assert e.seat is not None and e.card is not None
-                w = e.seat.number - 1
-                card = e.card.index
-                blocks[w, _TABLE + card] = 1.0
-                blocks[w, _TRICKS] += 1.0
-                if card in state.captured:
-                    blocks[w, _CAPT + card - 8] = len(state.captured[card])
-                for s in range(4):
-                    self._ver[s] += 1
-                common = self._common
-                common[_C_LED : _C_LED + 4] = 0.0
-                common[_C_BEST + self._best] = 0.0
-                self._common_ver += 1
-                self._in_trick = 0
-                self._trick_no += 1
-                self._best = -1
+            kind = e.kind
+            if kind == "play":  # _play, inlined: the hot path
+                s = e.seat.number - 1  # type: ignore[union-attr]
+                card = e.card.index  # type: ignore[union-attr]
+                rm = self._rm
+                o = s * _B
+                self._bm[s * _F + _HAND + card] = 0.0
+                size = self._size[s] - 1
+                self._size[s] = size
+                rm[o + _SIZE] = rm[o + _R + _SIZE] = size
+                if e.detail != "mie":
+                    rm[o + _UPS + card] = rm[o + _R + _UPS + card] = 1.0
+                    rm[o + _TCARD + card] = rm[o + _R + _TCARD + card] = 1.0
+                    cm = self._cm
+                    cm[_C_SEEN + card] = 1.0
+                    best = self._best
+                    if best < 0:
+                        led = self._led = _SUIT_OF[card]
+                        cm[_C_LED + led] = 1.0
+                    else:
+                        cm[_C_BEST + best] = 0.0  # a capture beats the best card so far
+                    cm[_C_BEST + card] = 1.0
+                    self._best = card
+                    self._trick.append((s, card, True))
+                else:
+                    rm[o + _TDOWN] = rm[o + _R + _TDOWN] = 1.0
+                    downs = self._downs[s] + 1
+                    self._downs[s] = downs
+                    rm[o + _DOWNS] = rm[o + _R + _DOWNS] = downs
+                    self._bm[s * _F + _OWNDOWN + card] = 1.0
+                    self._trick.append((s, card, False))
+                self._in_trick += 1
+                self._pub += 1
+            elif kind == "trick":
+                self._trick_won(e.seat.number - 1, e.card.index, state)  # type: ignore[union-attr]
 
     def encode(
         self,
@@ -422,36 +508,29 @@ class MadiaoEncoder:
         >>> float(o[_BANKER + 2]), float(o[_MOVER + 2])
         (1.0, 1.0)
         """
-        flat: npt.NDArray[np.float32] = self._bufs[me]
-        seen = self._seen[me]
-        ver = self._ver
-        if seen != ver:
-            view = self._views[me]
-            blocks = self._blocks
-            for r in range(4):
-                s = (me + r) & 3
-                if seen[s] != ver[s]:
-                    view[r] = blocks[s]
-                    seen[s] = ver[s]
+        bm = self._bm
+        if self._pub_seen[me] != self._pub:
+            self._dst[me][:] = self._src[me]
+            self._dst_common[me][:] = self._cm
+            self._pub_seen[me] = self._pub
+        flat = self._flats[me]
         if self._ctx_seen[me] != self._ctx_ver:
             ctx = self._context
             flat[_SCORES : _SCORES + 4] = ctx[[me, (me + 1) & 3, (me + 2) & 3, (me + 3) & 3]]
             flat[_STAKE : _STAKE + 4] = ctx[4:8]
             self._ctx_seen[me] = self._ctx_ver
-        if self._common_seen[me] != self._common_ver:
-            flat[_SEEN : _SEEN + _COMMON] = self._common
-            self._common_seen[me] = self._common_ver
-        flat[_TRICKNO] = self._trick_no
-        flat[_INTRICK] = self._in_trick
+        base = me * _F
+        bm[base + _TRICKNO] = self._trick_no
+        bm[base + _INTRICK] = self._in_trick
         for i in self._hot[me]:
-            flat[i] = 0.0
+            bm[i] = 0.0
         if state.phase is Phase.OVER:
-            self._hot[me] = []
+            self._hot[me] = ()
         else:
-            hot = [_MOVER + ((state.turn - me) & 3), _LEADER + ((state.leader - me) & 3)]
-            flat[hot[0]] = 1.0
-            flat[hot[1]] = 1.0
-            self._hot[me] = hot
+            mover = base + _MOVER + ((state.turn - me) & 3)
+            leader = base + _LEADER + ((state.leader - me) & 3)
+            bm[mover] = bm[leader] = 1.0
+            self._hot[me] = (mover, leader)
         if self.planes:
             return PLANES.render(flat, out)
         if out is not None:

@@ -116,12 +116,19 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from paiju.env.layout import Layout, Planes
+from paiju.env.layout import Layout, Planes, cells
 from paiju.mazhan.actions import Action
 from paiju.mazhan.melds import MeldKind
-from paiju.mazhan.rules import Event, Phase, State
+from paiju.mazhan.rules import Event, Phase, State, legal_actions_for
 
-__all__ = ["MAX_DISCARDS", "MazhanEncoder", "action_index", "index_action"]
+__all__ = [
+    "ACTIONS",
+    "MAX_DISCARDS",
+    "MazhanEncoder",
+    "action_index",
+    "index_action",
+    "legal_indices",
+]
 
 #: Discard slots per seat in ``seq`` (a seat discards at most about 40 times in a hand).
 MAX_DISCARDS = 48
@@ -160,31 +167,30 @@ def action_index(action: Action) -> int:
     return _KIND_BASE[kind] + t
 
 
+def _interned_actions() -> list[Action]:
+    """Every action the engine interns (its legal actions are these objects)."""
+    from paiju.mazhan import rules
+
+    tables = (rules._A_DISCARD, rules._A_ANGANG, rules._A_JIAGANG, rules._A_CHI)
+    singles = (rules._A_HU, rules._A_SHAZHU, rules._A_GANG, rules._A_PENG, rules._A_PASS)
+    out = [a for table in tables for row in table for a in row if a is not None]
+    out += [a for actions in singles for a in actions]
+    return out
+
+
 def _interned() -> dict[int, int]:
     """The index of each action the engine interns, by ``id``: those objects live as long
     as the engine, so no other object can take their ``id``."""
-    from paiju.mazhan import rules
-
-    out: dict[int, int] = {}
-    tables = (rules._A_DISCARD, rules._A_ANGANG, rules._A_JIAGANG, rules._A_CHI)
-    singles = (rules._A_HU, rules._A_SHAZHU, rules._A_GANG, rules._A_PENG, rules._A_PASS)
     _INTERNED.clear()
-    for table in tables:
-        for row in table:
-            for a in row:
-                if a is not None:
-                    out[id(a)] = action_index(a)
-    for actions in singles:
-        for a in actions:
-            out[id(a)] = action_index(a)
-    return out
+    return {id(a): action_index(a) for a in _interned_actions()}
 
 
 _INTERNED: dict[int, int] = {}
 
 
 def index_action(index: int, seat: Any) -> Action:
-    """The action of ``seat`` with this index (the inverse of :func:`action_index`).
+    """The action of ``seat`` with this index (the inverse of :func:`action_index`): the
+    engine's own object (``ACTIONS[seat][index]``).
 
     >>> from paiju.mazhan.seats import Seat
     >>> str(index_action(115, Seat.S)), str(index_action(127, Seat.N))
@@ -194,6 +200,12 @@ def index_action(index: int, seat: Any) -> Action:
     """
     if not 0 <= index < N_ACTIONS:
         raise ValueError(f"a Mazhan action index is 0–127, got {index}")
+    row: tuple[Action, ...] = ACTIONS[seat.number - 1]
+    return row[index]
+
+
+def _parse_index(index: int, seat: Any) -> Action:
+    """The action with this index, from its notation (what :data:`ACTIONS` is checked by)."""
     v = seat.value
     if index < 34:
         return Action.parse(f"{v} discard {_tile(index)}")
@@ -207,6 +219,41 @@ def index_action(index: int, seat: Any) -> Action:
         return Action.parse(f"{v} chi {r}{r + 1}{r + 2}{'mps'[c // 7]}")
     kind = {34: "hu", 35: "shazhu", 104: "gang", 105: "peng", 127: "pass"}[index]
     return Action.parse(f"{v} {kind}")
+
+
+def _actions() -> tuple[tuple[Action, ...], ...]:
+    """``[seat][index]``: the engine's interned action with that index (every index has
+    one), so that an action played by index is found by identity in the engine's legal set."""
+    from paiju.mazhan.seats import SEATS
+
+    rows = [[_parse_index(i, seat) for i in range(N_ACTIONS)] for seat in SEATS]
+    for a in _interned_actions():
+        row = rows[a.seat.number - 1]
+        i = action_index(a)
+        if row[i] != a:
+            raise AssertionError(f"index {i}: {a} is not {row[i]}")
+        row[i] = a
+    return tuple(tuple(row) for row in rows)
+
+
+def legal_indices(state: State, seat: Any) -> list[int]:
+    """The indices of ``seat``'s legal actions, in the engine's order: one engine call
+    (which also leaves the engine's cache that :func:`~paiju.mazhan.rules.apply` checks
+    against); its interned actions are indexed by identity.
+
+    >>> from paiju.mazhan.rules import Ruleset, new_hand
+    >>> from paiju.mazhan.seats import Seat
+    >>> s = new_hand(Ruleset(), seed=2)
+    >>> legal_indices(s, Seat.E) == [action_index(a) for a in legal_actions_for(s, Seat.E)]
+    True
+    >>> legal_indices(s, Seat.S)
+    []
+    """
+    legal = legal_actions_for(state, seat)
+    try:
+        return list(map(_INTERNED.__getitem__, map(id, legal)))
+    except KeyError:  # an action the engine did not intern
+        return [action_index(a) for a in legal]
 
 
 def _tile(face: int) -> str:
@@ -281,6 +328,9 @@ def _layout() -> Layout:
 
 LAYOUT = _layout()
 _INTERNED.update(_interned())
+#: ``ACTIONS[seat][index]``: the action of that seat with that index (the engine's own
+#: objects: :func:`paiju.mazhan.rules.apply` finds them by identity).
+ACTIONS = _actions()
 _B = LAYOUT["s1_chows"].offset - LAYOUT["s0_chows"].offset
 _S0 = LAYOUT["s0_chows"].offset
 # offsets inside a seat block
@@ -371,17 +421,47 @@ def _scale() -> npt.NDArray[np.float32]:
 SCALE = _scale()
 
 
+_STRIP_END = _MOVER + 4
+if (_CFROM, _MOVER) != (_PHASE + 3, _PHASE + 7):
+    raise AssertionError("phase, claim_from and mover must lie together")
+
+
+def _strips() -> tuple[Any, ...]:
+    """The phase, claim-from and mover cells (11 values from ``phase``) for each case:
+    ``[r]`` phase act with the mover at relative seat ``r``, ``[4 * p + r]`` a claim window
+    (``p`` 1 claim, 2 rob) on a tile from relative seat ``r``, ``[12]`` none (over, or a
+    seat waiting in a window)."""
+    rows = np.zeros((13, _STRIP_END - _PHASE), dtype=np.float32)
+    for r in range(4):
+        rows[r, 0] = rows[r, _MOVER - _PHASE + r] = 1.0
+        for p in (1, 2):
+            rows[4 * p + r, p] = rows[4 * p + r, _CFROM - _PHASE + r] = 1.0
+    return tuple(cells(row) for row in rows)
+
+
+_STRIPS = _strips()
+_NO_STRIP = 12
+
+#: The ring of public blocks (:class:`MazhanEncoder`): seats 0–3 then 0–3 again, so that
+#: the four blocks an observer sees, from its own seat round the table, lie together.
+_R = 4 * _B
+_F = FLAT_SIZE
+
+
 class MazhanEncoder:
     """Observations of one hand for every seat, kept up to date from the engine's events.
 
-    The public part of each seat (melds, bonus tiles, discards) lives in a block per seat,
-    changed in place by :meth:`update` (a discard adds two values; rarer events rebuild the
-    block from the state) and stamped with a version. Each observer keeps its own
-    observation buffer and copies in only the blocks that changed since it last looked,
-    then rewrites its private tiles and the few values that move every step; values fixed
-    for the hand (wild, seat wind, dealer, set-aside tiles) are written once per hand.
-    :meth:`reset` reads any state (tests start anywhere); after :meth:`update` the
-    observations equal those of a :meth:`reset` at the same state (a test checks it).
+    The public part of each seat (melds, bonus tiles, discards) is a block that lives twice
+    in a ring of eight blocks (seats E S W N E S W N), so that observer ``me``'s four blocks,
+    from its own seat round the table, are one run of the ring. :meth:`update` changes a few
+    values of one or two seats' blocks (a discard: four), writing each value into both
+    copies through memoryviews (a Python store each, no NumPy call). Each observer keeps its
+    own observation buffer: :meth:`encode` copies the run in (one ``memcpy``) when anything
+    public changed since it last looked, then the few values that move every step; a seat's
+    own tiles are written into its buffer as they change. Values fixed for the hand (wild,
+    seat wind, dealer, set-aside tiles) are written once per hand. :meth:`reset` reads any
+    state (tests start anywhere); after :meth:`update` the observations equal those of a
+    :meth:`reset` at the same state (a test checks it).
 
     >>> from paiju.mazhan.rules import Ruleset, new_hand
     >>> enc = MazhanEncoder(planes=True)
@@ -396,13 +476,21 @@ class MazhanEncoder:
     def __init__(self, planes: bool = False) -> None:
         self.planes = planes
         self.shape: tuple[int, ...] = (PLANES.channels, 34, 4) if planes else (FLAT_SIZE,)
-        self._blocks = np.zeros((4, _B), dtype=np.float32)
-        self._codes: list[list[int]] = [[], [], [], []]
-        self._bufs = np.zeros((4, FLAT_SIZE), dtype=np.float32)
+        self._ring = np.zeros((8, _B), dtype=np.float32)
+        self._rm = cells(self._ring)
+        self._bufs = np.zeros((4, _F), dtype=np.float32)
+        self._bm = cells(self._bufs)
+        self._flats: list[npt.NDArray[np.float32]] = [self._bufs[me] for me in range(4)]
         self._views = [self._bufs[me, _S0:].reshape(4, _B) for me in range(4)]
-        self._ver = [0, 0, 0, 0]
-        self._seen = [[-1] * 4 for _ in range(4)]
-        self._hot: list[list[int]] = [[], [], [], []]  # per observer: one-hot cells set last time
+        bm, rm = self._bm, self._rm
+        self._dst = [bm[me * _F + _S0 : (me + 1) * _F] for me in range(4)]
+        self._src = [rm[me * _B : me * _B + _R] for me in range(4)]
+        self._pub = 0  # version of the ring
+        self._pub_seen = [-1] * 4
+        # per observer: its phase, claim-from and mover cells (one run), and the drawn or
+        # claimed tile's cell it last had set (-1: none)
+        self._strip_dst = [bm[me * _F + _PHASE : me * _F + _STRIP_END] for me in range(4)]
+        self._hot = [-1] * 4
         self._ctx_ver = 0
         self._ctx_seen = [-1] * 4
         self._hand_dirty = [False] * 4
@@ -435,67 +523,74 @@ class MazhanEncoder:
 
         >>> from paiju.mazhan.rules import Ruleset, new_hand
         >>> enc = MazhanEncoder(); enc.reset(new_hand(Ruleset(), seed=2))
-        >>> enc._codes
-        [[], [], [], []]
+        >>> [float(enc._ring[s, _SIZE]) for s in range(4)]
+        [16.0, 16.0, 16.0, 16.0]
         """
         if claimers is None:
             claimers = getattr(state, "claimed_by", None)
+        self._ring.fill(0.0)
         for s in range(4):
             known = list(claimers[s]) if claimers is not None else []
             codes = []
             for k, claimed in enumerate(_claimed(state, s)):
                 who = known[k] if k < len(known) else -1
                 codes.append((who - s) % 4 if claimed and who >= 0 else 0)
-            self._codes[s] = codes
-            self._rebuild(state, s)
-        bufs = self._bufs
-        bufs.fill(0.0)
+            self._rebuild(state, s, codes)
+        self._pub += 1
+        self._bufs.fill(0.0)
+        bm = self._bm
         for me in range(4):
-            self._seen[me] = [-1] * 4
-            self._hot[me] = []
-            b = bufs[me]
-            b[_WILD + state.wild] = 1.0
+            self._hot[me] = -1
+            base = me * _F
+            bm[base + _WILD + state.wild] = 1.0
             for t in state.set_aside:
-                b[_ASIDE + _bonus_slot(t)] += 1.0
-            b[_WIND + me] = 1.0
-            b[_DEALER + (-me) % 4] = 1.0
-            b[_DEAD] = state.ruleset.dead_wall
-            b[_HAND : _HAND + 34] = state.hands[me]
+                bm[base + _ASIDE + _bonus_slot(t)] += 1.0
+            bm[base + _WIND + me] = 1.0
+            bm[base + _DEALER + (-me) % 4] = 1.0
+            bm[base + _DEAD] = state.ruleset.dead_wall
+            for f, n in enumerate(state.hands[me]):
+                if n:
+                    bm[base + _HAND + f] = n
             for m in state.melds[me]:
                 # a seat's own concealed kongs; one built from another seat's view (a policy
                 # bot's) holds the others' face down, without tiles, and has no use for them
                 if m.kind is MeldKind.CKONG and m.tiles is not None:
-                    b[_OWNCK + m.tiles[0].index] = 1.0
+                    bm[base + _OWNCK + m.tiles[0].index] = 1.0
+        self._pub_seen = [-1] * 4
         self._hand_dirty = [False] * 4
         self._ctx_seen = [-1] * 4
 
-    def _rebuild(self, state: State, s: int) -> None:
-        b = self._blocks[s]
-        b.fill(0.0)
+    def _rebuild(self, state: State, s: int, codes: list[int]) -> None:
+        """Write seat ``s``'s block (into a ring of zeros); ``codes``: who claimed each of
+        its discards, relative to it (0 nobody)."""
+        add = self._add
         melds = state.melds[s]
         for m in melds:
             kind = m.kind
             if kind is MeldKind.CKONG:  # face down to the others (its tiles may be unknown)
-                b[_CK] += 1
+                add(s, _CK, 1.0)
                 continue
             f = m.tiles[0].index
             if kind is MeldKind.CHOW:
-                b[_CHOW + (f // 9) * 7 + f % 9] += 1
+                add(s, _CHOW + (f // 9) * 7 + f % 9, 1.0)
             elif kind is MeldKind.PUNG:
-                b[_PUNG + f] = 1
+                add(s, _PUNG + f, 1.0)
             else:
-                b[_KONG + f] = 1
+                add(s, _KONG + f, 1.0)
         for t in state.bonus[s]:
-            b[_BON + _bonus_slot(t)] += 1
+            add(s, _BON + _bonus_slot(t), 1.0)
         ds = state.discards[s][:MAX_DISCARDS]
-        for t, c in zip(ds, _claimed(state, s), strict=False):
-            b[(_CLM if c else _RIV) + t] += 1
-        n = len(ds)
-        if n:
-            b[_SEQ : _SEQ + n] = [t + 1 for t in ds]
-            b[_SEQBY : _SEQBY + n] = self._codes[s][:n]
-        b[_SIZE] = 16 - 3 * len(melds)
-        self._ver[s] += 1
+        for k, (t, c) in enumerate(zip(ds, _claimed(state, s), strict=False)):
+            add(s, (_CLM if c else _RIV) + t, 1.0)
+            add(s, _SEQ + k, t + 1.0)
+            add(s, _SEQBY + k, codes[k])
+        add(s, _SIZE, 16.0 - 3 * len(melds))
+
+    def _add(self, s: int, k: int, v: float) -> None:
+        """Add ``v`` to value ``k`` of seat ``s``'s block (both copies)."""
+        rm = self._rm
+        o = s * _B + k
+        rm[o] = rm[o + _R] = rm[o] + v
 
     def update(self, before: State, state: State, events: Sequence[Event]) -> None:
         """Apply one step's events (``before`` is the state the step started from): each
@@ -505,59 +600,63 @@ class MazhanEncoder:
         >>> enc = MazhanEncoder(); s0 = new_hand(Ruleset(), seed=2); enc.reset(s0)
         >>> a = next(a for a in legal_actions(s0) if a.kind.value == "discard")
         >>> s1, ev = apply(s0, a); enc.update(s0, s1, ev)
-        >>> int(enc._blocks[0][_SEQ]) == a.tile.index + 1
+        >>> int(enc._ring[0][_SEQ]) == a.tile.index + 1
         True
         """
-        bufs = self._bufs
-        blocks = self._blocks
-        ver = self._ver
+        bm = self._bm
+        rm = self._rm
         for e in events:
             kind = e.kind
-            if kind == "draw":  # private: the drawer's own hand
-                bufs[e.seat.number - 1, _HAND + e.tiles[0].index] += 1.0  # type: ignore[union-attr,index]
+            if kind == "draw":  # private: the drawer's own hand (its count after the step)
+                seat = e.seat.number - 1  # type: ignore[union-attr]
+                t = e.tiles[0].index
+                bm[seat * _F + _HAND + t] = state.hands[seat][t]
             elif kind == "discard":
                 seat = e.seat.number - 1  # type: ignore[union-attr]
                 t = e.tiles[0].index
-                bufs[seat, _HAND + t] -= 1.0
-                codes = self._codes[seat]
-                codes.append(0)
-                n = len(codes)
-                b = blocks[seat]
-                b[_RIV + t] += 1.0
+                bm[seat * _F + _HAND + t] = state.hands[seat][t]
+                o = seat * _B + _RIV + t
+                rm[o] = rm[o + _R] = rm[o] + 1.0
+                n = len(state.discards[seat])
                 if n <= MAX_DISCARDS:
-                    b[_SEQ + n - 1] = t + 1
-                ver[seat] += 1
+                    o = seat * _B + _SEQ + n - 1
+                    rm[o] = rm[o + _R] = t + 1
+                self._pub += 1
+            elif kind == "decision":  # a claim window answer: nothing public yet
+                continue
             elif kind in _CLAIMS or (kind == "hu" and e.detail == "discard"):
                 c = e.seat.number - 1  # type: ignore[union-attr]
                 if kind == "hu":
                     d = state.result.discarder.number - 1  # type: ignore[union-attr]
                 else:
                     d = before.claim_from
-                    self._hand_dirty[c] = True
+                    hand = state.hands[c]
+                    for tile in e.tiles:  # the meld's natural tiles left the claimer's hand
+                        bm[c * _F + _HAND + tile.index] = hand[tile.index]
                     self._meld(c, kind, e.tiles[0].index)
-                codes = self._codes[d]
-                codes[-1] = (c - d) & 3
                 t = state.discards[d][-1]
-                b = blocks[d]
-                b[_RIV + t] -= 1.0
-                b[_CLM + t] += 1.0
-                if len(codes) <= MAX_DISCARDS:
-                    b[_SEQBY + len(codes) - 1] = codes[-1]
-                ver[d] += 1
+                self._add(d, _RIV + t, -1.0)
+                self._add(d, _CLM + t, 1.0)
+                n = len(state.discards[d])
+                if n <= MAX_DISCARDS:
+                    o = d * _B + _SEQBY + n - 1
+                    rm[o] = rm[o + _R] = (c - d) & 3
+                self._pub += 1
             elif kind == "angang":
                 seat = e.seat.number - 1  # type: ignore[union-attr]
                 t = e.tiles[0].index
-                bufs[seat, _HAND + t] -= 4.0
-                bufs[seat, _OWNCK + t] = 1.0
+                bm[seat * _F + _HAND + t] = state.hands[seat][t]
+                bm[seat * _F + _OWNCK + t] = 1.0
                 self._meld(seat, "angang", t)
             elif kind == "bonus":
                 seat = e.seat.number - 1  # type: ignore[union-attr]
-                blocks[seat, _BON + _bonus_slot(e.tiles[0].index)] += 1.0
-                ver[seat] += 1
+                self._add(seat, _BON + _bonus_slot(e.tiles[0].index), 1.0)
+                self._pub += 1
             elif kind == "jiagang" and state.phase is not Phase.ROB:  # no one may rob it
                 seat = e.seat.number - 1  # type: ignore[union-attr]
-                self._hand_dirty[seat] = True
-                self._meld(seat, "jiagang", e.tiles[0].index)
+                t = e.tiles[0].index
+                bm[seat * _F + _HAND + t] = state.hands[seat][t]
+                self._meld(seat, "jiagang", t)
             elif kind == "hu":
                 self._hand_dirty[e.seat.number - 1] = True  # type: ignore[union-attr]
         if before.phase is Phase.ROB:  # the window on an added kong closed
@@ -570,24 +669,33 @@ class MazhanEncoder:
 
     def _meld(self, seat: int, kind: str, f: int) -> None:
         """A meld laid down by ``seat`` (``f``: its face, or a chow's lowest tile)."""
-        b = self._blocks[seat]
+        self._pub += 1
         if kind == "chi":
-            b[_CHOW + (f // 9) * 7 + f % 9] += 1.0
+            self._add(seat, _CHOW + (f // 9) * 7 + f % 9, 1.0)
         elif kind == "peng":
-            b[_PUNG + f] = 1.0
+            self._add(seat, _PUNG + f, 1.0)
         elif kind == "gang":
-            b[_KONG + f] = 1.0
+            self._add(seat, _KONG + f, 1.0)
         elif kind == "angang":
-            b[_CK] += 1.0
+            self._add(seat, _CK, 1.0)
         else:  # jiagang: the pung becomes a kong (no new meld, no change of size)
-            b[_PUNG + f] = 0.0
-            b[_KONG + f] = 1.0
-            self._ver[seat] += 1
+            self._add(seat, _PUNG + f, -1.0)
+            self._add(seat, _KONG + f, 1.0)
             return
-        b[_SIZE] -= 3.0
-        self._ver[seat] += 1
+        self._add(seat, _SIZE, -3.0)
 
     # --- one seat's observation ----------------------------------------------------------
+
+    def _write_context(self, me: int) -> None:
+        """The match context into ``me``'s buffer (scores from its seat round the table)."""
+        ctx = self._context.tolist()
+        base = me * _F
+        bm = self._bm
+        for r in range(4):
+            bm[base + _SCORES + r] = ctx[(me + r) & 3]
+        for k in range(4):
+            bm[base + _STAKE + k] = ctx[4 + k]
+        self._ctx_seen[me] = self._ctx_ver
 
     def encode(
         self,
@@ -598,11 +706,11 @@ class MazhanEncoder:
     ) -> npt.NDArray[np.float32]:
         """Seat ``me``'s (0–3: E S W N) observation.
 
-        Flat: the seat's own buffer, valid until the next call for that seat (copy it to
-        keep it), or a copy written into ``out``. Planes: a new array (or ``out``).
-        ``waiting``: the seat has no decision in an open claim window; the window (phase,
-        tile, from whom) is left out, so that its observation does not tell that another
-        seat may claim (the parallel environment's observations of seats that wait).
+        Flat: the seat's own buffer, valid until the next :meth:`update` or call for that
+        seat (copy it to keep it), or a copy written into ``out``. Planes: a new array (or
+        ``out``). ``waiting``: the seat has no decision in an open claim window; the window
+        (phase, tile, from whom) is left out, so that its observation does not tell that
+        another seat may claim (the parallel environment's observations of seats that wait).
 
         >>> from paiju.mazhan.rules import Ruleset, new_hand
         >>> enc = MazhanEncoder(); s = new_hand(Ruleset(), seed=3); enc.reset(s)
@@ -610,45 +718,38 @@ class MazhanEncoder:
         >>> int(o[_DRAWN:_DRAWN + 34].sum()), float(o[_PHASE]), float(o[_WIND])
         (0, 1.0, 1.0)
         """
-        flat: npt.NDArray[np.float32] = self._bufs[me]
-        seen = self._seen[me]
-        ver = self._ver
-        if seen != ver:
-            view = self._views[me]
-            blocks = self._blocks
-            for r, s in _ROUND[me]:
-                if seen[s] != ver[s]:
-                    view[r] = blocks[s]
-                    seen[s] = ver[s]
+        if self._pub_seen[me] != self._pub:
+            self._dst[me][:] = self._src[me]
+            self._pub_seen[me] = self._pub
+        flat = self._flats[me]
+        bm = self._bm
+        base = me * _F
         if self._ctx_seen[me] != self._ctx_ver:
-            ctx = self._context
-            flat[_SCORES : _SCORES + 4] = ctx[[me, (me + 1) & 3, (me + 2) & 3, (me + 3) & 3]]
-            flat[_STAKE : _STAKE + 4] = ctx[4:8]
-            self._ctx_seen[me] = self._ctx_ver
+            self._write_context(me)
         if self._hand_dirty[me]:
-            flat[_HAND : _HAND + 34] = state.hands[me]
+            for f, n in enumerate(state.hands[me]):
+                bm[base + _HAND + f] = n
             self._hand_dirty[me] = False
-        for i in self._hot[me]:
-            flat[i] = 0.0
+        old = self._hot[me]  # the drawn or claimed tile's cell written last time
+        if old >= 0:
+            bm[old] = 0.0
         phase = state.phase
+        hot = -1
         if phase is Phase.ACT:
             cur = state.current
+            strip = (cur - me) & 3
             if cur == me and state.drawn >= 0:
-                hot = [_PHASE, _MOVER, _DRAWN + state.drawn]
-            else:
-                hot = [_PHASE, _MOVER + ((cur - me) & 3)]
+                hot = base + _DRAWN + state.drawn
         elif phase is Phase.OVER or waiting:
-            hot = []
+            strip = _NO_STRIP
         else:
-            hot = [
-                _PHASE + _PHASES[phase],
-                _CTILE + state.claim_tile,
-                _CFROM + ((state.claim_from - me) & 3),
-            ]
-        for i in hot:
-            flat[i] = 1.0
+            strip = (4 if phase is Phase.CLAIM else 8) + ((state.claim_from - me) & 3)
+            hot = base + _CTILE + state.claim_tile
+        self._strip_dst[me][:] = _STRIPS[strip]
+        if hot >= 0:
+            bm[hot] = 1.0
         self._hot[me] = hot
-        flat[_WALL] = state.tail - state.head
+        bm[base + _WALL] = state.tail - state.head
         if self.planes:
             planes = PLANES.render(flat, out)
             self._draw_sequences(planes, self._views[me])

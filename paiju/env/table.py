@@ -35,7 +35,12 @@ AGENTS = ("player_0", "player_1", "player_2", "player_3")
 
 @dataclass(frozen=True)
 class GameSpec:
-    """What the environments need to know of a game besides its core functions."""
+    """What the environments need to know of a game besides its core functions.
+
+    ``engine`` is the game's rules module (``acting``, ``apply``), called directly on the
+    hot path; ``legal_indices(state, seat)`` gives a seat's legal action indices in the
+    engine's order, and ``actions[seat][index]`` the action itself (built once).
+    """
 
     name: str
     rules: Game[Any, Any, Any, Any]
@@ -44,6 +49,9 @@ class GameSpec:
     index_action: Any
     n_actions: int
     net_scale: float  # a typical hand's size, for the default reward scale and scores
+    engine: Any = None
+    legal_indices: Any = None
+    actions: Any = None
 
 
 def spec_of(game: str) -> GameSpec:
@@ -54,6 +62,7 @@ def spec_of(game: str) -> GameSpec:
     """
     if game == "mazhan":
         from paiju.env import mazhan_obs as mo
+        from paiju.mazhan import rules as mz
 
         return GameSpec(
             "mazhan",
@@ -63,9 +72,13 @@ def spec_of(game: str) -> GameSpec:
             mo.index_action,
             mo.N_ACTIONS,
             400.0,
+            mz,
+            mo.legal_indices,
+            mo.ACTIONS,
         )
     if game == "madiao":
         from paiju.env import madiao_obs as do
+        from paiju.madiao import rules as md
 
         return GameSpec(
             "madiao",
@@ -75,6 +88,9 @@ def spec_of(game: str) -> GameSpec:
             do.index_action,
             do.N_ACTIONS,
             10.0,
+            md,
+            do.legal_indices,
+            do.ACTIONS,
         )
     raise ValueError(f"unknown game {game!r} (choose from mazhan, madiao)")
 
@@ -116,7 +132,12 @@ class Table:
         self.encoder = self.spec.encoder(planes=planes)
         self.match_hands = match_hands
         self.rotate_seats = rotate_seats
-        self._aidx = self.spec.action_index
+        engine = self.spec.engine
+        self._acting = engine.acting
+        self._apply = engine.apply
+        self._legal_indices = self.spec.legal_indices
+        self._actions = self.spec.actions
+        self._plain = not hints and not lookahead
         self._rng = random.Random(0)
         self._hands_dealt = 0
         self.state: Any = None
@@ -127,7 +148,10 @@ class Table:
         self.repeat = 0
         self.hand_seed = 0
         self.over = True
-        self._legal: dict[int, tuple[list[int], tuple[Any, ...]]] = {}
+        # the seats that must decide now (the engine's, in order), and the legal indices of
+        # the others than the first, by player, when asked
+        self._deciding: tuple[Any, ...] = ()
+        self._legal: dict[int, list[int]] = {}
         self.deal = Deal(0, (0, 1, 2, 3))
         self.first = 0  # the first player to decide now, and its legal indices
         self.first_legal: list[int] = []
@@ -180,17 +204,28 @@ class Table:
 
     def _refresh(self) -> None:
         state = self.state
-        rules = self.rules
-        aidx = self._aidx
+        seats = self._acting(state)
+        self._deciding = seats
         self._legal = {}
-        first = True
-        for seat in rules.acting(state):
-            legal = rules.legal_actions(state, seat)
-            player = self.player_at[seat.number - 1]
-            on = [aidx(a) for a in legal]
-            self._legal[player] = (on, legal)
-            if first:
-                self.first, self.first_legal, first = player, on, False
+        if seats:
+            seat = seats[0]
+            self.first = self.player_at[seat.number - 1]
+            self.first_legal = self._legal_indices(state, seat)
+        else:
+            self.first_legal = []
+
+    def _entry(self, player: int) -> list[int] | None:
+        """The player's legal indices; ``None`` when it has nothing to decide."""
+        if player == self.first and self._deciding:
+            return self.first_legal
+        on = self._legal.get(player)
+        if on is None:
+            i = self.seat_of[player]
+            seat = next((s for s in self._deciding if s.number - 1 == i), None)
+            if seat is None:
+                return None
+            on = self._legal[player] = self._legal_indices(self.state, seat)
+        return on
 
     # --- playing ----------------------------------------------------------------------------
 
@@ -200,7 +235,8 @@ class Table:
         >>> t = Table("mazhan"); t.reset(seed=1); t.deciders()
         [0]
         """
-        return list(self._legal)
+        player_at = self.player_at
+        return [player_at[seat.number - 1] for seat in self._deciding]
 
     def legal(self, player: int) -> list[int]:
         """The indices of the player's legal actions (empty when it has nothing to decide).
@@ -208,31 +244,40 @@ class Table:
         >>> t = Table("madiao"); t.reset(seed=1); len(t.legal(t.deciders()[0]))
         8
         """
-        entry = self._legal.get(player)
-        return entry[0] if entry is not None else []
+        on = self._entry(player)
+        return [] if on is None else on
 
     def legal_actions(self, player: int) -> tuple[Any, ...]:
-        """The player's legal actions, in the order of :meth:`legal`."""
-        entry = self._legal.get(player)
-        return entry[1] if entry is not None else ()
+        """The player's legal actions, in the order of :meth:`legal`.
 
-    def step(self, player: int, index: int) -> list[float] | None:
+        >>> t = Table("madiao"); t.reset(seed=1); p = t.deciders()[0]
+        >>> [t.spec.action_index(a) for a in t.legal_actions(p)] == t.legal(p)
+        True
+        """
+        actions = self._actions[self.seat_of[player]]
+        return tuple([actions[i] for i in self.legal(player)])
+
+    def step(self, player: int, index: int, *, checked: bool = False) -> list[float] | None:
         """Play the player's action with this index; each player's net when a hand ended.
+        ``checked``: the caller has made sure that the index is legal for the player now.
 
         Raises ``KeyError`` when the player has nothing to decide and ``ValueError`` when the
         index is not legal for it now (the environments check first).
         """
-        on, legal = self._legal[player]
-        action = legal[on.index(index)]
+        if not checked:
+            on = self._entry(player)
+            if on is None:
+                raise KeyError(f"player {player} has nothing to decide now")
+            if index not in on:
+                raise ValueError(f"action {index} is not legal for player {player} now")
+        action = self._actions[self.seat_of[player]][index]
         before = self.state
-        state, events = self.rules.apply(before, action)
+        state, events = self._apply(before, action)
         self.state = state
         self.encoder.update(before, state, events)
-        if not self.rules.is_over(state):
-            self._refresh()
+        self._refresh()
+        if self._deciding:
             return None
-        self._legal = {}
-        self.first_legal = []
         outcome = self.rules.outcome
         return [float(outcome(state, self.seat_of[p]).net) for p in range(4)]
 
@@ -260,7 +305,7 @@ class Table:
         seat, valid until the next call (copy it to keep it), or written into ``out``.
         ``waiting``: see the encoders (a seat without a decision in a claim window)."""
         seat = self.seat_of[player]
-        if not self.hints and not self.lookahead:
+        if self._plain:
             return self.encoder.encode(self.state, seat, out, waiting)
         flat = self.encoder.encode(self.state, seat, None, waiting)
         parts = [flat]

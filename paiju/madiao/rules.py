@@ -54,6 +54,7 @@ __all__ = [
     "events_json",
     "legal_actions",
     "legal_actions_for",
+    "legal_codes",
     "new_hand",
     "register_special_hand",
     "seat_version",
@@ -831,6 +832,40 @@ def legal_actions_for(state: State, seat: Seat) -> tuple[Action, ...]:
     best = max(ALL_CARDS[c].rank for _, c, up in state.trick if up)
     captures = [Action(seat, ActionKind.ZHUO, c) for c in hand if c.suit is led and c.rank > best]
     return tuple(captures) + tuple(Action(seat, ActionKind.MIE, c) for c in hand)
+
+
+#: Each card's suit (十 0, 萬 1, 索 2, 文 3) and rank, by card index: integers for
+#: :func:`legal_codes` (the same as ``ALL_CARDS[c].suit`` and ``.rank``).
+_SUIT_NO = tuple(0 if c < 11 else 1 if c < 20 else 2 if c < 29 else 3 for c in range(40))
+_RANK_NO = tuple(ALL_CARDS[c].rank for c in range(40))
+#: The code of a play is ``kind × 40 + card``: 發 0, 捉 1, 滅 2 (:func:`legal_codes`).
+CODE_KINDS = (ActionKind.FA, ActionKind.ZHUO, ActionKind.MIE)
+
+
+def legal_codes(state: State) -> tuple[int, ...]:
+    """The legal plays of the seat to play, as integer codes ``kind × 40 + card index``
+    with kind 0 發, 1 捉, 2 滅 (:data:`CODE_KINDS`), in the order of
+    :func:`legal_actions_for`; empty once the hand is over. One call, no :class:`Action`
+    built: for callers that index actions (the environments' ``Discrete(120)`` is this code).
+
+    >>> s = new_hand(Ruleset(), seed=2)
+    >>> seat = acting(s)[0]
+    >>> legal_codes(s) == tuple(
+    ...     CODE_KINDS.index(a.kind) * 40 + a.card.index for a in legal_actions_for(s, seat))
+    True
+    >>> legal_codes(new_hand(Ruleset(), seed=2, banker=Seat.E))[:2]
+    (4, 9)
+    """
+    if state.phase is Phase.OVER:
+        return ()
+    hand = state.hands[state.turn]
+    trick = state.trick
+    if not trick:
+        return tuple(hand)
+    led = _SUIT_NO[trick[0][1]]
+    best = max([_RANK_NO[c] for _, c, up in trick if up])
+    suit, rank = _SUIT_NO, _RANK_NO
+    return (*[40 + c for c in hand if suit[c] == led and rank[c] > best], *[80 + c for c in hand])
 
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:

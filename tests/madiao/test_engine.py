@@ -26,6 +26,7 @@ from paiju.madiao.rules import (
     apply,
     first_banker,
     legal_actions_for,
+    legal_codes,
     new_hand,
 )
 from paiju.madiao.seats import SEATS, Seat
@@ -72,6 +73,18 @@ def test_s3_capture_must_beat_the_best_face_up_card_and_nobody_must_follow() -> 
             apply(s, Action(Seat.S, ActionKind.ZHUO, not_higher[0]))
     with pytest.raises(NotYourTurnError):
         apply(s, Action(Seat.W, ActionKind.MIE, ALL_CARDS[s.hands[2][0]]))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_legal_codes_are_the_legal_actions_in_order(seed: int) -> None:
+    rng = random.Random(seed)
+    s = new_hand(Ruleset(), seed)
+    while s.phase is not Phase.OVER:
+        legal = legal_actions_for(s, acting(s)[0])
+        codes = [{"fa": 0, "zhuo": 1, "mie": 2}[a.kind.value] * 40 + a.card.index for a in legal]
+        assert list(legal_codes(s)) == codes
+        s, _ = apply(s, legal[rng.randrange(len(legal))])
+    assert legal_codes(s) == ()
 
 
 def test_s3_only_the_winning_card_goes_to_the_table() -> None:
