@@ -146,8 +146,16 @@ class TableMachine:
         self._shown: dict[int, bytes] = {}  # the JSON of the last view each seat was sent
         #: the seats' public blocks of the views, serialised once each (a block is the same
         #: object in every view of a state, and in later states while that seat's part of
-        #: the table is unchanged): seat → (the block, its JSON)
-        self._blocks: dict[str, tuple[Any, orjson.Fragment]] = {}
+        #: the table is unchanged): seat → the block, and seat → its JSON (two dicts kept
+        #: for the table's life, not a pair made per change: see :meth:`_view_json`)
+        self._blocks: dict[str, Any] = {}
+        self._block_json: dict[str, orjson.Fragment] = {}
+        #: each seat's bot and its chance, kept from hand to hand (a bot is remade only when
+        #: the seat's bot changes; the chance is reseeded for each hand): the garbage
+        #: collector walks what is new, and these would be new every hand
+        self._bots: list[Bot | None] = [None, None, None, None]
+        self._bot_names: list[str | None] = [None, None, None, None]
+        self._rngs = [random.Random(0) for _ in range(4)]
         self._keep: dict[int, list[dict[str, Any]]] = {}  # resent on reconnect until ready
 
     # --- the machine's one entry ---------------------------------------------------------
@@ -527,10 +535,7 @@ class TableMachine:
         fees = table_fees(balances, stake)
         for payer, _house, amount in fees:
             self._player(payer).balance -= amount
-        bots: list[Bot] = []
-        for p in self.seats:
-            assert p is not None
-            bots.append(make_bot(self.game.name, p.bot or self.game.default_bot))
+        bots = self._seat_bots()
         self.hands_started += 1
         self.hand = _Hand(
             no=self.hands_started,
@@ -538,7 +543,7 @@ class TableMachine:
             stake=stake,
             state=state,
             bots=bots,
-            rngs=[bot_rng(seed, s) for s in self.game.seats],
+            rngs=self._seat_rngs(seed),
             start_balances=balances,
             fee_moves=list(fees),
             dealt=dealt,
@@ -566,6 +571,29 @@ class TableMachine:
         )  # fmt: skip
         self._changed()
 
+    def _seat_bots(self) -> list[Bot]:
+        """The seats' bots for a new hand: the last hand's (the seats move round between
+        hands; a bot goes with its name), a bot made only for a name the last hand had not."""
+        names = self._bot_names
+        free: dict[str, list[Bot]] = {}
+        for name, bot in zip(names, self._bots, strict=True):
+            if name is not None and bot is not None:
+                free.setdefault(name, []).append(bot)
+        for i, p in enumerate(self.seats):
+            assert p is not None
+            name = p.bot or self.game.default_bot
+            pool = free.get(name)
+            self._bots[i] = pool.pop() if pool else make_bot(self.game.name, name)
+            names[i] = name
+        return self._bots  # type: ignore[return-value]
+
+    def _seat_rngs(self, seed: int) -> list[random.Random]:
+        """The seats' bots' chance for the hand with this seed (:func:`bot_rng`'s), in the
+        table's four generators, reseeded."""
+        for rng, seat in zip(self._rngs, self.game.seats, strict=True):
+            rng.setstate(bot_rng(seed, seat).getstate())
+        return self._rngs
+
     def _hand_durable(self, hand_id: int) -> None:
         hand = self.hand
         if hand is None:
@@ -574,6 +602,7 @@ class TableMachine:
         self.phase = "live"
         self._shown.clear()
         self._blocks.clear()
+        self._block_json.clear()
         for i, p in enumerate(self.seats):
             if p is not None and p.account is not None:
                 self._send(p.account, self._hand_start(i))
@@ -794,6 +823,7 @@ class TableMachine:
         self.phase = "idle"
         self._shown.clear()
         self._blocks.clear()
+        self._block_json.clear()
         deal = self.game.next_deal(Deal(0, (0, 1, 2, 3), self.setup), final)
         self.seats = [self.seats[deal.player_in(i)] for i in range(4)]
         self.setup = dict(deal.setup)
@@ -840,6 +870,7 @@ class TableMachine:
         self.phase = "idle"
         self._shown.clear()
         self._blocks.clear()
+        self._block_json.clear()
         escaper = p.account
         self._unseat(escaper, "escape")
         for q in self.seats:
@@ -977,14 +1008,14 @@ class TableMachine:
         change (:attr:`_blocks`), not once per view."""
         seats = view.get("seats")
         if isinstance(seats, dict):
-            cache = self._blocks
+            blocks, json = self._blocks, self._block_json
             done: dict[str, Any] = {}
             for key, block in seats.items():
                 if isinstance(block, dict):
-                    hit = cache.get(key)
-                    if hit is None or hit[0] is not block:
-                        hit = cache[key] = (block, orjson.Fragment(orjson.dumps(block)))
-                    done[key] = hit[1]
+                    if blocks.get(key) is not block:
+                        blocks[key] = block
+                        json[key] = orjson.Fragment(orjson.dumps(block))
+                    done[key] = json[key]
                 else:
                     done[key] = block
             view = {**view, "seats": done}
@@ -1060,14 +1091,13 @@ def restore(
     state = replay(g, m.ruleset, seed, setup, actions)
     m.hands_started = hand_no
     m.setup = dict(setup)
-    bots = [make_bot(g.name, (p.bot if p and p.bot else g.default_bot)) for p in m.seats]
     m.hand = _Hand(
         no=hand_no,
         seed=seed,
         stake=stake,
         state=state,
-        bots=bots,
-        rngs=[bot_rng(seed, s) for s in g.seats],
+        bots=m._seat_bots(),
+        rngs=m._seat_rngs(seed),
         start_balances={a: b + stake for a, b in balances.items()},  # before the fee
         fee_moves=list(table_fees({a: b + stake for a, b in balances.items()}, stake)),
         id=hand_id,
