@@ -134,6 +134,7 @@ class TableMachine:
         self._think = random.Random(rng.getrandbits(64))  # the bots' think times
         self._now = 0.0
         self._out: list[io.Output] = []
+        self._idle: list[io.Output] = self._out  # ``_out`` between two inputs
         self._op = 0
         self._durable = 0
         self._pending: dict[int, io.Write] = {}
@@ -169,12 +170,13 @@ class TableMachine:
         'not_seated'
         """
         self._now = now
-        self._out = []
         if self.lost:
             return []
+        out = self._out = []
         self._dispatch(event)
         self._release()
-        return self._out
+        self._out = self._idle  # the frames of this answer are not kept once it is taken
+        return out
 
     def _dispatch(self, event: io.Input) -> None:
         waits = isinstance(event, io.Join | io.Ready | io.Act | io.Tuoguan | io.Leave | io.BotMove)
@@ -303,7 +305,8 @@ class TableMachine:
             self.hand.deadlines.clear()  # fresh clocks after a pause
             self._schedule()
         self._arm_fill()
-        deferred, self._deferred = self._deferred, []
+        deferred = self._deferred[:]
+        self._deferred.clear()
         for event in deferred:
             self._dispatch(event)
 
@@ -317,7 +320,7 @@ class TableMachine:
                 self._out.append(send)
             else:
                 keep.append((op, send))
-        self._held = keep
+        self._held[:] = keep  # the same list: a new one would be new to the collector
 
     def _send(self, account: int, frame: dict[str, Any], hold: bool = True) -> None:
         after = self._op if hold else 0
@@ -487,7 +490,7 @@ class TableMachine:
         if self.accounts:
             self._arm_fill()
         else:
-            self.seats = [None, None, None, None]  # the bots leave with the last person
+            self.seats[:] = (None, None, None, None)  # the bots leave with the last person
             self._cancel("fill")
 
     def _maybe_empty(self) -> None:
@@ -609,7 +612,8 @@ class TableMachine:
         self._broadcast_table()
         self._after_change(hand.dealt)
         hand.dealt = []
-        deferred, self._deferred = self._deferred, []
+        deferred = self._deferred[:]
+        self._deferred.clear()
         for event in deferred:
             self._dispatch(event)
 
@@ -825,7 +829,7 @@ class TableMachine:
         self._blocks.clear()
         self._block_json.clear()
         deal = self.game.next_deal(Deal(0, (0, 1, 2, 3), self.setup), final)
-        self.seats = [self.seats[deal.player_in(i)] for i in range(4)]
+        self.seats[:] = [self.seats[deal.player_in(i)] for i in range(4)]
         self.setup = dict(deal.setup)
         for p in list(self.seats):
             if p is None or p.account is None:
@@ -1110,4 +1114,6 @@ def restore(
         m._set(f"away:{acc}", timing.disconnect)
     m._after_change([])
     m._changed()
-    return m, m._out
+    out = m._out
+    m._out = m._idle
+    return m, out
