@@ -134,6 +134,7 @@ class TableMachine:
         self._think = random.Random(rng.getrandbits(64))  # the bots' think times
         self._now = 0.0
         self._out: list[io.Output] = []
+        self._idle: list[io.Output] = self._out  # ``_out`` between two inputs
         self._op = 0
         self._durable = 0
         self._pending: dict[int, io.Write] = {}
@@ -146,8 +147,16 @@ class TableMachine:
         self._shown: dict[int, bytes] = {}  # the JSON of the last view each seat was sent
         #: the seats' public blocks of the views, serialised once each (a block is the same
         #: object in every view of a state, and in later states while that seat's part of
-        #: the table is unchanged): seat → (the block, its JSON)
-        self._blocks: dict[str, tuple[Any, orjson.Fragment]] = {}
+        #: the table is unchanged): seat → the block, and seat → its JSON (two dicts kept
+        #: for the table's life, not a pair made per change: see :meth:`_view_json`)
+        self._blocks: dict[str, Any] = {}
+        self._block_json: dict[str, orjson.Fragment] = {}
+        #: each seat's bot and its chance, kept from hand to hand (a bot is remade only when
+        #: the seat's bot changes; the chance is reseeded for each hand): the garbage
+        #: collector walks what is new, and these would be new every hand
+        self._bots: list[Bot | None] = [None, None, None, None]
+        self._bot_names: list[str | None] = [None, None, None, None]
+        self._rngs = [random.Random(0) for _ in range(4)]
         self._keep: dict[int, list[dict[str, Any]]] = {}  # resent on reconnect until ready
 
     # --- the machine's one entry ---------------------------------------------------------
@@ -161,12 +170,13 @@ class TableMachine:
         'not_seated'
         """
         self._now = now
-        self._out = []
         if self.lost:
             return []
+        out = self._out = []
         self._dispatch(event)
         self._release()
-        return self._out
+        self._out = self._idle  # the frames of this answer are not kept once it is taken
+        return out
 
     def _dispatch(self, event: io.Input) -> None:
         waits = isinstance(event, io.Join | io.Ready | io.Act | io.Tuoguan | io.Leave | io.BotMove)
@@ -295,7 +305,8 @@ class TableMachine:
             self.hand.deadlines.clear()  # fresh clocks after a pause
             self._schedule()
         self._arm_fill()
-        deferred, self._deferred = self._deferred, []
+        deferred = self._deferred[:]
+        self._deferred.clear()
         for event in deferred:
             self._dispatch(event)
 
@@ -309,7 +320,7 @@ class TableMachine:
                 self._out.append(send)
             else:
                 keep.append((op, send))
-        self._held = keep
+        self._held[:] = keep  # the same list: a new one would be new to the collector
 
     def _send(self, account: int, frame: dict[str, Any], hold: bool = True) -> None:
         after = self._op if hold else 0
@@ -479,7 +490,7 @@ class TableMachine:
         if self.accounts:
             self._arm_fill()
         else:
-            self.seats = [None, None, None, None]  # the bots leave with the last person
+            self.seats[:] = (None, None, None, None)  # the bots leave with the last person
             self._cancel("fill")
 
     def _maybe_empty(self) -> None:
@@ -527,10 +538,7 @@ class TableMachine:
         fees = table_fees(balances, stake)
         for payer, _house, amount in fees:
             self._player(payer).balance -= amount
-        bots: list[Bot] = []
-        for p in self.seats:
-            assert p is not None
-            bots.append(make_bot(self.game.name, p.bot or self.game.default_bot))
+        bots = self._seat_bots()
         self.hands_started += 1
         self.hand = _Hand(
             no=self.hands_started,
@@ -538,7 +546,7 @@ class TableMachine:
             stake=stake,
             state=state,
             bots=bots,
-            rngs=[bot_rng(seed, s) for s in self.game.seats],
+            rngs=self._seat_rngs(seed),
             start_balances=balances,
             fee_moves=list(fees),
             dealt=dealt,
@@ -566,6 +574,29 @@ class TableMachine:
         )  # fmt: skip
         self._changed()
 
+    def _seat_bots(self) -> list[Bot]:
+        """The seats' bots for a new hand: the last hand's (the seats move round between
+        hands; a bot goes with its name), a bot made only for a name the last hand had not."""
+        names = self._bot_names
+        free: dict[str, list[Bot]] = {}
+        for name, bot in zip(names, self._bots, strict=True):
+            if name is not None and bot is not None:
+                free.setdefault(name, []).append(bot)
+        for i, p in enumerate(self.seats):
+            assert p is not None
+            name = p.bot or self.game.default_bot
+            pool = free.get(name)
+            self._bots[i] = pool.pop() if pool else make_bot(self.game.name, name)
+            names[i] = name
+        return self._bots  # type: ignore[return-value]
+
+    def _seat_rngs(self, seed: int) -> list[random.Random]:
+        """The seats' bots' chance for the hand with this seed (:func:`bot_rng`'s), in the
+        table's four generators, reseeded."""
+        for rng, seat in zip(self._rngs, self.game.seats, strict=True):
+            rng.setstate(bot_rng(seed, seat).getstate())
+        return self._rngs
+
     def _hand_durable(self, hand_id: int) -> None:
         hand = self.hand
         if hand is None:
@@ -574,13 +605,15 @@ class TableMachine:
         self.phase = "live"
         self._shown.clear()
         self._blocks.clear()
+        self._block_json.clear()
         for i, p in enumerate(self.seats):
             if p is not None and p.account is not None:
                 self._send(p.account, self._hand_start(i))
         self._broadcast_table()
         self._after_change(hand.dealt)
         hand.dealt = []
-        deferred, self._deferred = self._deferred, []
+        deferred = self._deferred[:]
+        self._deferred.clear()
         for event in deferred:
             self._dispatch(event)
 
@@ -794,8 +827,9 @@ class TableMachine:
         self.phase = "idle"
         self._shown.clear()
         self._blocks.clear()
+        self._block_json.clear()
         deal = self.game.next_deal(Deal(0, (0, 1, 2, 3), self.setup), final)
-        self.seats = [self.seats[deal.player_in(i)] for i in range(4)]
+        self.seats[:] = [self.seats[deal.player_in(i)] for i in range(4)]
         self.setup = dict(deal.setup)
         for p in list(self.seats):
             if p is None or p.account is None:
@@ -840,6 +874,7 @@ class TableMachine:
         self.phase = "idle"
         self._shown.clear()
         self._blocks.clear()
+        self._block_json.clear()
         escaper = p.account
         self._unseat(escaper, "escape")
         for q in self.seats:
@@ -977,14 +1012,14 @@ class TableMachine:
         change (:attr:`_blocks`), not once per view."""
         seats = view.get("seats")
         if isinstance(seats, dict):
-            cache = self._blocks
+            blocks, json = self._blocks, self._block_json
             done: dict[str, Any] = {}
             for key, block in seats.items():
                 if isinstance(block, dict):
-                    hit = cache.get(key)
-                    if hit is None or hit[0] is not block:
-                        hit = cache[key] = (block, orjson.Fragment(orjson.dumps(block)))
-                    done[key] = hit[1]
+                    if blocks.get(key) is not block:
+                        blocks[key] = block
+                        json[key] = orjson.Fragment(orjson.dumps(block))
+                    done[key] = json[key]
                 else:
                     done[key] = block
             view = {**view, "seats": done}
@@ -1060,14 +1095,13 @@ def restore(
     state = replay(g, m.ruleset, seed, setup, actions)
     m.hands_started = hand_no
     m.setup = dict(setup)
-    bots = [make_bot(g.name, (p.bot if p and p.bot else g.default_bot)) for p in m.seats]
     m.hand = _Hand(
         no=hand_no,
         seed=seed,
         stake=stake,
         state=state,
-        bots=bots,
-        rngs=[bot_rng(seed, s) for s in g.seats],
+        bots=m._seat_bots(),
+        rngs=m._seat_rngs(seed),
         start_balances={a: b + stake for a, b in balances.items()},  # before the fee
         fee_moves=list(table_fees({a: b + stake for a, b in balances.items()}, stake)),
         id=hand_id,
@@ -1080,4 +1114,6 @@ def restore(
         m._set(f"away:{acc}", timing.disconnect)
     m._after_change([])
     m._changed()
-    return m, m._out
+    out = m._out
+    m._out = m._idle
+    return m, out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextvars
 import dataclasses
 import logging
 import math
@@ -115,6 +116,11 @@ class TableRunner:
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self._busy = False
         self._queue: list[io.Input] = []
+        # a timer is the loop's handle and the key and token it fires with: no copy of the
+        # context, no bound method and no input made per timer (the garbage collector walks
+        # whatever is new; the input is made when the timer fires)
+        self._context = contextvars.copy_context()
+        self._fire_cb = self._fire
 
     @property
     def id(self) -> int:
@@ -163,13 +169,14 @@ class TableRunner:
                 old = self._timers.pop(out.key, None)
                 if old is not None:
                     old.cancel()
-                fired = io.TimerFired(out.key, out.token)
-                if out.key == "bot" and out.delay >= _TICK_MIN:
+                key, token, ctx = out.key, out.token, self._context
+                if key == "bot" and out.delay >= _TICK_MIN:
                     # a bot's think time ends on a tick: the tables' bots share wake-ups
                     when = _on_tick(self.loop.time() + out.delay)
-                    self._timers[out.key] = self.loop.call_at(when, self.feed, fired)
+                    timer = self.loop.call_at(when, self._fire_cb, key, token, context=ctx)
                 else:
-                    self._timers[out.key] = self.loop.call_later(out.delay, self.feed, fired)
+                    timer = self.loop.call_later(out.delay, self._fire_cb, key, token, context=ctx)
+                self._timers[key] = timer
             elif isinstance(out, io.CancelTimer):
                 handle = self._timers.pop(out.key, None)
                 if handle is not None:
@@ -182,6 +189,9 @@ class TableRunner:
                 self.hub.drop(self)
             elif isinstance(out, io.Lost):
                 self.hub.let_go(self)
+
+    def _fire(self, key: str, token: int) -> None:
+        self.feed(io.TimerFired(key, token))
 
     def _answerer(self, op: int) -> Callable[[Answer], None]:
         def answer(value: Answer) -> None:  # from the writer's thread

@@ -368,15 +368,41 @@ def test_a_view_is_serialised_once_with_each_public_block_once_per_change(room: 
     for _ in range(60):
         if g.is_over(state):
             break
-        before = dict(m._blocks)
+        before, before_json = dict(m._blocks), dict(m._block_json)
         for seat in g.seats:
             view = g.observe(state, seat).to_json()
             assert orjson.loads(m._view_json(view)) == view
         reused += sum(
-            1 for k, (block, fragment) in m._blocks.items()
-            if k in before and before[k][0] is block and before[k][1] is fragment
+            1 for k, block in m._blocks.items()
+            if k in before and before[k] is block and before_json[k] is m._block_json[k]
         )  # fmt: skip
         mover = g.acting(state)[0]
         state, _ = g.apply(state, rng.choice(g.legal_actions(state, mover)))
     if room is MAZHAN:  # its views share their seats' blocks between states
         assert reused > 60
+
+
+@pytest.mark.parametrize("room", [MAZHAN, MADIAO], ids=["mazhan", "madiao"])
+def test_the_bots_and_their_chance_are_kept_from_hand_to_hand(room: object) -> None:
+    """A table makes its bots once (the seats move round between hands; each bot goes with
+    its name) and reseeds the same four generators for each hand: each seat's chance is
+    still the hand's own (``bot_rng``), and nothing of it is made anew per hand."""
+    from paiju.bots.driver import bot_rng
+
+    sim = Sim(room, alone=True)  # type: ignore[arg-type]
+    sim.join(1, "ana")
+    sim.settle_storage()
+    sim.ready(1)
+    sim.run(5.0)
+    m = sim.machine
+    assert m.hand is not None
+    first_bots, first_rngs = set(map(id, m.hand.bots)), list(map(id, m.hand.rngs))
+    sim.play_until_over(1)
+    sim.ready(1)
+    sim.run(5.0)
+    hand = m.hand
+    assert hand is not None and hand.no == 2
+    assert set(map(id, hand.bots)) == first_bots
+    assert list(map(id, hand.rngs)) == first_rngs
+    rngs = m._seat_rngs(77)  # what a hand with seed 77 starts with
+    assert [r.getstate() for r in rngs] == [bot_rng(77, s).getstate() for s in m.game.seats]
