@@ -453,38 +453,12 @@ class MadiaoEncoder:
         """
         for e in events:
             kind = e.kind
-            if kind == "play":  # _play, inlined: the hot path
-                s = e.seat.number - 1  # type: ignore[union-attr]
-                card = e.card.index  # type: ignore[union-attr]
-                rm = self._rm
-                o = s * _B
-                self._bm[s * _F + _HAND + card] = 0.0
-                size = self._size[s] - 1
-                self._size[s] = size
-                rm[o + _SIZE] = rm[o + _R + _SIZE] = size
-                if e.detail != "mie":
-                    rm[o + _UPS + card] = rm[o + _R + _UPS + card] = 1.0
-                    rm[o + _TCARD + card] = rm[o + _R + _TCARD + card] = 1.0
-                    cm = self._cm
-                    cm[_C_SEEN + card] = 1.0
-                    best = self._best
-                    if best < 0:
-                        led = self._led = _SUIT_OF[card]
-                        cm[_C_LED + led] = 1.0
-                    else:
-                        cm[_C_BEST + best] = 0.0  # a capture beats the best card so far
-                    cm[_C_BEST + card] = 1.0
-                    self._best = card
-                    self._trick.append((s, card, True))
-                else:
-                    rm[o + _TDOWN] = rm[o + _R + _TDOWN] = 1.0
-                    downs = self._downs[s] + 1
-                    self._downs[s] = downs
-                    rm[o + _DOWNS] = rm[o + _R + _DOWNS] = downs
-                    self._bm[s * _F + _OWNDOWN + card] = 1.0
-                    self._trick.append((s, card, False))
-                self._in_trick += 1
-                self._pub += 1
+            if kind == "play":
+                self._play(
+                    e.seat.number - 1,  # type: ignore[union-attr]
+                    e.card.index,  # type: ignore[union-attr]
+                    e.detail != "mie",
+                )
             elif kind == "trick":
                 self._trick_won(e.seat.number - 1, e.card.index, state)  # type: ignore[union-attr]
 
