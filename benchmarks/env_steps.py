@@ -4,9 +4,6 @@ Contenders, measured in the same run in interleaved slices (each contender runs 
 in turn, the round repeated ``--repeats`` times; min and median of the slices are reported):
 
 - ``raw``: the paiju engine alone, ``legal_actions_for`` → a random choice → ``apply``;
-  for Ma Diao also ``raw_codes``: the engine's fastest path, ``legal_codes`` → a random
-  choice → the play from a table built once → ``apply`` (the environment uses these codes,
-  so its ratio is given against both raw loops);
 - ``aec``: the standard PettingZoo loop over ``mazhan_v0.env()``/``madiao_v0.env()``
   (``agent_iter``, ``env.last()``, a random index from ``action_mask``, ``env.step``), flat
   observations (copied, as returned by default);
@@ -63,40 +60,6 @@ def raw_loop(game: str, seed: int) -> Callable[[float], tuple[int, int]]:
                     hands += 1
                 legal = legal_for(state, acting(state)[0])
                 state, _ = apply(state, legal[rng.randrange(len(legal))])
-                steps += 1
-        box[0] = state
-        return steps, hands
-
-    return run
-
-
-def madiao_codes_loop(seed: int) -> Callable[[float], tuple[int, int]]:
-    """Ma Diao's engine alone on its fastest path: the legal plays as integer codes
-    (``legal_codes``), the play taken from a table built once (the same random policy)."""
-    from paiju.madiao import rules
-    from paiju.madiao.cards import ALL_CARDS
-    from paiju.madiao.seats import SEATS
-
-    table = [
-        [rules.Action(seat, rules.CODE_KINDS[i // 40], ALL_CARDS[i % 40]) for i in range(120)]
-        for seat in SEATS
-    ]
-    rng = random.Random(seed)
-    ruleset = rules.Ruleset()
-    box = [rules.new_hand(ruleset, seed)]
-
-    def run(seconds: float) -> tuple[int, int]:
-        state = box[0]
-        steps = hands = 0
-        codes, apply = rules.legal_codes, rules.apply
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
-            for _ in range(100):
-                if state.phase.value == "over":
-                    state = rules.new_hand(ruleset, rng.getrandbits(63))
-                    hands += 1
-                legal = codes(state)
-                state, _ = apply(state, table[state.turn][legal[rng.randrange(len(legal))]])
                 steps += 1
         box[0] = state
         return steps, hands
@@ -182,7 +145,6 @@ CONTENDERS = (
     ("mazhan_raw", "paiju Mazhan engine, raw loop"),
     ("mazhan_aec", "paiju `mazhan_v0`, PettingZoo loop"),
     ("madiao_raw", "paiju Ma Diao engine, raw loop"),
-    ("madiao_raw_codes", "paiju Ma Diao engine, raw loop on `legal_codes`"),
     ("madiao_aec", "paiju `madiao_v0`, PettingZoo loop"),
     ("rlcard", "RLCard mahjong, `env.step` loop"),
     ("riichienv", "riichienv (Rust core), mjai log on (its default)"),
@@ -196,7 +158,6 @@ def measure(seconds: float, seed: int, repeats: int = 3) -> dict[str, Any]:
         "mazhan_raw": raw_loop("mazhan", seed),
         "mazhan_aec": aec_loop("mazhan", seed),
         "madiao_raw": raw_loop("madiao", seed),
-        "madiao_raw_codes": madiao_codes_loop(seed),
         "madiao_aec": aec_loop("madiao", seed),
         "rlcard": rlcard_loop(seed),
         "riichienv": riichienv_loop(seed),
@@ -234,9 +195,6 @@ def measure(seconds: float, seed: int, repeats: int = 3) -> dict[str, Any]:
     for game in ("mazhan", "madiao"):
         raw, aec = out[f"{game}_raw"], out[f"{game}_aec"]
         out[f"{game}_ratio"] = aec["steps_median"] / raw["steps_median"]
-    out["madiao_codes_ratio"] = (
-        out["madiao_aec"]["steps_median"] / out["madiao_raw_codes"]["steps_median"]
-    )
     aec = out["mazhan_aec"]
     out["vs_riichienv"] = {
         peer: None
@@ -279,13 +237,7 @@ def markdown(r: dict[str, Any]) -> list[str]:
     lines += [
         "",
         f"PettingZoo loop / raw engine loop: Mazhan **{r['mazhan_ratio']:.2f}×**, "
-        f"Ma Diao **{r['madiao_ratio']:.2f}×**"
-        + (
-            f" (against the raw loop on `legal_codes`, the engine's fastest path: "
-            f"**{r['madiao_codes_ratio']:.2f}×**)."
-            if "madiao_codes_ratio" in r
-            else "."
-        ),
+        f"Ma Diao **{r['madiao_ratio']:.2f}×**.",
     ]
     vs = r.get("vs_riichienv") or {}
     for peer, label in (("riichienv", "mjai log on"), ("riichienv_nolog", "mjai log off")):

@@ -90,23 +90,17 @@ import numpy as np
 import numpy.typing as npt
 
 from paiju.env.layout import Layout, Planes, cells
-from paiju.madiao.cards import ALL_CARDS
-from paiju.madiao.rules import Action, ActionKind, Event, Phase, State, legal_codes
-from paiju.madiao.seats import SEATS
+from paiju.madiao.rules import PLAYS, Action, Event, Phase, State, legal_codes
 
 __all__ = ["ACTIONS", "MadiaoEncoder", "action_index", "index_action", "legal_indices"]
 
 N_ACTIONS = 120
 _KINDS = {"fa": 0, "zhuo": 40, "mie": 80}  # by value: faster than hashing the enum
-_KIND_OF = (ActionKind.FA, ActionKind.ZHUO, ActionKind.MIE)
 _SUIT_OF = tuple(0 if c < 11 else 1 if c < 20 else 2 if c < 29 else 3 for c in range(40))
 _TOPS = (8, 9, 10)  # 百萬 千萬 萬萬
-#: ``ACTIONS[seat][index]``: every play, built once (actions are frozen: one object serves
-#: every step that plays it).
-ACTIONS = tuple(
-    tuple(Action(seat, _KIND_OF[i // 40], ALL_CARDS[i % 40]) for i in range(N_ACTIONS))
-    for seat in SEATS
-)
+#: ``ACTIONS[seat][index]``: every play, built once (the engine's :data:`PLAYS`: the index
+#: is the engine's code).
+ACTIONS = PLAYS
 
 
 def action_index(action: Action) -> int:

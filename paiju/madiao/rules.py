@@ -38,6 +38,7 @@ from paiju.madiao.scoring import BAILAO, Settlement, SettleOptions, settle
 from paiju.madiao.seats import SEATS, Seat
 
 __all__ = [
+    "PLAYS",
     "SPECIAL_HANDS",
     "Action",
     "ActionKind",
@@ -817,21 +818,19 @@ def legal_actions(state: State) -> list[Action]:
 
 
 def legal_actions_for(state: State, seat: Seat) -> tuple[Action, ...]:
-    """The legal plays of one seat (empty when it may not play).
+    """The legal plays of one seat (empty when it may not play): :func:`legal_codes`'s, as
+    the shared :data:`PLAYS` objects.
 
     >>> legal_actions_for(new_hand(Ruleset(), seed=2, banker=Seat.E), Seat.N)
     ()
+    >>> legal_actions_for(new_hand(Ruleset(), seed=2, banker=Seat.E), Seat.E)[0]
+    Action.parse('E fa 6t')
     """
     i = seat.number - 1
-    if state.phase is Phase.OVER or i != state.turn:
+    if i != state.turn:
         return ()
-    hand = [ALL_CARDS[c] for c in state.hands[i]]
-    if not state.trick:
-        return tuple(Action(seat, ActionKind.FA, c) for c in hand)
-    led = ALL_CARDS[state.trick[0][1]].suit
-    best = max(ALL_CARDS[c].rank for _, c, up in state.trick if up)
-    captures = [Action(seat, ActionKind.ZHUO, c) for c in hand if c.suit is led and c.rank > best]
-    return tuple(captures) + tuple(Action(seat, ActionKind.MIE, c) for c in hand)
+    plays = PLAYS[i]
+    return tuple([plays[code] for code in legal_codes(state)])
 
 
 #: Each card's suit (十 0, 萬 1, 索 2, 文 3) and rank, by card index: integers for
@@ -840,13 +839,20 @@ _SUIT_NO = tuple(0 if c < 11 else 1 if c < 20 else 2 if c < 29 else 3 for c in r
 _RANK_NO = tuple(ALL_CARDS[c].rank for c in range(40))
 #: The code of a play is ``kind × 40 + card``: 發 0, 捉 1, 滅 2 (:func:`legal_codes`).
 CODE_KINDS = (ActionKind.FA, ActionKind.ZHUO, ActionKind.MIE)
+#: ``PLAYS[seat index][code]``: every play as an :class:`Action`, built once (actions are
+#: frozen: one object serves every step that plays it).
+PLAYS: tuple[tuple[Action, ...], ...] = tuple(
+    tuple(Action(seat, CODE_KINDS[code // 40], ALL_CARDS[code % 40]) for code in range(120))
+    for seat in SEATS
+)
 
 
 def legal_codes(state: State) -> tuple[int, ...]:
     """The legal plays of the seat to play, as integer codes ``kind × 40 + card index``
     with kind 0 發, 1 捉, 2 滅 (:data:`CODE_KINDS`), in the order of
-    :func:`legal_actions_for`; empty once the hand is over. One call, no :class:`Action`
-    built: for callers that index actions (the environments' ``Discrete(120)`` is this code).
+    :func:`legal_actions_for`; empty once the hand is over. The one statement of which plays
+    are legal; callers that index actions use the codes (the environments' ``Discrete(120)``
+    is this code), :func:`legal_actions_for` turns them into actions.
 
     >>> s = new_hand(Ruleset(), seed=2)
     >>> seat = acting(s)[0]
