@@ -151,12 +151,12 @@ class TableMachine:
         #: for the table's life, not a pair made per change: see :meth:`_view_json`)
         self._blocks: dict[str, Any] = {}
         self._block_json: dict[str, orjson.Fragment] = {}
-        #: each seat's bot and its chance, kept from hand to hand (a bot is remade only when
-        #: the seat's bot changes; the chance is reseeded for each hand): the garbage
-        #: collector walks what is new, and these would be new every hand
+        #: each seat's bot, kept from hand to hand (a bot is remade only when the seat's bot
+        #: changes): the garbage collector walks what is new, and these would be new every
+        #: hand. The bots' chance is new each hand (:func:`bot_rng`): a decision of the last
+        #: hand still running in a worker thread may draw from the old one.
         self._bots: list[Bot | None] = [None, None, None, None]
         self._bot_names: list[str | None] = [None, None, None, None]
-        self._rngs = [random.Random(0) for _ in range(4)]
         self._keep: dict[int, list[dict[str, Any]]] = {}  # resent on reconnect until ready
 
     # --- the machine's one entry ---------------------------------------------------------
@@ -546,7 +546,7 @@ class TableMachine:
             stake=stake,
             state=state,
             bots=bots,
-            rngs=self._seat_rngs(seed),
+            rngs=[bot_rng(seed, s) for s in self.game.seats],
             start_balances=balances,
             fee_moves=list(fees),
             dealt=dealt,
@@ -589,13 +589,6 @@ class TableMachine:
             self._bots[i] = pool.pop() if pool else make_bot(self.game.name, name)
             names[i] = name
         return self._bots  # type: ignore[return-value]
-
-    def _seat_rngs(self, seed: int) -> list[random.Random]:
-        """The seats' bots' chance for the hand with this seed (:func:`bot_rng`'s), in the
-        table's four generators, reseeded."""
-        for rng, seat in zip(self._rngs, self.game.seats, strict=True):
-            rng.setstate(bot_rng(seed, seat).getstate())
-        return self._rngs
 
     def _hand_durable(self, hand_id: int) -> None:
         hand = self.hand
@@ -1101,7 +1094,7 @@ def restore(
         stake=stake,
         state=state,
         bots=m._seat_bots(),
-        rngs=m._seat_rngs(seed),
+        rngs=[bot_rng(seed, s) for s in g.seats],
         start_balances={a: b + stake for a, b in balances.items()},  # before the fee
         fee_moves=list(table_fees({a: b + stake for a, b in balances.items()}, stake)),
         id=hand_id,
@@ -1115,5 +1108,5 @@ def restore(
     m._after_change([])
     m._changed()
     out = m._out
-    m._out = m._idle
+    m._out = m._idle = []  # the outputs returned are not kept (nor added to) by the machine
     return m, out
