@@ -52,11 +52,10 @@ import time
 from collections.abc import Callable, Sequence
 
 from paiju.bots.simple import natural_counts
-from paiju.bots.strong import StrongBot, _Context, _neighbours
+from paiju.bots.strong import StrongBot, _Context, _neighbours, rate_actions
 from paiju.bots.value import HandValue, stake_doublings
 from paiju.bots.worlds import sample_world
 from paiju.mazhan.actions import Action, ActionKind
-from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.rules import Phase, State, acting, apply, legal_actions_for
 from paiju.mazhan.seats import SEATS, Seat
 from paiju.mazhan.views import View
@@ -362,7 +361,6 @@ class _ValueContext(_Context):
         self.dealer = view.seat is Seat.E
         self.my_melds = list(view.melds[view.seat])
         self.my_bonus = view.bonus[view.seat]
-        self.pending: Meld | None = None  # the meld a claim being rated would lay down
         self.memo: dict[tuple[int, ...], float] = {}  # acceptance by hand, for speed()
 
     def _value(self, counts: list[int], extra_melds: int) -> float:
@@ -460,74 +458,24 @@ def rate_with_value(
     """
     counts, wilds = natural_counts(view)
     ctx = _ValueContext(view, wilds, danger, per_doubling, pairs, loser, pinghu, value)
-    out: list[tuple[float, Action]] = []
-    if view.phase is Phase.ACT:
-        parts: dict[Action, tuple[int, float, float, float]] = {}
-        for a in legal:
-            if a.kind is not ActionKind.DISCARD or a.tile is None:
-                continue
-            i = a.tile.index
-            counts[i] -= 1
-            sf, accept, val = ctx.parts(counts)
-            d = ctx.danger(i)
-            counts[i] += 1
-            parts[a] = (sf, accept, val, d)
-            out.append((ctx.combine(sf, accept, val) - d, a))
-        if two_step > 0 and out:
-            top = max(u for u, _ in out)
-            done: dict[int, float] = {}
-            order = sorted(range(len(out)), key=lambda k: -out[k][0])
-            for k in order:
-                u, a = out[k]
-                if u < top - two_step or a.tile is None:
-                    break
-                sf, accept, val, d = parts[a]
-                i = a.tile.index
-                if i not in done:
-                    if len(done) >= TWO_STEP_MOST:  # the rest rank below those rated
-                        out[k] = (u - 2 * two_step, a)
-                        continue
-                    counts[i] -= 1
-                    done[i] = ctx.speed(counts, sf, accept)
-                    counts[i] += 1
-                out[k] = (ctx.combine(sf, done[i], val) - d, a)
-    else:
-        tile = view.claim_tile
-        for a in legal:
-            if a.kind is ActionKind.PASS:
-                out.append((ctx.utility(counts), a))
-        if tile is not None:
-            f = tile.index
-            for a in legal:
-                if a.kind is ActionKind.GANG:
-                    counts[f] -= 3
-                    ctx.pending = Meld(MeldKind.KONG, (tile,) * 4)
-                    u = ctx.utility(counts, melds=1) + 5 - 60.0 * ctx.pinghu_weight
-                    counts[f] += 3
-                elif a.kind in (ActionKind.PENG, ActionKind.CHI):
-                    if a.kind is ActionKind.PENG:
-                        used = [f, f]
-                        ctx.pending = Meld(MeldKind.PUNG, (tile,) * 3)
-                    else:
-                        used = [t.index for t in a.chow if t.index != f]
-                        ctx.pending = Meld(MeldKind.CHOW, a.chow)
-                    for x in used:
-                        counts[x] -= 1
-                    u = -1e9
-                    for k in range(34):
-                        if counts[k]:
-                            counts[k] -= 1
-                            u = max(u, ctx.utility(counts, melds=1) - ctx.danger(k))
-                            counts[k] += 1
-                    for x in used:
-                        counts[x] += 1
-                    if a.kind is ActionKind.CHI:
-                        u -= chow
-                    else:
-                        u -= 60.0 * ctx.pinghu_weight
-                else:
+    rated = rate_actions(view, legal, chow=chow, context=ctx)
+    out = [(r.utility, r.action) for r in rated]
+    if two_step > 0 and out and view.phase is Phase.ACT:
+        # the best discards' acceptance two steps deep (the utility is linear in it)
+        top = max(u for u, _ in out)
+        done: dict[int, float] = {}
+        for k in sorted(range(len(out)), key=lambda k: -out[k][0]):
+            r = rated[k]
+            if r.utility < top - two_step or r.action.tile is None:
+                break
+            i = r.action.tile.index
+            if i not in done:
+                if len(done) >= TWO_STEP_MOST:  # the rest rank below those rated
+                    out[k] = (r.utility - 2 * two_step, r.action)
                     continue
-                ctx.pending = None
-                out.append((u - 1e-6, a))  # a tie goes to the pass
+                counts[i] -= 1
+                done[i] = ctx.speed(counts, r.shanten, r.accept)
+                counts[i] += 1
+            out[k] = (r.utility - r.accept + done[i], r.action)
     out.sort(key=lambda ua: -ua[0])
     return out

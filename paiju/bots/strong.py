@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from paiju.bots.simple import first_of, natural_counts
 from paiju.mazhan.actions import Action, ActionKind
-from paiju.mazhan.melds import MeldKind
+from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.rules import Phase
 from paiju.mazhan.seats import SEATS
 from paiju.mazhan.shanten import shanten
@@ -182,9 +182,13 @@ def rate_actions(
     pinghu: float = 0.0,
     chow: float = 0.0,
     pairs: float = 1.0,
+    context: _Context | None = None,
 ) -> list[Rating]:
     """The :class:`Rating` of each action :func:`rank_actions` rates, in the order of
     ``legal`` (the same arguments; unsorted). Reads only the view: what this seat may know.
+    ``context``: an evaluation made for this view beforehand (a subclass of the context
+    with terms of its own, as the expert's); ``danger``, ``value``, ``pinghu`` and ``pairs``
+    are then its own.
 
     >>> from paiju.mazhan.rules import Ruleset, new_hand
     >>> from paiju.mazhan.views import observe
@@ -195,7 +199,7 @@ def rate_actions(
     True
     """
     counts, wilds = natural_counts(view)
-    ctx = _Context(view, wilds, danger, value, pinghu, pairs)
+    ctx = _Context(view, wilds, danger, value, pinghu, pairs) if context is None else context
     if view.phase is not Phase.ACT:
         return _rate_claims(view, ctx, counts, legal, chow)
     out: list[Rating] = []
@@ -227,6 +231,7 @@ def _rate_claims(
     f = tile.index
     for a in legal:
         if a.kind is ActionKind.GANG:
+            ctx.pending = Meld(MeldKind.KONG, (tile,) * 4)
             counts[f] -= 3
             sf, accept, val = ctx.parts(counts, melds=1)
             u = ctx.combine(sf, accept, val) + 5  # a kong's points and an extra draw
@@ -234,9 +239,12 @@ def _rate_claims(
             u -= 60.0 * ctx.pinghu_weight
             d = 0.0
         elif a.kind in (ActionKind.PENG, ActionKind.CHI):
-            used = (
-                [f, f] if a.kind is ActionKind.PENG else [t.index for t in a.chow if t.index != f]
-            )
+            if a.kind is ActionKind.PENG:
+                used = [f, f]
+                ctx.pending = Meld(MeldKind.PUNG, (tile,) * 3)
+            else:
+                used = [t.index for t in a.chow if t.index != f]
+                ctx.pending = Meld(MeldKind.CHOW, a.chow)
             for x in used:
                 counts[x] -= 1
             u = -1e9
@@ -259,6 +267,7 @@ def _rate_claims(
                 u -= chow
         else:
             continue
+        ctx.pending = None
         # a tie goes to the pass, as it always has
         out.append(Rating(a, u - 1e-6, sf, accept, val * ctx.value_weight, d))
     return out
@@ -317,6 +326,8 @@ class _Context:
         ]
         self.discarded = {s: {t.index for t, _ in view.discards[s]} for s in SEATS}
         self.far = True  # set by each utility() call, read by danger()
+        #: the meld the claim being rated would lay down (for value terms that read melds)
+        self.pending: Meld | None = None
 
     def distance(self, counts: list[int], melds: int) -> int:
         """Shanten of these concealed tiles beside this seat's melds (and ``melds`` more)."""
