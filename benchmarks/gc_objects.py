@@ -1,8 +1,8 @@
 """How many objects the garbage collector tracks per table, and how many of them are new
 between two young collections: N table machines (one person and three bots each, the Mazhan
-room ``alone``, as in ``benchmarks/load.py``) played in memory at a human pace (the person
-acts 1–3 s after their turn comes, the bots think ~1 s), no sockets and no database (the
-writes are answered at once).
+room ``alone`` with ``easy`` bots as in ``benchmarks/load.py``, or ``--level``) played in
+memory at a human pace (the person acts 1–3 s after their turn comes, the bots think ~1 s),
+no sockets and no database (the writes are answered at once).
 
 A young collection walks every tracked object made since the one before and still alive;
 between two of them nearly every table's state is replaced, so the objects a table keeps
@@ -41,7 +41,7 @@ class Floor:
     """N machines, one clock, writes answered at once, the people's frames read as a
     client reads them (the frame serialised, its bytes dropped)."""
 
-    def __init__(self, tables: int, seed: int) -> None:
+    def __init__(self, tables: int, seed: int, level: str = "easy") -> None:
         self.timing = Timing(turn=15, ready=20, bot_wait=10, bot_delay=1.0)
         self.rng = random.Random(seed)
         self.now = 0.0
@@ -49,7 +49,9 @@ class Floor:
         self.seq = 0
         self.tokens: list[dict[str, int]] = []
         self.machines = [
-            TableMachine(t, ROOMS["mazhan"], self.timing, random.Random(seed + t), alone=True)
+            TableMachine(
+                t, ROOMS["mazhan"], self.timing, random.Random(seed + t), alone=True, level=level
+            )
             for t in range(tables)
         ]
         self.hand_id = 0
@@ -145,12 +147,13 @@ def main() -> None:
     parser.add_argument("--warm", type=float, default=30.0)
     parser.add_argument("--window", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--level", default="easy", help="the bots' level (load.py's tables: easy)")
     args = parser.parse_args()
     gc.disable()
     gc.collect()
     gc.freeze()
     base = len(gc.get_objects())
-    floor = Floor(args.tables, args.seed)
+    floor = Floor(args.tables, args.seed, args.level)
     floor.run(args.warm)
     gc.collect()
     held = len(gc.get_objects()) - base

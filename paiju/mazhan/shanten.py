@@ -26,8 +26,9 @@ _Readings = tuple[tuple[int, int, int], ...]
 
 
 @cache
-def _suit(counts: tuple[int, ...], honor: bool) -> _Readings:
-    """Pareto-best (sets, partials, head) readings of one suit's counts."""
+def _suit(counts: bytes, honor: bool) -> _Readings:
+    """Pareto-best (sets, partials, head) readings of one suit's counts (as bytes: neither
+    they nor the key they make are tracked by the garbage collector)."""
     i = 0
     n = len(counts)
     while i < n and counts[i] == 0:
@@ -40,7 +41,7 @@ def _suit(counts: tuple[int, ...], honor: bool) -> _Readings:
     def take(removed: Sequence[int], dm: int, dt: int, dh: int) -> None:
         for k in removed:
             c[k] -= 1
-        for m, t, h in _suit(tuple(c), honor):
+        for m, t, h in _suit(bytes(c), honor):
             if h + dh <= 1:
                 found.add((m + dm, t + dt, h + dh))
         for k in removed:
@@ -74,13 +75,33 @@ def shanten(counts: Sequence[int], melds: int = 0, wilds: int = 0) -> int:
     >>> shanten(c, melds=4), shanten(c, melds=4, wilds=2), shanten(c, melds=4, wilds=3)
     (2, 0, -1)
     """
-    return max(-1, _best(tuple(counts), 5 - melds) - wilds)
+    need = 5 - melds
+    key = bytes(counts)
+    known = _BEST.get(need)
+    if known is None:
+        known = _BEST[need] = {}
+    best = known.get(key)
+    if best is None:
+        if len(key) != 34:
+            raise ValueError(f"shanten counts 34 faces, not {len(key)}")
+        best = _best(key, need)
+        if len(known) >= _BEST_SIZE:
+            known.clear()
+        known[key] = best
+    return max(-1, best - wilds)
 
 
-@lru_cache(maxsize=1 << 16)
-def _best(c: tuple[int, ...], need: int) -> int:
-    """Shanten before ★ of these counts, ``need`` sets to make (kept: a bot asks about the
-    same few hands again and again, a tile more or less)."""
+#: :func:`_best` by the number of sets to make, then by the 34 counts as bytes (kept: a bot
+#: asks about the same few hands again and again, a tile more or less). Bytes keys and int
+#: values leave the tables out of the garbage collector's walks, where a cache keyed by
+#: tuples added two tracked objects per new hand: a server's bots ask about tens of
+#: thousands of new hands a second. A table is emptied when it reaches :data:`_BEST_SIZE`.
+_BEST: dict[int, dict[bytes, int]] = {}
+_BEST_SIZE = 1 << 16
+
+
+def _best(c: bytes, need: int) -> int:
+    """Shanten before ★ of these counts, ``need`` sets to make."""
     return _combine(
         _suit(c[0:9], False), _suit(c[9:18], False), _suit(c[18:27], False), _suit(c[27:34], True),
         need,

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import gc
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paiju.mazhan.hand import is_complete_counts
-from paiju.mazhan.shanten import shanten
+from paiju.mazhan.shanten import _BEST, shanten
 from tests.mazhan.test_hand import random_hand
 
 
@@ -34,3 +36,23 @@ def test_one_draw_changes_shanten_by_at_most_one(seed: int, size: int) -> None:
     counts[face] += 1
     after = shanten(counts, melds, hand.wilds)
     assert before - 1 <= after <= before
+
+
+def test_bad_counts_get_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="34 faces"):
+        shanten([1, 1, 1])
+    with pytest.raises(ValueError):
+        shanten([-1] + [0] * 33)
+
+
+def test_the_cache_is_out_of_the_collectors_walks() -> None:
+    # a server's bots ask about tens of thousands of new hands a second: the kept answers
+    # must not be objects the garbage collector walks (paiju.mazhan.shanten._BEST)
+    rng = random.Random(7)
+    for _ in range(200):
+        counts = [0] * 34
+        for _ in range(14):
+            counts[rng.randrange(34)] += 1
+        shanten(counts, 1)
+    assert _BEST[4]
+    assert not any(gc.is_tracked(table) for table in _BEST.values())
