@@ -382,7 +382,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def main() -> None:
+def parser() -> argparse.ArgumentParser:
+    """The command line (``run_all.py`` builds its runs' arguments with it too)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=30.0)
@@ -393,7 +394,11 @@ def main() -> None:
     parser.add_argument("--redis-url", default=None)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--latencies", default=None, help="write every (sent, latency) here")
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> None:
+    args = parser().parse_args()
     r = run(args)
     if args.json:
         print(json.dumps(r, indent=2))

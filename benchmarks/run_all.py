@@ -41,46 +41,30 @@ def _machine() -> str:
 
 
 def _load(quick: bool) -> list[dict[str, Any]]:
-    """The server with 50, 200 and 500 tables (SQLite), then, if PostgreSQL and Redis run,
-    200 tables on one process and on two (also played through the other process), with the
-    bots as fast as the server goes and as served (0.3 s)."""
-    seconds = 10.0 if quick else 30.0
-    sizes = (10,) if quick else (50, 200, 500)
-    out = [load.run(n, seconds, None, 8790 + i) for i, n in enumerate(sizes)]
+    """The server at the fast and the human pace on SQLite, then, if PostgreSQL and Redis
+    run, on PostgreSQL with one process and with two (each run makes and drops its own
+    database)."""
+    seconds = "10" if quick else "30"
+    fast, human = ("10", "20") if quick else ("200", "500")
+    runs = [["--tables", fast, "--pace", "fast"], ["--tables", human, "--pace", "human"]]
+    pg = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
     try:
         import sqlalchemy as sa
 
-        admin = sa.create_engine(
-            "postgresql+psycopg://postgres@127.0.0.1:5432/postgres", isolation_level="AUTOCOMMIT"
-        )
+        admin = sa.create_engine(pg, isolation_level="AUTOCOMMIT")
         with admin.connect() as c:
             c.execute(sa.text("SELECT 1"))
+        admin.dispose()
     except Exception as err:  # no PostgreSQL here: SQLite figures only
         print(f"PostgreSQL load runs skipped: {err}", file=sys.stderr)
-        return out
-    url = "postgresql+psycopg://postgres@127.0.0.1:5432/paiju_bench_load"
-    redis_url = "redis://127.0.0.1:6379/0"
-    n = 10 if quick else 200
-    runs = [  # (processes, played through another process, bot delay)
-        (1, False, 0.0),
-        (2, False, 0.0),
-        (2, True, 0.0),
-        (1, False, 0.3),
-        (2, False, 0.3),
-        (2, True, 0.3),
-    ]
-    try:
-        for k, (processes, remote, delay) in enumerate(runs):
-            with admin.connect() as c:  # a fresh database for every run
-                c.execute(sa.text("DROP DATABASE IF EXISTS paiju_bench_load WITH (FORCE)"))
-                c.execute(sa.text("CREATE DATABASE paiju_bench_load"))
-            port = 8800 + 10 * k
-            out.append(load.run(n, seconds, url, port, processes, redis_url, remote, delay))
-    finally:
-        with admin.connect() as c:
-            c.execute(sa.text("DROP DATABASE IF EXISTS paiju_bench_load WITH (FORCE)"))
-        admin.dispose()
-    return out
+    else:
+        runs += [
+            ["--tables", fast, "--pace", "fast", "--postgres", pg],
+            ["--tables", human, "--pace", "human", "--postgres", pg],
+            ["--tables", fast, "--pace", "fast", "--postgres", pg, "--processes", "2",
+             "--redis-url", "redis://127.0.0.1:6379/0"],
+        ]  # fmt: skip
+    return [load.run(load.parser().parse_args([*a, "--seconds", seconds])) for a in runs]
 
 
 def render(r: dict[str, Any]) -> str:
@@ -149,24 +133,28 @@ def render(r: dict[str, Any]) -> str:
             "## The table server under load (`benchmarks/load.py`)",
             "",
             "`paiju serve` on loopback (one process, or two sharing PostgreSQL and Redis); each",
-            "client is one person at a table of their own with three bots, playing random legal",
-            "actions; the bots play about three times as many (unmeasured), at once (bot delay",
-            "0) or as served (0.3 s). *Remote*: every player plays through the process that does",
-            "not own their table, so every action and view crosses Redis. Latency: from sending",
-            "an action to the view that shows it taken. The clients, the database and Redis run",
-            "on the same two cores.",
+            "load client is one person at a table of their own with three `easy` bots, playing",
+            "random legal actions as soon as a view comes (*fast*) or 1–3 s after it (*human*;",
+            "bots 1 s). Server CPU: the server processes' user+system time over the window, per",
+            "table action (bots' included). Latency: from sending an action to the view that",
+            "shows it taken. The load clients, the database and Redis share the same cores.",
             "",
-            "| tables | database | processes | bot delay | held | player actions/s | hands "
-            "| p50 | p99 | errors |",
+            "| tables | pace | database | processes | held | table actions/s "
+            "| CPU per action | p50 | p99 | errors |",
             "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|",
         ]
+
+        def ms(v: float | None) -> str:
+            return "—" if v is None else f"{v:,.0f} ms"
+
         for x in r["load"]:
-            procs = str(x.get("processes", 1)) + (", remote" if x.get("remote") else "")
+            cpu = x["server_cpu_per_action_us"]
             lines.append(
-                f"| {x['tables_requested']} | {x['database']} | {procs} | "
-                f"{x.get('bot_delay', 0.0):g} s | {x['tables_held']} | "
-                f"{x['actions_per_second']:,.0f} | {x['hands']} | {x['latency_p50_ms']:.0f} ms | "
-                f"{x['latency_p99_ms']:.0f} ms | {x['errors']} |"
+                f"| {x['tables_requested']} | {x['pace']} | {x['database']} | "
+                f"{x['processes']} | {x['tables_held']} | "
+                f"{x['table_actions_per_second']:,.0f} | "
+                f"{'—' if cpu is None else f'{cpu:,.0f} µs'} | {ms(x['latency_p50_ms'])} | "
+                f"{ms(x['latency_p99_ms'])} | {x['errors']} |"
             )
     lines += ["", "Raw figures:", "", "```json", json.dumps(r, indent=1), "```", ""]
     # this run's sections sit one level under its own heading
