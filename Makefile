@@ -46,7 +46,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check paiju tests benchmarks examples scripts
 
 typecheck: $(STAMP)
-	$(BIN)/mypy paiju
+	$(BIN)/mypy paiju tests benchmarks examples scripts
 
 pytest: $(STAMP)
 	$(BIN)/pytest -n 2

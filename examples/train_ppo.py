@@ -33,7 +33,7 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -49,11 +49,17 @@ import paiju.env  # noqa: F401  (registers paiju/Mazhan-v0)
 from paiju.arena import mean_ci
 from paiju.env.features import ScaledFlat, SkipPolicy, lookahead_slice
 from paiju.env.policy import save_metadata
+from paiju.env.single import PaijuSingleEnv
 
 NET_SCALE = 400.0  # the single-agent env's reward is net 胡 / 400
 
 
-class Curve(BaseCallback):
+def single(env: gym.Env[Any, Any]) -> PaijuSingleEnv:
+    """The project's single-agent env under gymnasium's wrappers."""
+    return cast(PaijuSingleEnv, env.unwrapped)
+
+
+class Curve(BaseCallback):  # type: ignore[misc]  # sb3 ships no type information
     """Records each finished hand's net (胡) and stops when the time is up."""
 
     def __init__(self, seconds: float, every: int = 500) -> None:
@@ -86,11 +92,12 @@ class NetInfo(gym.Wrapper[Any, Any, Any, Any]):
     def step(self, action: Any) -> Any:
         obs, reward, term, trunc, info = self.env.step(action)
         if term or trunc:
-            info = {**info, "net": self.env.unwrapped.table.scores[self.env.unwrapped.me]}
+            inner = single(self.env)
+            info = {**info, "net": inner.table.scores[inner.me]}
         return obs, reward, term, trunc, info
 
     def action_masks(self) -> Any:
-        return self.env.unwrapped.action_masks()
+        return single(self.env).action_masks()
 
 
 def make_env(seed: int, shaping: float, gamma: float, lookahead: bool) -> Any:
@@ -114,9 +121,11 @@ def make_env(seed: int, shaping: float, gamma: float, lookahead: bool) -> Any:
 def evaluate(model: Any, deals: int, seed: int, lookahead: bool) -> dict[str, Any]:
     """Duplicate play against greedy: the policy in each seat of every deal."""
     envs = {
-        seat: gym.make(
-            "paiju/Mazhan-v0", opponents="greedy", seat=seat, hints=True, lookahead=lookahead
-        ).unwrapped
+        seat: single(
+            gym.make(
+                "paiju/Mazhan-v0", opponents="greedy", seat=seat, hints=True, lookahead=lookahead
+            )
+        )
         for seat in "ESWN"
     }
     per_deal = []
@@ -168,9 +177,11 @@ def demonstrations(
 
     from paiju.bots.base import make_bot
 
-    env = gym.make(
-        "paiju/Mazhan-v0", opponents="greedy", seat="rotate", hints=True, lookahead=lookahead
-    ).unwrapped
+    env = single(
+        gym.make(
+            "paiju/Mazhan-v0", opponents="greedy", seat="rotate", hints=True, lookahead=lookahead
+        )
+    )
     bot = make_bot("mazhan", teacher)
     rng = random.Random(seed)
     obs, _ = env.reset(seed=seed)
@@ -445,7 +456,7 @@ def main() -> None:
                 args.imitate, args.imitate_minutes * 60, args.seed, gamma, lookahead
             )
             if args.demos is not None:
-                np.savez_compressed(args.demos, **data)
+                np.savez_compressed(args.demos, allow_pickle=False, **data)
         collected = time.monotonic() - started
         print(
             f"recorded {args.imitate}: {len(data['actions']):,} decisions in "

@@ -28,7 +28,7 @@ def _type(prop: dict[str, Any]) -> str:
     if "enum" in prop:
         return " \\| ".join(f"`{json.dumps(v)}`" for v in prop["enum"])
     if "$ref" in prop:
-        return prop["$ref"].rsplit("/", 1)[-1]
+        return str(prop["$ref"]).rsplit("/", 1)[-1]
     if "anyOf" in prop:
         return " \\| ".join(_type(p) for p in prop["anyOf"])
     kind = prop.get("type", "any")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,9 +16,7 @@ from paiju.madiao.rules import Ruleset as MadiaoRuleset
 from paiju.mazhan.rules import Ruleset, State, legal_actions
 
 
-def _records(
-    tmp_path: Path, ruleset: object, hands: int = 2
-) -> tuple[Path, list[dict[str, object]]]:
+def _records(tmp_path: Path, ruleset: object, hands: int = 2) -> tuple[Path, list[dict[str, Any]]]:
     records = [r.to_json() for r in play_match(ruleset, [RandomBot()] * 4, seed=7, hands=hands)]
     path = tmp_path / "hands.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
@@ -34,13 +33,13 @@ def test_position_after_n_actions_and_its_legal_actions(
     g = game("mazhan")
     rec = records[1]
     state = g.new_hand(g.ruleset_from_json(rec["ruleset"]), rec["seed"], rec.get("setup", {}))
-    for action in rec["actions"][:n]:  # type: ignore[index]
+    for action in rec["actions"][:n]:
         state, _ = g.apply(state, g.parse_action(action))
     assert State.from_position(text) == state
     assert main(["legal", text]) == 0
     listed = capsys.readouterr().out.split("\n")[:-1]
     assert listed == [str(a) for a in legal_actions(state)]
-    assert rec["actions"][n] in listed  # type: ignore[index]
+    assert rec["actions"][n] in listed
     assert main(["legal", *text.split()]) == 0  # unquoted fields work too
     assert capsys.readouterr().out.split("\n")[:-1] == listed
 

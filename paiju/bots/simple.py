@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TypeVar
 
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.hand import shortfall, shortfall_after_each
@@ -27,9 +28,12 @@ from paiju.mazhan.views import View
 
 __all__ = ["GreedyBot", "RandomBot"]
 
+#: Any game's action: ``random`` plays both games.
+A = TypeVar("A")
+
 
 class RandomBot:
-    """Picks uniformly among the legal actions.
+    """Picks uniformly among the legal actions (of either game: it reads no view).
 
     >>> RandomBot().act(None, [Action.parse("E hu")], random.Random(1))
     Action.parse('E hu')
@@ -38,7 +42,7 @@ class RandomBot:
     name = "random"
     needs_view = False
 
-    def act(self, view: View | None, legal: Sequence[Action], rng: random.Random) -> Action:
+    def act(self, view: object, legal: Sequence[A], rng: random.Random) -> A:
         """Choose uniformly.
 
         >>> RandomBot().act(None, [Action.parse("S pass"), Action.parse("S peng")],

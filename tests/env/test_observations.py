@@ -81,7 +81,8 @@ def fresh(game: str, state: Any, log: Log, me: int) -> np.ndarray:
     else:
         enc = madiao_obs.MadiaoEncoder()
         enc.reset(state, log.plays)
-    return enc.encode(state, me).copy()
+    out: np.ndarray = enc.encode(state, me).copy()
+    return out
 
 
 @pytest.mark.parametrize("game", ["mazhan", "madiao"])

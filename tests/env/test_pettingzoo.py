@@ -99,6 +99,7 @@ def test_an_illegal_action_ends_the_hand_with_a_penalty(illegal: str) -> None:
     env = mazhan_v0.env(illegal=illegal)
     env.reset(seed=1)
     obs, *_ = env.last()
+    assert obs is not None
     wrong = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     agent = env.agent_selection
     env.step(wrong)
@@ -116,7 +117,9 @@ def test_an_illegal_action_can_raise() -> None:
     env = madiao_v0.env(illegal="raise")
     env.reset(seed=1)
     with pytest.raises(ValueError, match="not legal"):
-        env.step(119 if not env.last()[0]["action_mask"][119] else 0)
+        first = env.last()[0]
+        assert first is not None
+        env.step(119 if not first["action_mask"][119] else 0)
 
 
 def test_bad_options_are_refused() -> None:
@@ -287,6 +290,7 @@ def test_shaping_adds_up_to_the_first_potential() -> None:
                 continue
             if agent not in firsts:
                 firsts[agent] = shaped.unwrapped._phi[shaped.possible_agents.index(agent)]
+            assert obs is not None
             shaped.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         for agent in shaped.possible_agents:
             assert totals[agent] == pytest.approx(r0[agent] - firsts.get(agent, 0.0))

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from paiju.bots.base import Bot
 from paiju.bots.driver import bot_rng, play_match
 from paiju.bots.madiao_bots import HeuristicBot
 from paiju.bots.simple import RandomBot
@@ -167,7 +168,7 @@ def test_views_hide_other_hands_and_the_stock() -> None:
 
 
 def test_same_seed_same_match_and_records_replay() -> None:
-    bots = [HeuristicBot(), RandomBot(), HeuristicBot(), RandomBot()]
+    bots: list[Bot] = [HeuristicBot(), RandomBot(), HeuristicBot(), RandomBot()]
     a = play_match(Ruleset(), bots, 21, 8)
     b = play_match(Ruleset(), bots, 21, 8)
     assert [r.to_json() for r in a] == [r.to_json() for r in b]

@@ -34,8 +34,9 @@ def cards(text: str) -> list[Card]:
     return parse_cards(text)
 
 
-def points(draw: str, table: str, **options: bool | str) -> int:
-    return chong_points(Card.parse(draw), cards(table), [], roles=base_roles(**options))
+def points(draw: str, table: str, top_vs_top: int = 2, **options: bool | str) -> int:
+    roles = base_roles(top_vs_top, **options)
+    return chong_points(Card.parse(draw), cards(table), [], roles=roles)
 
 
 def test_defaults_are_the_rules_defaults() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -127,7 +128,7 @@ def _perturb_window(t: State, viewer: int, others: list[int], rng: random.Random
     t.version = t.window_version + len(decisions)
 
 
-def seen(s: State, seat: Seat) -> dict[str, object]:
+def seen(s: State, seat: Seat) -> dict[str, Any]:
     return observe(s, seat).to_json()
 
 
@@ -213,18 +214,18 @@ def test_a_concealed_kong_is_face_down_to_the_others_until_the_hand_ends() -> No
     s2, events = apply(s, Action.parse("E angang 5m"))
     for seat in SEATS:
         view = seen(s2, seat)
-        meld = view["seats"]["E"]["melds"][0]  # type: ignore[index]
+        meld = view["seats"]["E"]["melds"][0]
         assert meld["kind"] == "ckong"
         assert (meld["tiles"] is None) == (seat is not Seat.E)
         kong = next(e for e in events_json(events, seat) if e["kind"] == "angang")
         assert (kong["tiles"] is None) == (seat is not Seat.E)
-        assert view["seats"]["E"]["hand_size"] == 14  # type: ignore[index]
+        assert view["seats"]["E"]["hand_size"] == 14
     end, _ = apply(s2, Action.parse("E hu"))
     for seat in SEATS:
         view = seen(end, seat)
         face_up = {"kind": "ckong", "tiles": ["5m"] * 4, "claimed": None, "from": None}
-        assert view["seats"]["E"]["melds"] == [face_up]  # type: ignore[index]
-        assert view["result"]["hands"]["E"]["melds"] == [face_up]  # type: ignore[index]
+        assert view["seats"]["E"]["melds"] == [face_up]
+        assert view["result"]["hands"]["E"]["melds"] == [face_up]
 
 
 def test_in_a_claim_window_a_seat_sees_only_its_own_options_and_then_the_winner() -> None:
@@ -241,7 +242,7 @@ def test_in_a_claim_window_a_seat_sees_only_its_own_options_and_then_the_winner(
     views = {seat: seen(s, seat) for seat in SEATS}
     assert views[Seat.S]["my_turn"] and views[Seat.W]["my_turn"]
     assert not views[Seat.N]["my_turn"] and views[Seat.N]["legal"] == []
-    assert {a["action"] for a in views[Seat.S]["legal"]} == {"S chi 345m", "S pass"}  # type: ignore[union-attr]
+    assert {a["action"] for a in views[Seat.S]["legal"]} == {"S chi 345m", "S pass"}
     for v in views.values():
         assert "acting" not in v and v["window"] == {"kind": "claim", "tile": "4m", "from": "E"}
     s2, events = apply(s, Action.parse("S chi 345m"))

@@ -11,8 +11,10 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from paiju.madiao import rules as md
+from paiju.madiao.seats import SEATS as MD_SEATS
 from paiju.madiao.views import observe as md_observe
 from paiju.mazhan import rules as mz
+from paiju.mazhan.seats import SEATS as MZ_SEATS
 from paiju.mazhan.views import observe as mz_observe
 from paiju.protocol.views import (
     MadiaoEvent,
@@ -46,7 +48,7 @@ def test_every_mazhan_view_and_event_of_random_hands_validates() -> None:
         rng = random.Random(seed)
         s, events = mz.deal(mz.Ruleset(), seed)
         while True:
-            for seat in mz.SEATS:
+            for seat in MZ_SEATS:
                 view = mz_observe(s, seat).to_json()
                 exact(MazhanView, view)
                 assert VIEW.validate_python(view).game == "mazhan"
@@ -68,7 +70,7 @@ def test_every_madiao_view_and_event_of_random_hands_validates() -> None:
         rng = random.Random(seed)
         s, events = md.deal(md.Ruleset(), seed)
         while True:
-            for seat in md.SEATS:
+            for seat in MD_SEATS:
                 view = md_observe(s, seat).to_json()
                 exact(MadiaoView, view)
                 assert VIEW.validate_python(view).game == "madiao"
@@ -81,7 +83,7 @@ def test_every_madiao_view_and_event_of_random_hands_validates() -> None:
 
 
 def test_the_models_forbid_unknown_fields() -> None:
-    view = mz_observe(mz.new_hand(mz.Ruleset(), 1), mz.SEATS[0]).to_json()
+    view = mz_observe(mz.new_hand(mz.Ruleset(), 1), MZ_SEATS[0]).to_json()
     view["acting"] = ["E"]
     try:
         MazhanView.model_validate(view)

@@ -220,9 +220,9 @@ class Sim:
     # --- reading -------------------------------------------------------------------------
 
     def last(self, account: int, kind: str) -> dict[str, Any]:
-        for frame in reversed(self.frames[account]):
-            if frame["type"] == kind:
-                return frame
+        for found in self.frames[account][::-1]:
+            if found["type"] == kind:
+                return found
         raise AssertionError(f"no {kind} frame for {account}")
 
     def last_view(self, account: int) -> dict[str, Any]:

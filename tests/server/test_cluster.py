@@ -131,7 +131,7 @@ def bearer(token: str) -> dict[str, str]:
 
 def recv_until(ws: ClientConnection, kinds: set[str]) -> dict[str, Any]:
     while True:
-        m = json.loads(ws.recv(timeout=60))
+        m: dict[str, Any] = json.loads(ws.recv(timeout=60))
         if m["type"] in kinds:
             return m
 

@@ -181,18 +181,23 @@ def test_kill_9_at_random_step_boundaries(tmp_path: Any, kills: int) -> None:
         for _ in range(kills):
             views = sum(1 for f in player.frames if f["type"] == "view")
             target = views + rng.randint(1, 12)
-            player.wait_for(
-                lambda f, t=target: sum(1 for g in player.frames if g["type"] == "view") >= t,
-                timeout=120,
-            )
+
+            def shown(f: dict[str, Any], t: int = target) -> bool:
+                return sum(1 for g in player.frames if g["type"] == "view") >= t
+
+            player.wait_for(shown, timeout=120)
             reconnects = player.reconnects  # read before the kill: the player may be back
             server.kill()  # before the test thread looks again
             check_books(db_url, [player])  # what anyone saw is on disk
             server = Server(env(db_url, **rich), port=port).start()
             assert player.is_alive(), player.errors
-            player.wait_for(lambda f, r=reconnects: player.reconnects > r, timeout=120)
+
+            def back(f: dict[str, Any], r: int = reconnects) -> bool:
+                return player.reconnects > r
+
+            player.wait_for(back, timeout=120)
         settled = len(player.settlements)
-        player.wait_for(lambda f, s=settled: len(player.settlements) > s, timeout=300)
+        player.wait_for(lambda f: len(player.settlements) > settled, timeout=300)
     finally:
         player.close()
         server.stop()
@@ -369,7 +374,7 @@ def test_one_account_joining_twenty_times_across_two_processes_sits_once(
         holding = [
             key
             for key in r.scan_iter(f"{prefix}:table:*")
-            if "1" in (r.hget(key, "accounts") or "").split(",")
+            if "1" in str(r.hget(key, "accounts") or "").split(",")
         ]
         assert len(holding) <= 1
     finally:

@@ -94,7 +94,7 @@ def until(
     with ``play``, answer every view with its last legal action (a pass, or the last
     discard)."""
     while True:
-        m = ws.receive_json()
+        m: dict[str, Any] = ws.receive_json()
         SERVER.validate_python(m)
         if log is not None:
             log.append(m)

@@ -90,11 +90,13 @@ def test_ledger_balances_after_every_scenario(sessions: sessionmaker[Session]) -
             accounts = {i: s.get(Account, i) for i in ids}
             balances = {i: a.balance for i, a in accounts.items() if a is not None}
             stake = stake_for(list(balances.values()))
-            assert apply(s, table_fees(balances, stake), "fee", f"fee:{hand}")
+            fees = table_fees(balances, stake)
+            assert apply(s, fees, "fee", f"fee:{hand}")
             balances = {i: s.get(Account, i).balance for i in ids}  # type: ignore[union-attr]
             winner = rng.choice(ids)
             pays = [(i, winner, rng.randrange(0, 400) * stake) for i in ids if i != winner]
-            apply(s, settle_hand(balances, pays), "hand", f"hand:{hand}")
+            moves = settle_hand(balances, pays)
+            apply(s, moves, "hand", f"hand:{hand}")
         with sessions() as s:
             total, issued = audit(s)
             assert total == issued

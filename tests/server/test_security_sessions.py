@@ -272,7 +272,8 @@ def test_the_sessions_of_many_sockets_are_checked_together() -> None:
         live = live_sessions(s, [*tokens, digest("unknown")], 10_900, policy)
     assert live == set(tokens) - ended
     with db.begin() as s:
-        rows = dict(s.execute(sa.text("SELECT token_hash, last_used_at FROM tokens")).all())
+        query = sa.text("SELECT token_hash, last_used_at FROM tokens")
+        rows: dict[str, int] = {h: t for h, t in s.execute(query).all()}
     assert {rows[h] for h in stale} == {10_900}  # moved: a socket uses its session
     assert {rows[h] for h in set(tokens) - ended - stale} == {10_000}  # not due yet
     engine.dispose()

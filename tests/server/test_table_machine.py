@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paiju.server import table_io as io
-from paiju.server.rooms import ROOMS
+from paiju.server.rooms import ROOMS, Room
 from paiju.server.table_machine import TableMachine, Timing, restore
 from tests.server.machine_sim import Ledger, Sim, _action_text
 
@@ -19,7 +19,7 @@ MAZHAN = ROOMS["mazhan"]
 MADIAO = ROOMS["madiao"]
 
 
-def alone_hand(room=MAZHAN, seed: int = 1, **kw: object) -> Sim:
+def alone_hand(room: Room = MAZHAN, seed: int = 1, **kw: object) -> Sim:
     sim = Sim(room, alone=True, seed=seed, **kw)  # type: ignore[arg-type]
     sim.join(1, "ana")
     sim.ready(1)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
-def _bundle_module():  # type: ignore[no-untyped-def]
+def _bundle_module() -> Any:
     spec = importlib.util.spec_from_file_location(
         "client_bundle", ROOT / "scripts" / "client_bundle.py"
     )
