@@ -13,6 +13,11 @@ everyone's, from the action log), action-to-view latency (from sending an action
 that shows it taken) at p50/p99, errors, the server processes' CPU time per table action
 (bots included), the load clients' CPU time per player action, PostgreSQL's CPU and how busy
 the machine was (``--latencies FILE`` writes every measured action's send time and latency).
+
+``--cpu-quota C`` caps each server process at ``C`` cores (a cgroup v1 ``cpu`` group of its
+own, CFS quota; Linux, as root): on a machine with fewer cores than servers plus load
+clients, this is how the scaling from one process to two is measured: one process at ``C``
+against two at ``C`` each, the rest of the machine left to the clients, PostgreSQL and Redis.
 The load client is kept cheap (orjson, nothing done per frame but reading it), so that on a
 small machine it takes as little CPU from the server as it can.
 
@@ -49,6 +54,30 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 MAX_TABLES = 5000
+
+
+CGROUP_CPU = Path("/sys/fs/cgroup/cpu")
+
+
+def _cap_cpu(pid: int, cores: float) -> Path:
+    """Put a process (all its threads) in a cgroup of its own capped at ``cores``."""
+    if not (CGROUP_CPU / "cpu.cfs_quota_us").exists():
+        raise SystemExit(f"--cpu-quota needs the cgroup v1 cpu controller at {CGROUP_CPU}")
+    group = CGROUP_CPU / f"paiju-load-{pid}"
+    try:
+        group.mkdir(exist_ok=True)
+        (group / "cpu.cfs_period_us").write_text("100000")
+        (group / "cpu.cfs_quota_us").write_text(str(int(cores * 100_000)))
+        (group / "cgroup.procs").write_text(str(pid))
+    except OSError as err:
+        raise SystemExit(f"--cpu-quota: cannot make {group} ({err}); run as root") from err
+    return group
+
+
+def _throttled(group: Path) -> tuple[int, float]:
+    """Periods in which the group hit its quota, and the seconds it waited."""
+    stat = dict(line.split() for line in (group / "cpu.stat").read_text().splitlines())
+    return int(stat["nr_throttled"]), int(stat["throttled_time"]) / 1e9
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -278,6 +307,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         url = f"sqlite:///{tempfile.mkdtemp(prefix='paiju-load-')}/paiju.db"
     prefix = f"paiju-load-{os.getpid()}"
     servers: list[Any] = []
+    groups: list[Path] = []
     try:
         tokens = _accounts(url, args.tables)
         from tests.server.harness import Server
@@ -299,6 +329,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             env |= {"PAIJU_REDIS_URL": args.redis_url, "PAIJU_REDIS_PREFIX": prefix}
         servers = [Server(env).start() for _ in range(args.processes)]
         print("server pids:", *(s.proc.pid for s in servers), file=sys.stderr, flush=True)
+        if args.cpu_quota:
+            groups = [_cap_cpu(s.proc.pid, args.cpu_quota) for s in servers]
         urls = [f"ws://{s.base}/ws" for s in servers]
         ctx = mp.get_context("spawn")
         ready, out = ctx.Queue(), ctx.Queue()
@@ -318,6 +350,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         held = sum(ready.get(timeout=900) for _ in procs)
         steps0 = _steps(url)
         cpu0 = [_cpu_seconds(s.proc.pid) for s in servers]
+        throttled0 = [_throttled(g) for g in groups]
         client0 = [_cpu_seconds(p.pid) for p in procs if p.pid is not None]
         pg0, busy0 = _cpu_of("postgres"), _busy_seconds()
         t0 = time.perf_counter()
@@ -325,6 +358,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         threading.Event().wait(args.seconds)  # the measured window
         elapsed = time.perf_counter() - t0
         cpu = sum(_cpu_seconds(s.proc.pid) for s in servers) - sum(cpu0)
+        throttled = [
+            (n - n_before, t - t_before)
+            for (n, t), (n_before, t_before) in zip(
+                [_throttled(g) for g in groups], throttled0, strict=True
+            )
+        ]
         client_cpu = sum(_cpu_seconds(p.pid) for p in procs if p.pid is not None) - sum(client0)
         pg_cpu, busy = _delta(pg0, _cpu_of("postgres")), _busy_seconds() - busy0
         steps = _steps(url) - steps0
@@ -336,6 +375,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         for s in servers:
             s.stop()
+        for g in groups:
+            with contextlib.suppress(OSError):  # empty once its process has gone
+                g.rmdir()
         if args.processes > 1 and args.redis_url:
             import redis
 
@@ -379,6 +421,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "error_codes": codes,
         "client_failures": sum(r["failures"] for r in results),
         "load_average": load,
+        "cpu_quota_cores": args.cpu_quota,
+        "throttled_periods": [n for n, _ in throttled],
+        "throttled_seconds": [t for _, t in throttled],
     }
 
 
@@ -394,6 +439,9 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--redis-url", default=None)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--latencies", default=None, help="write every (sent, latency) here")
+    parser.add_argument(
+        "--cpu-quota", type=float, default=None, help="cap each server process at this many cores"
+    )
     return parser
 
 
@@ -419,6 +467,12 @@ def main() -> None:
         f"latency p50 {fmt(r['latency_p50_ms'])} ms, p99 {fmt(r['latency_p99_ms'])} ms; "
         f"{r['errors']} errors {r['error_codes']}, {r['client_failures']} client failures; "
         f"load {r['load_average'][0]:.1f}"
+        + (
+            f"; capped at {args.cpu_quota:g} cores each, throttled periods "
+            f"{r['throttled_periods']} ({', '.join(f'{t:.1f}' for t in r['throttled_seconds'])} s)"
+            if args.cpu_quota
+            else ""
+        )
     )
 
 
