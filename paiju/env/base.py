@@ -53,7 +53,6 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from paiju.env.layout import cells
 from paiju.env.table import AGENTS, Table
 
 __all__ = ["PaijuAECEnv", "RewardRules"]
@@ -212,9 +211,10 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self.state_space = spaces.Box(-np.inf, np.inf, (self.table.state_size(),), np.float32)
         self._no_mask = bytes(n)
         self._zero_mask = np.zeros(n, dtype=np.int8)
-        # the selected agent's mask, written once per step (observe returns copies of it)
-        self._mask = np.zeros(n, dtype=np.int8)
-        self._mask_mv = cells(self._mask)
+        # the selected agent's mask, written once per step (observe returns copies of it):
+        # a NumPy view of a bytearray, whose cells are the cheapest Python stores
+        self._mask_cells = bytearray(n)
+        self._mask = np.frombuffer(self._mask_cells, dtype=np.int8)
         self._mask_on: Sequence[int] = ()  # the indices set in the mask
         self._player = 0
         self._live = False  # a hand is being played (no agent terminated): step's fast path
@@ -253,7 +253,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         player = table.first
         self._player = player
         self.agent_selection = AGENTS[player]
-        mask = self._mask_mv
+        mask = self._mask_cells
         for i in self._mask_on:  # clear the last mask's cells, set this one's
             mask[i] = 0
         on = self._mask_on = table.first_legal
@@ -352,7 +352,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         rules = self.reward_rules
         self._dirty = True
         self._mask_on = ()
-        self._mask_mv[:] = self._no_mask
+        self._mask_cells[:] = self._no_mask
         for p in range(4):
             self.rewards[AGENTS[p]] += nets[p] * rules.scale
         if self.table.next_hand(nets):
@@ -375,7 +375,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self.terminations = dict.fromkeys(AGENTS, True)
         self._live = False
         self._mask_on = ()
-        self._mask_mv[:] = self._no_mask
+        self._mask_cells[:] = self._no_mask
         self.infos[AGENTS[player]] = {"illegal_action": action}
         self._accumulate_rewards()
 

@@ -401,64 +401,69 @@ class MadiaoEncoder:
         32.0
         """
         history = getattr(state, "history", None)
-        if plays is None and history is not None:
+        trick = state.trick
+        if plays is None and (history or trick):
             mine: list[list[tuple[int, bool]]] = [[], [], [], []]
-            for _leader, trick in history:
-                for seat, card, up in trick:
+            for _leader, done_trick in history or ():
+                for seat, card, up in done_trick:
                     mine[seat].append((card, up))
-            for seat, card, up in state.trick:
+            for seat, card, up in trick:
                 mine[seat].append((card, up))
             plays = mine
         self._ring.fill(0.0)
         self._bufs.fill(0.0)
         self._common.fill(0.0)
         rm, bm, cm = self._rm, self._bm, self._cm
-
-        def put(s: int, k: int, v: float) -> None:  # seat s's value k, in both of its blocks
-            rm[s * _B + k] = rm[s * _B + _R + k] = v
-
-        in_trick = {s for s, _c, _up in state.trick}  # each seat plays once in a trick
+        in_trick = {s for s, _c, _up in trick}  # each seat plays once in a trick
+        captured = state.captured
+        sizes = self._size
+        downs_of = self._downs = [0] * 4
+        self._tricks = list(state.tricks_won)
         for s in range(4):
-            done = list(plays[s]) if plays is not None else []
-            if s in in_trick and done:
-                done.pop()  # its play in the trick being played, added below
-            downs = 0
-            for card, up in done:
-                if up:
-                    put(s, _UPS + card, 1.0)
-                    cm[_C_SEEN + card] = 1.0
-                else:
-                    downs += 1
-                    bm[s * _F + _OWNDOWN + card] = 1.0
+            o = s * _B
+            if plays is not None:  # else nothing played yet (a deal)
+                done = list(plays[s])
+                if s in in_trick and done:
+                    done.pop()  # its play in the trick being played, added below
+                downs = 0
+                for card, up in done:
+                    if up:
+                        rm[o + _UPS + card] = rm[o + _R + _UPS + card] = 1.0
+                        cm[_C_SEEN + card] = 1.0
+                    else:
+                        downs += 1
+                        bm[s * _F + _OWNDOWN + card] = 1.0
+                if downs:
+                    rm[o + _DOWNS] = rm[o + _R + _DOWNS] = downs
+                    downs_of[s] = downs
             for card in state.table[s]:
-                put(s, _TABLE + card, 1.0)
+                rm[o + _TABLE + card] = rm[o + _R + _TABLE + card] = 1.0
                 cm[_C_SEEN + card] = 1.0
-                if card in state.captured:
-                    put(s, _CAPT + card - 8, len(state.captured[card]))
-            size = len(state.hands[s]) + (s in in_trick)  # the play below takes one
-            put(s, _SIZE, size)
-            if downs:
-                put(s, _DOWNS, downs)
-            if state.tricks_won[s]:
-                put(s, _TRICKS, state.tricks_won[s])
-            self._size[s] = size
-            self._downs[s] = downs
-            self._tricks[s] = state.tricks_won[s]
+                if card in captured:
+                    n = len(captured[card])
+                    rm[o + _CAPT + card - 8] = rm[o + _R + _CAPT + card - 8] = n
+            size = sizes[s] = len(state.hands[s]) + (s in in_trick)  # a play below takes one
+            rm[o + _SIZE] = rm[o + _R + _SIZE] = size
+            won = state.tricks_won[s]
+            if won:
+                rm[o + _TRICKS] = rm[o + _R + _TRICKS] = won
         for c in state.out_up:
             cm[_C_SEEN + c] = 1.0
         mian = state.stock[-1]
+        banker = state.banker
         for me in range(4):
             base = me * _F
             bm[base + _MIAN + mian] = 1.0
-            bm[base + _BANKER + ((state.banker - me) & 3)] = 1.0
+            bm[base + _BANKER + ((banker - me) & 3)] = 1.0
+            base += _HAND
             for c in state.hands[me]:
-                bm[base + _HAND + c] = 1.0
+                bm[base + c] = 1.0
         self._pub_seen = [-1] * 4
         self._pub += 1
         self._best = -1
         self._led = -1
         self._trick = []
-        for s, card, up in state.trick:
+        for s, card, up in trick:
             self._play(s, card, up)
         self._ctx_seen = [-1] * 4
 
