@@ -44,7 +44,8 @@ class GameSpec:
     ``nets(state)`` gives each seat's net of a finished hand (E S W N) as floats.
     ``turn_legal(state)``, for a game where one seat decides at a time (Ma Diao), gives the
     seat index to decide and its legal indices in one call (``(-1, ())`` once the hand is
-    over).
+    over). ``apply_checked``: the engine's ``apply`` takes ``checked=True`` to skip its own
+    legality check (the table plays only indices it has found legal for the state).
     """
 
     name: str
@@ -59,6 +60,7 @@ class GameSpec:
     actions: Any = None
     nets: Any = None
     turn_legal: Any = None
+    apply_checked: bool = False
 
 
 def spec_of(game: str) -> GameSpec:
@@ -101,6 +103,7 @@ def spec_of(game: str) -> GameSpec:
             do.ACTIONS,
             do.nets,
             do.turn_legal,
+            True,
         )
     raise ValueError(f"unknown game {game!r} (choose from mazhan, madiao)")
 
@@ -149,6 +152,7 @@ class Table:
         self._actions = self.spec.actions
         self._nets = self.spec.nets
         self._turn_legal = self.spec.turn_legal
+        self._apply_checked = self.spec.apply_checked
         # one seat to decide: the tuple of the engine's seats that ``_deciding`` holds
         self._alone = tuple((seat,) for seat in self.rules.seats)
         # the encoder's update from the action's index, where it has one
@@ -304,7 +308,10 @@ class Table:
                 raise ValueError(f"action {index} is not legal for player {player} now")
         seat = self.seat_of[player]
         before = self.state
-        state, events = self._apply(before, self._actions[seat][index])
+        if self._apply_checked:  # the index is legal (checked above or by the caller)
+            state, events = self._apply(before, self._actions[seat][index], checked=True)
+        else:
+            state, events = self._apply(before, self._actions[seat][index])
         self.state = state
         played = self._played
         if played is not None:
