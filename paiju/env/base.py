@@ -45,6 +45,7 @@ same actions give the same episodes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -52,7 +53,6 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from paiju.env.layout import cells
 from paiju.env.table import AGENTS, Table
 
 __all__ = ["PaijuAECEnv", "RewardRules"]
@@ -211,11 +211,14 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self.state_space = spaces.Box(-np.inf, np.inf, (self.table.state_size(),), np.float32)
         self._no_mask = bytes(n)
         self._zero_mask = np.zeros(n, dtype=np.int8)
-        # the selected agent's mask, written once per step (observe returns copies of it)
-        self._mask = np.zeros(n, dtype=np.int8)
-        self._mask_mv = cells(self._mask)
-        self._mask_on: list[int] = []
+        # the selected agent's mask, written once per step (observe returns copies of it):
+        # a NumPy view of a bytearray, whose cells are the cheapest Python stores
+        self._mask_cells = bytearray(n)
+        self._mask = np.frombuffer(self._mask_cells, dtype=np.int8)
+        self._mask_on: Sequence[int] = ()  # the indices set in the mask
         self._player = 0
+        self._live = False  # a hand is being played (no agent terminated): step's fast path
+        self._shaping = bool(self.reward_rules.shaping)
         self._dirty = False  # rewards to clear at the next step
         self._phi: dict[int, float] = {}
         self._reset_done = False
@@ -242,6 +245,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self._phi = {}
+        self._live = True
         self._select()
 
     def _select(self) -> None:
@@ -249,12 +253,13 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         player = table.first
         self._player = player
         self.agent_selection = AGENTS[player]
+        mask = self._mask_cells
+        for i in self._mask_on:  # clear the last mask's cells, set this one's
+            mask[i] = 0
         on = self._mask_on = table.first_legal
-        mask = bytearray(self._no_mask)
         for i in on:
             mask[i] = 1
-        self._mask_mv[:] = mask
-        if self.reward_rules.shaping:
+        if self._shaping:
             self._shape_on_turn(player)
 
     def _shape_on_turn(self, player: int) -> None:
@@ -285,7 +290,11 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         since it last acted, termination, truncation and info (PettingZoo's ``last``)."""
         agent = self.agent_selection
         if observe and self._reset_done:  # observe(agent), inlined: the hot path
-            obs = self.table.encode(_PLAYER[agent])
+            table = self.table
+            if table._plain:
+                obs = table.encoder.encode(table.state, table.seat_of[_PLAYER[agent]])
+            else:
+                obs = table.encode(_PLAYER[agent])
             seen: dict[str, npt.NDArray[Any]] | None = {
                 "observation": obs.copy() if self.copy_obs else obs,
                 "action_mask": self._mask.copy(),
@@ -311,12 +320,14 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's action (an index into its action space)."""
-        if not self._reset_done:
-            raise RuntimeError("call reset() before step()")
+        if not self._live:
+            if not self._reset_done:
+                raise RuntimeError("call reset() before step()")
+            agent = self.agent_selection
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
         player = self._player
         table = self.table
         self._cumulative_rewards[agent] = 0.0
@@ -340,8 +351,8 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
     def _end_hand(self, nets: list[float]) -> None:
         rules = self.reward_rules
         self._dirty = True
-        self._mask_on = []
-        self._mask_mv[:] = self._no_mask
+        self._mask_on = ()
+        self._mask_cells[:] = self._no_mask
         for p in range(4):
             self.rewards[AGENTS[p]] += nets[p] * rules.scale
         if self.table.next_hand(nets):
@@ -350,6 +361,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         for p in range(4):
             self.rewards[AGENTS[p]] -= self._phi.pop(p, 0.0)  # Φ = 0 at the end
         self.terminations = dict.fromkeys(AGENTS, True)
+        self._live = False
         for p in range(4):
             self.infos[AGENTS[p]] = {"net": nets[p], "score": self.table.scores[p]}
 
@@ -361,8 +373,9 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         for p, r in enumerate(rules.illegal_rewards(player)):
             self.rewards[AGENTS[p]] = r
         self.terminations = dict.fromkeys(AGENTS, True)
-        self._mask_on = []
-        self._mask_mv[:] = self._no_mask
+        self._live = False
+        self._mask_on = ()
+        self._mask_cells[:] = self._no_mask
         self.infos[AGENTS[player]] = {"illegal_action": action}
         self._accumulate_rewards()
 

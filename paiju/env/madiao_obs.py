@@ -91,13 +91,23 @@ import numpy.typing as npt
 
 from paiju.env.layout import Layout, Planes, cells
 from paiju.madiao.rules import PLAYS, Action, Event, Phase, State, legal_codes
+from paiju.madiao.seats import SEATS
 
-__all__ = ["ACTIONS", "MadiaoEncoder", "action_index", "index_action", "legal_indices"]
+__all__ = [
+    "ACTIONS",
+    "MadiaoEncoder",
+    "action_index",
+    "index_action",
+    "legal_indices",
+    "nets",
+    "turn_legal",
+]
 
 N_ACTIONS = 120
 _KINDS = {"fa": 0, "zhuo": 40, "mie": 80}  # by value: faster than hashing the enum
 _SUIT_OF = tuple(0 if c < 11 else 1 if c < 20 else 2 if c < 29 else 3 for c in range(40))
 _TOPS = (8, 9, 10)  # 百萬 千萬 萬萬
+_OVER = Phase.OVER
 #: ``ACTIONS[seat][index]``: every play, built once (the engine's :data:`PLAYS`: the index
 #: is the engine's code).
 ACTIONS = PLAYS
@@ -141,6 +151,37 @@ def legal_indices(state: State, seat: Any) -> list[int]:
     if seat.number - 1 != state.turn:
         return []
     return list(legal_codes(state))
+
+
+def turn_legal(state: State) -> tuple[int, tuple[int, ...]]:
+    """The seat index to play and the indices of its legal plays, in one call (``(-1,
+    ())`` once the hand is over): :func:`legal_indices` of the seat to play, for the
+    environments' hot path.
+
+    >>> from paiju.madiao.rules import Ruleset, new_hand
+    >>> from paiju.madiao.seats import Seat
+    >>> turn_legal(new_hand(Ruleset(), seed=2, banker=Seat.E))[0]
+    0
+    """
+    if state.phase is _OVER:
+        return -1, ()
+    return state.turn, legal_codes(state)
+
+
+def nets(state: State) -> list[float]:
+    """Each seat's net 注 of a finished hand (E S W N), as floats.
+
+    >>> from paiju.madiao.rules import Ruleset, new_hand
+    >>> nets(new_hand(Ruleset(), seed=2))
+    Traceback (most recent call last):
+    ...
+    ValueError: the hand is not over
+    """
+    result = state.result
+    if result is None:
+        raise ValueError("the hand is not over")
+    seats = result.settlement.seats
+    return [float(seats[seat].net) for seat in SEATS]
 
 
 def _layout() -> Layout:
@@ -236,6 +277,37 @@ SCALE = _scale()
 #: the four blocks an observer sees, from its own seat round the table, lie together.
 _R = 4 * _B
 _F = FLAT_SIZE
+#: The strip ``mover`` … ``in_trick`` (offsets 208–221) is a function of the observer, the
+#: seat to play, the leader and the tricks done (the cards in the trick are ``turn −
+#: leader``): every strip is built once and an observation takes its own in one copy.
+#: ``_STRIP_AT[me][((turn × 4) + leader) × 9 + trick_no]``; a finished hand (no mover, no
+#: leader) at ``_STRIP_AT[me][144 + trick_no]``.
+_STRIP0, _STRIP1 = _MOVER, _INTRICK + 1
+
+
+def _strips() -> list[list[Any]]:
+    n = _STRIP1 - _STRIP0
+    table = np.zeros((4, 144 + 9, n), dtype=np.float32)
+    for me in range(4):
+        for k in range(144 + 9):
+            row = table[me, k]
+            row[_SEAT - _STRIP0 + me] = 1.0
+            if k < 144:
+                turn, leader, trick_no = k // 36, k // 9 % 4, k % 9
+                row[_MOVER - _STRIP0 + ((turn - me) & 3)] = 1.0
+                row[_LEADER - _STRIP0 + ((leader - me) & 3)] = 1.0
+                row[_INTRICK - _STRIP0] = (turn - leader) & 3
+            else:
+                trick_no = k - 144
+            row[_TRICKNO - _STRIP0] = trick_no
+    view = cells(table)
+    at = [(me * 153 + k) * n for me in range(4) for k in range(153)]
+    return [[view[i : i + n] for i in at[me * 153 : (me + 1) * 153]] for me in range(4)]
+
+
+_STRIP_AT = _strips()
+#: ``_CARD_UP[code]``: the card of a play's code and whether it is played face up.
+_CARD_UP = tuple((code % 40, code < 80) for code in range(N_ACTIONS))
 
 
 class MadiaoEncoder:
@@ -275,6 +347,7 @@ class MadiaoEncoder:
         self._dst = [bm[me * _F + _S0 : (me + 1) * _F] for me in range(4)]
         self._src = [rm[me * _B : me * _B + _R] for me in range(4)]
         self._dst_common = [bm[me * _F + _SEEN : me * _F + _SEEN + _COMMON] for me in range(4)]
+        self._dst_strip = [bm[me * _F + _STRIP0 : me * _F + _STRIP1] for me in range(4)]
         self._pub = 0  # version of the ring and the shared block
         self._pub_seen = [-1] * 4
         self._size = [0] * 4
@@ -283,13 +356,15 @@ class MadiaoEncoder:
         self._trick: list[tuple[int, int, bool]] = []  # the plays of the trick being played
         self._best = -1  # the best face-up card of the trick being played
         self._led = -1
-        self._trick_no = 0
-        self._in_trick = 0
-        self._hot: list[tuple[int, ...]] = [(), (), (), ()]  # per observer: one-hot cells set
+        # the match context (scores … repeat, offsets 222–229) of each observer, as written
+        self._contexts = np.zeros((4, 8), dtype=np.float32)
+        self._contexts[:, 4] = 1.0  # the stake
+        ctx = cells(self._contexts)
+        self._ctx_src = [ctx[me * 8 : me * 8 + 8] for me in range(4)]
+        self._dst_ctx = [bm[me * _F + _SCORES : me * _F + _SCORES + 8] for me in range(4)]
+        self._ctx_key: tuple[Any, ...] = ((0.0, 0.0, 0.0, 0.0), 0, 0, 0)
         self._ctx_ver = 0
         self._ctx_seen = [-1] * 4
-        self._context = np.zeros(8, dtype=np.float32)
-        self._context[4] = 1.0
 
     def set_context(
         self, scores: Sequence[float], hand_no: int, hands_left: int, repeat: int
@@ -303,8 +378,14 @@ class MadiaoEncoder:
         >>> enc.encode(s, 3)[_SCORES:_SCORES + 4].tolist()
         [-0.5, 1.0, 0.0, -0.5]
         """
-        self._context[:4] = scores
-        self._context[5:8] = (hand_no, hands_left, repeat)
+        key = (tuple(scores), hand_no, hands_left, repeat)
+        if key == self._ctx_key:
+            return  # the same (every hand of a hand episode): nothing to rewrite
+        self._ctx_key = key
+        for me in range(4):
+            row = self._contexts[me]
+            row[:4] = [scores[(me + r) & 3] for r in range(4)]
+            row[5:8] = (hand_no, hands_left, repeat)
         self._ctx_ver += 1
 
     def reset(
@@ -320,66 +401,69 @@ class MadiaoEncoder:
         32.0
         """
         history = getattr(state, "history", None)
-        if plays is None and history is not None:
+        trick = state.trick
+        if plays is None and (history or trick):
             mine: list[list[tuple[int, bool]]] = [[], [], [], []]
-            for _leader, trick in history:
-                for seat, card, up in trick:
+            for _leader, done_trick in history or ():
+                for seat, card, up in done_trick:
                     mine[seat].append((card, up))
-            for seat, card, up in state.trick:
+            for seat, card, up in trick:
                 mine[seat].append((card, up))
             plays = mine
         self._ring.fill(0.0)
         self._bufs.fill(0.0)
         self._common.fill(0.0)
         rm, bm, cm = self._rm, self._bm, self._cm
-
-        def put(s: int, k: int, v: float) -> None:  # seat s's value k, in both of its blocks
-            rm[s * _B + k] = rm[s * _B + _R + k] = v
-
-        in_trick = {s for s, _c, _up in state.trick}  # each seat plays once in a trick
+        in_trick = {s for s, _c, _up in trick}  # each seat plays once in a trick
+        captured = state.captured
+        sizes = self._size
+        downs_of = self._downs = [0] * 4
+        self._tricks = list(state.tricks_won)
         for s in range(4):
-            done = list(plays[s]) if plays is not None else []
-            if s in in_trick and done:
-                done.pop()  # its play in the trick being played, added below
-            downs = 0
-            for card, up in done:
-                if up:
-                    put(s, _UPS + card, 1.0)
-                    cm[_C_SEEN + card] = 1.0
-                else:
-                    downs += 1
-                    bm[s * _F + _OWNDOWN + card] = 1.0
+            o = s * _B
+            if plays is not None:  # else nothing played yet (a deal)
+                done = list(plays[s])
+                if s in in_trick and done:
+                    done.pop()  # its play in the trick being played, added below
+                downs = 0
+                for card, up in done:
+                    if up:
+                        rm[o + _UPS + card] = rm[o + _R + _UPS + card] = 1.0
+                        cm[_C_SEEN + card] = 1.0
+                    else:
+                        downs += 1
+                        bm[s * _F + _OWNDOWN + card] = 1.0
+                if downs:
+                    rm[o + _DOWNS] = rm[o + _R + _DOWNS] = downs
+                    downs_of[s] = downs
             for card in state.table[s]:
-                put(s, _TABLE + card, 1.0)
+                rm[o + _TABLE + card] = rm[o + _R + _TABLE + card] = 1.0
                 cm[_C_SEEN + card] = 1.0
-                if card in state.captured:
-                    put(s, _CAPT + card - 8, len(state.captured[card]))
-            size = len(state.hands[s]) + (s in in_trick)  # the play below takes one
-            put(s, _SIZE, size)
-            put(s, _DOWNS, downs)
-            put(s, _TRICKS, state.tricks_won[s])
-            self._size[s] = size
-            self._downs[s] = downs
-            self._tricks[s] = state.tricks_won[s]
+                if card in captured:
+                    n = len(captured[card])
+                    rm[o + _CAPT + card - 8] = rm[o + _R + _CAPT + card - 8] = n
+            size = sizes[s] = len(state.hands[s]) + (s in in_trick)  # a play below takes one
+            rm[o + _SIZE] = rm[o + _R + _SIZE] = size
+            won = state.tricks_won[s]
+            if won:
+                rm[o + _TRICKS] = rm[o + _R + _TRICKS] = won
         for c in state.out_up:
             cm[_C_SEEN + c] = 1.0
         mian = state.stock[-1]
+        banker = state.banker
         for me in range(4):
-            self._hot[me] = ()
             base = me * _F
             bm[base + _MIAN + mian] = 1.0
-            bm[base + _SEAT + me] = 1.0
-            bm[base + _BANKER + ((state.banker - me) & 3)] = 1.0
+            bm[base + _BANKER + ((banker - me) & 3)] = 1.0
+            base += _HAND
             for c in state.hands[me]:
-                bm[base + _HAND + c] = 1.0
+                bm[base + c] = 1.0
         self._pub_seen = [-1] * 4
         self._pub += 1
-        self._trick_no = state.trick_no
-        self._in_trick = 0
         self._best = -1
         self._led = -1
         self._trick = []
-        for s, card, up in state.trick:
+        for s, card, up in trick:
             self._play(s, card, up)
         self._ctx_seen = [-1] * 4
 
@@ -410,7 +494,6 @@ class MadiaoEncoder:
             rm[o + _DOWNS] = rm[o + _R + _DOWNS] = downs
             self._bm[s * _F + _OWNDOWN + card] = 1.0
         self._trick.append((s, card, up))
-        self._in_trick += 1
         self._pub += 1
 
     def _trick_won(self, w: int, card: int, state: State) -> None:
@@ -430,8 +513,6 @@ class MadiaoEncoder:
         cm[_C_LED + self._led] = 0.0
         cm[_C_BEST + self._best] = 0.0
         self._trick = []
-        self._in_trick = 0
-        self._trick_no += 1
         self._best = -1
         self._led = -1
         self._pub += 1
@@ -456,6 +537,25 @@ class MadiaoEncoder:
             elif kind == "trick":
                 self._trick_won(e.seat.number - 1, e.card.index, state)  # type: ignore[union-attr]
 
+    def played(self, s: int, code: int, state: State, events: Sequence[Event]) -> None:
+        """:meth:`update` for a play known by its code (the environments' action index):
+        seat ``s`` played ``code``, giving ``state`` and ``events``. The play's card and face
+        come from the code (no event to read); a trick won, from its event.
+
+        >>> from paiju.madiao.rules import Ruleset, new_hand, apply, legal_codes, PLAYS
+        >>> enc = MadiaoEncoder(); s0 = new_hand(Ruleset(), seed=2); enc.reset(s0)
+        >>> code = legal_codes(s0)[0]; s1, ev = apply(s0, PLAYS[s0.turn][code])
+        >>> enc.played(s0.turn, code, s1, ev)
+        >>> float(enc._common[_C_SEEN:_C_SEEN + 40].sum())
+        1.0
+        """
+        card, up = _CARD_UP[code]
+        self._play(s, card, up)
+        if len(events) > 1:  # the fourth card: the trick's event follows the play's
+            e = events[1]
+            if e.kind == "trick":
+                self._trick_won(e.seat.number - 1, e.card.index, state)  # type: ignore[union-attr]
+
     def encode(
         self,
         state: State,
@@ -476,29 +576,19 @@ class MadiaoEncoder:
         >>> float(o[_BANKER + 2]), float(o[_MOVER + 2])
         (1.0, 1.0)
         """
-        bm = self._bm
         if self._pub_seen[me] != self._pub:
             self._dst[me][:] = self._src[me]
             self._dst_common[me][:] = self._cm
             self._pub_seen[me] = self._pub
-        flat = self._flats[me]
         if self._ctx_seen[me] != self._ctx_ver:
-            ctx = self._context
-            flat[_SCORES : _SCORES + 4] = ctx[[me, (me + 1) & 3, (me + 2) & 3, (me + 3) & 3]]
-            flat[_STAKE : _STAKE + 4] = ctx[4:8]
+            self._dst_ctx[me][:] = self._ctx_src[me]
             self._ctx_seen[me] = self._ctx_ver
-        base = me * _F
-        bm[base + _TRICKNO] = self._trick_no
-        bm[base + _INTRICK] = self._in_trick
-        for i in self._hot[me]:
-            bm[i] = 0.0
-        if state.phase is Phase.OVER:
-            self._hot[me] = ()
+        if state.phase is _OVER:
+            strip = _STRIP_AT[me][144 + state.trick_no]
         else:
-            mover = base + _MOVER + ((state.turn - me) & 3)
-            leader = base + _LEADER + ((state.leader - me) & 3)
-            bm[mover] = bm[leader] = 1.0
-            self._hot[me] = (mover, leader)
+            strip = _STRIP_AT[me][state.turn * 36 + state.leader * 9 + state.trick_no]
+        self._dst_strip[me][:] = strip
+        flat = self._flats[me]
         if self.planes:
             return PLANES.render(flat, out)
         if out is not None:

@@ -120,6 +120,7 @@ from paiju.env.layout import Layout, Planes, cells
 from paiju.mazhan.actions import Action
 from paiju.mazhan.melds import MeldKind
 from paiju.mazhan.rules import Event, Phase, State, legal_actions_for
+from paiju.mazhan.seats import SEATS
 
 __all__ = [
     "ACTIONS",
@@ -128,6 +129,7 @@ __all__ = [
     "action_index",
     "index_action",
     "legal_indices",
+    "nets",
 ]
 
 #: Discard slots per seat in ``seq`` (a seat discards at most about 40 times in a hand).
@@ -234,6 +236,22 @@ def _actions() -> tuple[tuple[Action, ...], ...]:
             raise AssertionError(f"index {i}: {a} is not {row[i]}")
         row[i] = a
     return tuple(tuple(row) for row in rows)
+
+
+def nets(state: State) -> list[float]:
+    """Each seat's net 胡 of a finished hand (E S W N), as floats.
+
+    >>> from paiju.mazhan.rules import Ruleset, new_hand
+    >>> nets(new_hand(Ruleset(), seed=2))
+    Traceback (most recent call last):
+    ...
+    ValueError: the hand is not over
+    """
+    result = state.result
+    if result is None:
+        raise ValueError("the hand is not over")
+    net = result.settlement.net
+    return [float(net[seat]) for seat in SEATS]
 
 
 def legal_indices(state: State, seat: Any) -> list[int]:

@@ -19,6 +19,7 @@ Ma Diao's players keep random seats and the bank passes on after every hand (rul
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +41,11 @@ class GameSpec:
     ``engine`` is the game's rules module (``acting``, ``apply``), called directly on the
     hot path; ``legal_indices(state, seat)`` gives a seat's legal action indices in the
     engine's order, and ``actions[seat][index]`` the action itself (built once).
+    ``nets(state)`` gives each seat's net of a finished hand (E S W N) as floats.
+    ``turn_legal(state)``, for a game where one seat decides at a time (Ma Diao), gives the
+    seat index to decide and its legal indices in one call (``(-1, ())`` once the hand is
+    over). ``apply_checked``: the engine's ``apply`` takes ``checked=True`` to skip its own
+    legality check (the table plays only indices it has found legal for the state).
     """
 
     name: str
@@ -52,6 +58,9 @@ class GameSpec:
     engine: Any = None
     legal_indices: Any = None
     actions: Any = None
+    nets: Any = None
+    turn_legal: Any = None
+    apply_checked: bool = False
 
 
 def spec_of(game: str) -> GameSpec:
@@ -75,6 +84,7 @@ def spec_of(game: str) -> GameSpec:
             mz,
             mo.legal_indices,
             mo.ACTIONS,
+            mo.nets,
         )
     if game == "madiao":
         from paiju.env import madiao_obs as do
@@ -91,6 +101,9 @@ def spec_of(game: str) -> GameSpec:
             md,
             do.legal_indices,
             do.ACTIONS,
+            do.nets,
+            do.turn_legal,
+            True,
         )
     raise ValueError(f"unknown game {game!r} (choose from mazhan, madiao)")
 
@@ -137,6 +150,14 @@ class Table:
         self._apply = engine.apply
         self._legal_indices = self.spec.legal_indices
         self._actions = self.spec.actions
+        self._nets = self.spec.nets
+        self._turn_legal = self.spec.turn_legal
+        self._apply_checked = self.spec.apply_checked
+        # one seat to decide: the tuple of the engine's seats that ``_deciding`` holds
+        self._alone = tuple((seat,) for seat in self.rules.seats)
+        # the encoder's update from the action's index, where it has one
+        self._played = getattr(self.encoder, "played", None)
+        self._context_set = False  # a hand episode's context (the same every hand) is set
         self._plain = not hints and not lookahead
         self._rng = random.Random(0)
         self._hands_dealt = 0
@@ -151,10 +172,10 @@ class Table:
         # the seats that must decide now (the engine's, in order), and the legal indices of
         # the others than the first, by player, when asked
         self._deciding: tuple[Any, ...] = ()
-        self._legal: dict[int, list[int]] = {}
+        self._legal: dict[int, Sequence[int]] = {}
         self.deal = Deal(0, (0, 1, 2, 3))
         self.first = 0  # the first player to decide now, and its legal indices
-        self.first_legal: list[int] = []
+        self.first_legal: Sequence[int] = ()
 
     # --- dealing ----------------------------------------------------------------------------
 
@@ -193,6 +214,11 @@ class Table:
         self._refresh()
 
     def _context(self) -> None:
+        if self.match_hands is None:  # a hand episode: no scores, hand 0, none left
+            if not self._context_set:
+                self.encoder.set_context([0.0] * 4, 0, 0, 0)
+                self._context_set = True
+            return
         scale = self.spec.net_scale
         scores = [self.scores[self.player_at[seat]] / scale for seat in range(4)]
         self.encoder.set_context(scores, self.hand_no, self.hands_left, self.repeat)
@@ -204,6 +230,16 @@ class Table:
 
     def _refresh(self) -> None:
         state = self.state
+        turn_legal = self._turn_legal
+        if turn_legal is not None:  # one seat at a time: its index and legal indices at once
+            seat_index, legal = turn_legal(state)
+            self.first_legal = legal
+            if seat_index < 0:
+                self._deciding = ()
+            else:
+                self._deciding = self._alone[seat_index]
+                self.first = self.player_at[seat_index]
+            return
         seats = self._acting(state)
         self._deciding = seats
         self._legal = {}
@@ -212,9 +248,9 @@ class Table:
             self.first = self.player_at[seat.number - 1]
             self.first_legal = self._legal_indices(state, seat)
         else:
-            self.first_legal = []
+            self.first_legal = ()
 
-    def _entry(self, player: int) -> list[int] | None:
+    def _entry(self, player: int) -> Sequence[int] | None:
         """The player's legal indices; ``None`` when it has nothing to decide."""
         if player == self.first and self._deciding:
             return self.first_legal
@@ -245,7 +281,7 @@ class Table:
         8
         """
         on = self._entry(player)
-        return [] if on is None else on
+        return [] if on is None else list(on)
 
     def legal_actions(self, player: int) -> tuple[Any, ...]:
         """The player's legal actions, in the order of :meth:`legal`.
@@ -270,16 +306,23 @@ class Table:
                 raise KeyError(f"player {player} has nothing to decide now")
             if index not in on:
                 raise ValueError(f"action {index} is not legal for player {player} now")
-        action = self._actions[self.seat_of[player]][index]
+        seat = self.seat_of[player]
         before = self.state
-        state, events = self._apply(before, action)
+        if self._apply_checked:  # the index is legal (checked above or by the caller)
+            state, events = self._apply(before, self._actions[seat][index], checked=True)
+        else:
+            state, events = self._apply(before, self._actions[seat][index])
         self.state = state
-        self.encoder.update(before, state, events)
+        played = self._played
+        if played is not None:
+            played(seat, index, state, events)
+        else:
+            self.encoder.update(before, state, events)
         self._refresh()
         if self._deciding:
             return None
-        outcome = self.rules.outcome
-        return [float(outcome(state, self.seat_of[p]).net) for p in range(4)]
+        nets = self._nets(state)
+        return [nets[seat] for seat in self.seat_of]
 
     def next_hand(self, nets: list[float]) -> bool:
         """After a hand: add its nets and, in a match with hands left, deal the next one

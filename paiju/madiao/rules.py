@@ -874,8 +874,10 @@ def legal_codes(state: State) -> tuple[int, ...]:
     return (*[40 + c for c in hand if suit[c] == led and rank[c] > best], *[80 + c for c in hand])
 
 
-def apply(state: State, action: Action) -> tuple[State, list[Event]]:
-    """Check a play and return the new state and the events it caused.
+def apply(state: State, action: Action, *, checked: bool = False) -> tuple[State, list[Event]]:
+    """Check a play and return the new state and the events it caused. ``checked``: the
+    caller has already found the play among :func:`legal_codes` of this very state (the
+    environments do, to build the action mask), so the legality check is not made again.
 
     >>> s = new_hand(Ruleset(), seed=2, banker=Seat.E)
     >>> apply(s, Action.parse("W fa 9m"))
@@ -888,20 +890,22 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     """
     if state.phase is Phase.OVER:
         raise GameOverError(f"{action}: the hand is over")
-    legal = legal_actions_for(state, action.seat)
-    if not legal:
-        raise NotYourTurnError(
-            f"{action}: {_EN[action.seat]} may not play now (waiting for {SEATS[state.turn].value})"
-        )
-    if action not in legal:
-        why = (
-            "not in hand"
-            if action.card.index not in state.hands[action.seat.number - 1]
-            else "not allowed now"
-        )
-        raise IllegalActionError(
-            f"{action} is illegal ({why}); legal: " + ", ".join(str(a) for a in legal)
-        )
+    if not checked:
+        legal = legal_actions_for(state, action.seat)
+        if not legal:
+            raise NotYourTurnError(
+                f"{action}: {_EN[action.seat]} may not play now "
+                f"(waiting for {SEATS[state.turn].value})"
+            )
+        if action not in legal:
+            why = (
+                "not in hand"
+                if action.card.index not in state.hands[action.seat.number - 1]
+                else "not allowed now"
+            )
+            raise IllegalActionError(
+                f"{action} is illegal ({why}); legal: " + ", ".join(str(a) for a in legal)
+            )
     s = state.copy()
     s.version += 1
     i = action.seat.number - 1

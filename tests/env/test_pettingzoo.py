@@ -142,6 +142,44 @@ def test_only_the_agent_to_act_has_a_mask() -> None:
 
 
 @pytest.mark.parametrize("module", MODULES, ids=IDS)
+@pytest.mark.parametrize("match_hands", [None, 3])
+def test_the_standard_loop_shows_the_engines_legal_set_at_every_step(
+    module: Any, match_hands: int | None
+) -> None:
+    """The mask is kept from step to step (cells cleared and set): at every step of the
+    standard loop it is the engine's legal set of the agent to act, and nobody else's."""
+    from paiju.env.madiao_obs import MadiaoEncoder
+
+    env = module.env(match_hands=match_hands)
+    table = env.table
+    rng = np.random.default_rng(5)
+    for episode in range(6):
+        env.reset(seed=episode)
+        for agent in env.agent_iter():
+            obs, _reward, term, trunc, _info = env.last()
+            if term or trunc:
+                assert not obs["action_mask"].any()
+                env.step(None)
+                continue
+            p = env.possible_agents.index(agent)
+            seat = table.rules.seats[table.seat_of[p]]
+            assert seat in table.spec.engine.acting(table.state)
+            legal = table.rules.legal_actions(table.state, seat)
+            expect = sorted(table.spec.action_index(a) for a in legal)
+            assert obs["action_mask"].nonzero()[0].tolist() == expect
+            for other in env.possible_agents:
+                if other != agent:
+                    assert not env.observe(other)["action_mask"].any()
+            if module is madiao_v0 and match_hands is None:  # read afresh from the state
+                fresh = MadiaoEncoder()
+                fresh.reset(table.state)
+                np.testing.assert_array_equal(
+                    obs["observation"], fresh.encode(table.state, table.seat_of[p])
+                )
+            env.step(int(rng.choice(expect)))
+
+
+@pytest.mark.parametrize("module", MODULES, ids=IDS)
 def test_a_match_keeps_scores_and_follows_the_seating_rules(module: Any) -> None:
     env = module.env(match_hands=6)
     env.reset(seed=9)

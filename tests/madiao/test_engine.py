@@ -15,7 +15,7 @@ from paiju.bots.base import Bot
 from paiju.bots.driver import bot_rng, play_match
 from paiju.bots.madiao_bots import HeuristicBot
 from paiju.bots.simple import RandomBot
-from paiju.errors import IllegalActionError, NotYourTurnError
+from paiju.errors import GameOverError, IllegalActionError, NotYourTurnError
 from paiju.madiao.cards import ALL_CARDS, Card
 from paiju.madiao.rules import (
     Action,
@@ -86,6 +86,21 @@ def test_legal_codes_are_the_legal_actions_in_order(seed: int) -> None:
         assert list(legal_codes(s)) == codes
         s, _ = apply(s, legal[rng.randrange(len(legal))])
     assert legal_codes(s) == ()
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_checked_play_gives_the_same_state_and_events(seed: int) -> None:
+    rng = random.Random(seed)
+    s = new_hand(Ruleset(), seed)
+    while s.phase is not Phase.OVER:
+        legal = legal_actions_for(s, acting(s)[0])
+        action = legal[rng.randrange(len(legal))]
+        t, events = apply(s, action)
+        u, events_u = apply(s, action, checked=True)
+        assert t == u and events == events_u and t.result == u.result
+        s = t
+    with pytest.raises(GameOverError):
+        apply(s, legal[0], checked=True)
 
 
 def test_s3_only_the_winning_card_goes_to_the_table() -> None:
