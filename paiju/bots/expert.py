@@ -87,9 +87,11 @@ PINGHU = 0.0
 #: prefers by any margin; a chow that does not bring the hand a step closer gives up a draw
 #: for a small gain in acceptance, and passing those measured better (benchmarks/RESULTS.md).
 #: Paired on the same deals against 60 (expert with the rating alone in one seat, ``strong``
-#: in three, seed 13, 4,000 hands, the same hands played where the decisions agree): 200
-#: (never a chow) −18.89 [−27.33, −10.44] 胡/hand, so the chows that bring the hand a step
-#: closer are worth much; 30: +1.23 [−1.34, +3.80].
+#: in three, 4,000 hands per seed, the same hands played where the decisions agree;
+#: ``benchmarks/expert_variants.py``): 200 (never a chow) −18.89 [−27.33, −10.44] 胡/hand
+#: (seed 13), so the chows that bring the hand a step closer are worth much; 30 +1.23
+#: [−1.34, +3.80] (13) and −2.14 [−4.76, +0.48] (12); 0 (``strong``'s) +0.38 [−5.31, +6.06]
+#: (13) and −10.40 [−16.34, −4.46] (12).
 CHOW = 60.0
 #: Whether claim windows are searched. The rollouts never claim, for any seat, so they
 #: misjudge a claim (they rated a chow above passing by 51 胡 on average where the arena
