@@ -67,7 +67,9 @@ DEFAULT_NODES = 800
 #: ``strong``'s candidates searched, and how far below its top rating they may be.
 CANDIDATES = 3
 MARGIN = 150.0
-#: Standard errors by which a candidate must beat the top-rated one.
+#: Standard errors by which a candidate must beat the top-rated one. At 800 nodes a search
+#: meets about six worlds, and over 8 hands against ``strong`` (seeds 0–7) none of its 49
+#: searches moved off the top-rated candidate: the arena's expert plays its rating.
 Z = 2.5
 #: The weights of ``strong``'s defence and hand-value terms in the candidates' ranking.
 #: Every non-winner pays the winner the same (rules §7), so holding back a tile an opponent
@@ -84,6 +86,12 @@ PINGHU = 0.0
 #: :func:`~paiju.bots.strong.rank_actions`): ``strong`` claims every chow its rating
 #: prefers by any margin; a chow that does not bring the hand a step closer gives up a draw
 #: for a small gain in acceptance, and passing those measured better (benchmarks/RESULTS.md).
+#: Paired on the same deals against 60 (expert with the rating alone in one seat, ``strong``
+#: in three, 4,000 hands per seed, the same hands played where the decisions agree;
+#: ``benchmarks/expert_variants.py``): 200 (never a chow) −18.89 [−27.33, −10.44] 胡/hand
+#: (seed 13), so the chows that bring the hand a step closer are worth much; 30 +1.23
+#: [−1.34, +3.80] (13) and −2.14 [−4.76, +0.48] (12); 0 (``strong``'s) +0.38 [−5.31, +6.06]
+#: (13) and −10.40 [−16.34, −4.46] (12).
 CHOW = 60.0
 #: Whether claim windows are searched. The rollouts never claim, for any seat, so they
 #: misjudge a claim (they rated a chow above passing by 51 胡 on average where the arena
@@ -93,11 +101,14 @@ SEARCH_CLAIMS = False
 #: :func:`~paiju.bots.strong.rank_actions`): any of three seats may discard them for a 碰,
 #: a pung that skips the seats between, where a run waits on the seat's own draws (and its
 #: chows are now dear).
+#: Paired against 2 (seed 13, 4,000 hands, as for the chow): 3 −3.67 [−7.48, +0.13],
+#: 1.5 −1.22 [−5.84, +3.40].
 PAIRS = 2.0
 #: Rating points per doubling of the stake in the value model (:mod:`paiju.bots.value`;
 #: 0: ``strong``'s value term). Off: against ``strong``, rating alone, 4,000 hands on seed
 #: 21, 60 measured +11.24 [+1.34, +21.14], 30 +9.25 [−0.57, +19.07] and 60 without the
 #: 平胡 chance +10.57 [+0.80, +20.34], against +14.41 [+4.38, +24.44] with ``strong``'s term.
+#: Paired against 0 (seed 13, 4,000 hands, as for the chow): 120 −12.21 [−22.03, −2.39].
 VALUE_PER_DOUBLING = 0.0
 #: How far below the best discard's rating the discards rated two steps deep may be (0:
 #: none). Off: 30 measured +13.93 [+3.45, +24.41] against +14.41 (same seed and hands) at
@@ -120,6 +131,21 @@ LOSER = 2.5
 SMOOTH = False
 #: At most this many discards (faces) are rated two steps deep.
 TWO_STEP_MOST = 3
+#: Tried and not kept (paired against these defaults on the same deals, seed 13, 4,000
+#: hands each, the rating alone; 95% intervals in 胡/hand; branch ``expert5``):
+#:
+#: - a cost on discarding a face another seat may pung, C(unseen, 2) × 3 for 中, 發 or that
+#:   seat's wind (a 台), × 1 a terminal or another honour, × 0.5 a middle tile: +1.21
+#:   [−10.33, +12.74] (it broke the rating's many ties: 15% of decisions changed);
+#: - among equal discards, the one from the suit with fewest tiles held (0.3 points per
+#:   tile), to keep the flushes in reach: −4.95 [−15.51, +5.61];
+#: - a stronger pull to 清一色 (24 points per tile fewer than nine off the main suit):
+#:   −4.48 [−12.23, +3.27];
+#: - the U weight × (1 + shanten): −85.86 [−97.00, −74.72] (it pays a far hand for being
+#:   far: with U ≥ 40 a step of shanten no longer counts);
+#: - the U weight growing as the wall is drawn, and a cost on a pung from the seat before
+#:   (like a chow, it takes the place of a draw): no decision changed in 20 hands, or 2 in
+#:   699; not measured.
 
 
 def rollout_action(state: State, seat_index: int, rng: random.Random) -> Action:
