@@ -54,12 +54,37 @@ DB_SWEEP_EVERY = 5  # the watch asks the database for live hands every 5th secon
 BATCH = 512  # the most outgoing Redis commands sent in one round trip
 JOIN_MS = 5_000  # one join of an account at a time: the marker's life
 
-# take the lease if it is free or already ours (and extend it); 0 if another process holds it
-_ACQUIRE = """
-local v = redis.call('get', KEYS[1])
-if v and v ~= ARGV[1] then return 0 end
-redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
+# take each lease if it is free or already ours (and extend it): 1, or 0 if another process
+# holds it (KEYS: the leases; ARGV: pid, lease ms)
+_ACQUIRE_ALL = """
+local out = {}
+for i = 1, #KEYS do
+  local v = redis.call('get', KEYS[i])
+  if v and v ~= ARGV[1] then
+    out[i] = 0
+  else
+    redis.call('set', KEYS[i], ARGV[1], 'PX', ARGV[2])
+    out[i] = 1
+  end
+end
+return out
+"""
+LEASES_PER_CALL = 1_000  # Redis runs a script alone: keep each call short
+
+# the tables with no lease: the members of the tables set (KEYS[1]) and the ids in ARGV[2..]
+# (ARGV[1]: the lease key prefix)
+_ORPHANS = """
+local out = {}
+local seen = {}
+local function check(tid)
+  if not seen[tid] then
+    seen[tid] = true
+    if redis.call('exists', ARGV[1] .. tid) == 0 then out[#out + 1] = tid end
+  end
+end
+for _, tid in ipairs(redis.call('smembers', KEYS[1])) do check(tid) end
+for i = 2, #ARGV do check(ARGV[i]) end
+return out
 """
 
 _RELEASE = """
@@ -456,16 +481,19 @@ class Cluster:
         self._seated.pop(runner.id, None)
 
     async def _renew_leases(self) -> None:
-        """Every second: extend this process's leases, in one round trip; let go of any
-        table another process holds now."""
+        """Every second: extend this process's leases, in one round trip (a script call per
+        thousand tables, not a command per table); let go of any table another process holds
+        now."""
         await asyncio.sleep(1.0)
         tables = list(self.hub.tables.values())
         pipe = self.redis.pipeline(transaction=False)
         pipe.set(self._key("alive", self.pid), "1", px=LEASE_MS)
-        for runner in tables:
-            pipe.eval(_ACQUIRE, 1, self._key("lease", runner.id), self.pid, LEASE_MS)
+        for k in range(0, len(tables), LEASES_PER_CALL):
+            keys = [self._key("lease", r.id) for r in tables[k : k + LEASES_PER_CALL]]
+            pipe.eval(_ACQUIRE_ALL, len(keys), *keys, self.pid, LEASE_MS)
         results = await pipe.execute()
-        for runner, ok in zip(tables, results[1:], strict=True):
+        held = [ok for chunk in results[1:] for ok in chunk]
+        for runner, ok in zip(tables, held, strict=True):
             if not ok:
                 self.hub.let_go(runner)
 
@@ -473,19 +501,17 @@ class Cluster:
         """Take over the tables whose owner has gone (lease expired)."""
         self._ticks += 1
         await asyncio.sleep(1.0)
-        tables_key = self._key("tables")
-        known = {int(t) for t in map(_text, await self.redis.smembers(tables_key)) if t}
+        extra: list[int] = []
         if self._ticks % DB_SWEEP_EVERY == 1:  # hands Redis has forgotten (it was flushed)
-            known |= set(await asyncio.to_thread(self.store.live_table_ids))
-        candidates = sorted(known - set(self.hub.tables))
-        if not candidates:
-            return
-        pipe = self.redis.pipeline(transaction=False)
-        for tid in candidates:
-            pipe.exists(self._key("lease", tid))
-        leased = await pipe.execute()
-        for table_id, has_owner in zip(candidates, leased, strict=True):
-            if not has_owner:
+            extra = sorted(set(await asyncio.to_thread(self.store.live_table_ids)))
+        # one script call, not a command per table of the world
+        found = await self.redis.eval(
+            _ORPHANS, 1, self._key("tables"), self._key("lease", ""), *extra
+        )
+        mine = self.hub.tables
+        orphans = sorted({int(t) for t in map(_text, found) if t} - set(mine))
+        for table_id in orphans:
+            if table_id not in mine:  # taken over by this process meanwhile
                 try:
                     await self._take_over(table_id)
                 except Exception:
