@@ -21,6 +21,8 @@ import statistics
 import time
 from collections.abc import Callable
 
+from env_steps import aec_hand
+
 from paiju.env import madiao_v0, mazhan_v0
 
 
@@ -62,15 +64,7 @@ def aec_loop(game: str, seed: int) -> Callable[[int], float]:
         steps = 0
         start = time.process_time()
         while steps < n:
-            for _agent in env.agent_iter():
-                observation, _reward, termination, truncation, _info = env.last()
-                if termination or truncation:
-                    env.step(None)
-                    continue
-                legal = observation["action_mask"].nonzero()[0]
-                env.step(int(legal[rng.randrange(len(legal))]))
-                steps += 1
-            env.reset()
+            steps += aec_hand(env, rng)
         return (time.process_time() - start) * n / steps
 
     return run

@@ -67,6 +67,22 @@ def raw_loop(game: str, seed: int) -> Callable[[float], tuple[int, int]]:
     return run
 
 
+def aec_hand(env: Any, rng: random.Random) -> int:
+    """One hand of the standard PettingZoo loop with a random legal index (``agent_iter``,
+    ``env.last()``, the mask, ``env.step``), then ``reset``; the steps it took."""
+    steps = 0
+    for _agent in env.agent_iter():
+        observation, _reward, termination, truncation, _info = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        legal = observation["action_mask"].nonzero()[0]
+        env.step(int(legal[rng.randrange(len(legal))]))
+        steps += 1
+    env.reset()
+    return steps
+
+
 def aec_loop(game: str, seed: int) -> Callable[[float], tuple[int, int]]:
     """The standard PettingZoo AEC loop."""
     module = mazhan_v0 if game == "mazhan" else madiao_v0
@@ -78,15 +94,7 @@ def aec_loop(game: str, seed: int) -> Callable[[float], tuple[int, int]]:
         steps = hands = 0
         end = time.perf_counter() + seconds
         while time.perf_counter() < end:
-            for _agent in env.agent_iter():
-                observation, _reward, termination, truncation, _info = env.last()
-                if termination or truncation:
-                    env.step(None)
-                    continue
-                legal = observation["action_mask"].nonzero()[0]
-                env.step(int(legal[rng.randrange(len(legal))]))
-                steps += 1
-            env.reset()
+            steps += aec_hand(env, rng)
             hands += 1
         return steps, hands
 
