@@ -91,7 +91,6 @@ import numpy.typing as npt
 
 from paiju.env.layout import Layout, Planes, cells
 from paiju.madiao.rules import PLAYS, Action, Event, Phase, State, legal_codes
-from paiju.madiao.seats import SEATS
 
 __all__ = [
     "ACTIONS",
@@ -99,7 +98,6 @@ __all__ = [
     "action_index",
     "index_action",
     "legal_indices",
-    "nets",
     "turn_legal",
 ]
 
@@ -166,22 +164,6 @@ def turn_legal(state: State) -> tuple[int, tuple[int, ...]]:
     if state.phase is _OVER:
         return -1, ()
     return state.turn, legal_codes(state)
-
-
-def nets(state: State) -> list[float]:
-    """Each seat's net 注 of a finished hand (E S W N), as floats.
-
-    >>> from paiju.madiao.rules import Ruleset, new_hand
-    >>> nets(new_hand(Ruleset(), seed=2))
-    Traceback (most recent call last):
-    ...
-    ValueError: the hand is not over
-    """
-    result = state.result
-    if result is None:
-        raise ValueError("the hand is not over")
-    seats = result.settlement.seats
-    return [float(seats[seat].net) for seat in SEATS]
 
 
 def _layout() -> Layout:

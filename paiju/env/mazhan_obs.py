@@ -129,7 +129,6 @@ __all__ = [
     "action_index",
     "index_action",
     "legal_indices",
-    "nets",
 ]
 
 #: Discard slots per seat in ``seq`` (a seat discards at most about 40 times in a hand).
@@ -226,7 +225,6 @@ def _parse_index(index: int, seat: Any) -> Action:
 def _actions() -> tuple[tuple[Action, ...], ...]:
     """``[seat][index]``: the engine's interned action with that index (every index has
     one), so that an action played by index is found by identity in the engine's legal set."""
-    from paiju.mazhan.seats import SEATS
 
     rows = [[_parse_index(i, seat) for i in range(N_ACTIONS)] for seat in SEATS]
     for a in _interned_actions():
@@ -236,22 +234,6 @@ def _actions() -> tuple[tuple[Action, ...], ...]:
             raise AssertionError(f"index {i}: {a} is not {row[i]}")
         row[i] = a
     return tuple(tuple(row) for row in rows)
-
-
-def nets(state: State) -> list[float]:
-    """Each seat's net 胡 of a finished hand (E S W N), as floats.
-
-    >>> from paiju.mazhan.rules import Ruleset, new_hand
-    >>> nets(new_hand(Ruleset(), seed=2))
-    Traceback (most recent call last):
-    ...
-    ValueError: the hand is not over
-    """
-    result = state.result
-    if result is None:
-        raise ValueError("the hand is not over")
-    net = result.settlement.net
-    return [float(net[seat]) for seat in SEATS]
 
 
 def legal_indices(state: State, seat: Any) -> list[int]:

@@ -41,7 +41,6 @@ class GameSpec:
     ``engine`` is the game's rules module (``acting``, ``apply``), called directly on the
     hot path; ``legal_indices(state, seat)`` gives a seat's legal action indices in the
     engine's order, and ``actions[seat][index]`` the action itself (built once).
-    ``nets(state)`` gives each seat's net of a finished hand (E S W N) as floats.
     ``turn_legal(state)``, for a game where one seat decides at a time (Ma Diao), gives the
     seat index to decide and its legal indices in one call (``(-1, ())`` once the hand is
     over). ``apply_checked``: the engine's ``apply`` takes ``checked=True`` to skip its own
@@ -58,7 +57,6 @@ class GameSpec:
     engine: Any = None
     legal_indices: Any = None
     actions: Any = None
-    nets: Any = None
     turn_legal: Any = None
     apply_checked: bool = False
 
@@ -84,7 +82,6 @@ def spec_of(game: str) -> GameSpec:
             mz,
             mo.legal_indices,
             mo.ACTIONS,
-            mo.nets,
         )
     if game == "madiao":
         from paiju.env import madiao_obs as do
@@ -101,7 +98,6 @@ def spec_of(game: str) -> GameSpec:
             md,
             do.legal_indices,
             do.ACTIONS,
-            do.nets,
             do.turn_legal,
             True,
         )
@@ -150,7 +146,7 @@ class Table:
         self._apply = engine.apply
         self._legal_indices = self.spec.legal_indices
         self._actions = self.spec.actions
-        self._nets = self.spec.nets
+        self._nets = self.rules.nets
         self._turn_legal = self.spec.turn_legal
         self._apply_checked = self.spec.apply_checked
         # one seat to decide: the tuple of the engine's seats that ``_deciding`` holds

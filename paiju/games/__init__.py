@@ -207,6 +207,11 @@ class Game(Protocol, Generic[S, A, V, R]):
         """How a finished hand went for seat ``seat`` (0–3)."""
         ...
 
+    def nets(self, state: S) -> list[float]:
+        """Every seat's net of a finished hand (seats 0–3), as floats: the environments'
+        rewards, read once per hand without building four :class:`HandOutcome`."""
+        ...
+
     def timeout_action(self, state: S, seat: Any) -> A:
         """What the clock plays for ``seat`` when its time runs out (a claim prompt: pass)."""
         ...

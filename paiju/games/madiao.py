@@ -219,6 +219,19 @@ class MaDiaoGame:
                 out.append(Transfer(a.number - 1, t.number - 1, Fraction(z), reason))
         return out
 
+    def nets(self, state: md.State) -> list[float]:
+        """Each seat's net 注 (E S W N).
+
+        >>> MADIAO.nets(md.new_hand(md.Ruleset(), 1))
+        Traceback (most recent call last):
+        ...
+        ValueError: the hand is not over
+        """
+        if state.result is None:
+            raise ValueError("the hand is not over")
+        seats = state.result.settlement.seats
+        return [float(seats[seat].net) for seat in SEATS]
+
     def outcome(self, state: md.State, seat: int) -> HandOutcome:
         """Net of one seat; a win is a positive net; nobody deals in.
 

@@ -200,6 +200,19 @@ class MazhanGame:
             if p.amount > 0
         ]
 
+    def nets(self, state: mz.State) -> list[float]:
+        """Each seat's net 胡 (E S W N).
+
+        >>> MAZHAN.nets(mz.new_hand(mz.Ruleset(), 1))
+        Traceback (most recent call last):
+        ...
+        ValueError: the hand is not over
+        """
+        if state.result is None:
+            raise ValueError("the hand is not over")
+        net = state.result.settlement.net
+        return [float(net[seat]) for seat in SEATS]
+
     def outcome(self, state: mz.State, seat: int) -> HandOutcome:
         """Net, win and deal-in of one seat in a finished hand.
 
