@@ -153,7 +153,6 @@ class Table:
         self._alone = tuple((seat,) for seat in self.rules.seats)
         # the encoder's update from the action's index, where it has one
         self._played = getattr(self.encoder, "played", None)
-        self._context_set = False  # a hand episode's context (the same every hand) is set
         self._plain = not hints and not lookahead
         self._rng = random.Random(0)
         self._hands_dealt = 0
@@ -210,11 +209,6 @@ class Table:
         self._refresh()
 
     def _context(self) -> None:
-        if self.match_hands is None:  # a hand episode: no scores, hand 0, none left
-            if not self._context_set:
-                self.encoder.set_context([0.0] * 4, 0, 0, 0)
-                self._context_set = True
-            return
         scale = self.spec.net_scale
         scores = [self.scores[self.player_at[seat]] / scale for seat in range(4)]
         self.encoder.set_context(scores, self.hand_no, self.hands_left, self.repeat)
