@@ -296,6 +296,9 @@ def _quiet(task: asyncio.Task[None]) -> None:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     if not 1 <= args.tables <= MAX_TABLES:
         raise SystemExit(f"--tables must be 1–{MAX_TABLES}")
+    cores = os.cpu_count() or 1
+    if args.cpu_quota is not None and not 0.01 <= args.cpu_quota <= cores:
+        raise SystemExit(f"--cpu-quota must be between 0.01 and {cores} cores")
     admin = None
     if args.postgres:
         name = f"paiju_load_{uuid.uuid4().hex[:8]}"
