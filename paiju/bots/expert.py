@@ -56,11 +56,8 @@ from paiju.bots.strong import StrongBot, _Context, _neighbours, rate_actions
 from paiju.bots.value import HandValue, stake_doublings
 from paiju.bots.worlds import sample_world
 from paiju.mazhan.actions import Action, ActionKind
-from paiju.mazhan.record import FinishedHand, SeatHand, WinBy
 from paiju.mazhan.rules import Phase, State, acting, apply, legal_actions_for
-from paiju.mazhan.scoring import winner_value
 from paiju.mazhan.seats import SEATS, Seat
-from paiju.mazhan.tiles import ALL_TILES, Tile
 from paiju.mazhan.views import View
 
 __all__ = ["ExpertBot", "SearchStats", "rollout", "rollout_action"]
@@ -132,12 +129,6 @@ LOSER = 2.5
 #: +14.67 (21) and +15.79 (22), weight 5 +15.25 (21) and +14.72 (22), no better than the
 #: rules' own U.
 SMOOTH = False
-#: The 胡 of H worth one tile of acceptance in a ready hand (0: off, ``strong``'s acceptance):
-#: with it a ready hand's acceptance is the expected H of its wins
-#: (:meth:`_ValueContext.wins_value`) over this.
-READY = 0.0
-#: The share of wins that are self-drawn (``strong``'s games: 29 of 100).
-SELF_DRAWN = 0.3
 #: At most this many discards (faces) are rated two steps deep.
 TWO_STEP_MOST = 3
 #: Tried and not kept (paired against these defaults on the same deals, seed 13, 4,000
@@ -265,8 +256,6 @@ class ExpertBot:
         per_doubling: float = VALUE_PER_DOUBLING,
         two_step: float = TWO_STEP,
         loser: float = LOSER,
-        ready: float = READY,
-        ev: bool = False,
     ) -> None:
         if nodes is None and seconds is None:
             raise ValueError("the expert needs a node budget or a time budget")
@@ -286,8 +275,6 @@ class ExpertBot:
         self.per_doubling = per_doubling
         self.two_step = two_step
         self.loser = loser
-        self.ready = ready
-        self.ev = ev
         self.stats = SearchStats()
         self._strong = StrongBot()
 
@@ -316,8 +303,6 @@ class ExpertBot:
             self.loser,
             self.pinghu,
             self.value,
-            self.ready,
-            self.ev,
         )
         if not ranked:
             return self._strong.act(view, legal, rng)
@@ -395,11 +380,8 @@ class _ValueContext(_Context):
         loser: float = 0.0,
         pinghu: float = 0.0,
         weight: float = 1.0,
-        ready: float = 0.0,
     ) -> None:
         super().__init__(view, wilds, danger, weight, pinghu, pairs)
-        self.ready = ready
-        self.ready_memo: dict[tuple[object, ...], float] = {}
         self.loser_weight = loser
         self.per_doubling = value
         self.dealer = view.seat is Seat.E
@@ -421,59 +403,6 @@ class _ValueContext(_Context):
             u = hand.as_loser_smooth() if SMOOTH else hand.as_loser()
             value += self.loser_weight * u
         return value
-
-    def parts(self, counts: list[int], melds: int = 0) -> tuple[int, float, float]:
-        """``strong``'s parts; for a ready hand (with ``ready`` > 0) the acceptance is the
-        wins' expected value instead (:meth:`wins_value`), in tiles of ``ready`` 胡."""
-        sf, accept, val = super().parts(counts, melds)
-        if sf == 0 and self.ready:
-            accept = self.wins_value(counts) / self.ready
-        return sf, accept, val
-
-    def wins_value(self, counts: list[int]) -> float:
-        """Σ over the tiles that complete this ready hand of their unseen copies × the
-        winner's value H with that tile (self-drawn 30% of the time, as in ``strong``'s
-        games, else on a discard), ★ draws included (self-drawn): the exact scorer's H, so
-        平胡, 獨張, the 台 of pungs a ★ completes, the flushes and the cap all count."""
-        pending = self.pending
-        melds = (*self.my_melds, pending) if pending is not None else tuple(self.my_melds)
-        key = (tuple(counts), melds)
-        got = self.ready_memo.get(key)
-        if got is not None:
-            return got
-        wild = self.view.wild
-        seat = self.view.seat
-        natural = [ALL_TILES[f] for f in range(34) for _ in range(counts[f])]
-        stars = [wild] * self.wilds
-        extra = len(melds) - self.meld_count
-
-        def value(tile: Tile, by: WinBy) -> int:
-            concealed = (*natural, *stars, tile)
-            sh = SeatHand(concealed, melds, self.my_bonus)
-            other = SEATS[(seat.number) % 4]
-            hand = FinishedHand(
-                wild, seat, tile, by, other if by is WinBy.DISCARD else None, False, False,
-                {seat: sh},
-            )
-            return winner_value(hand)
-
-        total = 0.0
-        for x in _neighbours(counts):
-            if x == self.wild_face or not self.unseen[x] or counts[x] >= 4:
-                continue
-            counts[x] += 1
-            if self.distance(counts, extra) < 0:
-                t = ALL_TILES[x]
-                counts[x] -= 1
-                h = SELF_DRAWN * value(t, WinBy.SELF_DRAW)
-                h += (1.0 - SELF_DRAWN) * value(t, WinBy.DISCARD)
-                total += self.unseen[x] * h
-                counts[x] += 1
-            counts[x] -= 1
-        if self.unseen_wilds:
-            total += self.unseen_wilds * value(wild, WinBy.SELF_DRAW)
-        self.ready_memo[key] = total
-        return total
 
     def _accept(self, counts: list[int], sf: int) -> float:
         """The (weighted) unseen tiles that bring these 16 tiles below shanten ``sf``."""
@@ -523,82 +452,6 @@ class _ValueContext(_Context):
         return 2.0 / (1.0 / accept + 1.0 / after)
 
 
-#: The chance that a seat wins the hand, after its discard, by its shanten (4: 4 or more),
-#: acceptance a and the tiles w left to draw before the dead wall: logit P = c0 + c1·ln(1 +
-#: a) + c2·w/100 + c3·ln(1 + a)·w/100. Fitted by logistic regression on 66,522 discards of
-#: ``strong`` and the expert's rating (one expert, three ``strong``; seeds 101 and 102,
-#: 2,400 hands; ``benchmarks/expert_win_chance.py``): within 0.02 of the observed rate in
-#: every fifth of each shanten's predictions up to 3.
-WIN_CHANCE = (
-    (-6.597, 2.043, 6.092, -0.868),
-    (-11.147, 2.346, 12.625, -1.986),
-    (-14.378, 2.347, 18.116, -2.461),
-    (-15.599, 2.144, 18.105, -2.01),
-    (-10.046, 0.841, 7.762, 0.0),
-)
-#: Another seat's mean H when it wins, and a non-winner's mean U at the end (same games).
-OTHERS_H = 85.0
-OTHERS_U = 36.0
-
-
-def win_chance(shanten: int, accept: float, left: int) -> float:
-    """The chance that a seat wins from here (see :data:`WIN_CHANCE`).
-
-    >>> round(win_chance(0, 10.0, 60), 2), round(win_chance(1, 10.0, 60), 2)
-    (0.67, 0.31)
-    """
-    if shanten < 0:
-        return 1.0
-    c0, c1, c2, c3 = WIN_CHANCE[min(shanten, 4)]
-    la = math.log1p(accept)
-    w = left / 100.0
-    return 1.0 / (1.0 + math.exp(-(c0 + c1 * la + c2 * w + c3 * la * w)))
-
-
-class _EVContext(_ValueContext):
-    """The expert's evaluation in 胡: the hand's expected net from here, P × (3Ĥ + H̄ + 2Ū)
-    + (1 − P) × 2U (each non-winner pays the winner H, and the non-winners settle their U;
-    the dealer's ×2 scales every term alike). P is :func:`win_chance`, Ĥ the winner's
-    expected value (the exact mean over the waits of a ready hand, else the value model's),
-    U the hand's value as a non-winner, H̄ and Ū another winner's H and a non-winner's U.
-    :meth:`parts` keeps Ĥ and U for the :meth:`combine` that follows it."""
-
-    def __init__(self, view: View, wilds: int, danger: float, pairs: float) -> None:
-        super().__init__(view, wilds, danger, 0.0, pairs, loser=1.0)
-        self.left = view.wall_left - view.dead_wall
-        self.last = (0.0, 0.0)
-
-    def parts(self, counts: list[int], melds: int = 0) -> tuple[int, float, float]:
-        sf, accept, val = _Context.parts(self, counts, melds)
-        pending = self.pending
-        ms = [*self.my_melds, pending] if pending is not None else self.my_melds
-        hand = HandValue(counts, self.wilds, ms, self.my_bonus, self.view.seat.number, self.unseen)
-        h = 0.0
-        if sf == 0:
-            live = self.unseen_wilds + sum(
-                self.unseen[x] for x in range(34) if x != self.wild_face and counts[x] < 4
-                and self._completes(counts, x, len(ms) - self.meld_count)
-            )
-            if live:
-                h = self.wins_value(counts) / live
-        if not h:
-            h = hand.expected()
-        self.last = (h, float(hand.as_loser()))
-        return sf, accept, val
-
-    def _completes(self, counts: list[int], x: int, extra: int) -> bool:
-        counts[x] += 1
-        done = self.distance(counts, extra) < 0
-        counts[x] -= 1
-        return done
-
-    def combine(self, sf: int, accept: float, value: float) -> float:
-        h, u = self.last
-        p = win_chance(sf, accept, self.left)
-        ev = p * (3.0 * h + OTHERS_H + 2.0 * OTHERS_U) + (1.0 - p) * 2.0 * u
-        return -1000.0 * sf + ev + 1e-3 * (accept + value)
-
-
 def rate_with_value(
     view: View,
     legal: Sequence[Action],
@@ -610,8 +463,6 @@ def rate_with_value(
     loser: float = 0.0,
     pinghu: float = 0.0,
     value: float = VALUE,
-    ready: float = 0.0,
-    ev: bool = False,
 ) -> list[tuple[float, Action]]:
     """The expert's rating: ``strong``'s (:func:`~paiju.bots.strong.rate_actions`: shanten,
     then acceptance, then value, less danger), best first (ties in the order of ``legal``).
@@ -632,11 +483,7 @@ def rate_with_value(
     {'discard'}
     """
     counts, wilds = natural_counts(view)
-    ctx: _ValueContext
-    if ev and view.phase is Phase.ACT:
-        ctx = _EVContext(view, wilds, danger, pairs)
-    else:
-        ctx = _ValueContext(view, wilds, danger, per_doubling, pairs, loser, pinghu, value, ready)
+    ctx = _ValueContext(view, wilds, danger, per_doubling, pairs, loser, pinghu, value)
     rated = rate_actions(view, legal, chow=chow, context=ctx)
     out = [(r.utility, r.action) for r in rated]
     if two_step > 0 and out and view.phase is Phase.ACT:

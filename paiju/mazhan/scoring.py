@@ -55,7 +55,6 @@ __all__ = [
     "round_up",
     "score",
     "score_json",
-    "winner_value",
 ]
 
 #: 辣子: the cap of every value, and the value of the limit hands.
@@ -683,20 +682,6 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
             tuple(_meld_set(m) for m in sh.melds),
             "limit",
         )
-    best, _, fixed, stars = _best_reading(hand, seat, sh)
-    # the chosen reading again, with the labels of its sets (only this one needs them)
-    return _evaluate(
-        hand, seat, sh, best[0], best[1], fixed.single, stars, label=True, fixed=fixed
-    )
-
-
-def _best_reading(
-    hand: FinishedHand, seat: Seat, sh: SeatHand
-) -> tuple[tuple[tuple[Group, ...], bool], tuple[int, bool, int, int, int] | None, _Fixed, int]:
-    """The winner's best reading (groups, whether the winning discard made a pung), its
-    key (``None`` when it was the only reading), the fixed part and the ★ held."""
-    win_by = hand.win_by
-    assert win_by is not None
     counts, stars = _tile_counts(sh.concealed, hand.wild)
     keys = suit_keys(counts)
     single = _single_wait(hand, sh, counts, stars, keys)
@@ -718,28 +703,8 @@ def _best_reading(
                 if key > best_key:
                     best, best_key = (groups, won_pung), key
     assert best is not None  # the winner's hand was checked complete
-    return best, best_key, fixed, stars
-
-
-def winner_value(hand: FinishedHand) -> int:
-    """The winner's value H alone (§7), as :func:`score` would give it, without the
-    items, the other seats or the payments: for a bot weighing the wins a hand may come to.
-    ``hand`` need hold only the winner's tiles, and need not have been checked; its
-    winner's tiles must make a complete hand.
-
-    >>> from paiju.mazhan.record import EXAMPLE
-    >>> winner_value(FinishedHand.from_json(EXAMPLE))
-    320
-    """
-    seat = hand.winner
-    assert seat is not None and hand.win_by is not None
-    sh = hand.players[seat]
-    if hand.win_by is WinBy.SHA_ZHU or hand.tianhu:
-        return LIMIT
-    best, key, fixed, stars = _best_reading(hand, seat, sh)
-    if key is None:
-        key = fixed.key(best[0], best[1], stars)
-    return key[0]
+    # the chosen reading again, with the labels of its sets (only this one needs them)
+    return _evaluate(hand, seat, sh, best[0], best[1], single, stars, label=True, fixed=fixed)
 
 
 #: Per face: its suit's bit (bit 3 for the honours), and a concealed pung's base points.
@@ -755,8 +720,8 @@ class _Fixed:
     checks it on every reading of many hands)."""
 
     __slots__ = ("all_chow_melds", "base", "bonus_items", "bonus_tai", "dihu", "meld_items",
-                 "meld_suit_bits", "meld_tai", "no_chow_melds", "pinghu_ok", "single", "tai",
-                 "win_index", "win_tile", "wind")  # fmt: skip
+                 "meld_suit_bits", "meld_tai", "no_chow_melds", "pinghu_ok", "tai", "win_index",
+                 "win_tile", "wind")  # fmt: skip
 
     def __init__(self, hand: FinishedHand, seat: Seat, sh: SeatHand, single: bool) -> None:
         win_by = hand.win_by
@@ -777,7 +742,6 @@ class _Fixed:
         self.all_chow_melds = chows == len(sh.melds)
         self.meld_suit_bits = bits
         self.pinghu_ok = not sh.bonus and win_by.is_discard_like and not single
-        self.single = single
         self.dihu = hand.dihu
         self.win_tile = hand.win_tile
         self.win_index = -1 if hand.win_tile is None else hand.win_tile.index
