@@ -209,19 +209,21 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--seed", type=int, default=1)
     sub.add_parser("write")
     args = parser.parse_args(argv)
-    data = _load()
+    # the store is read after the run, so that runs in parallel processes all keep theirs
     if args.command == "arena":
         r = run_arena(args.game, args.bots.split(","), args.hands, args.seed)
+        data = _load()
         data["arenas"].append(r)
         _save(data)
         print("\n".join(r["lines"]), f"({r['seconds'] / 60:.1f} min, load {r['load']})")
     elif args.command == "timing":
         r = run_timing(args.game, args.hands, args.budget_ms, args.seed)
+        data = _load()
         data["timings"].append(r)
         _save(data)
         print(json.dumps(r, indent=1))
     else:
-        write(data)
+        write(_load())
     return 0
 
 

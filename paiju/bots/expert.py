@@ -146,6 +146,23 @@ TWO_STEP_MOST = 3
 #: - the U weight growing as the wall is drawn, and a cost on a pung from the seat before
 #:   (like a chow, it takes the place of a draw): no decision changed in 20 hands, or 2 in
 #:   699; not measured.
+#:
+#: Also tried (seeds 12 and 13, as above; the first two in commit 9c9764a, reverted in the
+#: next):
+#:
+#: - a ready hand's acceptance replaced by the exact expected H of its wins (the scorer's H
+#:   for each wait, 60 胡 per tile): +1.18 [−2.52, +4.88] and −0.19 [−3.77, +3.40];
+#: - the discards rated, within a shanten, by the expected net in 胡 with a fitted chance of
+#:   winning: −5.96 [−14.36, +2.44] and +0.99 [−7.56, +9.53];
+#: - 15 points for each single 中, 發 or seat wind held (two or more copies unseen): −3.78
+#:   [−14.38, +6.83] and −3.98 [−15.01, +7.05];
+#: - 2 points for each middle tile held (3–7; 1 for a 2 or an 8): −10.89 [−21.74, −0.05]
+#:   and −4.42 [−15.58, +6.73].
+#:
+#: ``benchmarks/expert_pairs.py`` plays the rating's choice and an alternative from the true
+#: state with the real bots: no kind of decision where the alternative measured better, and
+#: one pair's difference varies by about 280 胡, so a search would need about 3,000 pairs per
+#: decision to tell 10 胡 apart (docs/bots.md).
 
 
 def rollout_action(state: State, seat_index: int, rng: random.Random) -> Action:
