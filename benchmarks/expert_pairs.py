@@ -35,7 +35,7 @@ from typing import Any
 
 from paiju.bots.base import Bot
 from paiju.bots.driver import bot_rng
-from paiju.bots.expert import CHOW, MARGIN, ExpertBot, rate_with_value
+from paiju.bots.expert import CHOW, LOSER, MARGIN, ExpertBot, rate_with_value
 from paiju.bots.strong import StrongBot, rate_actions
 from paiju.games import game
 from paiju.mazhan.actions import Action, ActionKind
@@ -76,7 +76,7 @@ def candidates(view: View, legal: Sequence[Action]) -> list[tuple[float, Action]
     >>> 1 <= len(candidates(view, view.legal)) <= 3
     True
     """
-    ranked = rate_with_value(view, legal, loser=ExpertBot().loser, chow=CHOW)
+    ranked = rate_with_value(view, legal, loser=LOSER, chow=CHOW)
     if view.phase is not Phase.ACT or not ranked:
         return ranked
     return [(u, a) for u, a in ranked[:3] if u >= ranked[0][0] - MARGIN]

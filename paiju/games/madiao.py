@@ -182,9 +182,7 @@ class MaDiaoGame:
         ...
         ValueError: the hand is not over
         """
-        if state.result is None:
-            raise ValueError("the hand is not over")
-        return state.result.to_json()
+        return _finished(state).to_json()
 
     def transfers(self, state: md.State) -> list[Transfer]:
         """The settlement as payments in 注: between the banker and each 散家 (their net
@@ -195,9 +193,7 @@ class MaDiaoGame:
         ...
         ValueError: the hand is not over
         """
-        if state.result is None:
-            raise ValueError("the hand is not over")
-        settlement = state.result.settlement
+        settlement = _finished(state).settlement
         b = settlement.banker.number - 1
         explicit = [(a, t, z, "qiaomen") for a, t, z in settlement.qiaomen]
         explicit += [(a, t, z, "he") for a, t, z in settlement.he]
@@ -227,9 +223,7 @@ class MaDiaoGame:
         ...
         ValueError: the hand is not over
         """
-        if state.result is None:
-            raise ValueError("the hand is not over")
-        seats = state.result.settlement.seats
+        seats = _finished(state).settlement.seats
         return [float(seats[seat].net) for seat in SEATS]
 
     def outcome(self, state: md.State, seat: int) -> HandOutcome:
@@ -240,9 +234,7 @@ class MaDiaoGame:
         ...
         ValueError: the hand is not over
         """
-        if state.result is None:
-            raise ValueError("the hand is not over")
-        net = Fraction(state.result.settlement.net[SEATS[seat]])
+        net = Fraction(_finished(state).settlement.net[SEATS[seat]])
         return HandOutcome(net, net > 0, None)
 
     def timeout_action(self, state: md.State, seat: Seat) -> md.Action:
@@ -342,3 +334,10 @@ class MaDiaoTally:
 
 #: The Ma Diao game.
 MADIAO = MaDiaoGame()
+
+
+def _finished(state: md.State) -> md.HandResult:
+    """The hand's result; ``ValueError`` while it is not over."""
+    if state.result is None:
+        raise ValueError("the hand is not over")
+    return state.result

@@ -180,9 +180,7 @@ class MazhanGame:
         ...
         ValueError: the hand is not over
         """
-        if state.result is None:
-            raise ValueError("the hand is not over")
-        return state.result.to_json()
+        return _finished(state).to_json()
 
     def transfers(self, state: mz.State) -> list[Transfer]:
         """§7's payments in 胡 (the dealer's doubled already).
@@ -192,11 +190,9 @@ class MazhanGame:
         ...
         ValueError: the hand is not over
         """
-        if state.result is None:
-            raise ValueError("the hand is not over")
         return [
             Transfer(p.payer.number - 1, p.payee.number - 1, Fraction(p.amount), p.reason)
-            for p in state.result.settlement.payments
+            for p in _finished(state).settlement.payments
             if p.amount > 0
         ]
 
@@ -208,9 +204,7 @@ class MazhanGame:
         ...
         ValueError: the hand is not over
         """
-        if state.result is None:
-            raise ValueError("the hand is not over")
-        net = state.result.settlement.net
+        net = _finished(state).settlement.net
         return [float(net[seat]) for seat in SEATS]
 
     def outcome(self, state: mz.State, seat: int) -> HandOutcome:
@@ -221,9 +215,7 @@ class MazhanGame:
         ...
         ValueError: the hand is not over
         """
-        if state.result is None:
-            raise ValueError("the hand is not over")
-        r = state.result
+        r = _finished(state)
         s = SEATS[seat]
         return HandOutcome(
             Fraction(r.settlement.net[s]), r.winner is s, r.winner is not None and r.discarder is s
@@ -330,3 +322,10 @@ class MazhanTally:
 
 #: The Mazhan game.
 MAZHAN = MazhanGame()
+
+
+def _finished(state: mz.State) -> mz.HandResult:
+    """The hand's result; ``ValueError`` while it is not over."""
+    if state.result is None:
+        raise ValueError("the hand is not over")
+    return state.result
