@@ -317,7 +317,11 @@ export function handle(raw: unknown, now: number = Date.now()): void {
           handInfo.value = { hand: f.hand, stake: f.stake, fee: handInfo.value?.fee ?? f.stake };
         }
         const added = entriesOf(f.events, f.hand, f.version);
-        if (added.length) moveLog.value = [...moveLog.value, ...added].slice(-400);
+        // a connection's first view of a live hand carries the hand so far: the log is
+        // rebuilt from it (a reload keeps its moves), and nothing in it is news to toast
+        const catchUp = m.catch_up === true;
+        if (catchUp) moveLog.value = added.slice(-400);
+        else if (added.length) moveLog.value = [...moveLog.value, ...added].slice(-400);
         if (pending.value && pending.value.version !== f.view.version) pending.value = null;
         // a live hand's view names this player's seat; a finished one's may be the seat
         // of the hand before the deal passed
@@ -329,7 +333,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
         ) {
           seated.value = { ...seated.value, seat: f.view.seat };
         }
-        for (const e of added) {
+        for (const e of catchUp ? [] : added) {
           if (e.kind !== "claim_lost") continue;
           const to = lostTo(e.detail);
           toast(

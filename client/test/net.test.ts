@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { BACKOFF_MS, backoff, Socket } from "../src/net/socket";
-import type { ServerMessage } from "../src/protocol";
-import { escaped, frame, handle, settlement, unknownFrames } from "../src/store";
+import type { GameEvent, ServerMessage } from "../src/protocol";
+import { escaped, frame, handle, moveLog, settlement, toasts, unknownFrames } from "../src/store";
 import { overView } from "./fixtures/mazhan";
 
 class FakeWS {
@@ -158,5 +158,51 @@ describe("frames", () => {
     } satisfies ServerMessage);
     expect(frame.value).toBeNull();
     expect(escaped.value).toMatchObject({ seat: "W", penalty: 4000 });
+  });
+
+  it("rebuilds the move log from a connection's first view, with no old news toasted", () => {
+    const view = (events: GameEvent[], catchUp: boolean, version: number) =>
+      handle({
+        type: "view",
+        table: 1,
+        hand: 8,
+        version,
+        view: overView,
+        events,
+        clock: null,
+        stake: 10,
+        your_action: null,
+        catch_up: catchUp,
+      } satisfies ServerMessage);
+    const discard = (seat: "E" | "S", tile: string): GameEvent => ({
+      kind: "discard",
+      seat,
+      tiles: [tile],
+      detail: "",
+    });
+    view([discard("E", "1m")], false, 1);
+    view([discard("S", "2m")], false, 2);
+    expect(moveLog.value.map((e) => e.tiles[0])).toEqual(["1m", "2m"]);
+    // a reconnect: the server sends the hand so far; the log is that, not twice that
+    const before = toasts.value.length;
+    view(
+      [
+        discard("E", "1m"),
+        discard("S", "2m"),
+        { kind: "claim_lost", seat: null, tiles: [], detail: "W peng" },
+        discard("E", "3m"),
+      ],
+      true,
+      4,
+    );
+    expect(moveLog.value.map((e) => e.kind)).toEqual([
+      "discard",
+      "discard",
+      "claim_lost",
+      "discard",
+    ]);
+    expect(toasts.value.length).toBe(before);
+    view([discard("S", "4m")], false, 5);
+    expect(moveLog.value.length).toBe(5);
   });
 });

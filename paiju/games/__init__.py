@@ -291,13 +291,19 @@ def replay(
     setup: Mapping[str, Any],
     actions: Sequence[str | A],
     start: S | None = None,
+    events: list[Any] | None = None,
 ) -> S:
     """The state after applying ``actions`` (strings or actions) to the hand dealt from
-    ``seed`` (or to ``start``): a fold of :meth:`Game.apply`.
+    ``seed`` (or to ``start``): a fold of :meth:`Game.apply`. Each action's events are
+    appended to ``events`` when it is given.
 
     >>> g = game("madiao")
     >>> replay(g, g.default_ruleset(), 4, {}, []).version
     0
+    >>> seen: list[Any] = []
+    >>> state = replay(g, g.default_ruleset(), 4, {}, ["E fa 4m"], events=seen)
+    >>> [e.kind for e in seen]
+    ['play']
 
     Raises :class:`~paiju.errors.ReplayError` naming the first action that fails (1-based).
     """
@@ -305,9 +311,11 @@ def replay(
     for n, item in enumerate(actions, start=1):
         try:
             action = g.parse_action(item) if isinstance(item, str) else item
-            state, _ = g.apply(state, action)
+            state, happened = g.apply(state, action)
         except RulesError as err:
             raise ReplayError(f"action {n} {str(item)!r}: {err}") from None
+        if events is not None:
+            events.extend(happened)
     return state
 
 

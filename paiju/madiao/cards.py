@@ -133,6 +133,21 @@ def _name_zh(suit: Suit, rank: int) -> str:
     return f"{_NUM[9 - rank]}文"
 
 
+def _name_en(suit: Suit, rank: int) -> str:
+    if suit is Suit.SHI:
+        named = {11: "Myriad Myriads", 10: "Thousand Myriads", 9: "Hundred Myriads"}
+        return named.get(rank) or f"{rank + 1}0 Myriads"
+    if suit is Suit.WAN:
+        return "1 Myriad" if rank == 1 else f"{rank} Myriads"
+    if suit is Suit.SUO:
+        return "1 String" if rank == 1 else f"{rank} Strings"
+    if rank == 11:
+        return "Empty Coin"
+    if rank == 10:
+        return "Half Coin"
+    return "1 Coin" if rank == 9 else f"{10 - rank} Coins"
+
+
 _NICKNAMES = {
     "wt": ("紅萬", "萬勝", "宋江"),
     "qt": ("千僧", "紅千", "武松"),
@@ -277,6 +292,15 @@ class Card:
         ('千萬', '三索')
         """
         return _name_zh(self.suit, self.rank)
+
+    @property
+    def name_en(self) -> str:
+        """The English name, as the browser client writes it.
+
+        >>> Card.parse("qt").name_en, Card.parse("1s").name_en, Card.parse("0c").name_en
+        ('Thousand Myriads', '1 String', 'Empty Coin')
+        """
+        return _name_en(self.suit, self.rank)
 
     @property
     def nicknames(self) -> tuple[str, ...]:

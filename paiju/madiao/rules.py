@@ -490,13 +490,13 @@ class Penalty:
         """What happened, in English.
 
         >>> Penalty(Seat.W, "zongbai", Card.parse("wt"), 3).en
-        'spent wt in trick 3, and 百老 later went 上桌'
+        'spent Myriad Myriads in trick 3, and 百老 later went 上桌'
         """
         if self.kind == "zongbai":
-            return f"spent {self.card} in trick {self.trick}, and 百老 later went 上桌"
+            return f"spent {self.card.name_en} in trick {self.trick}, and 百老 later went 上桌"
         return (
-            f"could capture the banker's card with {self.card} in trick {self.trick}, threw "
-            "face down; the banker then put a 賞 上桌"
+            f"could capture the banker's card with {self.card.name_en} in trick "
+            f"{self.trick}, threw face down; the banker then put a 賞 上桌"
         )
 
 

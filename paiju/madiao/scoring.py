@@ -74,7 +74,7 @@ def diao_name(tricks: Sequence[int]) -> str:
 class Bonus:
     """One bonus item in 注.
 
-    >>> Bonus("賞上桌 九萬", "top card won to the table: 9m", 1).to_json()["zhu"]
+    >>> Bonus("賞上桌 九萬", "top card (賞) won to the table: 9 Myriads", 1).to_json()["zhu"]
     1
     """
 
@@ -175,6 +175,7 @@ class Settlement:
 
 
 _BONUS_ROLES = {Role.SHANG: "賞", Role.JIAN: "肩", Role.JI: "極"}
+_BONUS_ROLES_EN = {Role.SHANG: "top card", Role.JIAN: "second card", Role.JI: "bottom card"}
 #: 雌突 (八萬, 六萬, 五萬) and 公突 (百老 大公突, 九十 小公突), for the 突 module (§3.5).
 CI_TU = frozenset(ALL_CARDS[i] for i in (18, 16, 15))
 NINETY = ALL_CARDS[7]
@@ -290,9 +291,11 @@ def _card_bonuses(cards: Sequence[Card], opts: SettleOptions, mian: Card | None)
             if c.role is not Role.SHANG and not fuzheng:
                 continue
             if fuzheng:
-                items.append(Bonus(f"扶正次賞 {c.name_zh}", f"次賞 made 正賞 by the 面張: {c}", 1))
+                en = f"second card (次賞) made top (正賞) by the face card: {c.name_en}"
+                items.append(Bonus(f"扶正次賞 {c.name_zh}", en, 1))
                 continue
-        items.append(Bonus(f"{role}上桌 {c.name_zh}", f"{role} won to the table: {c}", 1))
+        en = f"{_BONUS_ROLES_EN[c.role]} ({role}) won to the table: {c.name_en}"
+        items.append(Bonus(f"{role}上桌 {c.name_zh}", en, 1))
     return items
 
 

@@ -8,7 +8,7 @@
 | ``PAIJU_TURN_SECONDS`` | the turn clock (§10) | 15 |
 | ``PAIJU_READY_SECONDS`` | the ready clock: unconfirmed people are unseated, free | 20 |
 | ``PAIJU_BOT_WAIT`` | seconds before bots fill empty seats | 10 |
-| ``PAIJU_BOT_DELAY`` | a bot's (or 托管's) mean think time, seconds | 0.3 |
+| ``PAIJU_BOT_DELAY`` | a bot's (or 托管's) mean think time, seconds (each one 0.5–1.5 × it) | 1.0 |
 | ``PAIJU_DISCONNECT_SECONDS`` | how long a player may stay away from a live hand | 180 |
 | ``PAIJU_COMMIT_DELAY`` | seconds a lone write waits for others to share its commit | 0.003 |
 | ``PAIJU_REDIS_URL`` | Redis: many processes form one world (docs/deploy.md) | — |
@@ -64,7 +64,7 @@ class Settings(BaseSettings):
     turn_seconds: float = Field(15.0, gt=0)
     ready_seconds: float = Field(20.0, gt=0)
     bot_wait: float = Field(10.0, ge=0)
-    bot_delay: float = Field(0.3, ge=0)
+    bot_delay: float = Field(1.0, ge=0)
     disconnect_seconds: float = Field(180.0, gt=0)
     commit_delay: float = Field(0.003, ge=0, le=1)
     seed: int | None = None

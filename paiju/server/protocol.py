@@ -190,6 +190,11 @@ class ViewFrame(_Message):
     clock: Clock | None
     stake: int
     your_action: str | None = Field(description="this seat's action that made this version")
+    catch_up: bool = Field(
+        False,
+        description="true on a connection's first view of a live hand: `events` is then the "
+        "whole hand so far, as this seat may see it (the move log is rebuilt from them)",
+    )
 
 
 class Move(_Message):

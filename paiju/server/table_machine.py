@@ -62,7 +62,7 @@ class Timing:
     turn: float = 15.0
     ready: float = 20.0
     bot_wait: float = 10.0
-    bot_delay: float = 0.3
+    bot_delay: float = 1.0
     disconnect: float = 180.0
 
 
@@ -102,6 +102,9 @@ class _Hand:
     last: tuple[int, str] | None = None
     deadlines: dict[int, float] = field(default_factory=dict)
     dealt: list[Any] = field(default_factory=list)  # the deal's events, sent with the first view
+    # every event of the hand so far: a seat that (re)connects gets them, as that seat may see
+    # them, so its move log is whole after a reload
+    events: list[Any] = field(default_factory=list)
 
 
 class TableMachine:
@@ -425,7 +428,7 @@ class TableMachine:
         if hand is not None and hand.id is not None:
             self._send(account, self._hand_start(seat))
             self._shown.pop(seat, None)
-            self._send_view(seat, [], force=True)
+            self._send_view(seat, hand.events, force=True, catch_up=True)
         elif not self.live:
             for frame in self._keep.get(account, []):
                 self._send(account, frame)
@@ -655,6 +658,7 @@ class TableMachine:
     def _after_change(self, events: list[Any]) -> None:
         hand = self.hand
         assert hand is not None
+        hand.events.extend(events)
         self._schedule()
         if self.game.is_over(hand.state):
             self._settle(events)
@@ -980,7 +984,7 @@ class TableMachine:
                 }
         return None
 
-    def _view_frame(self, seat: int, events: list[Any]) -> dict[str, Any]:
+    def _view_frame(self, seat: int, events: list[Any], catch_up: bool = False) -> dict[str, Any]:
         hand = self.hand
         assert hand is not None and hand.id is not None
         seat_obj = self.game.seats[seat]
@@ -996,6 +1000,7 @@ class TableMachine:
             "clock": self._clock(seat),
             "stake": hand.stake,
             "your_action": hand.last[1] if hand.last and hand.last[0] == seat else None,
+            "catch_up": catch_up,
         }
 
     def _view_json(self, view: dict[str, Any]) -> bytes:
@@ -1018,7 +1023,9 @@ class TableMachine:
             view = {**view, "seats": done}
         return orjson.dumps(view)
 
-    def _send_view(self, seat: int, events: list[Any], force: bool = False) -> None:
+    def _send_view(
+        self, seat: int, events: list[Any], force: bool = False, catch_up: bool = False
+    ) -> None:
         """A seat's view, if it has a person and anything changed for them (a private
         decision of another seat changes nothing, so nothing is sent: not even the fact)."""
         p = self.seats[seat]
@@ -1027,7 +1034,7 @@ class TableMachine:
         hand = self.hand
         assert hand is not None
         before = self._shown.get(seat)
-        frame = self._view_frame(seat, events)
+        frame = self._view_frame(seat, events, catch_up)
         if not force and self._shown[seat] == before and not frame["events"]:
             return
         self._send(p.account, frame)
@@ -1085,7 +1092,9 @@ def restore(
             rec["name"], account=acc, level=rec.get("level"), bot=rec.get("bot"),
             connected=False, confirmed=True, balance=balances.get(acc, 0) if acc else 0,
         )  # fmt: skip
-    state = replay(g, m.ruleset, seed, setup, actions)
+    dealt_state, history = g.deal(m.ruleset, seed, setup)
+    history = list(history)
+    state = replay(g, m.ruleset, seed, setup, actions, start=dealt_state, events=history)
     m.hands_started = hand_no
     m.setup = dict(setup)
     m.hand = _Hand(
@@ -1099,6 +1108,7 @@ def restore(
         fee_moves=list(table_fees({a: b + stake for a, b in balances.items()}, stake)),
         id=hand_id,
         seq=len(actions),
+        events=history,
     )
     m.phase = "live"
     m._now = now

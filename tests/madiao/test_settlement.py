@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import itertools
+import random
+import re
 from fractions import Fraction
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from paiju.games import game
 from paiju.madiao.cards import ALL_CARDS, parse_cards
 from paiju.madiao.scoring import diao, diao_name, settle
 from paiju.madiao.seats import SEATS, Seat
@@ -99,3 +102,31 @@ def test_settlement_is_always_zero_sum(
     holder = SEATS[deck.index(8) % 4]
     s = settle(banker, tricks, table, holder, dict(zip(SEATS, chong, strict=True)))
     assert sum(s.net.values()) == 0
+
+
+CARD_CODE = re.compile(r"(?<![A-Za-z0-9])(?:[1-9][tmsc]|[wqb]t|hc|0c)(?![A-Za-z0-9])")
+
+
+def test_a_settlement_names_its_cards_in_english_in_its_english_lines() -> None:
+    # a player reading the English settlement meets "Empty Coin", never the code "0c"
+    g = game("madiao")
+    checked = 0
+    for seed in range(60):
+        state = g.new_hand(g.default_ruleset(), seed, {})
+        rng = random.Random(seed)
+        while not g.is_over(state):
+            seat = g.acting(state)[0]
+            state, _ = g.apply(state, rng.choice(g.legal_actions(state, seat)))
+        result = g.observe(state, g.seats[0]).to_json()["result"]
+        english = [b["en"] for s in result["seats"].values() for b in s["bonuses"]]
+        english += [p["en"] for p in result["penalties"]]
+        for text in english:
+            assert not CARD_CODE.search(text), text
+            checked += 1
+    assert checked > 20
+
+
+def test_a_bonus_for_a_card_on_the_table_names_it_and_its_role() -> None:
+    assert ALL_CARDS[39].name_en == "Empty Coin" and str(ALL_CARDS[39]) == "0c"
+    assert {c.name_en for c in ALL_CARDS} >= {"Myriad Myriads", "1 String", "Half Coin"}
+    assert len({c.name_en for c in ALL_CARDS}) == 40

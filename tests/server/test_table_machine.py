@@ -142,6 +142,26 @@ def test_staying_away_too_long_is_an_escape_and_coming_back_resumes() -> None:
     assert sim.ledger.hands[max(sim.ledger.hands)]["status"] == "aborted"
 
 
+@pytest.mark.parametrize("room", [MAZHAN, MADIAO], ids=["mazhan", "madiao"])
+def test_a_returning_seat_gets_the_hand_so_far_as_it_would_have_seen_it(room: Room) -> None:
+    # two tables dealt and played alike: at one the player stays, at the other they reload
+    # (a new connection) after 40 s; the returning view's events are every event the staying
+    # player was shown, so a reload keeps the move log whole
+    stay, back = alone_hand(room, seed=21), alone_hand(room, seed=21)
+    back.disconnect(1)
+    stay.run(40.0)
+    back.run(40.0)
+    assert stay.machine.hand is not None and back.machine.hand is not None
+    assert stay.machine.hand.state == back.machine.hand.state
+    back.connect(1)
+    views = [f for f in stay.frames[1] if f["type"] == "view"]
+    shown = [e for f in views for e in f["events"]]
+    returning = [f for f in back.frames[1] if f["type"] == "view"][-1]
+    assert returning["catch_up"] is True and not any(f["catch_up"] for f in views)
+    assert returning["events"] == shown and len(shown) > 10
+    assert returning["view"] == views[-1]["view"]
+
+
 def test_a_storage_outage_pauses_the_table_and_it_resumes_by_itself() -> None:
     sim = alone_hand(seed=6)
     sim.feed(io.Tuoguan(1, True))
@@ -245,6 +265,8 @@ def test_a_live_hand_is_rebuilt_from_its_log() -> None:
     )  # fmt: skip
     assert machine.hand is not None and machine.hand.seq == len(steps)
     assert machine.hand.state.version == sim.machine.hand.state.version  # type: ignore[union-attr]
+    # the hand's events are rebuilt with it: a player who comes back sees the whole log
+    assert machine.hand.events == sim.machine.hand.events  # type: ignore[union-attr]
     assert any(isinstance(o, io.SetTimer) and o.key == "away:1" for o in outputs)
 
 

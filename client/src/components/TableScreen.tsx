@@ -172,7 +172,7 @@ function SettlementPanel(): JSX.Element | null {
       data-hand={s.hand}
     >
       <h2 id="settlement-title">
-        {t("settlement")} · {t("handNo", { n: s.hand })}
+        {t("settlement")} · {t("handNo", { n: tableState.value?.handNo || s.hand })}
       </h2>
       {body}
       {tableState.value ? (
@@ -242,7 +242,11 @@ export function TableScreen(): JSX.Element {
     >
       <div class="table-bar">
         <span class="room">{room ? roomName(room) : ""}</span>
-        {info ? <span>{t("handNo", { n: info.hand })}</span> : null}
+        {info ? (
+          <span data-hand={info.hand} title={`#${info.hand}`}>
+            {t("handNo", { n: ts?.handNo || info.hand })}
+          </span>
+        ) : null}
         {stake ? (
           <span data-stake={stake}>
             {t("stake")} {stake} · {t("fee")} {info?.fee ?? stake}

@@ -759,6 +759,10 @@ export type Stake1 = number;
  * this seat's action that made this version
  */
 export type YourAction = string | null;
+/**
+ * true on a connection's first view of a live hand: `events` is then the whole hand so far, as this seat may see it (the move log is rebuilt from them)
+ */
+export type CatchUp = boolean;
 export type Type11 = "settlement";
 export type Hand5 = number;
 export type Stake2 = number;
@@ -970,6 +974,7 @@ export interface ViewFrame {
   clock: Clock | null;
   stake: Stake1;
   your_action: YourAction;
+  catch_up?: CatchUp;
 }
 /**
  * What one Mazhan seat sees (``docs/views.md``).
