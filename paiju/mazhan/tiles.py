@@ -259,8 +259,8 @@ class Tile:
     def name_en(self) -> str:
         """The English name.
 
-        >>> [t.name_en for t in parse_tiles("3p2z1h")]
-        ['3 dots', 'south wind', 'plum (flower 1)']
+        >>> [t.name_en for t in parse_tiles("3p1p1m2z1h")]
+        ['3 dots', '1 dot', '1 character', 'south wind', 'plum (flower 1)']
         """
         suit = self.suit
         if suit is Suit.HONOR:
@@ -269,7 +269,10 @@ class Tile:
             return f"{_FLOWER_EN[self.rank - 1]} (flower {self.rank})"
         if suit is Suit.SEASON:
             return f"{_SEASON_EN[self.rank - 1]} (season {self.rank})"
-        return f"{self.rank} {_SUITED_EN[suit]}"
+        name = _SUITED_EN[suit]
+        if self.rank == 1 and suit is not Suit.SOU:  # "1 dot", "1 character"; bamboo is both
+            name = name[:-1]
+        return f"{self.rank} {name}"
 
     @property
     def glyph(self) -> str:

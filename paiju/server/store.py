@@ -369,7 +369,9 @@ class Store:
             ]
 
     def hands_for(self, account_id: int, limit: int = 50) -> list[dict[str, Any]]:
-        """The finished hands an account played, newest first, with its net in points."""
+        """The finished hands an account played, newest first, with its net in points: those
+        settled (``status`` "done") and those an escape aborted ("aborted", with the
+        ``escaper``'s seat and why; no net in 胡/注, and only the escape's points)."""
         with self.sessions() as s:
             ids = list(
                 s.scalars(
@@ -387,7 +389,7 @@ class Store:
                 return []
             hands = s.scalars(
                 sa.select(Hand)
-                .where(Hand.id.in_(ids), Hand.status == "done")
+                .where(Hand.id.in_(ids), Hand.status.in_(("done", "aborted")))
                 .order_by(Hand.id.desc())
             ).all()
             points = {
@@ -403,18 +405,21 @@ class Store:
                 seat = _seat_of(h.seats, account_id)
                 if seat is None:
                     continue
-                out.append(
-                    {
-                        "hand": h.id,
-                        "game": h.game,
-                        "seat": seat,
-                        "stake": int(h.stake),
-                        "net": (h.result or {}).get("net", {}).get(seat),
-                        "points": points.get(h.id, 0),
-                        "winner": (h.result or {}).get("winner"),
-                        "at": h.created_at.isoformat(),
-                    }
-                )
+                result = h.result or {}
+                row = {
+                    "hand": h.id,
+                    "game": h.game,
+                    "seat": seat,
+                    "stake": int(h.stake),
+                    "net": result.get("net", {}).get(seat),
+                    "points": points.get(h.id, 0),
+                    "winner": result.get("winner"),
+                    "at": h.created_at.isoformat(),
+                    "status": h.status,
+                }
+                if h.status == "aborted":
+                    row.update(net=None, escaper=result.get("escaper"), why=result.get("why"))
+                out.append(row)
             return out
 
     def hand_record(self, hand_id: int, account_id: int) -> tuple[dict[str, Any], str] | None:

@@ -152,6 +152,12 @@ def test_four_timeouts_in_a_row_are_an_escape_and_cost_400_stakes(db_url: str) -
         ]
         escape = [e for e in entries if e["reason"] == "escape"]
         assert sum(e["amount"] for e in escape) == -end["penalty"]
+        # the escaped hand is in the player's hands, marked, with what it cost
+        hands = client.get("/api/hands", headers=bearer(token)).json()["hands"]
+        mine = next(h for h in hands if h["hand"] == end["hand"])
+        assert mine["status"] == "aborted" and mine["escaper"] == mine["seat"]
+        assert mine["why"] == "timeouts" and mine["net"] is None
+        assert mine["points"] == -end["penalty"] - end.get("stake", 10)  # with its table fee
     books_balance(db_url)
 
 

@@ -78,7 +78,10 @@ export function BalanceChart({ entries }: { entries: LedgerEntry[] }): JSX.Eleme
 }
 
 function result(h: HandSummary): string {
-  if (h.status === "aborted" || h.result === "escape") return t("escaped");
+  if (h.status === "aborted" || h.result === "escape")
+    return h.escaper && h.escaper !== h.seat
+      ? t("otherEscaped", { seat: windName(h.escaper) })
+      : t("escaped");
   if (h.net === null || h.net === undefined) return t("drawnHand");
   if (h.net > 0) return t("won");
   if (h.net < 0) return t("lost");
@@ -246,16 +249,20 @@ export function Lobby(): JSX.Element {
                     ) : null}
                   </td>
                   <td>
-                    <a
-                      href={`#/replay/${h.hand}/0`}
-                      data-action="replay"
-                      onClick={(e) => {
-                        e.preventDefault();
-                        go({ name: "replay", hand: h.hand, step: 0 });
-                      }}
-                    >
-                      {t("replay")}
-                    </a>
+                    {h.status === "aborted" ? (
+                      "—"
+                    ) : (
+                      <a
+                        href={`#/replay/${h.hand}/0`}
+                        data-action="replay"
+                        onClick={(e) => {
+                          e.preventDefault();
+                          go({ name: "replay", hand: h.hand, step: 0 });
+                        }}
+                      >
+                        {t("replay")}
+                      </a>
+                    )}
                   </td>
                 </tr>
               ))}

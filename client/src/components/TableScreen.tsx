@@ -90,9 +90,16 @@ function WaitingRoom(): JSX.Element {
   const ts = tableState.value;
   const seats = ts?.seats ?? EMPTY;
   const full = SEATS.every((s) => seats[s]);
+  const mine = seated.value?.seat ?? null;
+  // the headline says whose move it is: the player's own confirmation first
+  const headline = !full
+    ? "waitingPlayers"
+    : mine && seats[mine] && !seats[mine]?.ready && !readySent.value
+      ? "waitingYou"
+      : "waitingReady";
   return (
-    <div class="waiting" role="status">
-      <p>{full ? t("waitingReady") : t("waitingPlayers")}</p>
+    <div class="waiting" role="status" data-waiting={headline}>
+      <p>{t(headline)}</p>
       <Confirmations
         seats={seats}
         deadline={ts?.readyDeadline ?? null}

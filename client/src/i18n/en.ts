@@ -45,6 +45,7 @@ export const en: Table = {
     lost: "Lost",
     drawnHand: "Drawn hand",
     escaped: "Escaped",
+    otherEscaped: "{seat} escaped",
     even: "Even",
     house: "house",
     ready: "Ready",
@@ -55,6 +56,7 @@ export const en: Table = {
     confirmed: "confirmed",
     notConfirmed: "not yet",
     waitingReady: "Waiting for the others to confirm…",
+    waitingYou: "Everyone is seated: press Ready to start the hand",
     waitingPlayers: "Waiting for players…",
     tuoguan: "Auto-play",
     leave: "Leave",
@@ -202,7 +204,8 @@ export const en: Table = {
     menu: "Menu",
   },
   errors: {
-    bad_name: "Names have 2–20 characters",
+    bad_name:
+      "A name has 2–20 letters or digits (and _ - . or single spaces), of one script: no look-alike letters mixed in",
     weak_password: "That password is too short",
     bad_credentials: "Wrong name or password",
     unauthorized: "Please log in",

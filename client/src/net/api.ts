@@ -88,8 +88,11 @@ export interface HandSummary {
   /** This player's points moved by the hand (the fee and the settlement). */
   points?: number | null;
   at: string;
+  /** "done", or "aborted" by an escape: then `escaper` is the seat that escaped. */
   status?: string;
   result?: string | null;
+  escaper?: string | null;
+  why?: string | null;
 }
 
 export interface ReplayStep {
