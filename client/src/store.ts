@@ -280,6 +280,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
       return;
     case "hand_start":
       batch(() => {
+        const again = handInfo.value?.hand === m.hand;
         handInfo.value = { hand: m.hand, stake: m.stake, fee: m.fee };
         moveLog.value = [];
         settlement.value = null;
@@ -288,7 +289,11 @@ export function handle(raw: unknown, now: number = Date.now()): void {
         pending.value = null;
         readySent.value = false;
         paused.value = null;
-        if (me.value && typeof m.fee === "number")
+        // the server says the balance after the fee; taking the fee here would take it
+        // again on every reconnect (the hand_start is sent again then)
+        if (me.value && typeof m.balance === "number")
+          me.value = { ...me.value, balance: m.balance };
+        else if (me.value && typeof m.fee === "number" && !again)
           me.value = { ...me.value, balance: me.value.balance - m.fee };
         if (seated.value && isSeat(m.seat)) seated.value = { ...seated.value, seat: m.seat };
       });

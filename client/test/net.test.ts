@@ -1,7 +1,16 @@
 import { describe, expect, it, vi } from "vitest";
 import { BACKOFF_MS, backoff, Socket } from "../src/net/socket";
 import type { GameEvent, ServerMessage } from "../src/protocol";
-import { escaped, frame, handle, moveLog, settlement, toasts, unknownFrames } from "../src/store";
+import {
+  escaped,
+  frame,
+  handle,
+  me,
+  moveLog,
+  settlement,
+  toasts,
+  unknownFrames,
+} from "../src/store";
 import { overView } from "./fixtures/mazhan";
 
 class FakeWS {
@@ -204,5 +213,28 @@ describe("frames", () => {
     expect(toasts.value.length).toBe(before);
     view([discard("S", "4m")], false, 5);
     expect(moveLog.value.length).toBe(5);
+  });
+
+  it("takes the table fee from the balance once, however often the hand starts again", () => {
+    me.value = { name: "cy", balance: 10_170 }; // a reload: the server's balance, fee taken
+    const start = {
+      type: "hand_start",
+      hand: 12,
+      stake: 10,
+      fee: 10,
+      seat: "E",
+      room: "madiao",
+      game: "madiao",
+      dealer: "E",
+      balance: 10_170,
+    } satisfies ServerMessage;
+    handle(start);
+    handle(start); // a reconnect sends it again
+    expect(me.value?.balance).toBe(10_170);
+    // an older server without the balance: the fee is taken for a new hand only
+    const { balance: _, ...old } = start;
+    handle({ ...old, hand: 13 });
+    handle({ ...old, hand: 13 });
+    expect(me.value?.balance).toBe(10_160);
   });
 });

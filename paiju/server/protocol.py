@@ -166,6 +166,9 @@ class HandStart(_Message):
     room: str
     game: Literal["mazhan", "madiao"]
     dealer: Seat = Field(description="the dealer (Mazhan) or the banker (Ma Diao)")
+    balance: int | None = Field(
+        None, description="this player's balance, the table fee already taken"
+    )
 
 
 class Clock(_Message):

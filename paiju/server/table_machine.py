@@ -905,8 +905,11 @@ class TableMachine:
         hand = self.hand
         assert hand is not None and hand.id is not None
         dealer = self.game.setup_of(hand.state).get("banker", "E")
+        p = self.seats[seat]
         return {
             "type": "hand_start",
+            # the balance after the fee: a reconnect must not take the fee twice on screen
+            "balance": p.balance if p is not None and p.account is not None else None,
             "hand": hand.id,
             "stake": hand.stake,
             "fee": hand.stake,

@@ -160,6 +160,9 @@ def test_a_returning_seat_gets_the_hand_so_far_as_it_would_have_seen_it(room: Ro
     assert returning["catch_up"] is True and not any(f["catch_up"] for f in views)
     assert returning["events"] == shown and len(shown) > 10
     assert returning["view"] == views[-1]["view"]
+    # the hand starts again on screen with the balance the fee left, not the fee taken twice
+    starts = [f for f in back.frames[1] if f["type"] == "hand_start"]
+    assert len(starts) == 2 and starts[0]["balance"] == starts[1]["balance"] == 10_000 - 10
 
 
 def test_a_storage_outage_pauses_the_table_and_it_resumes_by_itself() -> None:

@@ -1,7 +1,9 @@
 // The lobby: rooms (minimum and your stake), your balance and its chart over your hands,
 // your hands with results and replay links, the ledger.
+
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { groupLedger } from "../game/ledger";
 import { errorText, gameName, levelName, reasonName, roomName, t, windName } from "../i18n";
 import { ApiError, api, type HandSummary, type LedgerEntry, type Room } from "../net/api";
 import type { BotLevel } from "../protocol";
@@ -11,6 +13,12 @@ import { me } from "../store";
 const LEVELS: BotLevel[] = ["easy", "normal", "hard"];
 
 const signed = (n: number): string => (n > 0 ? `+${n}` : String(n));
+
+/** "12-03 13:10": a date this year without its year (a narrow screen has no room to spare). */
+export function shortTime(at: string, year: number = new Date().getFullYear()): string {
+  const text = at.replace("T", " ").slice(0, 16);
+  return text.startsWith(`${year}-`) ? text.slice(5) : text;
+}
 
 /** 底注 for a balance (rules §10): the largest of 1, 2, 5, 10, 20, 50, … not above balance / 800. */
 export function stakeFor(balance: number): number {
@@ -231,7 +239,9 @@ export function Lobby(): JSX.Element {
                 <tr key={h.hand} data-hand={h.hand}>
                   <td>#{h.hand}</td>
                   <td>{gameName(h.game)}</td>
-                  <td>{h.at.replace("T", " ").slice(0, 16)}</td>
+                  <td>
+                    <time dateTime={h.at}>{shortTime(h.at)}</time>
+                  </td>
                   <td>{windName(h.seat)}</td>
                   <td class="num">{h.stake}</td>
                   <td
@@ -287,19 +297,23 @@ export function Lobby(): JSX.Element {
               </tr>
             </thead>
             <tbody>
-              {ledger.slice(0, 60).map((e) => (
-                <tr key={e.id} data-ledger={e.id}>
-                  <td>{e.at.replace("T", " ").slice(0, 16)}</td>
-                  <td>{e.hand ? `#${e.hand}` : "—"}</td>
-                  <td>{reasonName(e.reason)}</td>
-                  <td>{counterpart(e)}</td>
-                  <td class={`num ${e.amount >= 0 ? "plus" : "minus"}`}>
-                    {e.amount > 0 ? "+" : ""}
-                    {e.amount}
-                  </td>
-                  <td class="num">{e.balance_after}</td>
-                </tr>
-              ))}
+              {groupLedger(ledger.slice(0, 120))
+                .slice(0, 60)
+                .map((e) => (
+                  <tr key={e.id} data-ledger={e.id}>
+                    <td>
+                      <time dateTime={e.at}>{shortTime(e.at)}</time>
+                    </td>
+                    <td>{e.hand ? `#${e.hand}` : "—"}</td>
+                    <td>{reasonName(e.reason)}</td>
+                    <td>{counterpart(e)}</td>
+                    <td class={`num ${e.amount >= 0 ? "plus" : "minus"}`}>
+                      {e.amount > 0 ? "+" : ""}
+                      {e.amount}
+                    </td>
+                    <td class="num">{e.balance_after}</td>
+                  </tr>
+                ))}
             </tbody>
           </table>
         ) : (

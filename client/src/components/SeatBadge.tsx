@@ -39,7 +39,9 @@ export function SeatBadge(p: SeatBadgeProps): JSX.Element {
       </ClockRing>
       <span class="seat-text">
         <span class="seat-name">
-          {name}
+          <span class="seat-name-text" title={name}>
+            {name}
+          </span>
           {p.isMe ? <span class="tag">{t("you")}</span> : null}
           {p.dealer ? (
             <span class="tag dealer" title={t(p.dealerLabel)}>

@@ -77,6 +77,10 @@ export type Game2 = "mazhan" | "madiao";
  * the dealer (Mazhan) or the banker (Ma Diao)
  */
 export type Dealer = "E" | "S" | "W" | "N";
+/**
+ * this player's balance, the table fee already taken
+ */
+export type Balance1 = number | null;
 export type Type10 = "view";
 export type Table2 = number;
 export type Hand1 = number;
@@ -775,7 +779,7 @@ export type To2 = string;
 export type Amount2 = number;
 export type Reason2 = "fee" | "hand" | "escape" | "refund";
 export type Moves = Move[];
-export type Balance1 = number | null;
+export type Balance2 = number | null;
 /**
  * this hand's change, the fee included
  */
@@ -795,7 +799,7 @@ export type Moves1 = Move[];
 /**
  * this player's balance after the penalty
  */
-export type Balance2 = number | null;
+export type Balance3 = number | null;
 export type Type13 = "unseated";
 export type Why1 = "left" | "escape" | "too_few_points" | "not_ready" | "table_closed" | "void";
 export type Type14 = "paused";
@@ -957,6 +961,7 @@ export interface HandStart {
   room: Room3;
   game: Game2;
   dealer: Dealer;
+  balance?: Balance1;
 }
 /**
  * The seat's view after a change (docs/views.md), the events that led to it, the clock.
@@ -1677,7 +1682,7 @@ export interface Settlement {
   fee: Fee1;
   result: Result;
   moves: Moves;
-  balance: Balance1;
+  balance: Balance2;
   balance_change: BalanceChange;
   ready_seconds: ReadySeconds1;
 }
@@ -1711,7 +1716,7 @@ export interface Escape {
   stake: Stake3;
   penalty: Penalty;
   moves: Moves1;
-  balance?: Balance2;
+  balance?: Balance3;
 }
 /**
  * This player no longer holds a seat.

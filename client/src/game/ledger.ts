@@ -1,0 +1,31 @@
+// The ledger as a player reads it: one line per hand and reason. The server keeps one entry
+// per movement (a bot's payment, each quarter of an escape penalty), which is right for the
+// books and noise on screen; the lobby shows their sums, naming everyone on the other side.
+import type { LedgerEntry } from "../net/api";
+
+const sideOf = (e: LedgerEntry): string[] =>
+  e.counterparts?.length ? e.counterparts : e.counterpart ? [e.counterpart] : [];
+
+/** Consecutive entries (newest first, as `/api/ledger` sends them) of one hand, one reason
+ *  and one direction merged into one: their amounts summed, the balance after the newest,
+ *  the counterparts listed once each. Entries of no hand (the opening grant) stay apart. */
+export function groupLedger(entries: LedgerEntry[]): LedgerEntry[] {
+  const out: LedgerEntry[] = [];
+  for (const e of entries) {
+    const last = out[out.length - 1];
+    if (
+      last &&
+      e.hand !== null &&
+      last.hand === e.hand &&
+      last.reason === e.reason &&
+      Math.sign(last.amount) === Math.sign(e.amount)
+    ) {
+      const names = sideOf(last);
+      for (const n of sideOf(e)) if (!names.includes(n)) names.push(n);
+      out[out.length - 1] = { ...last, amount: last.amount + e.amount, counterparts: names };
+    } else {
+      out.push({ ...e, counterparts: [...sideOf(e)] });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { groupLedger } from "../src/game/ledger";
+import type { LedgerEntry } from "../src/net/api";
+
+const entry = (
+  id: number,
+  amount: number,
+  after: number,
+  reason: string,
+  hand: number | null,
+  counterpart: string,
+): LedgerEntry => ({
+  id,
+  amount,
+  balance_after: after,
+  reason,
+  hand,
+  at: "2026-12-03T13:10:00",
+  counterpart,
+});
+
+describe("the ledger as the lobby shows it", () => {
+  it("sums a hand's movements of one reason and one direction into one line", () => {
+    // newest first: an escape's four quarters, then the fee; the hand before settled
+    const rows = groupLedger([
+      entry(9, -500, 5785, "escape", 4, "house"),
+      entry(8, -500, 6285, "escape", 4, "house"),
+      entry(7, -500, 6785, "escape", 4, "ana"),
+      entry(6, -500, 7285, "escape", 4, "house"),
+      entry(5, -5, 7785, "fee", 4, "house"),
+      entry(4, 170, 7790, "hand", 3, "house"),
+      entry(3, -10, 7620, "hand", 3, "bo"),
+      entry(2, 10, 7630, "hand", 3, "house"),
+      entry(1, 10_000, 10_000, "issue", null, ""),
+    ]);
+    expect(rows.map((r) => [r.reason, r.amount, r.balance_after, r.counterparts])).toEqual([
+      ["escape", -2000, 5785, ["house", "ana"]],
+      ["fee", -5, 7785, ["house"]],
+      ["hand", 170, 7790, ["house"]],
+      ["hand", -10, 7620, ["bo"]],
+      ["hand", 10, 7630, ["house"]],
+      ["issue", 10_000, 10_000, []],
+    ]);
+    // nothing is lost: the sums are the same
+    expect(rows.reduce((a, r) => a + r.amount, 0)).toBe(10_000 - 2000 - 5 + 170);
+  });
+});
+
+describe("times in the lobby's tables", () => {
+  it("leave out this year, keep another's", async () => {
+    const { shortTime } = await import("../src/components/Lobby");
+    expect(shortTime("2026-12-03T13:10:42.5", 2026)).toBe("12-03 13:10");
+    expect(shortTime("2025-12-31T23:59:00", 2026)).toBe("2025-12-31 23:59");
+  });
+});
