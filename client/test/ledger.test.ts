@@ -53,3 +53,19 @@ describe("times in the lobby's tables", () => {
     expect(shortTime("2025-12-31T23:59:00", 2026)).toBe("2025-12-31 23:59");
   });
 });
+
+describe("a hand's movements in points", () => {
+  it("are one line per payer and payee, the house once for all its bots", async () => {
+    const { mergeMoves } = await import("../src/game/ledger");
+    const moves = mergeMoves([
+      { from: "house", to: "ana", amount: 170, reason: "hand" },
+      { from: "ana", to: "bo", amount: 20, reason: "hand" },
+      { from: "house", to: "ana", amount: 10, reason: "hand" },
+      { from: "house", to: "ana", amount: 10, reason: "hand" },
+    ]);
+    expect(moves).toEqual([
+      { from: "house", to: "ana", amount: 190, reason: "hand" },
+      { from: "ana", to: "bo", amount: 20, reason: "hand" },
+    ]);
+  });
+});

@@ -3,6 +3,7 @@
 // in points (× 底注) with the table fee, line by line as the ledger records it.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { mergeMoves } from "../game/ledger";
 import { SEATS } from "../game/seats";
 import { cardName, meldName, named, t, tileName, winByName, windName } from "../i18n";
 import type {
@@ -203,7 +204,8 @@ function Payments({
   );
 }
 
-/** The points block: the fee, each movement of this hand as the ledger has it, the total. */
+/** The points block: the fee, the hand's movements (one line per payer and payee: the
+ *  ledger's entry per bot is summed into the house's), the total. */
 function Points({
   props,
   owedNet,
@@ -213,8 +215,8 @@ function Points({
 }): JSX.Element {
   const name = props.myName;
   const who = (x: string) => (x === "house" ? t("house") : x);
-  // the fee has its own line; the rest is the hand's settlement, line by line
-  const moves = props.moves.filter((m) => m.reason !== "fee");
+  // the fee has its own line; the rest is the hand's settlement, one line per pair
+  const moves = mergeMoves(props.moves.filter((m) => m.reason !== "fee"));
   const mine = moves.filter((m) => m.from === name || m.to === name);
   const paid = mine.reduce((acc, m) => acc + (m.to === name ? m.amount : -m.amount), 0);
   const bots = SEATS.some((s) => props.names[s]?.bot);

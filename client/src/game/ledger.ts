@@ -2,6 +2,7 @@
 // per movement (a bot's payment, each quarter of an escape penalty), which is right for the
 // books and noise on screen; the lobby shows their sums, naming everyone on the other side.
 import type { LedgerEntry } from "../net/api";
+import type { Move } from "../protocol";
 
 const sideOf = (e: LedgerEntry): string[] =>
   e.counterparts?.length ? e.counterparts : e.counterpart ? [e.counterpart] : [];
@@ -26,6 +27,19 @@ export function groupLedger(entries: LedgerEntry[]): LedgerEntry[] {
     } else {
       out.push({ ...e, counterparts: [...sideOf(e)] });
     }
+  }
+  return out;
+}
+
+/** A hand's movements with one payer, one payee and one reason summed into one, in the order
+ *  they first appear: the house pays or is paid once for all its bots, not once per bot. */
+export function mergeMoves(moves: Move[]): Move[] {
+  const out: Move[] = [];
+  for (const m of moves) {
+    const i = out.findIndex((o) => o.from === m.from && o.to === m.to && o.reason === m.reason);
+    const same = out[i];
+    if (same) out[i] = { ...same, amount: same.amount + m.amount };
+    else out.push({ ...m });
   }
   return out;
 }
