@@ -102,9 +102,10 @@ class _Hand:
     last: tuple[int, str] | None = None
     deadlines: dict[int, float] = field(default_factory=dict)
     dealt: list[Any] = field(default_factory=list)  # the deal's events, sent with the first view
-    # every event of the hand so far: a seat that (re)connects gets them, as that seat may see
+    # each person's seat: every event of the hand so far as that seat may see it, a JSON
+    # array's items (bytes: nothing for the collector to walk); a seat that (re)connects gets
     # them, so its move log is whole after a reload
-    events: list[Any] = field(default_factory=list)
+    logs: dict[int, bytearray] = field(default_factory=dict)
 
 
 class TableMachine:
@@ -428,7 +429,7 @@ class TableMachine:
         if hand is not None and hand.id is not None:
             self._send(account, self._hand_start(seat))
             self._shown.pop(seat, None)
-            self._send_view(seat, hand.events, force=True, catch_up=True)
+            self._send_view(seat, [], force=True, catch_up=True)
         elif not self.live:
             for frame in self._keep.get(account, []):
                 self._send(account, frame)
@@ -658,13 +659,25 @@ class TableMachine:
     def _after_change(self, events: list[Any]) -> None:
         hand = self.hand
         assert hand is not None
-        hand.events.extend(events)
+        self._log(hand, events)
         self._schedule()
         if self.game.is_over(hand.state):
             self._settle(events)
             return
         for i in range(4):
             self._send_view(i, events)
+
+    def _log(self, hand: _Hand, events: list[Any]) -> None:
+        """Add ``events`` to each person's log of the hand, as that seat may see them."""
+        for i, p in enumerate(self.seats):
+            if p is None or p.account is None:
+                continue
+            shown = _events_json(events, self.game.seats[i])
+            if shown:
+                log = hand.logs.setdefault(i, bytearray())
+                if log:
+                    log += b","
+                log += orjson.dumps(shown)[1:-1]
 
     def _movers(self) -> list[int]:
         assert self.hand is not None
@@ -999,7 +1012,9 @@ class TableMachine:
             "hand": hand.id,
             "version": self.game.seat_version(hand.state, seat_obj),
             "view": orjson.Fragment(view),
-            "events": _events_json(events, seat_obj),
+            "events": orjson.Fragment(b"[" + bytes(hand.logs.get(seat, b"")) + b"]")
+            if catch_up
+            else _events_json(events, seat_obj),
             "clock": self._clock(seat),
             "stake": hand.stake,
             "your_action": hand.last[1] if hand.last and hand.last[0] == seat else None,
@@ -1096,7 +1111,7 @@ def restore(
             connected=False, confirmed=True, balance=balances.get(acc, 0) if acc else 0,
         )  # fmt: skip
     dealt_state, history = g.deal(m.ruleset, seed, setup)
-    history = list(history)
+    history = list(history)  # the hand's events, for the people's logs
     state = replay(g, m.ruleset, seed, setup, actions, start=dealt_state, events=history)
     m.hands_started = hand_no
     m.setup = dict(setup)
@@ -1111,8 +1126,8 @@ def restore(
         fee_moves=list(table_fees({a: b + stake for a, b in balances.items()}, stake)),
         id=hand_id,
         seq=len(actions),
-        events=history,
     )
+    m._log(m.hand, history)
     m.phase = "live"
     m._now = now
     m._out = []
