@@ -21,6 +21,13 @@ describe("the move log", () => {
     expect(line([{ kind: "peng", seat: "W", tiles: ["5m", "5m", "5m"], detail: "" }])).toEqual([
       "West pungs 5 Characters",
     ]);
+    // a chow in English: its ranks and its suit, never the codes
+    expect(line([{ kind: "chi", seat: "S", tiles: ["6s", "7s", "8s"], detail: "" }])).toEqual([
+      "South chows 6-7-8 Bamboo",
+    ]);
+    expect(line([{ kind: "chi", seat: "N", tiles: ["1p", "2p", "3p"], detail: "" }])).toEqual([
+      "North chows 1-2-3 Dots",
+    ]);
   });
 
   it("logs a Ma Diao play as what it was, a hidden card unnamed", () => {

@@ -421,6 +421,11 @@ def test_replays_of_finished_hands_are_the_players_own(tmp_path: Path) -> None:
         last = client.get(f"/api/hands/{settlement['hand']}/replay?step=999", headers=auth).json()
         assert first["step"] == 0 and last["step"] == last["steps"] == 32
         assert last["view"]["result"]["net"] == settlement["result"]["net"]
+        # each move's events as the seat saw them, and who sat where (no account ids)
+        assert len(last["events"]) == last["steps"] and all(last["events"])
+        assert last["names"][seat] == {"name": "ko", "bot": False, "level": None}
+        assert sum(n["bot"] for n in last["names"].values()) == 3
+        assert "account" not in json.dumps(last["names"])
         r = client.get(
             f"/api/hands/{settlement['hand']}/replay", headers={"authorization": f"Bearer {other}"}
         )

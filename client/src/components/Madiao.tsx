@@ -7,6 +7,7 @@ import { actionName, cardName, t, windName } from "../i18n";
 import type { MadiaoAction, MadiaoView, Seat, SeatInfo } from "../protocol";
 import { Card, CardButton } from "./Card";
 import { Countdown, clockOf, type TableClock } from "./Clock";
+import { useTurnFocus } from "./hooks";
 import { SeatBadge } from "./SeatBadge";
 
 export interface MadiaoTableProps {
@@ -157,6 +158,9 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
   for (const a of view.legal) if (a.card) byCard.set(a.card, [...(byCard.get(a.card) ?? []), a]);
   const disabled = props.readOnly || props.pending !== null || !view.my_turn;
   const choices = selected ? (byCard.get(selected) ?? []) : [];
+  const playable = view.hand.findIndex((c) => byCard.has(c));
+  useTurnFocus(view.my_turn && !props.readOnly && playable >= 0, view.version, buttons, playable);
+  const canZhuo = view.legal.some((a) => a.kind === "zhuo");
   // a card with two plays asks: the keyboard goes to the first choice (Enter plays it)
   const firstChoice = useRef<HTMLButtonElement | null>(null);
   useEffect(() => {
@@ -218,7 +222,9 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
           <span class="turn-hint" role="status">
             {view.legal.some((a) => a.kind === "fa")
               ? t("lead")
-              : `${actionName("zhuo")} / ${actionName("mie")}`}
+              : canZhuo
+                ? t("zhuoOrMie")
+                : t("mieOnly")}
           </span>
           <Countdown clock={clockOf(props.clock, props.view.seat, props.view.seat)} />
         </div>
@@ -250,6 +256,7 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
           );
         })}
       </div>
+      {props.readOnly ? null : <p class="keys-hint muted small">{t("madiaoKeys")}</p>}
     </section>
   );
 }

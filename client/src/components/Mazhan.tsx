@@ -5,6 +5,7 @@ import { aroundFrom, isSeat, sideOf } from "../game/seats";
 import { actionName, meldName, t, tileName, tileShort, windName, windShort } from "../i18n";
 import type { MazhanAction, MazhanMeld, MazhanView, Seat, SeatInfo } from "../protocol";
 import { Countdown, clockOf, type TableClock } from "./Clock";
+import { useTurnFocus } from "./hooks";
 import { SeatBadge } from "./SeatBadge";
 import { Tile, TileButton } from "./Tile";
 
@@ -320,6 +321,9 @@ function MyArea(props: MazhanTableProps): JSX.Element {
   const [focus, setFocus] = useState(tiles.length);
   const all = view.drawn ? [...tiles, view.drawn] : tiles;
   const disabled = props.readOnly || props.pending !== null || !view.my_turn;
+  const discarding = view.my_turn && !view.window && discards.size > 0 && !props.readOnly;
+  // the keyboard starts on the drawn tile (or the last), where the pointer would go
+  useTurnFocus(discarding, view.version, buttons, all.length - 1);
 
   const key = (i: number) => (ev: KeyboardEvent) => {
     if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
@@ -419,7 +423,7 @@ function MyArea(props: MazhanTableProps): JSX.Element {
         ) : null}
       </div>
       {props.readOnly ? null : <Prompt {...props} options={options} />}
-      {view.my_turn && !view.window && discards.size && !props.readOnly ? (
+      {discarding ? (
         <p class="turn-hint" role="status">
           {t("yourTurn")}
         </p>
@@ -430,6 +434,7 @@ function MyArea(props: MazhanTableProps): JSX.Element {
           <span class="hand-drawn">{tileButton(view.drawn, tiles.length, true)}</span>
         ) : null}
       </div>
+      {props.readOnly ? null : <p class="keys-hint muted small">{t("mahjongKeys")}</p>}
     </section>
   );
 }

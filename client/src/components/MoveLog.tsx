@@ -3,16 +3,7 @@ import type { JSX } from "preact";
 import { useEffect, useRef } from "preact/hooks";
 import type { LogEntry } from "../game/log";
 import { lostTo } from "../game/log";
-import {
-  actionName,
-  cardName,
-  eventName,
-  t,
-  tileName,
-  tileShort,
-  verbName,
-  windName,
-} from "../i18n";
+import { actionName, cardName, eventName, runName, t, tileName, verbName, windName } from "../i18n";
 
 const ACTIONS = new Set([
   "discard",
@@ -35,10 +26,10 @@ export function logLine(e: LogEntry): string {
   // a set of one tile is named once, in full (「西 碰 五萬」); a chow by its three tiles
   const tiles =
     e.kind === "chi"
-      ? e.tiles.map((x) => tileShort(x))
+      ? [runName(e.tiles)]
       : e.tiles.length && new Set(e.tiles).size === 1
         ? [tileName(e.tiles[0] as string)]
-        : e.tiles.map((x) => tileShort(x));
+        : e.tiles.map((x) => tileName(x));
   if (e.card) tiles.push(cardName(e.card));
   if (e.kind === "claim_lost") {
     const to = lostTo(e.detail);

@@ -2,9 +2,10 @@
 // is over), the move list with names, the settlement at the end.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
+import { entriesOf } from "../game/log";
 import { parseRecordAction } from "../game/notation";
 import { SEATS } from "../game/seats";
-import { cardName, errorText, gameName, t, tileShort, verbName, windName } from "../i18n";
+import { cardName, errorText, gameName, t, tileName, verbName, windName } from "../i18n";
 import {
   ApiError,
   api,
@@ -15,6 +16,7 @@ import {
   type ReplayStep,
 } from "../net/api";
 import type {
+  GameEvent,
   MadiaoResult,
   MadiaoView,
   MazhanResult,
@@ -26,22 +28,41 @@ import { go } from "../session";
 import { me } from "../store";
 import { MadiaoTable } from "./Madiao";
 import { MazhanTable } from "./Mazhan";
+import { logLine } from "./MoveLog";
 import { MadiaoSettlement, MazhanSettlement } from "./Settlement";
 
-/** The replay knows only this player's own name (the others' are not in the record). */
-function replayNames(
+/** Who sat where, as the record has it (the server sends the names; an older server sent
+ *  none: then only this player's own name is known). */
+export function replayNames(
   seat: Seat | undefined,
   name: string | undefined,
+  sent?: ReplayStep["names"],
 ): Record<Seat, SeatInfo | null> {
   const names: Record<Seat, SeatInfo | null> = { E: null, S: null, W: null, N: null };
-  if (seat && name)
+  for (const s of SEATS) {
+    const who = sent?.[s];
+    if (who?.name)
+      names[s] = {
+        name: who.name,
+        bot: who.bot,
+        level: who.level ?? null,
+        ready: false,
+        tuoguan: false,
+        connected: true,
+      };
+  }
+  if (seat && name && !names[seat])
     names[seat] = { name, bot: false, ready: false, tuoguan: false, connected: true };
   return names;
 }
 
-function moveText(text: string, game: string): string {
+/** A move as the live log said it, from the events the server kept with it (「南 碰 五萬」,
+ *  "South wins with 3 Dots"); from its notation alone when there are none. */
+export function moveText(text: string, game: string, events?: GameEvent[]): string {
+  const lines = events ? entriesOf(events, 0, 0).map((e) => logLine(e)) : [];
+  if (lines.length) return lines.join(" · ");
   const a = parseRecordAction(text, game === "madiao" ? "madiao" : "mazhan");
-  const names = a.codes.map((c) => (game === "madiao" ? cardName(c) : tileShort(c)));
+  const names = a.codes.map((c) => (game === "madiao" ? cardName(c) : tileName(c)));
   return [a.seat ? windName(a.seat) : "", verbName(a.kind), ...names].filter(Boolean).join(" ");
 }
 
@@ -114,7 +135,8 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
     }
   }
   const actions = data?.actions ?? [];
-  const NAMES = replayNames(view?.seat, me.value?.name);
+  const NAMES = replayNames(view?.seat, me.value?.name, data?.names);
+  const moveEvents = data?.events ?? [];
   const common = {
     names: NAMES,
     clock: null,
@@ -134,7 +156,9 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
         </span>
         <span id="replay-head" data-step={data?.step}>
           {t("step", { n: data?.step ?? step, m: steps })}
-          {data?.last ? ` · ${moveText(data.last, data.game)}` : ""}
+          {data?.last
+            ? ` · ${moveText(data.last, data.game, moveEvents[(data.step ?? 1) - 1])}`
+            : ""}
         </span>
         <span class="grow" />
         <span class="muted small">{t("keyboardHint")}</span>
@@ -258,7 +282,7 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
                 }
               >
                 <button type="button" class="link" onClick={() => to(i + 1)}>
-                  {i + 1}. {moveText(a, data?.game ?? "mazhan")}
+                  {i + 1}. {moveText(a, data?.game ?? "mazhan", moveEvents[i])}
                 </button>
               </li>
             ))}

@@ -17,3 +17,22 @@ export function secondsLeft(deadline: number | null, now: number): number | null
   if (deadline === null) return null;
   return Math.max(0, Math.ceil((deadline - now) / 1000));
 }
+
+/** On a keyboard device, when this player's turn comes (or the view moves on during it),
+ *  put the keyboard on the hand: on `buttons[index]`, unless the player is elsewhere on the
+ *  page (a field, the log, another button). So ← → and Enter work at once, without a Tab. */
+export function useTurnFocus(
+  active: boolean,
+  version: number,
+  buttons: { current: (HTMLButtonElement | null)[] },
+  index: number,
+): void {
+  useEffect(() => {
+    if (!active || typeof document === "undefined") return;
+    if (typeof matchMedia === "function" && !matchMedia("(pointer: fine)").matches) return;
+    const here = document.activeElement;
+    const onHand = here instanceof HTMLElement && here.closest(".hand") !== null;
+    if (here && here !== document.body && !onHand) return;
+    buttons.current[index]?.focus({ preventScroll: true });
+  }, [active, version]);
+}

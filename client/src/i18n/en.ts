@@ -201,6 +201,9 @@ export const en: Table = {
     chooseAction: "Choose",
     mahjongKeys: "Keys: ← → pick a tile, Enter discards, digits claim, Esc passes",
     madiaoKeys: "Keys: ← → pick a card, Enter plays",
+    zhuoOrMie:
+      "Capture with a card of the suit led that beats every face-up card so far, or play any card face down",
+    mieOnly: "No card of yours can capture: the card you pick is played face down",
     menu: "Menu",
   },
   errors: {

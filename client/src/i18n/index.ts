@@ -103,3 +103,12 @@ const ACTION_ALIASES: Record<string, string> = { chow: "chi", pung: "peng", kong
 /** A (zh, en) pair from the scorer, in the current language. */
 export const named = (item: { zh: string; en: string }, l: Lang = lang.value): string =>
   l === "zh" ? item.zh : item.en;
+
+/** A chow's three tiles as a player says them: 「三萬 四萬 五萬」, "3-4-5 Characters". */
+export function runName(codes: string[], l: Lang = lang.value): string {
+  if (l === "zh" || !codes.length) return codes.map((c) => tileShort(c, l)).join(" ");
+  const ranks = codes.map((c) => c.slice(0, 1));
+  // the suit as the name of its 9 says it (plural): "9 Dots" → "Dots"
+  const suit = tileName(`9${codes[0]?.slice(1)}`, l).replace(/^\d+\s*/, "");
+  return `${ranks.join("-")} ${suit}`;
+}

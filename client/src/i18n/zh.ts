@@ -199,6 +199,8 @@ export const zh = {
     chooseAction: "選擇動作",
     mahjongKeys: "鍵盤：← → 選牌，Enter 打出，數字鍵選擇宣告，Esc 過",
     madiaoKeys: "鍵盤：← → 選牌，Enter 出牌",
+    zhuoOrMie: "捉：出同門、大過本輪所有明牌的牌；或任選一張滅（蓋下）",
+    mieOnly: "沒有牌捉得住：所選的牌蓋下（滅）",
     menu: "選單",
   },
   errors: {

@@ -1,6 +1,6 @@
 // HTTP calls: the session is the HttpOnly cookie the server sets on login; no token is kept
 // by this page (nothing in localStorage, nothing in a URL).
-import type { BotLevel, Move, Seat, View } from "../protocol";
+import type { BotLevel, GameEvent, Move, Seat, View } from "../protocol";
 
 export class ApiError extends Error {
   constructor(
@@ -106,6 +106,10 @@ export interface ReplayStep {
   views?: Partial<Record<Seat, View>>;
   /** The hand's moves, in the record's notation. */
   actions?: string[];
+  /** Each move's events as this seat saw them (the move list names tiles as the log did). */
+  events?: GameEvent[][];
+  /** Who sat where, as the record has it. */
+  names?: Partial<Record<Seat, { name: string; bot: boolean; level?: BotLevel | null }>>;
 }
 
 /** A finished hand's points, as the ledger recorded them for this player: the fee, each

@@ -77,11 +77,25 @@ def replay_step(record: dict[str, Any], seat: str, step: int) -> dict[str, Any]:
     >>> r = play_match(Ruleset(), [RandomBot()] * 4, 3, 1)[0].to_json()
     >>> replay_step(r, "E", 32)["steps"], replay_step(r, "E", 0)["view"]["trick_no"]
     (32, 1)
+    >>> [e["kind"] for e in replay_step(r, "E", 0)["events"][0]]
+    ['play']
     """
     g, ruleset, seed, setup, actions = read_record(record)
     step = max(0, min(step, len(actions)))
-    state = replay(g, ruleset, seed, setup, actions[:step])
-    view = g.observe(state, g.seats["ESWN".index(seat)]).to_json()
+    viewer = g.seats["ESWN".index(seat)]
+    # the whole hand once, keeping each action's events as the viewer saw them (the move
+    # list names tiles as the live log did) and the state after ``step`` actions
+    state = g.new_hand(ruleset, seed, setup)
+    at_step = state
+    events: list[list[dict[str, Any]]] = []
+    for n, text in enumerate(actions, start=1):
+        happened: list[Any] = []
+        state = replay(g, ruleset, seed, setup, [text], start=state, events=happened)
+        events.append([j for e in happened if (j := e.to_json(viewer)) is not None])
+        if n == step:
+            at_step = state
+    state = at_step
+    view = g.observe(state, viewer).to_json()
     return {
         "game": g.name,
         "seat": seat,
@@ -92,6 +106,14 @@ def replay_step(record: dict[str, Any], seat: str, step: int) -> dict[str, Any]:
         # the hand is over: the viewer shows every seat's hand and the whole move list
         "views": {s.value: g.observe(state, s).to_json() for s in g.seats},
         "actions": list(actions),
+        "events": events,
+        # who sat where (their names were on the table for everyone to see)
+        "names": {
+            letter: {"name": rec.get("name", ""), "bot": bool(rec.get("bot")),
+                     "level": rec.get("level")}
+            for letter, rec in (record.get("seats") or {}).items()
+            if isinstance(rec, dict)
+        },  # fmt: skip
     }
 
 
