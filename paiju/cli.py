@@ -51,12 +51,12 @@ def _fail(message: str) -> NoReturn:
 def _read_text(path: str | None) -> str:
     """A file's (or standard input's) text, or a one-line error."""
     if path is None or path == "-":
-        try:
-            return sys.stdin.buffer.read().decode("utf-8")
+        try:  # a byte-order mark (Windows Notepad saves one) is not part of the text
+            return sys.stdin.buffer.read().decode("utf-8-sig")
         except UnicodeDecodeError:
             _fail("standard input is not UTF-8 text")
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8-sig") as handle:
             return handle.read()
     except FileNotFoundError:
         _fail(f"cannot read {path}: no such file")
@@ -68,13 +68,65 @@ def _read_text(path: str | None) -> str:
         _fail(f"cannot read {path}: {err.strerror}")
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refused when it names a key twice (which one would count is a guess).
+
+    >>> _unique_keys([("wild", "9s"), ("wild", "1m")])
+    Traceback (most recent call last):
+    ...
+    paiju.cli.UsageError: invalid JSON: the key 'wild' appears twice in one object
+    """
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            _fail(f"invalid JSON: the key {key!r} appears twice in one object")
+        out[key] = value
+    return out
+
+
+def _port(text: str) -> int:
+    """A TCP port for ``--port``: 1–65535.
+
+    >>> _port("8000")
+    8000
+    >>> _port("99999")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a port is 1–65535, not 99999
+    """
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a number, not {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1–65535, not {port}")
+    return port
+
+
+def _check_free(host: str, port: int) -> None:
+    """Fail with one line unless ``host:port`` can be listened on now."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as err:
+        _fail(f"cannot listen on {host}:{port}: {err.strerror}")
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as err:
+            _fail(f"cannot listen on {host}:{port}: {err.strerror}")
+
+
 def _read_json(path: str | None) -> Any:
     source = "standard input" if path is None or path == "-" else path
     text = _read_text(path)
     if not text.strip():
         _fail(f"no input: expected a JSON object (rules §11) on {source}")
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as err:
         _fail(f"invalid JSON in {source}: {err.msg} at line {err.lineno} column {err.colno}")
     except RecursionError:
@@ -204,6 +256,7 @@ def _serve(args: argparse.Namespace) -> int:
         settings = Settings.from_env()
     except ValueError as err:
         _fail(str(err))
+    _check_free(args.host, args.port)  # before the database is touched
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
@@ -370,7 +423,7 @@ def _parser() -> argparse.ArgumentParser:
         "(default ./data), or PAIJU_DATABASE_URL (PostgreSQL).",
     )
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=_port, default=8000, help="1–65535 (default 8000)")
     serve.set_defaults(run=_serve)
 
     rep = games.add_parser(

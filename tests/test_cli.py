@@ -75,6 +75,7 @@ BAD_INPUTS = {
     "bonus in concealed": _mutate(["players", "E", "concealed"], "1123456789m12345s5z"),
     "suit tile as bonus": _mutate(["players", "E", "bonus"], "1m"),
     "missing seat": json.dumps({**EXAMPLE, "players": {"E": EXAMPLE["players"]["E"]}}),
+    "a key twice": json.dumps(EXAMPLE)[:-1] + ', "wild": "1m"}',
 }
 
 
@@ -93,6 +94,40 @@ def test_non_utf8_input_is_a_clear_error() -> None:
     proc = run("mazhan", "score", stdin=b"\xff\xfe{}")
     assert proc.returncode == 2
     assert b"UTF-8" in proc.stderr
+
+
+def test_a_file_saved_with_a_byte_order_mark_is_read() -> None:
+    proc = run("mazhan", "score", stdin=b"\xef\xbb\xbf" + json.dumps(EXAMPLE).encode())
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["net"]["S"] == 1280
+
+
+def test_a_key_named_twice_is_refused_naming_it() -> None:
+    proc = run("mazhan", "score", stdin=BAD_INPUTS["a key twice"])
+    assert "the key 'wild' appears twice" in proc.stderr.decode()
+
+
+def test_a_wrong_tile_count_reads_as_english() -> None:
+    players = {**EXAMPLE["players"], "E": {"concealed": "1m", "melds": []}}
+    proc = run("mazhan", "score", stdin=json.dumps({**EXAMPLE, "players": players}))
+    assert "holds 1 tile (1 concealed + 0 melds × 3)" in proc.stderr.decode(), proc.stderr
+
+
+def test_serve_refuses_a_port_out_of_range_and_one_in_use() -> None:
+    proc = run("serve", "--port", "99999")
+    assert proc.returncode == 2 and b"a port is 1\xe2\x80\x9365535, not 99999" in proc.stderr
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        proc = run("serve", "--port", str(port))
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and err.startswith(
+        f"paiju: error: cannot listen on 127.0.0.1:{port}"
+    )
+    assert err.count("\n") == 1 and proc.stdout == b""
 
 
 def test_missing_file_is_a_clear_error() -> None:

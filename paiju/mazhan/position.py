@@ -554,9 +554,11 @@ def _check_sizes(s: State, over: tuple[int, WinBy, Tile | None, int] | None) -> 
         size = sum(s.hands[i]) + 3 * len(s.melds[i])
         want = 17 if i == long else 16
         if size != want:
+            tiles = "tile" if size == 1 else "tiles"
+            melds = "meld" if len(s.melds[i]) == 1 else "melds"
             raise _bad(
-                f"hands.{seat.value}: holds {size} tiles ({sum(s.hands[i])} concealed + "
-                f"{len(s.melds[i])} melds × 3), expected {want}"
+                f"hands.{seat.value}: holds {size} {tiles} ({sum(s.hands[i])} concealed + "
+                f"{len(s.melds[i])} {melds} × 3), expected {want}"
             )
 
 

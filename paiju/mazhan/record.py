@@ -213,9 +213,11 @@ class FinishedHand:
             expected = 17 if seat is self.winner else 16
             if sh.size != expected:
                 role = "the winner" if seat is self.winner else "a non-winner"
+                tiles = "tile" if sh.size == 1 else "tiles"
+                melds = "meld" if len(sh.melds) == 1 else "melds"
                 raise InvalidHandError(
-                    f"players.{seat.value}: holds {sh.size} tiles ({len(sh.concealed)} concealed"
-                    f" + {len(sh.melds)} melds × 3), {role} holds {expected}"
+                    f"players.{seat.value}: holds {sh.size} {tiles} ({len(sh.concealed)} "
+                    f"concealed + {len(sh.melds)} {melds} × 3), {role} holds {expected}"
                 )
         if self.winner is None:
             self._check_draw()
