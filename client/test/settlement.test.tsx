@@ -19,7 +19,7 @@ describe("the formula", () => {
       "底分 14",
       "進一 20",
       "胡頭 （20 + 20） = 40",
-      "× 2^3 (×8) = 320",
+      "× 8（3 台） = 320",
     ]);
   });
 
@@ -59,7 +59,7 @@ describe("the formula", () => {
       cap: 400,
       value: 160,
     };
-    expect(formulaSteps(loser, 2)).toEqual(["底分 32", "進一 40", "× 2^2 (×4) = 160"]);
+    expect(formulaSteps(loser, 2)).toEqual(["底分 32", "進一 40", "× 4（2 台） = 160"]);
   });
 });
 

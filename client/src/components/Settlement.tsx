@@ -41,7 +41,7 @@ const seatName = (s: Seat, names: Record<Seat, SeatInfo | null>): string =>
   `${windName(s)} ${shownName(names[s])}`.trim();
 
 /** The formula as steps, as `paiju mazhan score --explain` writes it: base → 進一 →
- *  (胡頭: rounded + 20) → × 2^台 → cap → value. */
+ *  (胡頭: rounded + 20) → × 2^台 (written "× 4 (2 台)") → cap → value. */
 export function formulaSteps(f: Formula, tai: number): string[] {
   const steps: string[] = [];
   if (f.rule === "limit") return [`${t("limitHand")} ${f.value}`];
@@ -56,7 +56,7 @@ export function formulaSteps(f: Formula, tai: number): string[] {
         `${t("head")} ${t("hutouRule", { rounded: f.rounded, head: f.head })} = ${f.rounded + f.head}`,
       );
   }
-  steps.push(`${t("times", { tai })} (×${f.multiplier}) = ${f.uncapped}`);
+  steps.push(`${t("times", { tai, m: f.multiplier })} = ${f.uncapped}`);
   if (f.uncapped > f.cap) steps.push(`${t("cap", { cap: f.cap })} → ${f.value}`);
   return steps;
 }

@@ -46,12 +46,15 @@ export function Confirmations({
   deadline,
   mine,
   next,
+  was,
 }: {
   seats: Record<Seat, SeatInfo | null>;
   deadline: number | null;
   mine: Seat | null;
   /** Shown under a settlement: the seats are those of the next hand (the deal passed). */
   next?: boolean;
+  /** This player's seat in the hand just settled: a move to another seat is said. */
+  was?: Seat | null;
 }): JSX.Element {
   const now = useNow(deadline !== null);
   const left = mine && !seats[mine]?.ready ? secondsLeft(deadline, now) : null;
@@ -59,6 +62,11 @@ export function Confirmations({
   return (
     <div class="confirmations" data-confirmed={count}>
       {next ? <h3>{t("nextSeats")}</h3> : null}
+      {next && was && mine && was !== mine ? (
+        <p class="seat-move" data-from={was} data-to={mine}>
+          {t("seatMoves", { from: windName(was), to: windName(mine) })}
+        </p>
+      ) : null}
       <p class="muted small">
         {t("confirmedCount", { n: count })}
         {left !== null ? ` · ${t("confirmWithin", { n: left })}` : ""}
@@ -187,6 +195,7 @@ function SettlementPanel(): JSX.Element | null {
           seats={tableState.value.seats}
           deadline={s.readyDeadline}
           mine={seated.value?.seat ?? null}
+          was={s.view?.seat ?? null}
           next
         />
       ) : null}

@@ -21,9 +21,16 @@ function initialLang(): Lang {
   return globalThis.navigator?.language?.startsWith("zh") === false ? "en" : "zh";
 }
 
+/** The page's language attribute (screen readers, fonts) for a language. */
+function markPage(l: Lang): void {
+  if (typeof document !== "undefined")
+    document.documentElement.lang = l === "zh" ? "zh-Hant" : "en";
+}
+
 /** The current language; switching it re-renders text and nothing else. */
 export const lang = signal<Lang>(initialLang());
 export const table = computed(() => TABLES[lang.value]);
+markPage(lang.value); // the page starts marked zh-Hant; an English start says so at once
 
 export function setLang(next: Lang): void {
   lang.value = next;
@@ -32,8 +39,7 @@ export function setLang(next: Lang): void {
   } catch {
     // not persisted; the switch still applies
   }
-  if (typeof document !== "undefined")
-    document.documentElement.lang = next === "zh" ? "zh-Hant" : "en";
+  markPage(next);
 }
 
 /** Fill `{name}` placeholders. */
