@@ -49,3 +49,21 @@ describe("the move log", () => {
     expect(line([{ kind: "draw", seat: "N", tiles: null, detail: "head" }])).toEqual([]);
   });
 });
+
+describe("the replay's move list", () => {
+  it("says each move as the live log did, and a claim that took nothing as a call", async () => {
+    const { moveText } = await import("../src/components/Replay");
+    setLang("en");
+    expect(
+      moveText("S hu", "mazhan", [{ kind: "hu", seat: "S", tiles: ["1p"], detail: "discard" }]),
+    ).toBe("South wins with 1 Dot");
+    // South's chow lost to West's pung: South called, West punged
+    expect(moveText("S chi 234p", "mazhan", [])).toBe("South calls Chow 2-3-4 Dots");
+    expect(
+      moveText("W peng", "mazhan", [
+        { kind: "peng", seat: "W", tiles: ["4p", "4p", "4p"], detail: "" },
+      ]),
+    ).toBe("West pungs 4 Dots");
+    expect(moveText("E pass", "mazhan", [])).toBe("East passes");
+  });
+});

@@ -5,7 +5,17 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { entriesOf } from "../game/log";
 import { parseRecordAction } from "../game/notation";
 import { SEATS } from "../game/seats";
-import { cardName, errorText, gameName, t, tileName, verbName, windName } from "../i18n";
+import {
+  actionName,
+  cardName,
+  errorText,
+  gameName,
+  runName,
+  t,
+  tileName,
+  verbName,
+  windName,
+} from "../i18n";
 import {
   ApiError,
   api,
@@ -62,9 +72,18 @@ export function moveText(text: string, game: string, events?: GameEvent[]): stri
   const lines = events ? entriesOf(events, 0, 0).map((e) => logLine(e)) : [];
   if (lines.length) return lines.join(" · ");
   const a = parseRecordAction(text, game === "madiao" ? "madiao" : "mazhan");
+  const seat = a.seat ? windName(a.seat) : "";
+  // a claim that made nothing happen yet (the window was still open, or another claim came
+  // first) was a call, not a chow: the line that settles the window says what was taken
+  if (events && CALLS.has(a.kind)) {
+    const tiles = a.kind === "chi" ? runName(a.codes) : a.codes.map((c) => tileName(c)).join(" ");
+    return [seat, t("calls", { what: actionName(a.kind) }), tiles].filter(Boolean).join(" ");
+  }
   const names = a.codes.map((c) => (game === "madiao" ? cardName(c) : tileName(c)));
-  return [a.seat ? windName(a.seat) : "", verbName(a.kind), ...names].filter(Boolean).join(" ");
+  return [seat, verbName(a.kind), ...names].filter(Boolean).join(" ");
 }
+
+const CALLS = new Set(["chi", "peng", "gang", "hu"]);
 
 export function Replay({ hand, step }: { hand: number; step: number }): JSX.Element {
   const [data, setData] = useState<ReplayStep | null>(null);

@@ -51,6 +51,7 @@ export const en: Table = {
     ready: "Ready",
     readyNext: "Next hand",
     nextSeats: "The next hand",
+    calls: "calls {what}",
     seatMoves: "The seats have moved on: you sat {from} this hand and sit {to} in the next.",
     confirmedCount: "{n} of 4 confirmed the next hand",
     confirmWithin: "confirm within {n} s",

@@ -52,6 +52,7 @@ export const zh = {
     ready: "準備",
     readyNext: "下一局",
     nextSeats: "下一局",
+    calls: "叫{what}",
     seatMoves: "座位輪轉：這局你坐{from}，下一局坐{to}。",
     confirmedCount: "{n}/4 已準備下一局",
     confirmWithin: "請在 {n} 秒內準備",
