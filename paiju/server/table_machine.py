@@ -746,7 +746,9 @@ class TableMachine:
 
     def _expire(self) -> None:
         """The turn clock ran out: pass a claim prompt (not counted), else play the clock's
-        action and count a timeout; the 4th in a row is an escape."""
+        action and count a timeout; the 4th in a row is an escape. A seat whose player is
+        away is played the same way but not counted: the disconnect clock (180 s) is theirs,
+        so coming back within it resumes the hand as §10 promises (docs/rules-decisions.md)."""
         while True:
             hand = self.hand
             if hand is None or hand.id is None or self.game.is_over(hand.state):
@@ -763,7 +765,7 @@ class TableMachine:
             if not self.game.is_prompt(hand.state, seat_obj):
                 p = self.seats[seat]
                 assert p is not None
-                p.timeouts += 1
+                p.timeouts += 1 if p.connected else 0
                 if p.timeouts >= 4:
                     self._escape(seat, "timeouts")
                     return

@@ -129,8 +129,27 @@ def test_a_timeout_plays_the_drawn_tile_and_counts() -> None:
     assert any("discard" in (a or "") for a in mine)
 
 
-def test_staying_away_too_long_is_an_escape_and_coming_back_resumes() -> None:
+def test_an_absent_players_turns_are_played_but_only_the_disconnect_clock_escapes() -> None:
+    # rules §10: reconnecting within 180 s resumes the hand, however many of the seat's
+    # turns the server played meanwhile; the 4th timeout in a row counts only a present player
     sim = alone_hand(seed=5)
+    sim.disconnect(1)
+    sim.run(170.0)
+    seat = sim.machine.seat_of(1)
+    assert seat is not None, "unseated while the disconnect clock still ran"
+    player = sim.machine.seats[seat]
+    assert player is not None and player.timeouts == 0
+    played = sum(1 for w in sim.durable if isinstance(w, io.Step) and w.action.startswith(
+        sim.machine.game.seats[seat].value))  # fmt: skip
+    assert played >= 4  # the seat's turns went on without them
+    sim.connect(1)
+    assert sim.last_view(1)["catch_up"] is True
+    assert all(f["type"] != "escape" for f in sim.frames[1])
+
+
+def test_staying_away_too_long_is_an_escape_and_coming_back_resumes() -> None:
+    # a slow clock, so the hand outlasts the player's absences (their turns are played)
+    sim = alone_hand(seed=5, timing=Timing(turn=60, ready=20, bot_wait=10, bot_delay=0.3))
     sim.disconnect(1)
     sim.run(100.0)
     sim.connect(1)
@@ -140,6 +159,8 @@ def test_staying_away_too_long_is_an_escape_and_coming_back_resumes() -> None:
     sim.run(181.0)
     assert sim.machine.seat_of(1) is None
     assert sim.ledger.hands[max(sim.ledger.hands)]["status"] == "aborted"
+    aborts = [w for w in sim.durable if isinstance(w, io.AbortHand)]
+    assert aborts[-1].reason["why"] == "disconnected"
 
 
 @pytest.mark.parametrize("room", [MAZHAN, MADIAO], ids=["mazhan", "madiao"])

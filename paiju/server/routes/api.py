@@ -109,12 +109,16 @@ def replay_step(record: dict[str, Any], seat: str, step: int) -> dict[str, Any]:
         "events": events,
         # who sat where (their names were on the table for everyone to see)
         "names": {
-            letter: {"name": rec.get("name", ""), "bot": bool(rec.get("bot")),
-                     "level": rec.get("level")}
+            letter: _shown_seat(rec)
             for letter, rec in (record.get("seats") or {}).items()
             if isinstance(rec, dict)
-        },  # fmt: skip
+        },
     }
+
+
+def _shown_seat(rec: dict[str, Any]) -> dict[str, Any]:
+    """A record's seat as the replay shows it: the name on the table, never the account."""
+    return {"name": rec.get("name", ""), "bot": bool(rec.get("bot")), "level": rec.get("level")}
 
 
 async def _db(request: Request, work: Callable[[Session], T]) -> T:
