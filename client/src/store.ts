@@ -39,6 +39,8 @@ export interface ViewFrame {
   clock: { seat: Seat | null; seconds: number; deadline: number } | null;
   stake: number;
   receivedAt: number;
+  /** This player's turns timed out in a row (the 4th is an escape). */
+  timeouts: number;
 }
 
 export interface SettlementFrame {
@@ -314,6 +316,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
           : null,
         stake: m.stake,
         receivedAt: now,
+        timeouts: typeof m.timeouts === "number" ? m.timeouts : 0,
       };
       batch(() => {
         if (frame.value && frame.value.hand !== f.hand) moveLog.value = [];

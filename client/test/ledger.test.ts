@@ -20,7 +20,7 @@ const entry = (
 });
 
 describe("the ledger as the lobby shows it", () => {
-  it("sums a hand's movements of one reason and one direction into one line", () => {
+  it("sums a hand's movements of one reason into one line, its net", () => {
     // newest first: an escape's four quarters, then the fee; the hand before settled
     const rows = groupLedger([
       entry(9, -500, 5785, "escape", 4, "house"),
@@ -36,9 +36,7 @@ describe("the ledger as the lobby shows it", () => {
     expect(rows.map((r) => [r.reason, r.amount, r.balance_after, r.counterparts])).toEqual([
       ["escape", -2000, 5785, ["house", "ana"]],
       ["fee", -5, 7785, ["house"]],
-      ["hand", 170, 7790, ["house"]],
-      ["hand", -10, 7620, ["bo"]],
-      ["hand", 10, 7630, ["house"]],
+      ["hand", 170, 7790, ["house", "bo"]],
       ["issue", 10_000, 10_000, []],
     ]);
     // nothing is lost: the sums are the same
@@ -66,6 +64,25 @@ describe("a hand's movements in points", () => {
     expect(moves).toEqual([
       { from: "house", to: "ana", amount: 190, reason: "hand" },
       { from: "ana", to: "bo", amount: 20, reason: "hand" },
+    ]);
+  });
+});
+
+describe("this player's points by the other side", () => {
+  it("nets what went each way with one counterpart", async () => {
+    const { netByOther } = await import("../src/components/Settlement");
+    const lines = netByOther(
+      [
+        { from: "ana", to: "house", amount: 600, reason: "hand" },
+        { from: "house", to: "ana", amount: 2000, reason: "hand" },
+        { from: "bo", to: "ana", amount: 30, reason: "hand" },
+        { from: "bo", to: "house", amount: 99, reason: "hand" },
+      ],
+      "ana",
+    );
+    expect([...lines]).toEqual([
+      ["house", 1400],
+      ["bo", 30],
     ]);
   });
 });

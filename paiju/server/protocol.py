@@ -193,6 +193,11 @@ class ViewFrame(_Message):
     clock: Clock | None
     stake: int
     your_action: str | None = Field(description="this seat's action that made this version")
+    timeouts: int = Field(
+        0,
+        description="this player's turns timed out in a row (the 4th is an escape; any action "
+        "resets it)",
+    )
     catch_up: bool = Field(
         False,
         description="true on a connection's first view of a live hand: `events` is then the "

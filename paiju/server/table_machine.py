@@ -636,8 +636,9 @@ class TableMachine:
         if action.seat is not seat_obj:
             self._error(p.account, "not_your_turn", f"you sit in seat {seat_obj.value}")
             return
-        if self._apply(seat, action):
-            p.timeouts = 0
+        count, p.timeouts = p.timeouts, 0  # reset before the views go out: they show it
+        if not self._apply(seat, action):
+            p.timeouts = count
 
     def _apply(self, seat: int, action: Any) -> bool:
         hand = self.hand
@@ -1021,7 +1022,13 @@ class TableMachine:
             "stake": hand.stake,
             "your_action": hand.last[1] if hand.last and hand.last[0] == seat else None,
             "catch_up": catch_up,
+            "timeouts": self._timeouts(seat),
         }
+
+    def _timeouts(self, seat: int) -> int:
+        """The seat's player's timeouts in a row (0 for a bot)."""
+        p = self.seats[seat]
+        return p.timeouts if p is not None and p.account is not None else 0
 
     def _view_json(self, view: dict[str, Any]) -> bytes:
         """A view as JSON, serialised here, once: the frame carries it as it is, the next

@@ -127,6 +127,16 @@ def test_a_timeout_plays_the_drawn_tile_and_counts() -> None:
     assert player is not None and player.timeouts == 1
     mine = [f["your_action"] for f in sim.frames[1][seen:] if f["type"] == "view"]
     assert any("discard" in (a or "") for a in mine)
+    # the player is told: every view now says one timeout in a row, until they act
+    assert sim.last_view(1)["timeouts"] == 1
+    for _ in range(400):
+        if sim.my_turn(1) or sim.machine.hand is None or sim.machine.phase != "live":
+            break
+        sim.run(0.5)
+    assert sim.my_turn(1)
+    legal = sim.last_view(1)["view"]["legal"]
+    sim.act(1, legal[0]["action"])
+    assert sim.last_view(1)["timeouts"] == 0 and player.timeouts == 0
 
 
 def test_an_absent_players_turns_are_played_but_only_the_disconnect_clock_escapes() -> None:

@@ -226,24 +226,18 @@ export function Lobby(): JSX.Element {
             <thead>
               <tr>
                 <th scope="col">{t("hand")}</th>
+                <th scope="col">{t("result")}</th>
+                <th scope="col">{t("replay")}</th>
                 <th scope="col">{t("game")}</th>
                 <th scope="col">{t("time")}</th>
                 <th scope="col">{t("seat")}</th>
                 <th scope="col">{t("stake")}</th>
-                <th scope="col">{t("result")}</th>
-                <th scope="col">{t("replay")}</th>
               </tr>
             </thead>
             <tbody>
               {hands.map((h) => (
                 <tr key={h.hand} data-hand={h.hand}>
                   <td>#{h.hand}</td>
-                  <td>{gameName(h.game)}</td>
-                  <td>
-                    <time dateTime={h.at}>{shortTime(h.at)}</time>
-                  </td>
-                  <td>{windName(h.seat)}</td>
-                  <td class="num">{h.stake}</td>
                   <td
                     class={h.net && h.net > 0 ? "plus" : h.net && h.net < 0 ? "minus" : undefined}
                   >
@@ -274,6 +268,12 @@ export function Lobby(): JSX.Element {
                       </a>
                     )}
                   </td>
+                  <td>{gameName(h.game)}</td>
+                  <td>
+                    <time dateTime={h.at}>{shortTime(h.at)}</time>
+                  </td>
+                  <td>{windName(h.seat)}</td>
+                  <td class="num">{h.stake}</td>
                 </tr>
               ))}
             </tbody>
@@ -289,10 +289,10 @@ export function Lobby(): JSX.Element {
             <thead>
               <tr>
                 <th scope="col">{t("time")}</th>
-                <th scope="col">{t("hand")}</th>
-                <th scope="col">{t("reason")}</th>
-                <th scope="col">{t("counterpart")}</th>
                 <th scope="col">{t("amount")}</th>
+                <th scope="col">{t("reason")}</th>
+                <th scope="col">{t("hand")}</th>
+                <th scope="col">{t("counterpart")}</th>
                 <th scope="col">{t("balanceAfter")}</th>
               </tr>
             </thead>
@@ -304,13 +304,13 @@ export function Lobby(): JSX.Element {
                     <td>
                       <time dateTime={e.at}>{shortTime(e.at)}</time>
                     </td>
-                    <td>{e.hand ? `#${e.hand}` : "—"}</td>
-                    <td>{reasonName(e.reason)}</td>
-                    <td>{counterpart(e)}</td>
                     <td class={`num ${e.amount >= 0 ? "plus" : "minus"}`}>
                       {e.amount > 0 ? "+" : ""}
                       {e.amount}
                     </td>
+                    <td>{reasonName(e.reason)}</td>
+                    <td>{e.hand ? `#${e.hand}` : "—"}</td>
+                    <td>{counterpart(e)}</td>
                     <td class="num">{e.balance_after}</td>
                   </tr>
                 ))}

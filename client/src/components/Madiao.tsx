@@ -27,6 +27,8 @@ export function madiaoActionLabel(a: MadiaoAction): string {
   return a.card ? `${actionName(a.kind)} ${cardName(a.card)}` : actionName(a.kind);
 }
 
+/** "1 trick", "3 tricks", 「3 墩」. */
+const tricks = (n: number): string => t(n === 1 ? "tricksWonOne" : "tricksWon", { n });
 function SeatCards({ view, seat }: { view: MadiaoView; seat: Seat }): JSX.Element {
   const s = view.seats[seat];
   const own = seat === view.seat;
@@ -80,7 +82,7 @@ function OtherSeat(props: MadiaoTableProps & { seat: Seat }): JSX.Element {
         active={view.turn === seat && !view.result}
         clock={clockOf(props.clock, seat, view.seat)}
         points={props.points?.[seat] ?? null}
-        extra={<span class="tricks">{t("tricksWon", { n: s.tricks_won })}</span>}
+        extra={<span class="tricks">{tricks(s.tricks_won)}</span>}
       />
       {revealed ? (
         <span class="revealed-hand">
@@ -192,7 +194,7 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
           active={view.my_turn && !view.result}
           clock={clockOf(props.clock, me, me)}
           points={props.points?.[me] ?? null}
-          extra={<span class="tricks">{t("tricksWon", { n: view.seats[me].tricks_won })}</span>}
+          extra={<span class="tricks">{tricks(view.seats[me].tricks_won)}</span>}
         />
         <SeatCards view={view} seat={me} />
       </div>

@@ -140,8 +140,16 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   });
+  // the current move in sight inside the list, never by scrolling the page (on a phone that
+  // would carry the step buttons away from under the finger)
   useEffect(() => {
-    list.current?.querySelector(".current")?.scrollIntoView?.({ block: "nearest" });
+    const box = list.current;
+    const cur = box?.querySelector(".current");
+    if (!box || !cur) return;
+    const b = box.getBoundingClientRect();
+    const c = cur.getBoundingClientRect();
+    if (c.top < b.top) box.scrollTop -= b.top - c.top;
+    else if (c.bottom > b.bottom) box.scrollTop += c.bottom - b.bottom;
   }, [data?.step]);
 
   const view = data?.view;

@@ -204,6 +204,18 @@ function Payments({
   );
 }
 
+/** What this player gained (+) or paid (−) with each other side of the hand's movements:
+ *  the house paid for one bot and was paid for another is one line, its net. */
+export function netByOther(moves: Move[], name: string | null): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of moves) {
+    if (m.from !== name && m.to !== name) continue;
+    const other = m.from === name ? m.to : m.from;
+    out.set(other, (out.get(other) ?? 0) + (m.to === name ? m.amount : -m.amount));
+  }
+  return out;
+}
+
 /** The points block: the fee, the hand's movements (one line per payer and payee: the
  *  ledger's entry per bot is summed into the house's), the total. */
 function Points({
@@ -258,13 +270,11 @@ function Points({
             <td>{t("house")}</td>
             <td class="num minus">{signed(-props.fee)}</td>
           </tr>
-          {mine.map((m, i) => (
-            <tr key={i}>
+          {[...netByOther(mine, name)].map(([other, amount]) => (
+            <tr key={other}>
               <td>{t("settlement")}</td>
-              <td>{who(m.from === name ? m.to : m.from)}</td>
-              <td class={`num ${m.to === name ? "plus" : "minus"}`}>
-                {signed(m.to === name ? m.amount : -m.amount)}
-              </td>
+              <td>{who(other)}</td>
+              <td class={`num ${amount >= 0 ? "plus" : "minus"}`}>{signed(amount)}</td>
             </tr>
           ))}
           <tr class="total">
@@ -412,6 +422,7 @@ function ChongDraws({
       data-revealed={shown >= result.chong.length ? "true" : "false"}
     >
       <h3>{t("chong")}</h3>
+      <p class="muted small">{t("chongNote")}</p>
       <ol class="chong-draws">
         {result.chong.map((d, i) => (
           <li
@@ -476,19 +487,21 @@ export function MadiaoSettlement({
               {seatName(x.seat, props.names)}: {named(x)}
             </li>
           ))}
+          <li class="muted small">{t("penaltiesNote")}</li>
         </ul>
       ) : null}
       <ChongDraws result={result} names={props.names} />
+      {/* the net first after the seat: on a phone the table scrolls, the result stays */}
       <table class="md-scores">
         <thead>
           <tr>
             <th scope="col">{t("seat")}</th>
+            <th scope="col">{t("net")}</th>
             <th scope="col">{t("trickShort")}</th>
             <th scope="col">{t("diao")}</th>
             <th scope="col">{t("bonuses")}</th>
             <th scope="col">{t("chongPoints")}</th>
             <th scope="col">{t("bonusTotal")}</th>
-            <th scope="col">{t("net")}</th>
           </tr>
         </thead>
         <tbody>
@@ -500,6 +513,9 @@ export function MadiaoSettlement({
                   {seatName(s, props.names)}
                   {result.banker === s ? <span class="tag dealer">{t("banker")}</span> : null}
                 </th>
+                <td class={`num ${r.net >= 0 ? "plus" : "minus"}`}>
+                  {t("zhu", { n: signed(r.net) })}
+                </td>
                 <td class="num">
                   {r.tricks}{" "}
                   <span class="muted small">{r.zhengben ? t("zhengben") : t("chijiao")}</span>
@@ -512,9 +528,6 @@ export function MadiaoSettlement({
                 </td>
                 <td class="num">{r.chong}</td>
                 <td class="num">{r.bonus_total}</td>
-                <td class={`num ${r.net >= 0 ? "plus" : "minus"}`}>
-                  {t("zhu", { n: signed(r.net) })}
-                </td>
               </tr>
             );
           })}

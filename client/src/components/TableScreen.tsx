@@ -117,6 +117,17 @@ function WaitingRoom(): JSX.Element {
   );
 }
 
+/** After a timeout of this player's: how many in a row, and what the 4th costs (§10). */
+function TimeoutBanner({ penalty }: { penalty: number }): JSX.Element | null {
+  const n = frame.value?.timeouts ?? 0;
+  if (!n || !handLive.value || settlement.value) return null;
+  return (
+    <div class="banner warn" role="alert" data-timeouts={n}>
+      {t("timedOut", { n, penalty })}
+    </div>
+  );
+}
+
 function PausedBanner(): JSX.Element | null {
   if (!paused.value) return null;
   return (
@@ -187,7 +198,10 @@ function SettlementPanel(): JSX.Element | null {
       data-hand={s.hand}
     >
       <h2 id="settlement-title">
-        {t("settlement")} · {t("handNo", { n: tableState.value?.handNo || s.hand })}
+        {t("settlement")} · {t("handNo", { n: tableState.value?.handNo || s.hand })}{" "}
+        <span class="muted small" title={t("handRef")}>
+          #{s.hand}
+        </span>
       </h2>
       {body}
       {tableState.value ? (
@@ -259,8 +273,11 @@ export function TableScreen(): JSX.Element {
       <div class="table-bar">
         <span class="room">{room ? roomName(room) : ""}</span>
         {info ? (
-          <span data-hand={info.hand} title={`#${info.hand}`}>
-            {t("handNo", { n: ts?.handNo || info.hand })}
+          <span data-hand={info.hand}>
+            {t("handNo", { n: ts?.handNo || info.hand })}{" "}
+            <span class="muted small" title={t("handRef")}>
+              #{info.hand}
+            </span>
           </span>
         ) : null}
         {stake ? (
@@ -299,6 +316,7 @@ export function TableScreen(): JSX.Element {
         </button>
       </div>
       <PausedBanner />
+      <TimeoutBanner penalty={multiple * stake} />
       <EscapePanel />
       <div class="table-layout">
         <div class="table-main">

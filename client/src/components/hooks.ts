@@ -18,9 +18,10 @@ export function secondsLeft(deadline: number | null, now: number): number | null
   return Math.max(0, Math.ceil((deadline - now) / 1000));
 }
 
-/** On a keyboard device, when this player's turn comes (or the view moves on during it),
- *  put the keyboard on the hand: on `buttons[index]`, unless the player is elsewhere on the
- *  page (a field, the log, another button). So ← → and Enter work at once, without a Tab. */
+/** When this player's turn comes (or the view moves on during it): on a keyboard device,
+ *  put the keyboard on the hand (on `buttons[index]`), unless the player is elsewhere on the
+ *  page (a field, the log, another button), so ← → and Enter work at once, without a Tab; on
+ *  a touch screen, bring the hand into sight if it is below the screen's edge. */
 export function useTurnFocus(
   active: boolean,
   version: number,
@@ -29,7 +30,10 @@ export function useTurnFocus(
 ): void {
   useEffect(() => {
     if (!active || typeof document === "undefined") return;
-    if (typeof matchMedia === "function" && !matchMedia("(pointer: fine)").matches) return;
+    if (typeof matchMedia === "function" && !matchMedia("(pointer: fine)").matches) {
+      buttons.current[index]?.closest(".hand")?.scrollIntoView?.({ block: "nearest" });
+      return;
+    }
     const here = document.activeElement;
     const onHand = here instanceof HTMLElement && here.closest(".hand") !== null;
     if (here && here !== document.body && !onHand) return;

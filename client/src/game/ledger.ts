@@ -7,20 +7,15 @@ import type { Move } from "../protocol";
 const sideOf = (e: LedgerEntry): string[] =>
   e.counterparts?.length ? e.counterparts : e.counterpart ? [e.counterpart] : [];
 
-/** Consecutive entries (newest first, as `/api/ledger` sends them) of one hand, one reason
- *  and one direction merged into one: their amounts summed, the balance after the newest,
- *  the counterparts listed once each. Entries of no hand (the opening grant) stay apart. */
+/** Consecutive entries (newest first, as `/api/ledger` sends them) of one hand and one
+ *  reason merged into one: their amounts summed (a hand paid to one seat and received from
+ *  another is its net), the balance after the newest, the counterparts listed once each.
+ *  Entries of no hand (the opening grant) stay apart. */
 export function groupLedger(entries: LedgerEntry[]): LedgerEntry[] {
   const out: LedgerEntry[] = [];
   for (const e of entries) {
     const last = out[out.length - 1];
-    if (
-      last &&
-      e.hand !== null &&
-      last.hand === e.hand &&
-      last.reason === e.reason &&
-      Math.sign(last.amount) === Math.sign(e.amount)
-    ) {
+    if (last && e.hand !== null && last.hand === e.hand && last.reason === e.reason) {
       const names = sideOf(last);
       for (const n of sideOf(e)) if (!names.includes(n)) names.push(n);
       out[out.length - 1] = { ...last, amount: last.amount + e.amount, counterparts: names };

@@ -764,6 +764,10 @@ export type Stake1 = number;
  */
 export type YourAction = string | null;
 /**
+ * this player's turns timed out in a row (the 4th is an escape; any action resets it)
+ */
+export type Timeouts = number;
+/**
  * true on a connection's first view of a live hand: `events` is then the whole hand so far, as this seat may see it (the move log is rebuilt from them)
  */
 export type CatchUp = boolean;
@@ -979,6 +983,7 @@ export interface ViewFrame {
   clock: Clock | null;
   stake: Stake1;
   your_action: YourAction;
+  timeouts?: Timeouts;
   catch_up?: CatchUp;
 }
 /**
