@@ -282,14 +282,19 @@ def test_mazhan_by_clicks_on_a_desktop(server: str, browser: Any) -> None:
     me.shot("mazhan-4-english-mid-hand")
     me.page.click("#lang")
     assert me.sockets == sockets
-    # reload mid-hand: back at the same table, no ready button while the hand is live
+    # reload mid-hand: back at the same table, no ready button while the hand is live, the
+    # move log as it was (a connection's first view carries the hand so far)
+    logged = me.page.eval_on_selector_all(".move-log li", "items => items.map(i => i.textContent)")
     me.page.reload()
     me.page.wait_for_selector(".hand button[data-action]:not([disabled])", timeout=15_000)
     assert me.page.query_selector("#ready") is None
+    again = me.page.eval_on_selector_all(".move-log li", "items => items.map(i => i.textContent)")
+    assert again == logged
     me.shot("mazhan-5-reloaded")
-    # one discard by the keyboard: focus the hand, ← picks the tile left of the drawn one,
-    # Enter discards it; the move log names it
-    me.page.focus(".hand button[tabindex='0']")
+    # one discard by the keyboard, with no click first: the turn put the keyboard on the
+    # drawn tile; ← picks the tile left of it, Enter discards it; the move log names it
+    me.page.wait_for_function("!!document.activeElement?.closest('.hand')")
+    assert me.page.query_selector(".keys-hint") is not None
     me.page.keyboard.press("ArrowLeft")
     picked = me.page.evaluate("document.activeElement.getAttribute('aria-label')")
     assert picked and picked.startswith("打 "), picked
@@ -394,6 +399,16 @@ def test_mazhan_on_a_phone_and_leaving_during_a_hand(server: str, browser: Any) 
     assert len({e["hand"] for e in escapes}) == 1, escapes
     assert sum(e["amount"] for e in escapes) == -400 * stake, escapes
     assert me.balance() == before - 400 * stake
+    # the escaped hand is in My hands, said to be one, with its cost; the ledger says it once
+    hand = escapes[0]["hand"]
+    row = me.page.wait_for_selector(f"#hands tr[data-hand='{hand}']")
+    assert "逃跑" in row.inner_text()
+    assert row.query_selector(f"[data-points='{-400 * stake - stake}']") is not None
+    assert row.query_selector("[data-action=replay]") is None
+    lines = me.page.eval_on_selector_all(
+        "#ledger tr[data-ledger]", "rows => rows.map(r => r.textContent)"
+    )
+    assert sum("逃跑" in line for line in lines) == 1, lines
     assert not me.errors, me.errors
     me.page.close()
 
