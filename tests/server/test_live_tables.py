@@ -195,6 +195,9 @@ def test_a_restart_in_mid_hand_rebuilds_the_table(db_url: str) -> None:
         assert until(ws, {"seated"})["table"] == first["table"]
         view = until(ws, {"view"})
         assert view["hand"] == first["hand"] and view["version"] >= first["version"]
+        # the rebuilt table gives the returning player the hand so far, as their seat saw it
+        assert view["catch_up"] is True
+        assert first["events"] and view["events"][: len(first["events"])] == first["events"]
         settlement = until(ws, {"settlement"}, play=True)
         assert settlement["hand"] == first["hand"]
     books_balance(db_url)
