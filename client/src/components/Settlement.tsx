@@ -438,7 +438,10 @@ function ChongDraws({
                 </span>
                 <span class={d.scorer ? "plus" : "muted"}>
                   {d.scorer
-                    ? t("chongScore", { scorer: windName(d.scorer), points: d.points })
+                    ? t(d.scorer === d.drawer ? "chongScore" : "chongClaimed", {
+                        scorer: seatName(d.scorer, names),
+                        points: d.points,
+                      })
                     : t("chongDead")}
                 </span>
               </>
