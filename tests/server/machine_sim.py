@@ -95,6 +95,8 @@ class Sim:
             if isinstance(out, io.Send):
                 frame = orjson.loads(orjson.dumps(out.frame))  # as a client reads it
                 SERVER.validate_python(frame)
+                if frame["type"] == "view":
+                    _shows_only_its_seat(frame)
                 if frame["type"] not in UNHELD:
                     early = [op for op, _ in self.writes if op <= out.after]
                     assert not early, f"{frame['type']} shown before writes {early} are durable"
@@ -250,6 +252,23 @@ class Sim:
             else:
                 self.run(0.5)
                 spent += 0.5
+
+
+#: events whose tiles or card only their own seat may see (rules, end of Mazhan §5)
+_PRIVATE = {"dealt", "draw"}
+
+
+def _shows_only_its_seat(frame: dict[str, Any]) -> None:
+    """A view frame's events (live or a connection's catch-up) name no tile or card another
+    seat holds hidden: another seat's dealt tiles and draws, a card played face down."""
+    seat = frame["view"]["seat"]
+    for e in frame["events"]:
+        if e.get("seat") in (None, seat):
+            continue
+        if e["kind"] in _PRIVATE:
+            assert e.get("tiles") is None, f"seat {seat} shown {e}"
+        if e["kind"] == "play" and e.get("detail") == "mie":
+            assert e.get("card") is None, f"seat {seat} shown {e}"
 
 
 def _action_text(item: Any) -> str:
