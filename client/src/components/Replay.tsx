@@ -188,7 +188,7 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
             : ""}
         </span>
         <span class="grow" />
-        <span class="muted small">{t("keyboardHint")}</span>
+        <span class="muted small keys-hint-line">{t("keyboardHint")}</span>
       </div>
       <div class="replay-controls row">
         <button
