@@ -105,19 +105,28 @@ def _port(text: str) -> int:
 
 def _check_free(host: str, port: int) -> None:
     """Fail with one line unless ``host:port`` can be listened on now."""
+    import errno
     import socket
 
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as err:
         _fail(f"cannot listen on {host}:{port}: {err.strerror}")
-    family, kind, proto, _, address = infos[0]
-    with socket.socket(family, kind, proto) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # every address the server will listen on, as it does; one the system cannot open (IPv6
+    # switched off, say) is left to the server
+    for family, kind, proto, _, address in infos:
         try:
-            probe.bind(address)
-        except OSError as err:
-            _fail(f"cannot listen on {host}:{port}: {err.strerror}")
+            probe = socket.socket(family, kind, proto)
+        except OSError:
+            continue
+        with probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as err:
+                if err.errno == errno.EADDRNOTAVAIL:
+                    continue
+                _fail(f"cannot listen on {host}:{port}: {err.strerror}")
 
 
 def _read_json(path: str | None) -> Any:

@@ -80,6 +80,10 @@ class Player:
     tuoguan: bool = False
     timeouts: int = 0
     balance: int = 0
+    # time away from the live hand: one allowance of PAIJU_DISCONNECT_SECONDS per hand, so
+    # dropping out before each turn and back after it cannot stall the table for ever
+    away: float = 0.0
+    left_at: float | None = None
 
     @property
     def human(self) -> bool:
@@ -419,6 +423,10 @@ class TableMachine:
         assert p is not None
         p.connected = True
         self._cancel(f"away:{account}")
+        if p.left_at is not None:
+            if self.live:
+                p.away += self._now - p.left_at
+            p.left_at = None
         if p.claiming:
             return  # `seated` follows when the seat is durable
         self._send(account, self._seated(seat))
@@ -441,7 +449,11 @@ class TableMachine:
         p = self.seats[seat]
         assert p is not None
         p.connected = False
-        wait = self.timing.disconnect if self.live else self.timing.ready
+        if self.live:
+            p.left_at = self._now
+            wait = max(0.0, self.timing.disconnect - p.away)
+        else:
+            wait = self.timing.ready
         self._set(f"away:{account}", wait)
         self._broadcast_table()
 
@@ -469,6 +481,8 @@ class TableMachine:
         self._broadcast_table()
         if self.hand is not None and self.hand.id is not None:
             self._schedule()
+            if not self.game.is_over(self.hand.state):
+                self._send_view(seat, [], force=True)  # the count of timeouts it shows
 
     def _leave(self, seat: int) -> None:
         p = self.seats[seat]
@@ -560,6 +574,7 @@ class TableMachine:
             assert p.account is not None
             p.confirmed = False
             p.timeouts = 0
+            p.away, p.left_at = 0.0, None if p.connected else self._now
             self._cancel(f"ready:{p.account}")
             self._ready_deadline.pop(p.account, None)
             self._keep.pop(p.account, None)
@@ -830,7 +845,8 @@ class TableMachine:
             }
             self._send(p.account, view)
             self._send(p.account, settlement)
-            self._keep[p.account] = [view, settlement]
+            # a page that comes back before the next hand gets the hand's whole log with it
+            self._keep[p.account] = [self._view_frame(i, [], catch_up=True), settlement]
         self._end_hand(state)
 
     def _end_hand(self, final: Any) -> None:
@@ -1142,6 +1158,7 @@ def restore(
     m._out = []
     for acc in m.accounts:
         m._set(f"away:{acc}", timing.disconnect)
+        m._player(acc).left_at = now
     m._after_change([])
     m._changed()
     out = m._out

@@ -254,19 +254,23 @@ class Sim:
                 spent += 0.5
 
 
-#: events whose tiles or card only their own seat may see (rules, end of Mazhan §5)
-_PRIVATE = {"dealt", "draw"}
+#: events whose tiles or cards only their own seat may see (rules, end of Mazhan §5)
+_PRIVATE = {"dealt", "draw", "deal"}
+#: events only their own seat is shown at all (a seat's own decision, its claim that lost)
+_OWN = {"decision", "claim_lost"}
 
 
 def _shows_only_its_seat(frame: dict[str, Any]) -> None:
     """A view frame's events (live or a connection's catch-up) name no tile or card another
-    seat holds hidden: another seat's dealt tiles and draws, a card played face down."""
+    seat holds hidden: another seat's dealt tiles or cards and draws, a card played face
+    down; and none is another seat's own decision or lost claim."""
     seat = frame["view"]["seat"]
     for e in frame["events"]:
         if e.get("seat") in (None, seat):
             continue
+        assert e["kind"] not in _OWN, f"seat {seat} shown {e}"
         if e["kind"] in _PRIVATE:
-            assert e.get("tiles") is None, f"seat {seat} shown {e}"
+            assert not e.get("tiles") and not e.get("cards"), f"seat {seat} shown {e}"
         if e["kind"] == "play" and e.get("detail") == "mie":
             assert e.get("card") is None, f"seat {seat} shown {e}"
 

@@ -157,6 +157,21 @@ def test_an_absent_players_turns_are_played_but_only_the_disconnect_clock_escape
     assert all(f["type"] != "escape" for f in sim.frames[1])
 
 
+def test_the_time_away_from_a_hand_adds_up_across_reconnects() -> None:
+    # one 180-s allowance per hand: 100 s away, back for a moment, then 81 s away is 181 s
+    sim = alone_hand(seed=5, timing=Timing(turn=60, ready=20, bot_wait=10, bot_delay=0.3))
+    sim.disconnect(1)
+    sim.run(100.0)
+    sim.connect(1)
+    sim.disconnect(1)
+    sim.run(79.0)
+    assert sim.machine.seat_of(1) is not None  # 179 s so far
+    sim.run(2.0)
+    assert sim.machine.seat_of(1) is None
+    aborts = [w for w in sim.durable if isinstance(w, io.AbortHand)]
+    assert aborts[-1].reason["why"] == "disconnected"
+
+
 def test_staying_away_too_long_is_an_escape_and_coming_back_resumes() -> None:
     # a slow clock, so the hand outlasts the player's absences (their turns are played)
     sim = alone_hand(seed=5, timing=Timing(turn=60, ready=20, bot_wait=10, bot_delay=0.3))
@@ -259,8 +274,18 @@ def test_a_fenced_write_lets_the_table_go() -> None:
 def test_tuoguan_plays_for_the_person() -> None:
     sim = alone_hand(seed=9)
     sim.feed(io.Tuoguan(1, True))
-    sim.run(600.0)
+    for _ in range(1200):
+        if "settlement" in sim.kinds(1):
+            break
+        sim.run(0.5)
     assert sim.last(1, "settlement")
+    # a page that comes back on the settlement gets the hand's whole log with it
+    shown = [e for f in sim.frames[1] if f["type"] == "view" for e in f["events"]]
+    sim.disconnect(1)
+    sim.connect(1)
+    again = [f for f in sim.frames[1] if f["type"] == "view"][-1]
+    assert again["catch_up"] is True and again["events"] == shown and len(shown) > 20
+    assert sim.kinds(1)[-1] == "settlement"
 
 
 def test_a_ma_diao_hand_passes_the_bank() -> None:

@@ -297,7 +297,7 @@ export function Lobby(): JSX.Element {
               </tr>
             </thead>
             <tbody>
-              {groupLedger(ledger.slice(0, 120))
+              {groupLedger(ledger)
                 .slice(0, 60)
                 .map((e) => (
                   <tr key={e.id} data-ledger={e.id}>

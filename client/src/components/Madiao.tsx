@@ -161,7 +161,13 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
   const disabled = props.readOnly || props.pending !== null || !view.my_turn;
   const choices = selected ? (byCard.get(selected) ?? []) : [];
   const playable = view.hand.findIndex((c) => byCard.has(c));
-  useTurnFocus(view.my_turn && !props.readOnly && playable >= 0, view.version, buttons, playable);
+  useTurnFocus(
+    view.my_turn && !props.readOnly && playable >= 0,
+    view.version,
+    buttons,
+    playable,
+    setFocus,
+  );
   const canZhuo = view.legal.some((a) => a.kind === "zhuo");
   // a card with two plays asks: the keyboard goes to the first choice (Enter plays it)
   const firstChoice = useRef<HTMLButtonElement | null>(null);

@@ -323,7 +323,7 @@ function MyArea(props: MazhanTableProps): JSX.Element {
   const disabled = props.readOnly || props.pending !== null || !view.my_turn;
   const discarding = view.my_turn && !view.window && discards.size > 0 && !props.readOnly;
   // the keyboard starts on the drawn tile (or the last), where the pointer would go
-  useTurnFocus(discarding, view.version, buttons, all.length - 1);
+  useTurnFocus(discarding, view.version, buttons, all.length - 1, setFocus);
 
   const key = (i: number) => (ev: KeyboardEvent) => {
     if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {

@@ -118,12 +118,22 @@ function WaitingRoom(): JSX.Element {
 }
 
 /** After a timeout of this player's: how many in a row, and what the 4th costs (§10). */
-function TimeoutBanner({ penalty }: { penalty: number }): JSX.Element | null {
+function TimeoutBanner({
+  penalty,
+  tuoguan,
+}: {
+  penalty: number;
+  tuoguan: boolean;
+}): JSX.Element | null {
   const n = frame.value?.timeouts ?? 0;
-  if (!n || !handLive.value || settlement.value) return null;
+  // 托管 plays the turns: no clock runs out while it is on
+  if (!n || tuoguan || !handLive.value || settlement.value) return null;
+  // the penalty is all the player has when that is less (rules §10)
+  const balance = me.value?.balance;
+  const cost = typeof balance === "number" ? Math.min(penalty, balance) : penalty;
   return (
     <div class="banner warn" role="alert" data-timeouts={n}>
-      {t("timedOut", { n, penalty })}
+      {t("timedOut", { n, penalty: cost })}
     </div>
   );
 }
@@ -316,7 +326,7 @@ export function TableScreen(): JSX.Element {
         </button>
       </div>
       <PausedBanner />
-      <TimeoutBanner penalty={multiple * stake} />
+      <TimeoutBanner penalty={multiple * stake} tuoguan={!!mine?.tuoguan} />
       <EscapePanel />
       <div class="table-layout">
         <div class="table-main">

@@ -27,6 +27,8 @@ export function useTurnFocus(
   version: number,
   buttons: { current: (HTMLButtonElement | null)[] },
   index: number,
+  /** Told the index focused, so the hand's Tab stop (its roving tabindex) moves with it. */
+  onFocus?: (index: number) => void,
 ): void {
   useEffect(() => {
     if (!active || typeof document === "undefined") return;
@@ -37,6 +39,9 @@ export function useTurnFocus(
     const here = document.activeElement;
     const onHand = here instanceof HTMLElement && here.closest(".hand") !== null;
     if (here && here !== document.body && !onHand) return;
-    buttons.current[index]?.focus({ preventScroll: true });
+    const button = buttons.current[index];
+    if (!button) return;
+    button.focus({ preventScroll: true });
+    onFocus?.(index);
   }, [active, version]);
 }

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
+from paiju.errors import ReplayError
 from paiju.games import replay
 from paiju.replay import read_record
 from paiju.server import names
@@ -90,7 +91,10 @@ def replay_step(record: dict[str, Any], seat: str, step: int) -> dict[str, Any]:
     events: list[list[dict[str, Any]]] = []
     for n, text in enumerate(actions, start=1):
         happened: list[Any] = []
-        state = replay(g, ruleset, seed, setup, [text], start=state, events=happened)
+        try:
+            state = replay(g, ruleset, seed, setup, [text], start=state, events=happened)
+        except ReplayError as err:  # named by its place in the whole hand, not "action 1"
+            raise ReplayError(str(err).replace("action 1 ", f"action {n} ", 1)) from None
         events.append([j for e in happened if (j := e.to_json(viewer)) is not None])
         if n == step:
             at_step = state
