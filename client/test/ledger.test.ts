@@ -70,7 +70,7 @@ describe("a hand's movements in points", () => {
 
 describe("this player's points by the other side", () => {
   it("nets what went each way with one counterpart", async () => {
-    const { netByOther } = await import("../src/components/Settlement");
+    const { netByOther } = await import("../src/game/ledger");
     const lines = netByOther(
       [
         { from: "ana", to: "house", amount: 600, reason: "hand" },

@@ -17,7 +17,7 @@ only place that names the games.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar
@@ -291,17 +291,17 @@ def replay(
     setup: Mapping[str, Any],
     actions: Sequence[str | A],
     start: S | None = None,
-    events: list[Any] | None = None,
+    each: Callable[[S, list[Any]], None] | None = None,
 ) -> S:
     """The state after applying ``actions`` (strings or actions) to the hand dealt from
-    ``seed`` (or to ``start``): a fold of :meth:`Game.apply`. Each action's events are
-    appended to ``events`` when it is given.
+    ``seed`` (or to ``start``): a fold of :meth:`Game.apply`. ``each``, when given, is told
+    the state after every action and the events it made.
 
     >>> g = game("madiao")
     >>> replay(g, g.default_ruleset(), 4, {}, []).version
     0
     >>> seen: list[Any] = []
-    >>> state = replay(g, g.default_ruleset(), 4, {}, ["E fa 4m"], events=seen)
+    >>> state = replay(g, g.default_ruleset(), 4, {}, ["E fa 4m"], each=lambda s, e: seen.extend(e))
     >>> [e.kind for e in seen]
     ['play']
 
@@ -314,8 +314,8 @@ def replay(
             state, happened = g.apply(state, action)
         except RulesError as err:
             raise ReplayError(f"action {n} {str(item)!r}: {err}") from None
-        if events is not None:
-            events.extend(happened)
+        if each is not None:
+            each(state, happened)
     return state
 
 

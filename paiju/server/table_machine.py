@@ -574,7 +574,8 @@ class TableMachine:
             assert p.account is not None
             p.confirmed = False
             p.timeouts = 0
-            p.away, p.left_at = 0.0, None if p.connected else self._now
+            p.away = 0.0
+            p.left_at = None if p.connected else self._now
             self._cancel(f"ready:{p.account}")
             self._ready_deadline.pop(p.account, None)
             self._keep.pop(p.account, None)
@@ -675,25 +676,28 @@ class TableMachine:
     def _after_change(self, events: list[Any]) -> None:
         hand = self.hand
         assert hand is not None
-        self._log(hand, events)
+        shown = self._log(hand, events)
         self._schedule()
         if self.game.is_over(hand.state):
-            self._settle(events)
+            self._settle(shown)
             return
         for i in range(4):
-            self._send_view(i, events)
+            self._send_view(i, shown.get(i, []))
 
-    def _log(self, hand: _Hand, events: list[Any]) -> None:
-        """Add ``events`` to each person's log of the hand, as that seat may see them."""
+    def _log(self, hand: _Hand, events: list[Any]) -> dict[int, list[dict[str, Any]]]:
+        """Each person's seat's ``events`` as that seat may see them, added to its log of the
+        hand; returned, so the views sent next carry them without working them out again."""
+        shown: dict[int, list[dict[str, Any]]] = {}
         for i, p in enumerate(self.seats):
             if p is None or p.account is None:
                 continue
-            shown = _events_json(events, self.game.seats[i])
-            if shown:
+            seen = shown[i] = _events_json(events, self.game.seats[i])
+            if seen:
                 log = hand.logs.setdefault(i, bytearray())
                 if log:
                     log += b","
-                log += orjson.dumps(shown)[1:-1]
+                log += orjson.dumps(seen)[1:-1]
+        return shown
 
     def _movers(self) -> list[int]:
         assert self.hand is not None
@@ -806,7 +810,7 @@ class TableMachine:
                 if key != HOUSE and self.seat_of(int(key)) is not None:
                     self._player(key).balance += delta
 
-    def _settle(self, events: list[Any]) -> None:
+    def _settle(self, shown: dict[int, list[dict[str, Any]]]) -> None:
         hand = self.hand
         assert hand is not None and hand.id is not None
         state = hand.state
@@ -829,7 +833,7 @@ class TableMachine:
         for i, p in enumerate(self.seats):
             if p is None or p.account is None:
                 continue
-            view = self._view_frame(i, events)
+            view = self._view_frame(i, shown.get(i, []))
             change = p.balance - hand.start_balances.get(p.account, p.balance)
             settlement = {
                 "type": "settlement",
@@ -1019,7 +1023,11 @@ class TableMachine:
                 }
         return None
 
-    def _view_frame(self, seat: int, events: list[Any], catch_up: bool = False) -> dict[str, Any]:
+    def _view_frame(
+        self, seat: int, events: list[dict[str, Any]], catch_up: bool = False
+    ) -> dict[str, Any]:
+        """The seat's view frame with ``events`` (already as the seat may see them), or with
+        the hand's whole log when ``catch_up``."""
         hand = self.hand
         assert hand is not None and hand.id is not None
         seat_obj = self.game.seats[seat]
@@ -1033,7 +1041,7 @@ class TableMachine:
             "view": orjson.Fragment(view),
             "events": orjson.Fragment(b"[" + bytes(hand.logs.get(seat, b"")) + b"]")
             if catch_up
-            else _events_json(events, seat_obj),
+            else events,
             "clock": self._clock(seat),
             "stake": hand.stake,
             "your_action": hand.last[1] if hand.last and hand.last[0] == seat else None,
@@ -1067,7 +1075,11 @@ class TableMachine:
         return orjson.dumps(view)
 
     def _send_view(
-        self, seat: int, events: list[Any], force: bool = False, catch_up: bool = False
+        self,
+        seat: int,
+        events: list[dict[str, Any]],
+        force: bool = False,
+        catch_up: bool = False,
     ) -> None:
         """A seat's view, if it has a person and anything changed for them (a private
         decision of another seat changes nothing, so nothing is sent: not even the fact)."""
@@ -1135,9 +1147,11 @@ def restore(
             rec["name"], account=acc, level=rec.get("level"), bot=rec.get("bot"),
             connected=False, confirmed=True, balance=balances.get(acc, 0) if acc else 0,
         )  # fmt: skip
-    dealt_state, history = g.deal(m.ruleset, seed, setup)
-    history = list(history)  # the hand's events, for the people's logs
-    state = replay(g, m.ruleset, seed, setup, actions, start=dealt_state, events=history)
+    dealt_state, dealt = g.deal(m.ruleset, seed, setup)
+    history = list(dealt)  # the hand's events, for the people's logs
+    state = replay(
+        g, m.ruleset, seed, setup, actions, start=dealt_state, each=lambda _, e: history.extend(e)
+    )
     m.hands_started = hand_no
     m.setup = dict(setup)
     m.hand = _Hand(

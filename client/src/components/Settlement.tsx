@@ -3,7 +3,7 @@
 // in points (× 底注) with the table fee, line by line as the ledger records it.
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { mergeMoves } from "../game/ledger";
+import { mergeMoves, netByOther } from "../game/ledger";
 import { SEATS } from "../game/seats";
 import { cardName, meldName, named, t, tileName, winByName, windName } from "../i18n";
 import type {
@@ -202,18 +202,6 @@ function Payments({
       </tbody>
     </table>
   );
-}
-
-/** What this player gained (+) or paid (−) with each other side of the hand's movements:
- *  the house paid for one bot and was paid for another is one line, its net. */
-export function netByOther(moves: Move[], name: string | null): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const m of moves) {
-    if (m.from !== name && m.to !== name) continue;
-    const other = m.from === name ? m.to : m.from;
-    out.set(other, (out.get(other) ?? 0) + (m.to === name ? m.amount : -m.amount));
-  }
-  return out;
 }
 
 /** The points block: the fee, the hand's movements (one line per payer and payee: the

@@ -38,3 +38,15 @@ export function mergeMoves(moves: Move[]): Move[] {
   }
   return out;
 }
+
+/** What this player gained (+) or paid (−) with each other side of the hand's movements:
+ *  the house paid for one bot and was paid for another is one line, its net. */
+export function netByOther(moves: Move[], name: string | null): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const m of moves) {
+    if (m.from !== name && m.to !== name) continue;
+    const other = m.from === name ? m.to : m.from;
+    out.set(other, (out.get(other) ?? 0) + (m.to === name ? m.amount : -m.amount));
+  }
+  return out;
+}

@@ -14,7 +14,6 @@ from fastapi import APIRouter, Depends, Path, Query, Request, Response
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
-from paiju.errors import ReplayError
 from paiju.games import replay
 from paiju.replay import read_record
 from paiju.server import names
@@ -86,19 +85,16 @@ def replay_step(record: dict[str, Any], seat: str, step: int) -> dict[str, Any]:
     viewer = g.seats["ESWN".index(seat)]
     # the whole hand once, keeping each action's events as the viewer saw them (the move
     # list names tiles as the live log did) and the state after ``step`` actions
-    state = g.new_hand(ruleset, seed, setup)
-    at_step = state
     events: list[list[dict[str, Any]]] = []
-    for n, text in enumerate(actions, start=1):
-        happened: list[Any] = []
-        try:
-            state = replay(g, ruleset, seed, setup, [text], start=state, events=happened)
-        except ReplayError as err:  # named by its place in the whole hand, not "action 1"
-            raise ReplayError(str(err).replace("action 1 ", f"action {n} ", 1)) from None
+    at_step: list[Any] = []
+
+    def keep(after: Any, happened: list[Any]) -> None:
         events.append([j for e in happened if (j := e.to_json(viewer)) is not None])
-        if n == step:
-            at_step = state
-    state = at_step
+        if len(events) == step:
+            at_step.append(after)
+
+    replay(g, ruleset, seed, setup, actions, each=keep)
+    state = at_step[0] if at_step else g.new_hand(ruleset, seed, setup)
     view = g.observe(state, viewer).to_json()
     return {
         "game": g.name,
