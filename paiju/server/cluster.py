@@ -40,7 +40,7 @@ import redis.asyncio as aioredis
 from paiju.server import table_io as io
 from paiju.server.connection import Connection
 from paiju.server.errors import ServerError
-from paiju.server.hub import Hub
+from paiju.server.hub import Hub, unknown_code
 from paiju.server.protocol import CLIENT, ClientMessage, Join, Ping
 from paiju.server.store import Store
 from paiju.server.table_runner import TableRunner
@@ -348,8 +348,27 @@ class Cluster:
         joining = self._key("joining", account_id)
         if not await self.redis.set(joining, self.pid, nx=True, px=JOIN_MS):
             raise ServerError("join_in_progress", "your last join is still being handled", 409)
-        if message.alone:  # a table of one's own: here
+        if message.alone or message.private:  # a table of one's own or for friends: here
             await self._join_here(account_id, name, message, None, joining)
+            return
+        if message.code is not None:  # a friend's table: wherever it plays
+            try:
+                found = await asyncio.to_thread(self.store.table_by_code, message.code.upper())
+                lease = await self.redis.get(self._key("lease", found)) if found else None
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    await self.redis.delete(joining)
+                raise
+            holder = _text(lease)
+            if found is None or holder is None:  # no such code, or its table has closed
+                with contextlib.suppress(Exception):
+                    await self.redis.delete(joining)
+                raise unknown_code(message.code)
+            if holder != self.pid:
+                self._pending[account_id] = holder
+                self._forward(holder, account_id, name, {**message.model_dump(), "_table": found})
+                return
+            await self._join_here(account_id, name, message, found, joining)
             return
         tid, owner = await self.redis.eval(
             _RESERVE, 1, self._key("open", message.room), self._key("lease", "")

@@ -17,20 +17,46 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
+
 from paiju.errors import RulesError
 from paiju.server import table_io as io
 from paiju.server.connection import Connection
 from paiju.server.errors import ServerError
-from paiju.server.protocol import Act, ClientMessage, Join, Leave, Ping, Ready, Tuoguan
+from paiju.server.protocol import Act, ClientMessage, Fill, Join, Leave, Ping, Ready, Tuoguan
 from paiju.server.rooms import ROOMS
 from paiju.server.store import LiveHand, Store
 from paiju.server.table_machine import TableMachine, Timing, restore
 from paiju.server.table_runner import TableRunner
 from paiju.server.writer import Writer
 
-__all__ = ["Hub"]
+__all__ = ["CODE_ALPHABET", "Hub", "new_code"]
 
 log = logging.getLogger("paiju.hub")
+
+#: A private table's code: six of these (no 0/O or 1/I to misread), about 10^9 codes.
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+
+def new_code() -> str:
+    """A fresh private-table code (unpredictable: a code is the table's only key).
+
+    >>> c = new_code()
+    >>> len(c), set(c) <= set(CODE_ALPHABET)
+    (6, True)
+    """
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+
+
+def unknown_code(code: str) -> ServerError:
+    """The error for a code no table here (or anywhere) plays under.
+
+    >>> unknown_code("abc234").message
+    'no table has the code ABC234 (it may have closed)'
+    """
+    return ServerError(
+        "unknown_table", f"no table has the code {code.upper()} (it may have closed)", 404
+    )
 
 
 class Hub:
@@ -66,11 +92,23 @@ class Hub:
             f"{self.seed}:{table_id}" if self.seed is not None else secrets.randbits(64)
         )
 
-    async def new_table(self, room_name: str, alone: bool, level: str | None) -> TableRunner:
-        """Open a table of a room here."""
+    async def new_table(
+        self, room_name: str, alone: bool, level: str | None, private: bool = False
+    ) -> TableRunner:
+        """Open a table of a room here (``private``: a table for friends, with a new code)."""
         room = ROOMS[room_name]
-        tid = await asyncio.to_thread(self.store.create_table, room.name, room.game)
-        machine = TableMachine(tid, room, self.timing, self._rng(tid), alone=alone, level=level)
+        code, tid = None, 0
+        for attempt in range(8):
+            code = new_code() if private else None
+            try:
+                tid = await asyncio.to_thread(self.store.create_table, room.name, room.game, code)
+                break
+            except IntegrityError:  # another table has the code: draw again
+                if not private or attempt == 7:
+                    raise
+        machine = TableMachine(
+            tid, room, self.timing, self._rng(tid), alone=alone, level=level, code=code
+        )
         runner = TableRunner(machine, self, self.writer)
         self.tables[tid] = runner
         return runner
@@ -145,6 +183,7 @@ class Hub:
                 hand_id=live.hand_id, hand_no=live.hand_no, seed=live.seed,
                 stake=live.stake, setup=live.setup, seats=live.seats, actions=live.actions,
                 balances=live.balances, now=asyncio.get_running_loop().time(),
+                code=live.code,
             )  # fmt: skip
         except (RulesError, LookupError, KeyError, ValueError, TypeError) as err:
             log.error("hand %s cannot be rebuilt (%s): quarantined", live.hand_id, err)
@@ -206,8 +245,8 @@ class Hub:
         """A player's message for this process.
 
         Raises :class:`~paiju.server.errors.ServerError` ``not_seated``, ``unknown_room``,
-        ``too_few_points`` (join), ``join_in_progress``; the tables answer the rest with
-        error frames.
+        ``unknown_table``, ``table_full``, ``too_few_points`` (join), ``join_in_progress``;
+        the tables answer the rest with error frames.
         """
         if isinstance(message, Ping):
             self.deliver(account, {"type": "pong"})
@@ -224,6 +263,8 @@ class Hub:
             runner.feed(io.Act(account, message.action, message.version))
         elif isinstance(message, Tuoguan):
             runner.feed(io.Tuoguan(account, message.on))
+        elif isinstance(message, Fill):
+            runner.feed(io.Fill(account))
         elif isinstance(message, Leave):
             runner.feed(io.Leave(account))
 
@@ -235,19 +276,24 @@ class Hub:
         table: int | None = None,
         fresh: bool = False,
     ) -> None:
-        """Seat a player: back at the seat they hold, at ``table`` (a seat the cluster
-        reserved), at a table of the room waiting for players (unless ``fresh``: the cluster
-        found none anywhere), or at a new one.
+        """Seat a player: back at the seat they hold; at the private table of ``code``; at a
+        new private table; at ``table`` (a seat the cluster reserved), at a table of the
+        room waiting for players (unless ``fresh``: the cluster found none anywhere), or at
+        a new one.
 
         Raises :class:`~paiju.server.errors.ServerError` ``unknown_room``,
-        ``too_few_points`` or ``join_in_progress``.
+        ``unknown_table`` (no table here has the code), ``table_full`` (a friend's table
+        has no free seat now), ``too_few_points`` or ``join_in_progress``.
         """
         self.closed_away.discard(account)
         runner = self.table_of(account)
         if runner is not None:
             runner.feed(io.Connect(account))
             return
-        room = ROOMS.get(message.room)
+        friends = self.by_code(message.code) if message.code is not None else None
+        if message.code is not None and friends is None:
+            raise unknown_code(message.code)
+        room = friends.machine.room if friends is not None else ROOMS.get(message.room)
         if room is None:
             raise ServerError("unknown_room", f"there is no room {message.room[:40]!r}", 404)
         if account in self._joining:
@@ -261,6 +307,20 @@ class Hub:
                     f"{room.title} needs {room.min_balance} points; you have {balance}",
                     402,
                 )
+            if friends is not None:
+                if not friends.machine.friend_seats:
+                    raise ServerError(
+                        "table_full",
+                        "that table has no free seat now"
+                        + (" (a hand is being played)" if friends.machine.live else ""),
+                        409,
+                    )
+                friends.feed(io.Join(account, name, balance))
+                return
+            if message.private:
+                mine = await self.new_table(room.name, False, message.level, private=True)
+                mine.feed(io.Join(account, name, balance))
+                return
             target = self.tables.get(table) if table is not None else None
             if target is not None and not target.machine.open_seats:
                 target = None  # filled meanwhile: a new table instead of an error
@@ -278,6 +338,11 @@ class Hub:
             target.feed(io.Join(account, name, balance))
         finally:
             self._joining.discard(account)
+
+    def by_code(self, code: str) -> TableRunner | None:
+        """The private table of this process with this code (either case), if any."""
+        want = code.upper()
+        return next((t for t in self.tables.values() if t.machine.code == want), None)
 
     # --- the lobby -------------------------------------------------------------------------
 

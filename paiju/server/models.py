@@ -98,12 +98,13 @@ class LedgerEntry(Base):
 
 
 class GameTable(Base):
-    """A table of a room."""
+    """A table of a room; ``code``: a private table's code (friends join by it), else null."""
 
     __tablename__ = "tables"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     room: Mapped[str] = mapped_column(String(40), index=True)
     game: Mapped[str] = mapped_column(String(20))
+    code: Mapped[str | None] = mapped_column(String(8), nullable=True, unique=True, index=True)
     status: Mapped[str] = mapped_column(String(20), default="open")
     created_at: Mapped[dt.datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()

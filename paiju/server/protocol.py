@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from paiju.protocol.views import MadiaoEvent, MazhanEvent, View
 from paiju.server.errors import ServerError
@@ -36,17 +36,43 @@ class _Message(BaseModel):
 
 
 class Join(_Message):
-    """Sit at a table of a room: one waiting for players, else a new one. A player who is
-    seated already is sent back to their seat."""
+    """Sit at a table of a room: one waiting for players, else a new one; or open a table
+    for friends (``private``), or sit at a friend's (``code``). A player who is seated
+    already is sent back to their seat."""
 
     type: Literal["join"]
-    room: str = Field(max_length=40, description="the room's name, as /api/rooms lists it")
+    room: str = Field(
+        "", max_length=40, description="the room's name, as /api/rooms lists it (not with code)"
+    )
     alone: bool = Field(
         False, description="a new table of one's own: bots take the other seats at once"
     )
-    level: Level | None = Field(
-        None, description="the bots' level at a table of one's own (default: the room's)"
+    private: bool = Field(
+        False,
+        description="a new table for friends: it has a code to share, nobody else is seated "
+        "there, and bots sit only when a player there asks (fill)",
     )
+    code: str | None = Field(
+        None,
+        pattern=r"^[A-Za-z0-9]{6}$",
+        description="sit at the private table with this code (six letters and digits, either case)",
+    )
+    level: Level | None = Field(
+        None,
+        description="the bots' level at a table of one's own or for friends (default: the room's)",
+    )
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Join:
+        if self.alone + self.private + (self.code is not None) > 1:
+            raise ValueError("choose one of alone, private and code")
+        return self
+
+
+class Fill(_Message):
+    """At a private table waiting for players: bots take the empty seats now."""
+
+    type: Literal["fill"]
 
 
 class Ready(_Message):
@@ -83,7 +109,9 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[Join | Ready | Act | Tuoguan | Leave | Ping, Field(discriminator="type")]
+ClientMessage = Annotated[
+    Join | Fill | Ready | Act | Tuoguan | Leave | Ping, Field(discriminator="type")
+]
 #: Parses a client message from JSON bytes or text.
 CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
@@ -103,7 +131,10 @@ def parse_client(raw: bytes | str) -> ClientMessage:
         first = err.errors(include_url=False, include_input=False)[0]
         where = ".".join(str(x) for x in first["loc"] if not isinstance(x, int))
         where = where.split(".", 1)[-1] if where.startswith(("join.", "action.")) else where
-        text = f"{where}: {first['msg']}" if where else first["msg"]
+        msg = first["msg"]
+        if first["type"] == "value_error":  # a message's own check: its text says it all
+            where, msg = "", msg.removeprefix("Value error, ")
+        text = f"{where}: {msg}" if where else msg
         raise ServerError("bad_message", f"bad message: {text[:200]}") from None
 
 
@@ -152,6 +183,9 @@ class TableFrame(_Message):
     seats: dict[Seat, SeatPublic | None]
     ready_seconds: float | None = Field(
         None, description="time left to confirm the next hand, for this player"
+    )
+    code: str | None = Field(
+        None, description="a private table's code, for its players to share with friends"
     )
 
 

@@ -73,6 +73,7 @@ class LiveHand:
     stake: int
     actions: list[str]
     balances: dict[int, int]
+    code: str | None = None  # a private table's code
 
 
 class Store:
@@ -297,13 +298,22 @@ class Store:
         with self.sessions() as s:
             return s.scalar(sa.select(SeatClaim.table_id).where(SeatClaim.account_id == account_id))
 
-    def create_table(self, room: str, game: str) -> int:
-        """A new table row."""
+    def create_table(self, room: str, game: str, code: str | None = None) -> int:
+        """A new table row (``code``: a private table's, unique).
+
+        Raises :class:`sqlalchemy.exc.IntegrityError` when another table has the code.
+        """
         with self.sessions.begin() as s:
-            t = GameTable(room=room, game=game, status="open")
+            t = GameTable(room=room, game=game, status="open", code=code)
             s.add(t)
             s.flush()
             return t.id
+
+    def table_by_code(self, code: str) -> int | None:
+        """The private table with this code, if any (open or long gone: the caller asks the
+        tables whether it still plays)."""
+        with self.sessions() as s:
+            return s.scalar(sa.select(GameTable.id).where(GameTable.code == code))
 
     def live_table_ids(self) -> list[int]:
         """The tables with a live hand (one cheap query, for the fail-over watch)."""
@@ -340,7 +350,7 @@ class Store:
                 out.append(
                     LiveHand(
                         t.id, t.room, h.id, number, h.game, int(h.seed), h.ruleset, h.setup,
-                        h.seats, int(h.stake), actions, balances,
+                        h.seats, int(h.stake), actions, balances, t.code,
                     )
                 )  # fmt: skip
             return out

@@ -34,6 +34,7 @@ __all__ = [
     "Disconnect",
     "Empty",
     "Failed",
+    "Fill",
     "Input",
     "Join",
     "Leave",
@@ -116,6 +117,13 @@ class Leave:
 
 
 @dataclass(frozen=True, slots=True)
+class Fill:
+    """A player at a private table asks bots to take the empty seats now."""
+
+    account: int
+
+
+@dataclass(frozen=True, slots=True)
 class TimerFired:
     """A timer the machine set has run out."""
 
@@ -165,6 +173,7 @@ Input = (
     | Act
     | Tuoguan
     | Leave
+    | Fill
     | TimerFired
     | BotMove
     | Stored

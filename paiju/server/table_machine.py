@@ -124,9 +124,13 @@ class TableMachine:
         *,
         alone: bool = False,
         level: str | None = None,
+        code: str | None = None,
     ) -> None:
         self.id = table_id
         self.room = room
+        #: a private table's code: friends join by it, nobody else is seated here, and bots
+        #: sit only when a player here asks (:class:`~paiju.server.table_io.Fill`)
+        self.code = code
         self.game: Game[Any, Any, Any, Any] = game(room.game)
         self.ruleset = self.game.default_ruleset()
         self.timing = timing
@@ -187,7 +191,9 @@ class TableMachine:
         return out
 
     def _dispatch(self, event: io.Input) -> None:
-        waits = isinstance(event, io.Join | io.Ready | io.Act | io.Tuoguan | io.Leave | io.BotMove)
+        waits = isinstance(
+            event, io.Join | io.Ready | io.Act | io.Tuoguan | io.Leave | io.Fill | io.BotMove
+        )
         if waits and (self._paused or self.phase == "starting"):
             self._deferred.append(event)
             return
@@ -217,6 +223,8 @@ class TableMachine:
                 self._act(seat, event)
             elif isinstance(event, io.Tuoguan):
                 self._tuoguan(seat, event.on)
+            elif isinstance(event, io.Fill):
+                self._fill_asked(event.account)
             else:
                 self._leave(seat)
 
@@ -241,8 +249,17 @@ class TableMachine:
 
     @property
     def open_seats(self) -> int:
-        """Seats other people may be sent to now (a table waiting for players)."""
-        if self.alone or self.live or not self.accounts:
+        """Seats other people may be sent to now (a table waiting for players; never a
+        private table's: only its code seats a player there)."""
+        if self.alone or self.code is not None or self.live or not self.accounts:
+            return 0
+        return sum(p is None for p in self.seats)
+
+    @property
+    def friend_seats(self) -> int:
+        """Seats a friend with this private table's code may take now (0 while a hand is
+        live, or when the table is not private)."""
+        if self.code is None or self.live or not self.accounts:
             return 0
         return sum(p is None for p in self.seats)
 
@@ -522,11 +539,25 @@ class TableMachine:
     def _arm_fill(self) -> None:
         if self._paused or not self.room.bots or self.live or not self.accounts:
             return
+        if self.code is not None:
+            return  # a private table waits for friends: bots sit when a player asks
         if all(p is not None for p in self.seats):
             return
         if any(p is not None and p.claiming for p in self.seats):
             return
         self._set("fill", 0.0 if self.alone else self.timing.bot_wait)
+
+    def _fill_asked(self, account: int) -> None:
+        if self.code is None:
+            self._error(account, "not_private", "bots fill this table by themselves")
+        elif self.live:
+            self._error(account, "hand_live", "the hand is being played")
+        elif not self.room.bots:
+            self._error(account, "no_bots", "bots do not play in this room")
+        elif any(p is not None and p.claiming for p in self.seats):
+            self._error(account, "seat_pending", "a player is taking a seat; try again")
+        else:
+            self._fill_bots()
 
     def _fill_bots(self) -> None:
         if self.live or not self.accounts:
@@ -993,7 +1024,7 @@ class TableMachine:
             if p is not None and p.account is not None and not p.claiming:
                 deadline = self._ready_deadline.get(p.account)
                 left = None if deadline is None else max(0.0, deadline - self._now)
-                self._send(p.account, {**frame, "ready_seconds": left})
+                self._send(p.account, {**frame, "ready_seconds": left, "code": self.code})
 
     def _changed(self) -> None:
         self._out.append(io.Changed())
@@ -1131,6 +1162,7 @@ def restore(
     balances: dict[int, int],
     now: float,
     make: Callable[..., TableMachine] = TableMachine,
+    code: str | None = None,
 ) -> tuple[TableMachine, list[io.Output]]:
     """Rebuild a table whose hand was live when its process stopped: the seats from the
     record (people away, each with the grace period to come back), the state by replay.
@@ -1138,7 +1170,7 @@ def restore(
     Raises :class:`~paiju.errors.ReplayError` when the log does not replay (the caller
     quarantines the hand).
     """
-    m = make(table_id, room, timing, rng)
+    m = make(table_id, room, timing, rng, code=code)
     g = m.game
     for i, letter in enumerate(_SEATS):
         rec = seats[letter]

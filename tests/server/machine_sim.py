@@ -66,9 +66,12 @@ class Sim:
         ledger: Ledger | None = None,
         table_id: int = 1,
         auto_store: bool = True,
+        code: str | None = None,
     ) -> None:
         self.timing = timing or Timing(turn=15, ready=20, bot_wait=10, bot_delay=0.3)
-        self.machine = TableMachine(table_id, room, self.timing, random.Random(seed), alone=alone)
+        self.machine = TableMachine(
+            table_id, room, self.timing, random.Random(seed), alone=alone, code=code
+        )
         self.now = 0.0
         self.timers: list[tuple[float, int, str, int]] = []
         self._seq = 0

@@ -350,3 +350,45 @@ def test_a_clean_stop_hands_the_table_over_at_once(world: World) -> None:
         p.join(timeout=120)
     assert all(p.settlement for p in players), [p.error for p in players]
     books_balance(world.db_url)
+
+
+def test_friends_on_two_processes_sit_at_one_private_table_by_its_code(world: World) -> None:
+    """A private table opened on A; a friend connected to B joins by its code and is seated
+    there (the join goes to the table's owner), a stranger on B is not, an unknown code is
+    an error; the host fills the other seats with bots and the hand is played to the end."""
+    host_tok, friend_tok, stranger_tok = (
+        token(world.bases[home], name)
+        for name, home in (("host", "A"), ("friend", "B"), ("stranger", "B"))
+    )
+    host = connect(f"ws://{world.bases['A']}/ws", additional_headers=bearer(host_tok))
+    friend = connect(f"ws://{world.bases['B']}/ws", additional_headers=bearer(friend_tok))
+    stranger = connect(f"ws://{world.bases['B']}/ws", additional_headers=bearer(stranger_tok))
+    for ws in (host, friend, stranger):
+        recv_until(ws, {"hello"})
+    host.send(json.dumps({"type": "join", "room": "mazhan", "private": True}))
+    table = recv_until(host, {"seated"})["table"]
+    code = recv_until(host, {"table"})["code"]
+    stranger.send(json.dumps({"type": "join", "room": "mazhan"}))
+    assert recv_until(stranger, {"seated"})["table"] != table
+    unknown = "ZZZZZ2" if code != "ZZZZZ2" else "ZZZZZ3"
+    friend.send(json.dumps({"type": "join", "code": unknown}))
+    assert recv_until(friend, {"error"})["code"] == "unknown_table"
+    end = time.time() + 30  # the table's lease is registered through the outbox
+    while not redis.Redis.from_url(REDIS).exists(f"{world.prefix}:lease:{table}"):
+        assert time.time() < end, "the private table's lease never appeared"
+        time.sleep(0.05)
+    friend.send(json.dumps({"type": "join", "code": code.lower()}))
+    assert recv_until(friend, {"seated"})["table"] == table
+    for ws in (host, friend):
+        ws.send(json.dumps({"type": "ready"}))
+    recv_until(friend, {"table"})
+    friend.send(json.dumps({"type": "fill"}))
+    players = [Player(host, host_tok, []), Player(friend, friend_tok, [])]
+    for p in players:
+        p.start()
+    for p in players:
+        p.join(timeout=120)
+    assert all(p.settlement for p in players)
+    assert len({p.settlement["hand"] for p in players if p.settlement}) == 1
+    stranger.close()
+    books_balance(world.db_url)

@@ -462,6 +462,55 @@ def test_a_table_of_ones_own_gets_its_bots_at_once(db_url: str) -> None:
     books_balance(db_url)
 
 
+def test_friends_sit_together_at_a_private_table_by_its_code(db_url: str) -> None:
+    """`join` with `private`: a table with a code; a friend joins by the code (either case),
+    a stranger joining the room is not sent there, bots sit only when a player asks
+    (`fill`); a code no table has, a full table and a malformed code are clear errors."""
+    slow = Timing(turn=5.0, ready=60.0, bot_wait=0.01, disconnect=30.0, bot_delay=0.0)
+    with make(db_url, slow) as client:
+        tokens = [signup(client, name) for name in ("host", "friend", "stranger", "late")]
+        with (
+            client.websocket_connect("/ws", headers=bearer(tokens[0])) as host,
+            client.websocket_connect("/ws", headers=bearer(tokens[1])) as friend,
+            client.websocket_connect("/ws", headers=bearer(tokens[2])) as stranger,
+            client.websocket_connect("/ws", headers=bearer(tokens[3])) as late,
+        ):
+            host.send_json({"type": "join", "room": "mazhan", "private": True, "level": "easy"})
+            table = until(host, {"seated"})["table"]
+            code = until(host, {"table"})["code"]
+            assert isinstance(code, str) and len(code) == 6 and code.isupper()
+            host.send_json({"type": "ready"})
+            stranger.send_json({"type": "join", "room": "mazhan"})
+            assert until(stranger, {"seated"})["table"] != table
+            friend.send_json({"type": "join", "code": "ZZZZZ2" if code != "ZZZZZ2" else "ZZZZZ3"})
+            assert until(friend, {"error"})["code"] == "unknown_table"
+            friend.send_json({"type": "join", "code": "abc"})
+            assert until(friend, {"error"})["code"] == "bad_message"
+            friend.send_json({"type": "join", "code": code, "private": True})
+            assert until(friend, {"error"})["code"] == "bad_message"
+            friend.send_json({"type": "join", "code": code.lower()})
+            assert until(friend, {"seated"})["table"] == table
+            seen = until(friend, {"table"})
+            assert seen["code"] == code and seen["seats"]["E"]["name"] == "host"
+            friend.send_json({"type": "ready"})
+            friend.send_json({"type": "tuoguan", "on": True})  # the friend lets it play
+            friend.send_json({"type": "fill"})
+            start = until(host, {"hand_start"})
+            frame = until(host, {"table"})
+            bots = [s for s in frame["seats"].values() if s["bot"]]
+            assert len(bots) == 2 and {s["level"] for s in bots} == {"easy"}
+            late.send_json({"type": "join", "code": code})
+            assert until(late, {"error"})["code"] == "table_full"
+            settlement = until(host, {"settlement"}, play=True)
+            assert settlement["hand"] == start["hand"]
+    books_balance(db_url)
+    engine = make_engine(db_url)
+    with engine.connect() as c:
+        codes = c.execute(sa.text("SELECT code FROM tables WHERE id = :t"), {"t": table}).all()
+    engine.dispose()
+    assert codes == [(code,)]
+
+
 def test_a_hand_that_cannot_be_rebuilt_is_quarantined_and_the_server_starts(db_url: str) -> None:
     """A live hand whose log no longer replays (here: an action edited by hand) does not stop
     the server: that hand is voided, its fees refunded, its player unseated; the rest

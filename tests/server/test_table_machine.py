@@ -486,3 +486,56 @@ def test_the_bots_are_kept_from_hand_to_hand_and_their_chance_is_each_hands_own(
     assert hand is not None and hand.no == 2
     assert set(map(id, hand.bots)) == first_bots
     assert all(new is not old for new, old in zip(hand.rngs, first_rngs, strict=True))
+
+
+def test_a_private_table_waits_for_friends_and_fills_with_bots_only_when_asked() -> None:
+    sim = Sim(MAZHAN, code="ABC234")
+    sim.join(1, "ana")
+    sim.ready(1)
+    sim.run(600.0)  # a public table would have had bots after 10 s
+    assert sim.machine.phase == "idle" and sim.machine.accounts == [1]
+    assert sim.machine.open_seats == 0  # no stranger is sent here
+    assert sim.machine.friend_seats == 3
+    assert sim.last(1, "table")["code"] == "ABC234"
+    sim.join(2, "bo")  # a friend with the code (the hub routes by it)
+    assert sim.last(2, "table")["code"] == "ABC234"
+    sim.ready(2)
+    sim.run(60.0)
+    assert sim.machine.phase == "idle" and sim.machine.friend_seats == 2
+    sim.connected.add(3)  # a socket with no seat here
+    sim.feed(io.Fill(3))
+    assert sim.last(3, "error")["code"] == "not_seated"
+    sim.feed(io.Fill(2))
+    sim.run(1.0)
+    assert sim.machine.phase == "live" and sim.machine.friend_seats == 0
+    seats = sim.last(1, "table")["seats"]
+    assert [s["bot"] for s in seats.values()] == [False, False, True, True]
+    sim.feed(io.Fill(1))
+    assert sim.last(1, "error")["code"] == "hand_live"
+    sim.play_until_over(1)
+    assert sim.ledger.total() == sim.ledger.issued
+
+
+def test_a_public_table_fills_itself_and_refuses_a_fill() -> None:
+    sim = Sim(MAZHAN)
+    sim.join(1, "ana")
+    assert sim.machine.friend_seats == 0 and sim.machine.open_seats == 3
+    assert sim.last(1, "table").get("code") is None
+    sim.feed(io.Fill(1))
+    assert sim.last(1, "error")["code"] == "not_private"
+
+
+def test_a_private_tables_code_survives_a_restore() -> None:
+    sim = Sim(MAZHAN, code="XYZ789")
+    sim.join(1, "ana")
+    sim.ready(1)
+    sim.feed(io.Fill(1))
+    sim.run(1.0)
+    hand_id = max(sim.ledger.hands)
+    start: io.StartHand = sim.ledger.hands[hand_id]["start"]
+    m, _ = restore(
+        start.table, MAZHAN, Timing(), random.Random(0), hand_id=hand_id,
+        hand_no=start.hand_no, seed=start.seed, stake=start.stake, setup=start.setup,
+        seats=start.seats, actions=[], balances={1: 10_000}, now=0.0, code="XYZ789",
+    )  # fmt: skip
+    assert m.code == "XYZ789" and m.open_seats == 0 and m.friend_seats == 0  # live

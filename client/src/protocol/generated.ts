@@ -4,7 +4,7 @@
 // --- protocol.schema.json
 export type Type = "join";
 /**
- * the room's name, as /api/rooms lists it
+ * the room's name, as /api/rooms lists it (not with code)
  */
 export type Room = string;
 /**
@@ -12,11 +12,20 @@ export type Room = string;
  */
 export type Alone = boolean;
 /**
- * the bots' level at a table of one's own (default: the room's)
+ * a new table for friends: it has a code to share, nobody else is seated there, and bots sit only when a player there asks (fill)
+ */
+export type Private = boolean;
+/**
+ * sit at the private table with this code (six letters and digits, either case)
+ */
+export type Code = string | null;
+/**
+ * the bots' level at a table of one's own or for friends (default: the room's)
  */
 export type Level = ("easy" | "normal" | "hard") | null;
-export type Type1 = "ready";
-export type Type2 = "action";
+export type Type1 = "fill";
+export type Type2 = "ready";
+export type Type3 = "action";
 /**
  * an action string from the view's legal list
  */
@@ -25,19 +34,19 @@ export type Action = string;
  * the version of the view
  */
 export type Version = number;
-export type Type3 = "tuoguan";
+export type Type4 = "tuoguan";
 export type On = boolean;
-export type Type4 = "leave";
-export type Type5 = "ping";
-export type Type6 = "hello";
+export type Type5 = "leave";
+export type Type6 = "ping";
+export type Type7 = "hello";
 export type Name = string;
 export type Balance = number;
-export type Type7 = "seated";
+export type Type8 = "seated";
 export type Table = number;
 export type Room1 = string;
 export type Game = "mazhan" | "madiao";
 export type Seat = "E" | "S" | "W" | "N";
-export type Type8 = "table";
+export type Type9 = "table";
 export type Table1 = number;
 export type Room2 = string;
 export type Game1 = "mazhan" | "madiao";
@@ -66,7 +75,11 @@ export type Points = number | null;
  * time left to confirm the next hand, for this player
  */
 export type ReadySeconds = number | null;
-export type Type9 = "hand_start";
+/**
+ * a private table's code, for its players to share with friends
+ */
+export type Code1 = string | null;
+export type Type10 = "hand_start";
 export type Hand = number;
 export type Stake = number;
 export type Fee = number;
@@ -81,7 +94,7 @@ export type Dealer = "E" | "S" | "W" | "N";
  * this player's balance, the table fee already taken
  */
 export type Balance1 = number | null;
-export type Type10 = "view";
+export type Type11 = "view";
 export type Table2 = number;
 export type Hand1 = number;
 export type Version1 = number;
@@ -771,7 +784,7 @@ export type Timeouts = number;
  * true on a connection's first view of a live hand: `events` is then the whole hand so far, as this seat may see it (the move log is rebuilt from them)
  */
 export type CatchUp = boolean;
-export type Type11 = "settlement";
+export type Type12 = "settlement";
 export type Hand5 = number;
 export type Stake2 = number;
 export type Fee1 = number;
@@ -792,7 +805,7 @@ export type BalanceChange = number | null;
  * time to confirm the next hand
  */
 export type ReadySeconds1 = number;
-export type Type12 = "escape";
+export type Type13 = "escape";
 export type Hand6 = number;
 export type Seat14 = "E" | "S" | "W" | "N";
 export type Name3 = string;
@@ -804,18 +817,18 @@ export type Moves1 = Move[];
  * this player's balance after the penalty
  */
 export type Balance3 = number | null;
-export type Type13 = "unseated";
+export type Type14 = "unseated";
 export type Why1 = "left" | "escape" | "too_few_points" | "not_ready" | "table_closed" | "void";
-export type Type14 = "paused";
+export type Type15 = "paused";
 export type Why2 = "storage";
-export type Type15 = "resumed";
-export type Type16 = "pong";
-export type Type17 = "error";
-export type Code = string;
+export type Type16 = "resumed";
+export type Type17 = "pong";
+export type Type18 = "error";
+export type Code2 = string;
 export type Message = string;
 
 export interface PaijuWebSocketProtocol {
-  client?: Join | Ready | Act | Tuoguan | Leave | Ping;
+  client?: Join | Fill | Ready | Act | Tuoguan | Leave | Ping;
   server?:
     | Hello
     | Seated
@@ -831,17 +844,29 @@ export interface PaijuWebSocketProtocol {
     | Error;
 }
 /**
- * Sit at a table of a room: one waiting for players, else a new one. A player who is
- * seated already is sent back to their seat.
+ * Sit at a table of a room: one waiting for players, else a new one; or open a table
+ * for friends (``private``), or sit at a friend's (``code``). A player who is seated
+ * already is sent back to their seat.
  *
  * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
  * via the `definition` "Join".
  */
 export interface Join {
   type: Type;
-  room: Room;
+  room?: Room;
   alone?: Alone;
+  private?: Private;
+  code?: Code;
   level?: Level;
+}
+/**
+ * At a private table waiting for players: bots take the empty seats now.
+ *
+ * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
+ * via the `definition` "Fill".
+ */
+export interface Fill {
+  type: Type1;
 }
 /**
  * Confirm the next hand (every hand waits for all four confirmations; rules §10).
@@ -850,7 +875,7 @@ export interface Join {
  * via the `definition` "Ready".
  */
 export interface Ready {
-  type: Type1;
+  type: Type2;
 }
 /**
  * Play an action of the seat's ``legal`` list, naming the version of the view it was
@@ -860,7 +885,7 @@ export interface Ready {
  * via the `definition` "Act".
  */
 export interface Act {
-  type: Type2;
+  type: Type3;
   action: Action;
   version: Version;
 }
@@ -871,7 +896,7 @@ export interface Act {
  * via the `definition` "Tuoguan".
  */
 export interface Tuoguan {
-  type: Type3;
+  type: Type4;
   on: On;
 }
 /**
@@ -881,7 +906,7 @@ export interface Tuoguan {
  * via the `definition` "Leave".
  */
 export interface Leave {
-  type: Type4;
+  type: Type5;
 }
 /**
  * Ask for a ``pong``.
@@ -890,7 +915,7 @@ export interface Leave {
  * via the `definition` "Ping".
  */
 export interface Ping {
-  type: Type5;
+  type: Type6;
 }
 /**
  * Sent first on every connection.
@@ -899,7 +924,7 @@ export interface Ping {
  * via the `definition` "Hello".
  */
 export interface Hello {
-  type: Type6;
+  type: Type7;
   name: Name;
   balance: Balance;
 }
@@ -910,7 +935,7 @@ export interface Hello {
  * via the `definition` "Seated".
  */
 export interface Seated {
-  type: Type7;
+  type: Type8;
   table: Table;
   room: Room1;
   game: Game;
@@ -923,7 +948,7 @@ export interface Seated {
  * via the `definition` "TableFrame".
  */
 export interface TableFrame {
-  type: Type8;
+  type: Type9;
   table: Table1;
   room: Room2;
   game: Game1;
@@ -931,6 +956,7 @@ export interface TableFrame {
   hand_no: HandNo;
   seats: Seats;
   ready_seconds?: ReadySeconds;
+  code?: Code1;
 }
 export interface Seats {
   [k: string]: SeatPublic | null | undefined;
@@ -957,7 +983,7 @@ export interface SeatPublic {
  * via the `definition` "HandStart".
  */
 export interface HandStart {
-  type: Type9;
+  type: Type10;
   hand: Hand;
   stake: Stake;
   fee: Fee;
@@ -974,7 +1000,7 @@ export interface HandStart {
  * via the `definition` "ViewFrame".
  */
 export interface ViewFrame {
-  type: Type10;
+  type: Type11;
   table: Table2;
   hand: Hand1;
   version: Version1;
@@ -1681,7 +1707,7 @@ export interface Clock {
  * via the `definition` "Settlement".
  */
 export interface Settlement {
-  type: Type11;
+  type: Type12;
   hand: Hand5;
   stake: Stake2;
   fee: Fee1;
@@ -1713,7 +1739,7 @@ export interface Move {
  * via the `definition` "Escape".
  */
 export interface Escape {
-  type: Type12;
+  type: Type13;
   hand: Hand6;
   seat: Seat14;
   name: Name3;
@@ -1730,7 +1756,7 @@ export interface Escape {
  * via the `definition` "Unseated".
  */
 export interface Unseated {
-  type: Type13;
+  type: Type14;
   why: Why1;
 }
 /**
@@ -1740,7 +1766,7 @@ export interface Unseated {
  * via the `definition` "Paused".
  */
 export interface Paused {
-  type: Type14;
+  type: Type15;
   why: Why2;
 }
 /**
@@ -1750,7 +1776,7 @@ export interface Paused {
  * via the `definition` "Resumed".
  */
 export interface Resumed {
-  type: Type15;
+  type: Type16;
 }
 /**
  * The answer to ``ping``.
@@ -1759,7 +1785,7 @@ export interface Resumed {
  * via the `definition` "Pong".
  */
 export interface Pong {
-  type: Type16;
+  type: Type17;
 }
 /**
  * A request changed nothing.
@@ -1768,8 +1794,8 @@ export interface Pong {
  * via the `definition` "Error".
  */
 export interface Error {
-  type: Type17;
-  code: Code;
+  type: Type18;
+  code: Code2;
   message: Message;
 }
 /**
