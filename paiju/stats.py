@@ -5,7 +5,8 @@ rotated one seat each time, so every bot meets the same tiles or cards from ever
 unit of independence is the deal, not the hand: for two bots A and B, the paired sample of a
 deal is (mean result of A's seats) − (mean result of B's seats) over that deal's four hands,
 and the interval is taken over deals with Student's t (the normal quantile once there are
-many deals).
+many deals). Fewer than two samples give no interval: its bounds are NaN, it is never
+significant and it prints as ``n < 2: no interval``.
 
 >>> d = paired_difference([3.0, 1.0, 2.0, 6.0], [1.0, 0.0, 1.0, 2.0])
 >>> d.mean, d.n
@@ -22,12 +23,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
+    "NO_INTERVAL",
     "Interval",
     "format_difference",
     "mean_interval",
     "paired_difference",
     "t_quantile",
 ]
+
+#: What is shown in place of an interval over fewer than two samples.
+NO_INTERVAL = "n < 2: no interval"
 
 _Z975 = statistics.NormalDist().inv_cdf(0.975)
 
@@ -92,7 +97,8 @@ def t_quantile(df: int) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Interval:
-    """A mean with its 95% interval over ``n`` independent samples.
+    """A mean with its 95% interval over ``n`` independent samples; ``lo`` and ``hi`` are
+    NaN when there is no interval (fewer than two samples).
 
     >>> Interval(2.0, 1.0, 3.0, 10).excludes_zero
     True
@@ -104,13 +110,39 @@ class Interval:
     n: int
 
     @property
+    def defined(self) -> bool:
+        """Whether there is an interval at all (two samples or more, finite bounds).
+
+        >>> Interval(2.0, 1.0, 3.0, 10).defined, mean_interval([5.0]).defined
+        (True, False)
+        """
+        return self.n >= 2 and not (math.isnan(self.lo) or math.isnan(self.hi))
+
+    @property
     def excludes_zero(self) -> bool:
-        """Whether the interval lies wholly above or wholly below 0.
+        """Whether the interval lies wholly above or wholly below 0 (never when there is no
+        interval).
 
         >>> Interval(0.5, -0.1, 1.1, 8).excludes_zero
         False
+        >>> mean_interval([5.0]).excludes_zero
+        False
         """
-        return self.lo > 0 or self.hi < 0
+        return self.defined and (self.lo > 0 or self.hi < 0)
+
+    @property
+    def verdict(self) -> str:
+        """``"significant"`` when the interval excludes 0, ``"not significant"`` when it does
+        not, and ``"n < 2: no interval"`` without one.
+
+        >>> Interval(2.0, 1.0, 3.0, 10).verdict, Interval(0.5, -0.1, 1.1, 8).verdict
+        ('significant', 'not significant')
+        >>> mean_interval([5.0]).verdict
+        'n < 2: no interval'
+        """
+        if not self.defined:
+            return NO_INTERVAL
+        return "significant" if self.excludes_zero else "not significant"
 
     @property
     def half_width(self) -> float:
@@ -118,16 +150,21 @@ class Interval:
 
         >>> Interval(2.0, 1.0, 3.0, 10).half_width
         1.0
+
+        NaN when there is no interval.
         """
         return (self.hi - self.lo) / 2
 
 
 def mean_interval(samples: Sequence[float]) -> Interval:
     """The mean of independent samples and its 95% interval (Student's t over n − 1 degrees
-    of freedom; a single sample gives a zero-width interval).
+    of freedom). A single sample gives no interval: NaN bounds (one sample says nothing of
+    the spread, and a zero-width interval would read as certainty).
 
     >>> mean_interval([1.0, 2.0, 3.0, 4.0])
     Interval(mean=2.5, lo=0.446..., hi=4.553..., n=4)
+    >>> mean_interval([7.0])
+    Interval(mean=7.0, lo=nan, hi=nan, n=1)
     >>> mean_interval([])
     Traceback (most recent call last):
     ...
@@ -140,7 +177,7 @@ def mean_interval(samples: Sequence[float]) -> Interval:
         raise ValueError("no samples")
     m = statistics.fmean(samples)
     if n < 2:
-        return Interval(m, m, m, n)
+        return Interval(m, math.nan, math.nan, n)
     half = t_quantile(n - 1) * statistics.stdev(samples) / math.sqrt(n)
     return Interval(m, m - half, m + half, n)
 
@@ -165,9 +202,14 @@ def paired_difference(a: Sequence[float], b: Sequence[float]) -> Interval:
 
 
 def format_difference(a: str, b: str, d: Interval, unit: str) -> str:
-    """One line: ``A − B = +X [lo, hi] UNIT``.
+    """One line: ``A − B = +X [lo, hi] UNIT``, or ``A − B = +X UNIT (n < 2: no interval)``
+    without an interval.
 
     >>> format_difference("strong", "greedy", Interval(21.9, 10.6, 33.1, 500), "胡/hand")
     'strong − greedy = +21.90 [+10.60, +33.10] 胡/hand'
+    >>> format_difference("strong", "greedy", paired_difference([3.0], [1.0]), "胡/hand")
+    'strong − greedy = +2.00 胡/hand (n < 2: no interval)'
     """
+    if not d.defined:
+        return f"{a} − {b} = {d.mean:+.2f} {unit} ({NO_INTERVAL})"
     return f"{a} − {b} = {d.mean:+.2f} [{d.lo:+.2f}, {d.hi:+.2f}] {unit}"
