@@ -14,6 +14,7 @@ Every hand gets its own seed from the match seed, and each seat's bot its own
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ __all__ = [
     "RECORD_FORMAT",
     "HandRecord",
     "bot_rng",
+    "check_seed",
     "iter_match",
     "play_hand",
     "play_match",
@@ -34,6 +36,37 @@ __all__ = [
 
 #: The version of the game-record format this code writes (docs/records.md).
 RECORD_FORMAT = 2
+
+
+def check_seed(seed: Any, what: str = "seed") -> int:
+    """A seed as a Python ``int``, checked: a whole number ≥ 0 (a NumPy integer is
+    converted). ``random.Random`` ignores a seed's sign, so a negative seed would silently
+    repeat its positive twin; it is refused instead.
+
+    >>> import numpy as np
+    >>> check_seed(7), check_seed(np.int64(7))
+    (7, 7)
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be 0 or more, got -1
+    >>> check_seed(1.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: seed must be a whole number (an int), got 1.5
+
+    Raises ``TypeError`` for anything but an integer (a ``bool``, a float or a string too)
+    and ``ValueError`` for a negative one; ``what`` names the seed in the message.
+    """
+    if isinstance(seed, bool):
+        raise TypeError(f"{what} must be a whole number (an int), got {seed!r}")
+    try:
+        value = operator.index(seed)
+    except TypeError:
+        raise TypeError(f"{what} must be a whole number (an int), got {seed!r}") from None
+    if value < 0:
+        raise ValueError(f"{what} must be 0 or more, got {value}")
+    return value
 
 
 def bot_rng(seed: int, seat: Any) -> random.Random:
@@ -58,6 +91,7 @@ def run_hand(
     >>> len(actions)
     32
     """
+    seed = check_seed(seed)
     rngs = [bot_rng(seed, s) for s in g.seats]
     wants = [getattr(b, "needs_view", True) for b in bots]
     actions: list[Any] = []
@@ -82,7 +116,11 @@ def play_hand(
     >>> state, actions = play_hand(Ruleset(), [GreedyBot()] * 4, seed=2)
     >>> state.phase.value, len(actions) > 0
     ('over', True)
+
+    Raises ``TypeError`` or ``ValueError`` for a seed that is not a whole number ≥ 0
+    (:func:`check_seed`).
     """
+    seed = check_seed(seed)
     g = game_of(ruleset)
     return run_hand(g, g.new_hand(ruleset, seed, setup or {}), bots, seed)
 
@@ -145,8 +183,11 @@ def iter_match(
     >>> [r.setup["banker"] for r, _ in iter_match(Ruleset(), [RandomBot()] * 4, 8, 3)]
     ['E', 'S', 'W']
 
-    Raises ``ValueError`` unless there are four bots.
+    Raises ``ValueError`` unless there are four bots, and ``TypeError`` or ``ValueError`` for
+    a seed that is not a whole number ≥ 0 (:func:`check_seed`), when the first hand is asked
+    for.
     """
+    seed = check_seed(seed)
     g = game_of(ruleset)
     if len(bots) != 4:
         raise ValueError(f"a {g.name} match needs four bots, got {len(bots)}")
@@ -182,5 +223,13 @@ def play_match(ruleset: Any, bots: Sequence[Bot], seed: int, hands: int = 1) -> 
     >>> r = play_match(Ruleset(), [GreedyBot()] * 4, seed=3, hands=2)
     >>> r == play_match(Ruleset(), [GreedyBot()] * 4, seed=3, hands=2)
     True
+    >>> play_match(Ruleset(), [GreedyBot()] * 4, seed=-3)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be 0 or more, got -3
+
+    Raises ``TypeError`` or ``ValueError`` for a seed that is not a whole number ≥ 0
+    (:func:`check_seed`), and ``ValueError`` unless there are four bots.
     """
+    seed = check_seed(seed)
     return [record for record, _ in iter_match(ruleset, bots, seed, hands)]
