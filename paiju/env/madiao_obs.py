@@ -127,12 +127,29 @@ def index_action(index: int, seat: Any) -> Action:
     >>> str(index_action(90, Seat.E))
     'E mie wt'
 
-    Raises ``ValueError`` for an index outside 0–119.
+    >>> str(index_action(90, "E"))
+    'E mie wt'
+
+    ``seat`` is the engine's seat or its letter, ``"E"``, ``"S"``, ``"W"`` or ``"N"`` (what
+    the Gymnasium environment's ``seat`` gives). Raises ``ValueError`` for an index outside
+    0–119 or an unknown seat letter, ``TypeError`` for a seat that is neither.
     """
     if not 0 <= index < N_ACTIONS:
         raise ValueError(f"a Ma Diao action index is 0–119, got {index}")
-    row: tuple[Action, ...] = ACTIONS[seat.number - 1]
+    row: tuple[Action, ...] = ACTIONS[_seat_index(seat)]
     return row[index]
+
+
+def _seat_index(seat: Any) -> int:
+    """0–3 for a seat (E S W N) given as the engine's seat or its letter."""
+    if isinstance(seat, str):
+        if seat not in ("E", "S", "W", "N"):
+            raise ValueError(f"a seat is one of E, S, W, N; got {seat!r}")
+        return "ESWN".index(seat)
+    number = getattr(seat, "number", None)
+    if not isinstance(number, int):
+        raise TypeError(f"a seat is a Seat or one of 'E', 'S', 'W', 'N'; got {seat!r}")
+    return number - 1
 
 
 def legal_indices(state: State, seat: Any) -> list[int]:
