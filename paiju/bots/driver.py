@@ -18,7 +18,7 @@ import operator
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, SupportsIndex
 
 from paiju.bots.base import Bot
 from paiju.games import Game, game_of
@@ -80,7 +80,7 @@ def bot_rng(seed: int, seat: Any) -> random.Random:
 
 
 def run_hand(
-    g: Game[Any, Any, Any, Any], state: Any, bots: Sequence[Bot], seed: int
+    g: Game[Any, Any, Any, Any], state: Any, bots: Sequence[Bot], seed: SupportsIndex
 ) -> tuple[Any, list[Any]]:
     """Play ``state`` to its end with ``bots[i]`` in seat ``i``; the final state and actions.
 
@@ -91,8 +91,8 @@ def run_hand(
     >>> len(actions)
     32
     """
-    seed = check_seed(seed)
-    rngs = [bot_rng(seed, s) for s in g.seats]
+    hand_seed = check_seed(seed)
+    rngs = [bot_rng(hand_seed, s) for s in g.seats]
     wants = [getattr(b, "needs_view", True) for b in bots]
     actions: list[Any] = []
     while not g.is_over(state):
@@ -107,7 +107,10 @@ def run_hand(
 
 
 def play_hand(
-    ruleset: Any, bots: Sequence[Bot], seed: int, setup: Mapping[str, Any] | None = None
+    ruleset: Any,
+    bots: Sequence[Bot],
+    seed: SupportsIndex,
+    setup: Mapping[str, Any] | None = None,
 ) -> tuple[Any, list[Any]]:
     """Play one hand of the ruleset's game with ``bots[i]`` in seat ``i``.
 
@@ -120,9 +123,9 @@ def play_hand(
     Raises ``TypeError`` or ``ValueError`` for a seed that is not a whole number ≥ 0
     (:func:`check_seed`).
     """
-    seed = check_seed(seed)
+    hand_seed = check_seed(seed)
     g = game_of(ruleset)
-    return run_hand(g, g.new_hand(ruleset, seed, setup or {}), bots, seed)
+    return run_hand(g, g.new_hand(ruleset, hand_seed, setup or {}), bots, hand_seed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +176,7 @@ class HandRecord:
 
 
 def iter_match(
-    ruleset: Any, bots: Sequence[Bot], seed: int, hands: int
+    ruleset: Any, bots: Sequence[Bot], seed: SupportsIndex, hands: int
 ) -> Iterator[tuple[HandRecord, Any]]:
     """Play ``hands`` hands, yielding each record with its final state as it finishes;
     ``bots[p]`` is player ``p``'s bot.
@@ -187,11 +190,11 @@ def iter_match(
     a seed that is not a whole number ≥ 0 (:func:`check_seed`), when the first hand is asked
     for.
     """
-    seed = check_seed(seed)
+    match_seed = check_seed(seed)
     g = game_of(ruleset)
     if len(bots) != 4:
         raise ValueError(f"a {g.name} match needs four bots, got {len(bots)}")
-    rng = random.Random(seed)
+    rng = random.Random(match_seed)
     deal = g.first_deal(rng)
     for _ in range(hands):
         hand_seed = rng.getrandbits(63)
@@ -200,7 +203,7 @@ def iter_match(
         state, actions = run_hand(g, start, seated, hand_seed)
         record = HandRecord(
             game=g.name,
-            match_seed=seed,
+            match_seed=match_seed,
             hand=deal.hand,
             seed=hand_seed,
             ruleset=ruleset.to_json(),
@@ -215,7 +218,9 @@ def iter_match(
         deal = g.next_deal(deal, state)
 
 
-def play_match(ruleset: Any, bots: Sequence[Bot], seed: int, hands: int = 1) -> list[HandRecord]:
+def play_match(
+    ruleset: Any, bots: Sequence[Bot], seed: SupportsIndex, hands: int = 1
+) -> list[HandRecord]:
     """Play a match of ``hands`` hands; ``bots[p]`` is player ``p``'s bot.
 
     >>> from paiju.bots.simple import GreedyBot
@@ -231,5 +236,4 @@ def play_match(ruleset: Any, bots: Sequence[Bot], seed: int, hands: int = 1) -> 
     Raises ``TypeError`` or ``ValueError`` for a seed that is not a whole number ≥ 0
     (:func:`check_seed`), and ``ValueError`` unless there are four bots.
     """
-    seed = check_seed(seed)
-    return [record for record, _ in iter_match(ruleset, bots, seed, hands)]
+    return [record for record, _ in iter_match(ruleset, bots, check_seed(seed), hands)]

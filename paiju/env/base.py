@@ -31,9 +31,15 @@ match of ``N`` hands with the game's seating rules (Mazhan: the dealer keeps the
 winning); rewards come at the end of every hand, and the observation carries the match
 scores, the hand number and the hands left.
 
-**Seeding.** ``reset(seed=S)`` starts the seeded sequence ``S``; a later ``reset()`` deals
-the next hand of it (a never-seeded environment starts from seed 0), so the same seeds and the
-same actions give the same episodes.
+**Seeding.** ``reset(seed=S)`` starts the seeded sequence ``S`` (a whole number ≥ 0; a NumPy
+integer is taken); a later ``reset()`` deals the next hand of it, so the same seeds and the
+same actions give the same episodes. A never-seeded environment starts a sequence from fresh
+entropy, as Gymnasium and PettingZoo environments do: unseeded environments deal different
+hands.
+
+**Actions** are integer indices (``int`` or a NumPy integer); a float, a string or a
+``bool`` is a ``TypeError``, whatever ``illegal`` says. ``None`` is the action of an agent
+that is done (PettingZoo's convention); for the agent to act it is an illegal action.
 
 >>> from paiju.env import mazhan_v0
 >>> env = mazhan_v0.env()
@@ -46,14 +52,14 @@ same actions give the same episodes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from paiju.env.table import AGENTS, Table
+from paiju.env.table import AGENTS, Table, action_of, check_flag
 
 __all__ = ["PaijuAECEnv", "RewardRules"]
 
@@ -165,7 +171,9 @@ def table_and_rewards(
 class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
     """The AEC environment of one game (see the module docstring for the options)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": True}  # noqa: RUF012
+    # not parallelizable by PettingZoo's aec_to_parallel (not every agent acts every cycle):
+    # the parallel form is PaijuParallelEnv
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(
         self,
@@ -194,7 +202,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         )  # fmt: skip
         self.metadata = {**PaijuAECEnv.metadata, "name": f"paiju_{game}_v0"}
         self.render_mode = render_mode
-        self.copy_obs = copy_obs
+        self.copy_obs = check_flag(copy_obs, "copy_obs")
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         n = self.table.spec.n_actions
@@ -233,8 +241,22 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
 
     # --- episodes ---------------------------------------------------------------------------
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new episode (from ``seed`` when given)."""
+    def reset(
+        self, seed: SupportsIndex | None = None, options: dict[str, Any] | None = None
+    ) -> None:
+        """Deal a new episode (from ``seed`` when given: a whole number ≥ 0).
+
+        >>> from paiju.env import madiao_v0
+        >>> env = madiao_v0.env(); env.reset(seed=np.int64(3)); env.agent_selection
+        'player_...'
+        >>> env.reset(seed="abc")
+        Traceback (most recent call last):
+        ...
+        TypeError: seed must be a whole number (an int), got 'abc'
+
+        Raises ``TypeError`` for a seed that is not an integer and ``ValueError`` for a
+        negative one.
+        """
         self.table.reset(seed)
         self._reset_done = True
         self.agents = list(AGENTS)
@@ -287,9 +309,22 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self, observe: bool = True
     ) -> tuple[dict[str, npt.NDArray[Any]] | None, float, bool, bool, dict[str, Any]]:
         """The selected agent's observation (``None`` when ``observe`` is false), its reward
-        since it last acted, termination, truncation and info (PettingZoo's ``last``)."""
+        since it last acted, termination, truncation and info (PettingZoo's ``last``).
+
+        >>> from paiju.env import mazhan_v0
+        >>> mazhan_v0.env().last()
+        Traceback (most recent call last):
+        ...
+        RuntimeError: call reset() before last()
+
+        Raises ``RuntimeError`` before :meth:`reset` and once every agent is done.
+        """
+        if not self._reset_done:
+            raise RuntimeError("call reset() before last()")
         agent = self.agent_selection
-        if observe and self._reset_done:  # observe(agent), inlined: the hot path
+        if not self.agents:
+            raise RuntimeError("the episode is over (every agent is done): call reset()")
+        if observe:  # observe(agent), inlined: the hot path
             table = self.table
             if table._plain:
                 obs = table.encoder.encode(table.state, table.seat_of[_PLAYER[agent]])
@@ -300,7 +335,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
                 "action_mask": self._mask.copy(),
             }
         else:
-            seen = self.observe(agent) if observe else None
+            seen = None
         return (
             seen,
             self._cumulative_rewards[agent],
@@ -319,10 +354,26 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
     # --- acting -----------------------------------------------------------------------------
 
     def step(self, action: int | None) -> None:
-        """Play the selected agent's action (an index into its action space)."""
+        """Play the selected agent's action (an index into its action space; ``None`` for an
+        agent that is done).
+
+        >>> from paiju.env import mazhan_v0
+        >>> env = mazhan_v0.env(); env.reset(seed=1)
+        >>> env.step(1.7)
+        Traceback (most recent call last):
+        ...
+        TypeError: an action is an integer index (int or a NumPy integer), got 1.7 (float)
+
+        Raises ``TypeError`` for an action that is not an integer index or ``None``,
+        ``RuntimeError`` before :meth:`reset` and once every agent is done (the loop of
+        ``agent_iter`` stops there), and ``ValueError`` for an illegal action under
+        ``illegal="raise"`` (or a dead agent's action other than ``None``).
+        """
         if not self._live:
             if not self._reset_done:
                 raise RuntimeError("call reset() before step()")
+            if not self.agents:
+                raise RuntimeError("the episode is over (every agent is done): call reset()")
             agent = self.agent_selection
             if self.terminations[agent] or self.truncations[agent]:
                 self._was_dead_step(action)
@@ -336,7 +387,8 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
             for a in AGENTS:
                 rewards[a] = 0.0
             self._dirty = False
-        index = -1 if action is None else int(action)
+        # an int is the hot path; None (the agent to act has no None action) is illegal
+        index = action if type(action) is int else -1 if action is None else action_of(action)
         if index not in self._mask_on:
             self._illegal(player, action)
             return

@@ -27,7 +27,7 @@ player observes only when it acts.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -35,7 +35,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from paiju.env.base import table_and_rewards
-from paiju.env.table import AGENTS
+from paiju.env.table import AGENTS, action_of
 
 __all__ = ["PaijuParallelEnv"]
 
@@ -90,9 +90,11 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         return self._act_space
 
     def reset(
-        self, seed: int | None = None, options: dict[str, Any] | None = None
+        self, seed: SupportsIndex | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Deal a new episode; every agent's observation and an empty info."""
+        """Deal a new episode; every agent's observation and an empty info. ``seed``: as the
+        AEC environment's (a whole number ≥ 0; none: the next hand, or fresh entropy for an
+        environment never seeded)."""
         self.table.reset(seed)
         self.agents = list(AGENTS)
         self._phi = {}
@@ -125,12 +127,28 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
             self._phi[p] = phi
 
     def step(self, actions: dict[str, Any]) -> tuple[Any, Any, Any, Any, Any]:
-        """Apply the deciding agents' actions (others' are ignored).
+        """Apply the deciding agents' actions (others' are ignored). An action is an integer
+        index (``int`` or a NumPy integer).
 
-        Raises ``ValueError`` when a deciding agent has no action, or after the end.
+        >>> from paiju.env import madiao_v0
+        >>> env = madiao_v0.parallel_env(); _ = env.reset(seed=1)
+        >>> env.step({"bob": 3})
+        Traceback (most recent call last):
+        ...
+        ValueError: unknown agent 'bob' (the agents are player_0, player_1, player_2, player_3)
+
+        Raises ``ValueError`` for a key that is not a live agent, when a deciding agent has no
+        action, or after the end; ``TypeError`` when a deciding agent's action is not an
+        integer index.
         """
         if not self.agents:
             raise ValueError("the episode is over: call reset()")
+        unknown = [a for a in actions if a not in self.agents]
+        if unknown:
+            raise ValueError(
+                f"unknown agent {', '.join(repr(a) for a in unknown)} "
+                f"(the agents are {', '.join(self.agents)})"
+            )
         table = self.table
         rules = self.reward_rules
         rewards = [0.0] * 4
@@ -141,7 +159,7 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         if missing:
             raise ValueError(f"no action for {', '.join(missing)}, who must decide now")
         for p in deciders:
-            index = int(actions[AGENTS[p]])
+            index = action_of(actions[AGENTS[p]])
             if index not in table.legal(p):
                 if rules.illegal == "raise":
                     raise ValueError(f"action {index} is not legal for {AGENTS[p]} now")

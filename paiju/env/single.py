@@ -6,14 +6,17 @@ Registered as ``paiju/Mazhan-v0`` and ``paiju/MaDiao-v0`` when :mod:`paiju.env` 
     import paiju.env  # registers the environments
     env = gym.make("paiju/Mazhan-v0", opponents="greedy", seat="rotate")
 
-- ``opponents``: one spec for all three or a list of three. A spec is a bot name of the game
+- ``opponents``: one spec for all three or a list of three; by default the game's own
+  (Mazhan ``greedy``, Ma Diao ``heuristic``). A spec is a bot name of the game
   (``paiju arena``'s names: Mazhan ``random``, ``greedy``, ``strong``; Ma Diao ``random``,
   ``heuristic``), ``"policy:PATH"`` (a saved policy, :mod:`paiju.env.policy`), an object
   with ``act(view, legal, rng)`` (a :class:`~paiju.bots.base.Bot`), or any callable
   ``f(view, legal, rng) -> action`` where ``legal`` is the seat's legal actions.
 - ``seat``: ``"rotate"`` (default: East, North, West, South in turn over the hands of the
   seeded sequence, so the learner deals a quarter of the hands) or a fixed ``"E"``, ``"S"``,
-  ``"W"``, ``"N"``. In a match (``match_hands``) seats follow the game's rules.
+  ``"W"``, ``"N"``. In a match (``match_hands``) seats follow the game's rules, so a fixed
+  seat there is a ``ValueError`` (``"rotate"`` is taken: the learner's seat moves as the
+  rules move it).
 - ``reward_scale``: default 1/400 for Mazhan (a hand's net in units of the 400 limit), 1/10
   for Ma Diao; ``shaping``/``shaping_gamma``: the potential-based term of
   :mod:`paiju.env.base`; ``illegal``: ``"zero_sum"``/``"offender"`` end the episode with
@@ -28,8 +31,12 @@ Registered as ``paiju/Mazhan-v0`` and ``paiju/MaDiao-v0`` when :mod:`paiju.env` 
 - ``obs``: ``"flat"`` or ``"planes"``. The observation is the array alone; the legal actions
   come from :meth:`PaijuSingleEnv.action_masks` (what sb3-contrib's ``MaskablePPO`` calls)
   and from ``info["action_mask"]``.
-- Seeding: ``reset(seed=S)`` starts the seeded sequence of hands; opponents draw their chance
-  from each hand's seed as ``paiju arena``'s driver does, so a seeded run repeats exactly.
+- Seeding: ``reset(seed=S)`` starts the seeded sequence of hands (``S`` a whole number ≥ 0;
+  a NumPy integer is taken); opponents draw their chance from each hand's seed as
+  ``paiju arena``'s driver does, so a seeded run repeats exactly. An environment never
+  seeded starts from fresh entropy (Gymnasium's convention), so unseeded copies differ.
+- Actions are integer indices (``int`` or a NumPy integer); a float, a string or a ``bool``
+  is a ``TypeError``.
 
 Vector environments (tested)::
 
@@ -46,7 +53,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, SupportsIndex
 
 import gymnasium as gym
 import numpy as np
@@ -54,11 +61,15 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from paiju.env.base import RewardRules
-from paiju.env.table import Table
+from paiju.env.table import Table, action_of
 
-__all__ = ["PaijuSingleEnv", "make_opponent"]
+__all__ = ["DEFAULT_OPPONENTS", "PaijuSingleEnv", "make_opponent"]
 
 _SEATS = "ESWN"
+_SEAT_CHOICES = ("rotate", "E", "S", "W", "N")
+
+#: The opponents of ``opponents=None``: each game's own baseline bot.
+DEFAULT_OPPONENTS = {"mazhan": "greedy", "madiao": "heuristic"}
 
 
 class _CallableBot:
@@ -101,14 +112,22 @@ def make_opponent(game: str, spec: Any) -> Any:
 
 
 class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
-    """One learner against three opponents (see the module docstring)."""
+    """One learner against three opponents (see the module docstring).
+
+    >>> PaijuSingleEnv("madiao").opponents[0].name
+    'heuristic'
+    >>> PaijuSingleEnv("mazhan", seat="ES")
+    Traceback (most recent call last):
+    ...
+    ValueError: seat must be 'rotate' or one of E, S, W, N; got 'ES'
+    """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
         game: str = "mazhan",
-        opponents: Any = "greedy",
+        opponents: Any = None,
         seat: str = "rotate",
         *,
         obs: str = "flat",
@@ -124,8 +143,13 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
     ) -> None:
         if obs not in ("flat", "planes"):
             raise ValueError(f"obs must be 'flat' or 'planes', got {obs!r}")
-        if seat != "rotate" and seat not in _SEATS:
+        if not isinstance(seat, str) or seat not in _SEAT_CHOICES:
             raise ValueError(f"seat must be 'rotate' or one of E, S, W, N; got {seat!r}")
+        if match_hands is not None and seat != "rotate":
+            raise ValueError(
+                f"seat={seat!r} cannot hold in a match (match_hands={match_hands!r}): seats "
+                "follow the game's rules there; leave seat at 'rotate'"
+            )
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.table = Table(
@@ -146,6 +170,8 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
             shaping=shaping,
             shaping_gamma=shaping_gamma,
         )
+        if opponents is None:
+            opponents = DEFAULT_OPPONENTS[spec.name]
         specs = list(opponents) if isinstance(opponents, list | tuple) else [opponents] * 3
         if len(specs) != 3:
             raise ValueError(f"give one opponent or three, got {len(specs)}")
@@ -172,11 +198,24 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
         return [by_player[self.table.player_at[s]] for s in range(4)]
 
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+        self, *, seed: SupportsIndex | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        """Deal a new episode and play the opponents up to the learner's first decision."""
-        super().reset(seed=seed)
-        self.table.reset(seed)
+        """Deal a new episode and play the opponents up to the learner's first decision.
+
+        >>> env = PaijuSingleEnv("mazhan")
+        >>> env.reset(seed=-1)
+        Traceback (most recent call last):
+        ...
+        ValueError: seed must be 0 or more, got -1
+
+        Raises ``TypeError`` for a seed that is not an integer (a NumPy integer is taken)
+        and ``ValueError`` for a negative one.
+        """
+        from paiju.bots.driver import check_seed
+
+        start = None if seed is None else check_seed(seed)
+        super().reset(seed=start)
+        self.table.reset(start)
         self._ready = True
         self._new_hand_rngs()
         self._phi = 0.0
@@ -219,12 +258,17 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
     def step(
         self, action: int
     ) -> tuple[npt.NDArray[np.float32], float, bool, bool, dict[str, Any]]:
-        """Play the learner's action, then the opponents' until its next decision."""
+        """Play the learner's action, then the opponents' until its next decision.
+
+        Raises ``TypeError`` for an action that is not an integer index (``int`` or a NumPy
+        integer), ``RuntimeError`` before :meth:`reset` or after the end, and ``ValueError``
+        for an illegal action under ``illegal="raise"``.
+        """
         if not self._ready:
             raise RuntimeError("call reset() before step()")
         table = self.table
         rules = self.reward_rules
-        index = int(action)
+        index = action_of(action)
         if index not in table.legal(self.me):
             if rules.illegal == "raise":
                 raise ValueError(f"action {index} is not legal now")

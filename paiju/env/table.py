@@ -18,10 +18,12 @@ Ma Diao's players keep random seats and the bank passes on after every hand (rul
 
 from __future__ import annotations
 
+import operator
 import random
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -29,9 +31,49 @@ import numpy.typing as npt
 from paiju import games
 from paiju.games import Deal, Game
 
-__all__ = ["AGENTS", "GameSpec", "Table", "spec_of"]
+__all__ = ["AGENTS", "GameSpec", "Table", "action_of", "check_flag", "spec_of"]
 
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
+
+
+def action_of(action: Any) -> int:
+    """An action index as a Python ``int``: an ``int`` or a NumPy integer. A float, a string
+    or a ``bool`` is a ``TypeError`` (``int(1.7)`` would silently play action 1).
+
+    >>> import numpy as np
+    >>> action_of(5), action_of(np.int64(5))
+    (5, 5)
+    >>> action_of(1.7)
+    Traceback (most recent call last):
+    ...
+    TypeError: an action is an integer index (int or a NumPy integer), got 1.7 (float)
+    """
+    if action.__class__ is int:
+        return int(action)
+    if not isinstance(action, bool | np.bool_):
+        try:
+            return operator.index(action)
+        except TypeError:
+            pass
+    raise TypeError(
+        "an action is an integer index (int or a NumPy integer), "
+        f"got {action!r} ({type(action).__name__})"
+    )
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """A keyword that must be ``True`` or ``False`` (``"no"`` would be true).
+
+    >>> check_flag(False, "rotate_seats")
+    False
+    >>> check_flag("no", "rotate_seats")
+    Traceback (most recent call last):
+    ...
+    TypeError: rotate_seats must be True or False, got 'no'
+    """
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 @dataclass(frozen=True)
@@ -130,6 +172,9 @@ class Table:
                 f"match_hands must be a whole number of hands ≥ 1, got {match_hands!r}"
             )
         self.spec = spec_of(game)
+        rotate_seats = check_flag(rotate_seats, "rotate_seats")
+        hints = check_flag(hints, "hints")
+        lookahead = check_flag(lookahead, "lookahead")
         if hints and (game != "mazhan" or planes):
             raise ValueError("hints exist for Mazhan's flat observation only")
         if lookahead and (game != "mazhan" or planes):
@@ -154,7 +199,7 @@ class Table:
         # the encoder's update from the action's index, where it has one
         self._played = getattr(self.encoder, "played", None)
         self._plain = not hints and not lookahead
-        self._rng = random.Random(0)
+        self._rng: random.Random | None = None  # none until seeded or first reset
         self._hands_dealt = 0
         self.state: Any = None
         self.seat_of = [0, 1, 2, 3]  # player -> seat index
@@ -174,15 +219,29 @@ class Table:
 
     # --- dealing ----------------------------------------------------------------------------
 
-    def reset(self, seed: int | None = None) -> None:
+    def reset(self, seed: SupportsIndex | None = None) -> None:
         """Start an episode: from ``seed`` when given, else the next of the seeded sequence.
+        A table never seeded starts a sequence from fresh entropy (as Gymnasium and
+        PettingZoo environments do), so unseeded tables deal different hands.
 
         >>> t = Table("mazhan"); t.reset(seed=5); a = t.hand_seed
         >>> t.reset(seed=5); t.hand_seed == a
         True
+        >>> t.reset(seed=-5)
+        Traceback (most recent call last):
+        ...
+        ValueError: seed must be 0 or more, got -5
+
+        Raises ``TypeError`` for a seed that is not an integer (a NumPy integer is taken)
+        and ``ValueError`` for a negative one.
         """
         if seed is not None:
-            self._rng = random.Random(seed)
+            from paiju.bots.driver import check_seed
+
+            self._rng = random.Random(check_seed(seed))
+            self._hands_dealt = 0
+        elif self._rng is None:
+            self._rng = random.Random(secrets.randbits(63))
             self._hands_dealt = 0
         self.scores = [0.0] * 4
         self.hand_no = 0
@@ -200,6 +259,7 @@ class Table:
         self.seat_of = [deal.seat_of(p) for p in range(4)]
 
     def _deal(self) -> None:
+        assert self._rng is not None  # reset() made it
         self.hand_seed = self._rng.getrandbits(63)
         self._hands_dealt += 1
         self.state = self.rules.new_hand(self.ruleset, self.hand_seed, self.deal.setup)
