@@ -8,6 +8,7 @@ import {
   escaped,
   frame,
   handle,
+  inviteCode,
   me,
   pending,
   type Route,
@@ -76,6 +77,33 @@ export function join(room: string, alone: boolean, level?: BotLevel): void {
   else send({ type: "join", room, alone });
 }
 
+/** Open a table for friends in `room` (a code to share; bots only when asked). */
+export function joinPrivate(room: string, level?: BotLevel): void {
+  if (level) send({ type: "join", room, private: true, level });
+  else send({ type: "join", room, private: true });
+}
+
+/** A private table's code as typed: six letters and digits, any case, spaces ignored. */
+export function normaliseCode(text: string): string | null {
+  const code = text.replace(/[\s-]/g, "").toUpperCase();
+  return /^[A-Z0-9]{6}$/.test(code) ? code : null;
+}
+
+/** Sit at a friend's private table by its code. */
+export function joinCode(code: string): void {
+  send({ type: "join", code });
+}
+
+/** At a private table: bots take the empty seats now. */
+export function fillBots(): void {
+  send({ type: "fill" });
+}
+
+/** The link that brings a friend to this code's table (the lobby offers it to them). */
+export function inviteLink(code: string, origin: string = location.origin): string {
+  return `${origin}/#/join/${code}`;
+}
+
 export function leave(): void {
   if (!seated.value) {
     clearTable();
@@ -98,6 +126,12 @@ export function routeToHash(r: Route): string {
 export function hashToRoute(hash: string): Route | null {
   const m = /^#\/replay\/(\d+)(?:\/(\d+))?$/.exec(hash);
   if (m) return { name: "replay", hand: Number(m[1]), step: Number(m[2] ?? 0) };
+  const invite = /^#\/join\/([A-Za-z0-9]{6})$/.exec(hash);
+  if (invite?.[1]) {
+    // an invite link: the lobby offers the friend's table (the code waits there)
+    inviteCode.value = invite[1].toUpperCase();
+    return { name: "lobby" };
+  }
   if (hash === "#/lobby") return { name: "lobby" };
   if (hash === "#/table") return { name: "table" };
   if (hash === "#/login") return { name: "login" };

@@ -95,7 +95,8 @@ export type ToastKey =
         | "unseatedReady"
         | "unseatedVoid"
         | "paused"
-        | "resumed";
+        | "resumed"
+        | "linkCopied";
     }
   | { error: string };
 
@@ -109,6 +110,8 @@ export interface TableState {
   seats: Record<Seat, SeatInfo | null>;
   /** When this player's confirmation of the next hand expires (ms, local clock), or null. */
   readyDeadline: number | null;
+  /** A private table's code (its players share it with friends), or null. */
+  code: string | null;
 }
 
 // --- signals ---------------------------------------------------------------------------
@@ -130,6 +133,8 @@ export const unseatedWhy = signal<UnseatedWhy | null>(null);
  *  set, the time it paused (ms) and each running clock's seconds left then. */
 export const paused = signal<{ at: number; left: number | null } | null>(null);
 export const unknownFrames = signal(0);
+/** A private table's code from an invite link (`#/join/CODE`): the lobby offers it. */
+export const inviteCode = signal<string | null>(null);
 
 export const game = computed<Game | null>(
   () =>
@@ -267,6 +272,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
           handNo: m.hand_no,
           seats,
           readyDeadline: typeof m.ready_seconds === "number" ? now + m.ready_seconds * 1000 : null,
+          code: m.code ?? null,
         };
         // the seating moves on when the deal passes (no `seated` frame says so): find
         // this player by name

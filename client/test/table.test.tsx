@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { seatName } from "../src/components/SeatBadge";
 import { TableScreen } from "../src/components/TableScreen";
 import type { ServerMessage } from "../src/protocol";
-import { clearTable, handle, toasts } from "../src/store";
+import { hashToRoute, inviteLink, normaliseCode } from "../src/session";
+import { clearTable, handle, inviteCode, toasts } from "../src/store";
 import { actView } from "./fixtures/mazhan";
 
 const person = (name: string, ready = false) => ({
@@ -98,5 +99,58 @@ describe("a bot's name", () => {
     expect(
       seatName({ ...bot, name: "a（高級）", bot: false, tuoguan: false, connected: true }),
     ).toBe("a（高級）");
+  });
+});
+
+describe("a table for friends", () => {
+  it("shows its code and link, and a button that fills the empty seats with bots", () => {
+    act(() => {
+      sitDown(Date.now());
+      handle({
+        type: "table",
+        table: 7,
+        room: "mazhan",
+        game: "mazhan",
+        live: false,
+        hand_no: 0,
+        seats: { E: person("me"), S: null, W: null, N: null },
+        ready_seconds: null,
+        code: "ABC234",
+      } satisfies ServerMessage);
+    });
+    const { container } = render(<TableScreen />);
+    const panel = container.querySelector(".friends-panel") as HTMLElement;
+    expect(panel.getAttribute("data-code")).toBe("ABC234");
+    expect(panel.querySelector(".code")?.textContent).toBe("ABC234");
+    const link = panel.querySelector(".invite-link") as HTMLInputElement;
+    expect(link.value).toMatch(/\/#\/join\/ABC234$/);
+    expect(panel.querySelector('[data-action="fill"]')).not.toBeNull();
+    expect(container.textContent).toContain("等待好友入座");
+  });
+
+  it("shows no code at a public table", () => {
+    act(() => sitDown(Date.now()));
+    const { container } = render(<TableScreen />);
+    expect(container.querySelector(".friends-panel")).toBeNull();
+  });
+});
+
+describe("a table code as typed", () => {
+  it("is six letters and digits, any case, spaces and dashes ignored", () => {
+    expect(normaliseCode("abc234")).toBe("ABC234");
+    expect(normaliseCode(" ABC-234 ")).toBe("ABC234");
+    expect(normaliseCode("ABC23")).toBeNull();
+    expect(normaliseCode("ABC2345")).toBeNull();
+    expect(normaliseCode("ABC23!")).toBeNull();
+  });
+
+  it("comes from an invite link: the lobby offers it", () => {
+    expect(inviteLink("ABC234", "https://paiju.example")).toBe(
+      "https://paiju.example/#/join/ABC234",
+    );
+    expect(hashToRoute("#/join/abc234")).toEqual({ name: "lobby" });
+    expect(inviteCode.value).toBe("ABC234");
+    expect(hashToRoute("#/join/abc")).toBeNull();
+    inviteCode.value = null;
   });
 });

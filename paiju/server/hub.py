@@ -282,8 +282,9 @@ class Hub:
         a new one.
 
         Raises :class:`~paiju.server.errors.ServerError` ``unknown_room``,
-        ``unknown_table`` (no table here has the code), ``table_full`` (a friend's table
-        has no free seat now), ``too_few_points`` or ``join_in_progress``.
+        ``unknown_table`` (no table here has the code), ``hand_live`` or ``table_full`` (a
+        friend's table is playing a hand, or has four people), ``too_few_points`` or
+        ``join_in_progress``.
         """
         self.closed_away.discard(account)
         runner = self.table_of(account)
@@ -308,13 +309,12 @@ class Hub:
                     402,
                 )
             if friends is not None:
-                if not friends.machine.friend_seats:
+                if friends.machine.live:
                     raise ServerError(
-                        "table_full",
-                        "that table has no free seat now"
-                        + (" (a hand is being played)" if friends.machine.live else ""),
-                        409,
+                        "hand_live", "a hand is being played there: join when it ends", 409
                     )
+                if not friends.machine.friend_seats:
+                    raise ServerError("table_full", "that table has four players", 409)
                 friends.feed(io.Join(account, name, balance))
                 return
             if message.private:

@@ -257,11 +257,12 @@ class TableMachine:
 
     @property
     def friend_seats(self) -> int:
-        """Seats a friend with this private table's code may take now (0 while a hand is
-        live, or when the table is not private)."""
+        """Seats a friend with this private table's code may take now: the empty ones and
+        the bots' (a bot gives its seat up to a friend between hands); 0 while a hand is
+        live, or when the table is not private."""
         if self.code is None or self.live or not self.accounts:
             return 0
-        return sum(p is None for p in self.seats)
+        return sum(p is None or p.account is None for p in self.seats)
 
     @property
     def idle_and_empty(self) -> bool:
@@ -402,6 +403,12 @@ class TableMachine:
             self._connect(event.account)
             return
         free = next((i for i, p in enumerate(self.seats) if p is None), None)
+        if free is None and self.code is not None and not self.live:
+            # at a table for friends a bot keeps a seat only until a friend comes for it
+            free = next(
+                (i for i, p in enumerate(self.seats) if p is not None and p.account is None),
+                None,
+            )
         if free is None:
             self._error(event.account, "table_full", "the table is full")
             return

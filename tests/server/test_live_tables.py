@@ -500,7 +500,7 @@ def test_friends_sit_together_at_a_private_table_by_its_code(db_url: str) -> Non
             bots = [s for s in frame["seats"].values() if s["bot"]]
             assert len(bots) == 2 and {s["level"] for s in bots} == {"easy"}
             late.send_json({"type": "join", "code": code})
-            assert until(late, {"error"})["code"] == "table_full"
+            assert until(late, {"error"})["code"] == "hand_live"
             settlement = until(host, {"settlement"}, play=True)
             assert settlement["hand"] == start["hand"]
     books_balance(db_url)

@@ -505,6 +505,7 @@ def test_a_private_table_waits_for_friends_and_fills_with_bots_only_when_asked()
     sim.connected.add(3)  # a socket with no seat here
     sim.feed(io.Fill(3))
     assert sim.last(3, "error")["code"] == "not_seated"
+    sim.feed(io.Tuoguan(2, True))  # the friend lets 托管 play
     sim.feed(io.Fill(2))
     sim.run(1.0)
     assert sim.machine.phase == "live" and sim.machine.friend_seats == 0
@@ -512,6 +513,18 @@ def test_a_private_table_waits_for_friends_and_fills_with_bots_only_when_asked()
     assert [s["bot"] for s in seats.values()] == [False, False, True, True]
     sim.feed(io.Fill(1))
     assert sim.last(1, "error")["code"] == "hand_live"
+    sim.play_until_over(1)
+    assert sim.ledger.total() == sim.ledger.issued
+    # between hands a friend who comes late takes a bot's seat
+    assert sim.machine.friend_seats == 2
+    sim.join(3, "cy")
+    people = [s for s in sim.last(3, "table")["seats"].values() if not s["bot"]]
+    assert sorted(p["name"] for p in people) == ["ana", "bo", "cy"]
+    assert sim.machine.friend_seats == 1
+    for acc in (1, 2, 3):
+        sim.ready(acc)
+    sim.run(1.0)
+    assert sim.machine.phase == "live"
     sim.play_until_over(1)
     assert sim.ledger.total() == sim.ledger.issued
 

@@ -578,3 +578,38 @@ def test_a_pause_and_an_unknown_frame_in_the_browser(server: str, browser: Any) 
     assert any("brand_new_frame" in w for w in warnings), warnings
     assert not me.errors, me.errors
     me.page.close()
+
+
+def test_friends_meet_at_a_table_by_its_link(server: str, browser: Any) -> None:
+    """A table for friends: the host opens it and gets its code and link; a friend opens
+    the link (not yet registered: the code waits through the registration), joins by it on
+    a phone; the host fills the other seats with bots and the hand starts on both pages."""
+    host = Player(browser, server, "東道主", DESKTOP)
+    host.register()
+    host.page.click("button[data-private=mazhan]")
+    host.page.wait_for_selector(".friends-panel")
+    code = host.page.inner_text("#table-code-shown")
+    link = host.page.input_value(".invite-link")
+    assert len(code) == 6 and link == f"{server}/#/join/{code}"
+    host.shot("friends-1-host-waits")
+    friend = Player(browser, server, "好朋友", PHONE)
+    friend.page.goto(link)
+    friend.page.fill("#name", friend.name)
+    friend.page.fill("#password", "secret-pw-1")
+    friend.page.click("#do-register")
+    friend.page.wait_for_selector(f"#friend-code[data-invited={code}]")
+    assert friend.page.input_value("#table-code") == code
+    friend.shot("friends-2-friend-invited")
+    friend.page.click("[data-action=join-code]")
+    friend.page.wait_for_selector(f".friends-panel[data-code={code}]")
+    host.page.wait_for_selector(".waiting-seats li[data-seat=S]:has-text('好朋友')")
+    friend.page.click("#ready")
+    host.page.click("#ready")
+    host.page.click("[data-action=fill]")
+    host.page.wait_for_selector(".table", timeout=20_000)
+    friend.page.wait_for_selector(".table", timeout=20_000)
+    host.shot("friends-3-hand-live")
+    _no_horizontal_scroll(friend.page)
+    assert not host.errors and not friend.errors, host.errors + friend.errors
+    host.page.close()
+    friend.page.close()

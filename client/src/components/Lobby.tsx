@@ -7,8 +7,8 @@ import { groupLedger } from "../game/ledger";
 import { errorText, gameName, levelName, reasonName, roomName, t, windName } from "../i18n";
 import { ApiError, api, type HandSummary, type LedgerEntry, type Room } from "../net/api";
 import type { BotLevel } from "../protocol";
-import { go, join } from "../session";
-import { me } from "../store";
+import { go, join, joinCode, joinPrivate, normaliseCode } from "../session";
+import { inviteCode, me } from "../store";
 
 const LEVELS: BotLevel[] = ["easy", "normal", "hard"];
 
@@ -104,6 +104,62 @@ function counterpart(e: LedgerEntry): string {
   return "—";
 }
 
+/** Join a friend's private table by its code (prefilled from an invite link). */
+function FriendCode(): JSX.Element {
+  const [text, setText] = useState(inviteCode.value ?? "");
+  const [bad, setBad] = useState(false);
+  const invited = inviteCode.value;
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const code = normaliseCode(text);
+    setBad(code === null);
+    if (code) {
+      inviteCode.value = null;
+      joinCode(code);
+    }
+  };
+  return (
+    <form
+      class="friend-code"
+      id="friend-code"
+      onSubmit={submit}
+      data-invited={invited ?? undefined}
+    >
+      <h3>{t("joinFriend")}</h3>
+      {invited ? <p class="invited">{t("invited", { code: invited })}</p> : null}
+      <div class="row">
+        <input
+          id="table-code"
+          aria-label={t("codeLabel")}
+          name="code"
+          autocomplete="off"
+          autocapitalize="characters"
+          spellcheck={false}
+          maxLength={12}
+          placeholder={t("codeLabel")}
+          value={text}
+          aria-invalid={bad ? "true" : undefined}
+          aria-describedby="table-code-hint"
+          onInput={(e) => {
+            setText((e.currentTarget as HTMLInputElement).value);
+            setBad(false);
+          }}
+        />
+        <button type="submit" class={invited ? "primary" : undefined} data-action="join-code">
+          {t("codeJoin")}
+        </button>
+      </div>
+      <p
+        id="table-code-hint"
+        class={bad ? "error small" : "muted small"}
+        role={bad ? "alert" : undefined}
+      >
+        {bad ? t("codeBad") : t("codeHint")}
+      </p>
+    </form>
+  );
+}
+
 export function Lobby(): JSX.Element {
   const [rooms, setRooms] = useState<Room[] | null>(null);
   const [hands, setHands] = useState<HandSummary[]>([]);
@@ -143,6 +199,7 @@ export function Lobby(): JSX.Element {
           {errorText(error)}
         </p>
       ) : null}
+      {inviteCode.value ? <FriendCode /> : null}
       <section aria-labelledby="rooms-title">
         <h2 id="rooms-title">{t("rooms")}</h2>
         <div class="rooms" id="rooms">
@@ -184,6 +241,21 @@ export function Lobby(): JSX.Element {
                       {t("alone")}
                     </button>
                   ) : null}
+                  <button
+                    type="button"
+                    data-private={r.name}
+                    data-action="private"
+                    disabled={!allowed}
+                    title={t("friendsHint")}
+                    onClick={() =>
+                      joinPrivate(
+                        r.name,
+                        r.bots ? (levels[r.name] ?? r.level ?? undefined) : undefined,
+                      )
+                    }
+                  >
+                    {t("friends")}
+                  </button>
                 </div>
                 {r.bots ? (
                   <label class="level-choice">
@@ -212,6 +284,7 @@ export function Lobby(): JSX.Element {
             );
           })}
         </div>
+        {inviteCode.value ? null : <FriendCode />}
       </section>
       <section aria-labelledby="balance-title" class="balance-section">
         <h2 id="balance-title">

@@ -12,7 +12,7 @@ import type {
   Seat,
   SeatInfo,
 } from "../protocol";
-import { act, leave, ready, readyNext, send } from "../session";
+import { act, fillBots, inviteLink, leave, ready, readyNext, send } from "../session";
 import {
   escaped,
   frame,
@@ -26,6 +26,7 @@ import {
   seated,
   settlement,
   tableState,
+  toast,
 } from "../store";
 import { Confirm } from "./Chrome";
 import { secondsLeft, useNow } from "./hooks";
@@ -105,15 +106,59 @@ function WaitingRoom(): JSX.Element {
     : mine && seats[mine] && !seats[mine]?.ready && !readySent.value
       ? "waitingYou"
       : "waitingReady";
+  const code = ts?.code ?? null;
   return (
     <div class="waiting" role="status" data-waiting={headline}>
-      <p>{t(headline)}</p>
+      <p>{t(headline === "waitingPlayers" && code ? "waitingFriends" : headline)}</p>
+      {code ? <FriendsPanel code={code} full={full} /> : null}
       <Confirmations
         seats={seats}
         deadline={ts?.readyDeadline ?? null}
         mine={seated.value?.seat ?? null}
       />
     </div>
+  );
+}
+
+/** A private table's code and link to share, and the bots for the seats still empty. */
+function FriendsPanel({ code, full }: { code: string; full: boolean }): JSX.Element {
+  const link = inviteLink(code);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      toast({ ui: "linkCopied" });
+    } catch {
+      // no clipboard (an insecure page, a refusal): the link is on screen to copy by hand
+      toast({ error: "other" }, undefined, "error");
+    }
+  };
+  return (
+    <section class="friends-panel" data-code={code}>
+      <p class="friends-code">
+        {t("privateTable", { code: "" })}
+        <b class="code" id="table-code-shown">
+          {code}
+        </b>
+      </p>
+      <p class="muted small">{t("privateShare")}</p>
+      <div class="row">
+        <input
+          class="invite-link"
+          readOnly
+          value={link}
+          aria-label={t("copyLink")}
+          onFocus={(e) => (e.currentTarget as HTMLInputElement).select()}
+        />
+        <button type="button" data-action="copy-link" onClick={copy}>
+          {t("copyLink")}
+        </button>
+      </div>
+      {full ? null : (
+        <button type="button" class="primary" data-action="fill" onClick={() => fillBots()}>
+          {t("fillBots")}
+        </button>
+      )}
+    </section>
   );
 }
 
