@@ -30,7 +30,7 @@ from paiju.bots.driver import RECORD_FORMAT
 from paiju.errors import ReplayError, RulesError
 from paiju.games import GAMES, Game, game, replay
 
-__all__ = ["check_record", "read_record", "replay_file"]
+__all__ = ["check_record", "check_seats", "read_record", "replay_file"]
 
 _FORMATS = (1, RECORD_FORMAT)
 
@@ -82,14 +82,66 @@ def read_record(
     return g, ruleset, seed, setup, list(actions)
 
 
+def check_seats(g: Game[Any, Any, Any, Any], record: Mapping[str, Any]) -> None:
+    """Check a record's ``players`` (the player, 0–3, in each seat: each of the game's
+    seats once, four different players) and ``bots`` (a bot name in each seat), where the
+    record has them.
+
+    >>> from paiju.games import game
+    >>> check_seats(game("mazhan"), {"players": {"E": 1, "S": 2, "W": 3, "N": 0}})
+    >>> check_seats(game("mazhan"), {"players": {"E": 1, "S": 1, "W": 3, "N": 0}})
+    Traceback (most recent call last):
+    ...
+    paiju.errors.ReplayError: players: expected the players 0–3, one in each seat of E, S, W, N;
+    got {'E': 1, 'S': 1, 'W': 3, 'N': 0}
+
+    Raises :class:`~paiju.errors.ReplayError` for a field of the wrong shape.
+    """
+    seats = [s.value for s in g.seats]
+    where = ", ".join(seats)
+    if "players" in record:
+        players = record["players"]
+        ok = (
+            isinstance(players, dict)
+            and sorted(players) == sorted(seats)
+            and all(type(p) is int for p in players.values())
+            and sorted(players.values()) == [0, 1, 2, 3]
+        )
+        if not ok:
+            raise ReplayError(
+                f"players: expected the players 0–3, one in each seat of {where}; got {players!r}"
+            )
+    if "bots" in record:
+        bots = record["bots"]
+        ok = (
+            isinstance(bots, dict)
+            and sorted(bots) == sorted(seats)
+            and all(isinstance(b, str) for b in bots.values())
+        )
+        if not ok:
+            raise ReplayError(f"bots: expected a bot name in each seat of {where}; got {bots!r}")
+
+
 def check_record(record: Mapping[str, Any]) -> Any:
     """Replay one record and check it ends where it says, with the same result (and, in
-    format 2, the same chance: the dice).
+    format 2, the same chance: the dice), and that its ``players`` and ``bots`` name each
+    seat of the game once (:func:`check_seats`).
+
+    >>> from paiju.bots.driver import play_match
+    >>> from paiju.bots.simple import RandomBot
+    >>> from paiju.madiao.rules import Ruleset
+    >>> record = play_match(Ruleset(), [RandomBot()] * 4, seed=4, hands=1)[0].to_json()
+    >>> record["players"]["E"] = 9
+    >>> check_record(record)
+    Traceback (most recent call last):
+    ...
+    paiju.errors.ReplayError: players: expected the players 0–3, one in each seat ...; got {...}
 
     Raises :class:`~paiju.errors.ReplayError` for a malformed record, an illegal action, an
     unfinished hand or a different result.
     """
     g, ruleset, seed, setup, actions = read_record(record)
+    check_seats(g, record)
     fmt = record.get("format", 1)
     try:
         try:
