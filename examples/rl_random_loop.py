@@ -5,16 +5,25 @@
 
 from __future__ import annotations
 
-import sys
+import argparse
 
 import numpy as np
 
 from paiju.env import madiao_v0, mazhan_v0
 
+MODULES = {"mazhan": mazhan_v0, "madiao": madiao_v0}
+
 
 def main(game: str = "mazhan", hands: int = 3) -> None:
-    module = mazhan_v0 if game == "mazhan" else madiao_v0
-    env = module.env()
+    """Play ``hands`` hands of ``game`` with a random agent in every seat.
+
+    Raises ``ValueError`` for an unknown game or fewer than one hand.
+    """
+    if game not in MODULES:
+        raise ValueError(f"unknown game {game!r} (choose from {', '.join(MODULES)})")
+    if hands < 1:
+        raise ValueError(f"hands must be 1 or more, got {hands}")
+    env = MODULES[game].env()
     rng = np.random.default_rng(0)
     for hand in range(hands):
         env.reset(seed=hand)
@@ -34,7 +43,17 @@ def main(game: str = "mazhan", hands: int = 3) -> None:
     env.close()
 
 
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line: a game (``mazhan`` or ``madiao``) and a number of hands ≥ 1."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("game", nargs="?", default="mazhan", choices=sorted(MODULES))
+    parser.add_argument("hands", nargs="?", default=3, type=int)
+    args = parser.parse_args(argv)
+    if args.hands < 1:
+        parser.error(f"hands must be 1 or more, got {args.hands}")
+    return args
+
+
 if __name__ == "__main__":
-    main(
-        sys.argv[1] if len(sys.argv) > 1 else "mazhan", int(sys.argv[2]) if len(sys.argv) > 2 else 3
-    )
+    arguments = parse_args()
+    main(arguments.game, arguments.hands)
