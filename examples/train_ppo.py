@@ -1,10 +1,12 @@
 """Train a Mazhan policy against three ``greedy`` bots with sb3-contrib's ``MaskablePPO``.
 
-Needs the ``[rl]`` extra (``pip install -e '.[rl]'``). Within ``--minutes`` (25): the first
-``--imitate-minutes`` (4) record the ``strong`` bot playing the learner's seat and fit the
-policy to its decisions (behaviour cloning; ``--imitate none`` skips it), then PPO trains
-against three ``greedy`` bots; then a duplicate evaluation. ``docs/env.md`` walks through it
-and ``benchmarks/RESULTS.md`` records a run.
+Needs the ``[rl]`` extra (``pip install -e '.[rl]'``). Within ``--minutes`` (25), the
+training budget: the first ``--imitate-minutes`` (4) record the ``strong`` bot playing the
+learner's seat, the policy is fitted to its decisions (behaviour cloning, stopped at the
+budget's end if it gets there; ``--imitate none`` skips it), then PPO trains against three
+``greedy`` bots for what is left. The duplicate evaluation (``--eval-deals``) comes after
+the budget. The arguments are checked before anything is built (an argparse error).
+``docs/env.md`` walks through it and ``benchmarks/RESULTS.md`` records a run.
 
 The observation has the hints and the look-ahead features (``lookahead=True``,
 :mod:`paiju.env.lookahead`: ``strong``'s rating terms by action index), fed to the action
@@ -23,7 +25,7 @@ Writes into ``--out``: ``policy.zip`` and ``policy.zip.json`` (the policy, loada
 
 The evaluation is duplicate play, as ``paiju arena`` does it: each deal is played four
 times with the policy in each seat and ``greedy`` in the others; the 95% interval of the
-policy's mean net per hand is taken over deals.
+policy's mean net per hand is taken over deals (one deal gives no interval).
 """
 
 from __future__ import annotations
@@ -40,16 +42,15 @@ import numpy as np
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import gymnasium as gym
-import torch
-from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
 import paiju.env  # noqa: F401  (registers paiju/Mazhan-v0)
-from paiju.arena import mean_ci
 from paiju.env.features import ScaledFlat, SkipPolicy, lookahead_slice
 from paiju.env.policy import save_metadata
 from paiju.env.single import PaijuSingleEnv
+from paiju.stats import NO_INTERVAL, mean_interval
+
+# torch, sb3-contrib and stable-baselines3 (the [rl] extra) are imported where they are used,
+# so that the arguments are checked (and this module imported) without them.
 
 NET_SCALE = 400.0  # the single-agent env's reward is net 胡 / 400
 
@@ -59,31 +60,36 @@ def single(env: gym.Env[Any, Any]) -> PaijuSingleEnv:
     return cast(PaijuSingleEnv, env.unwrapped)
 
 
-class Curve(BaseCallback):  # type: ignore[misc]  # sb3 ships no type information
-    """Records each finished hand's net (胡) and stops when the time is up."""
+def curve_callback(seconds: float, every: int = 500) -> Any:
+    """An sb3 callback that records each finished hand's net (胡) and stops when the time is
+    up (its ``points``: steps, mean net, minutes)."""
+    from stable_baselines3.common.callbacks import BaseCallback
 
-    def __init__(self, seconds: float, every: int = 500) -> None:
-        super().__init__()
-        self.every = every
-        self.deadline = time.monotonic() + seconds
-        self.points: list[tuple[int, float, float]] = []  # steps, mean net, minutes
-        self.window: list[float] = []
-        self.start = time.monotonic()
+    class Curve(BaseCallback):  # type: ignore[misc]  # sb3 ships no type information
+        def __init__(self) -> None:
+            super().__init__()
+            self.every = every
+            self.deadline = time.monotonic() + seconds
+            self.points: list[tuple[int, float, float]] = []  # steps, mean net, minutes
+            self.window: list[float] = []
+            self.start = time.monotonic()
 
-    def _on_step(self) -> bool:
-        for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
-            if done and "net" in info:
-                self.window.append(info["net"])
-        if len(self.window) >= self.every:
-            minutes = (time.monotonic() - self.start) / 60
-            self.points.append((self.num_timesteps, float(np.mean(self.window)), minutes))
-            print(
-                f"{minutes:5.1f} min {self.num_timesteps:>9,} steps  "
-                f"mean net {self.points[-1][1]:+7.1f} 胡 over the last {len(self.window)} hands",
-                flush=True,
-            )
-            self.window = []
-        return time.monotonic() < self.deadline
+        def _on_step(self) -> bool:
+            for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
+                if done and "net" in info:
+                    self.window.append(info["net"])
+            if len(self.window) >= self.every:
+                minutes = (time.monotonic() - self.start) / 60
+                self.points.append((self.num_timesteps, float(np.mean(self.window)), minutes))
+                print(
+                    f"{minutes:5.1f} min {self.num_timesteps:>9,} steps  mean net "
+                    f"{self.points[-1][1]:+7.1f} 胡 over the last {len(self.window)} hands",
+                    flush=True,
+                )
+                self.window = []
+            return time.monotonic() < self.deadline
+
+    return Curve()
 
 
 class NetInfo(gym.Wrapper[Any, Any, Any, Any]):
@@ -146,14 +152,38 @@ def evaluate(model: Any, deals: int, seed: int, lookahead: bool) -> dict[str, An
                 result.winner is not None and result.winner.number - 1 == env.table.seat_of[env.me]
             )
         per_deal.append(total / 4)
-    mean, lo, hi = mean_ci(per_deal)
+    return summarize(per_deal, wins, hands)
+
+
+def summarize(per_deal: list[float], wins: int, hands: int) -> dict[str, Any]:
+    """The evaluation's figures: the mean net per hand with its 95% interval over deals
+    (Student's t; ``ci95`` is ``None`` for a single deal, which gives no interval).
+
+    >>> summarize([10.0], 1, 4)["ci95"] is None
+    True
+    >>> [round(x, 2) for x in summarize([10.0, 20.0, 30.0], 3, 12)["ci95"]]
+    [-4.84, 44.84]
+    """
+    m = mean_interval(per_deal)
     return {
-        "deals": deals,
+        "deals": len(per_deal),
         "hands": hands,
-        "mean_net": mean,
-        "ci95": [lo, hi],
+        "mean_net": m.mean,
+        "ci95": [m.lo, m.hi] if m.defined else None,
         "win_rate": wins / hands,
     }
+
+
+def interval_text(ev: dict[str, Any]) -> str:
+    """The evaluation's interval as printed: ``[lo, hi]``, or that there is none.
+
+    >>> interval_text(summarize([10.0], 1, 4))
+    '(n < 2: no interval)'
+    """
+    if ev["ci95"] is None:
+        return f"({NO_INTERVAL})"
+    lo, hi = ev["ci95"]
+    return f"[{lo:+.1f}, {hi:+.1f}]"
 
 
 #: Kinds of decision, by the teacher's action and the mask (see :func:`kind_of`).
@@ -242,6 +272,8 @@ def best_sets(data: dict[str, np.ndarray], lookahead: bool) -> np.ndarray:
 
 def _predict(policy: Any, obs: Any, masks: np.ndarray) -> np.ndarray:
     """The policy's most likely action, decision by decision."""
+    import torch
+
     out = []
     with torch.no_grad():
         for k in range(0, len(obs), 4096):
@@ -277,12 +309,16 @@ def imitate(
     weight_decay: float = 1e-4,
     held_out: float = 0.15,
     seed: int = 0,
+    deadline: float | None = None,
 ) -> dict[str, Any]:
     """Fit the policy to the teacher's choices (the likelihood of the set it was indifferent
     between, :func:`best_sets`) and the value to its returns (behaviour cloning) on 85% of
     the hands; stop when the accuracy on the other 15% has not improved for ``patience``
-    epochs and keep the best epoch's weights. The accuracies (training and held out, by
-    kind of decision)."""
+    epochs and keep the best epoch's weights; also stop after the epoch that ends past
+    ``deadline`` (``time.monotonic()``, the training budget's end). The accuracies (training
+    and held out, by kind of decision)."""
+    import torch
+
     hands = np.unique(data["hands"])
     gen = np.random.default_rng(seed)
     test_hands = gen.choice(hands, size=max(1, int(len(hands) * held_out)), replace=False)
@@ -327,6 +363,8 @@ def imitate(
             stale += 1
             if stale >= patience:
                 break
+        if deadline is not None and time.monotonic() >= deadline:
+            break
     if best_state is not None:
         policy.load_state_dict(best_state)
     policy.set_training_mode(False)
@@ -364,16 +402,19 @@ def plot(points: list[tuple[int, float, float]], ev: dict[str, Any], path: Path)
         x = steps[-1]
     else:
         x = 0
-    lo, hi = ev["ci95"]
-    ax.errorbar(
-        [x],
-        [ev["mean_net"]],
-        yerr=[[ev["mean_net"] - lo], [hi - ev["mean_net"]]],
-        fmt="o",
-        color="C3",
-        capsize=4,
-        label=f"evaluation, {ev['hands']} duplicate hands (95% interval)",
-    )
+    if ev["ci95"] is None:  # one deal: no interval
+        ax.plot([x], [ev["mean_net"]], "o", color="C3", label=f"evaluation, {ev['hands']} hands")
+    else:
+        lo, hi = ev["ci95"]
+        ax.errorbar(
+            [x],
+            [ev["mean_net"]],
+            yerr=[[ev["mean_net"] - lo], [hi - ev["mean_net"]]],
+            fmt="o",
+            color="C3",
+            capsize=4,
+            label=f"evaluation, {ev['hands']} duplicate hands (95% interval)",
+        )
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xlabel("learner steps")
     ax.set_ylabel("net (hu) per hand against 3 greedy")
@@ -384,20 +425,80 @@ def plot(points: list[tuple[int, float, float]], ev: dict[str, Any], path: Path)
     plt.close(fig)
 
 
-def main() -> None:
+def _at_least(low: float, kind: type[int] | type[float], strict: bool = False) -> Any:
+    """An argparse type: a number of ``kind`` ≥ ``low`` (> ``low`` when ``strict``)."""
+
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            what = "a whole number" if kind is int else "a number"
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if value < low or (strict and value == low):
+            raise argparse.ArgumentTypeError(
+                f"must be {'more than' if strict else 'at least'} {low:g}, got {text}"
+            )
+        return value
+
+    return parse
+
+
+def _teacher(name: str) -> str:
+    """An argparse type: a Mazhan bot to imitate, or ``none``."""
+    if name == "none":
+        return name
+    from paiju.bots.base import make_bot
+
+    try:
+        make_bot("mazhan", name)
+    except (ValueError, OSError, ImportError) as err:
+        raise argparse.ArgumentTypeError(f"{err} (or 'none')") from None
+    return name
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line, checked before anything is built: counts ≥ 1, times > 0,
+    ``--imitate-minutes`` within ``--minutes``, a known bot to imitate (argparse errors,
+    exit status 2).
+
+    >>> parse_args(["--minutes", "10"]).imitate_minutes
+    4.0
+    >>> parse_args(["--minutes", "2"]).imitate_minutes  # the default, capped by the budget
+    2.0
+    """
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--minutes", type=float, default=25.0, help="training time")
-    parser.add_argument("--envs", type=int, default=8, help="environments stepped together")
-    parser.add_argument("--workers", type=int, default=1, help="processes for the envs")
-    parser.add_argument("--eval-deals", type=int, default=1000)
-    parser.add_argument("--shaping", type=float, default=0.1, help="Φ = −shaping × shanten")
+    parser.add_argument(
+        "--minutes",
+        type=_at_least(0, float, strict=True),
+        default=25.0,
+        help="the training budget: recording and fitting the imitation, then PPO",
+    )
+    parser.add_argument(
+        "--envs", type=_at_least(1, int), default=8, help="environments stepped together"
+    )
+    parser.add_argument(
+        "--workers", type=_at_least(1, int), default=1, help="processes for the envs"
+    )
+    parser.add_argument(
+        "--eval-deals",
+        type=_at_least(1, int),
+        default=1000,
+        help="duplicate deals (4 hands each) played after the budget",
+    )
+    parser.add_argument(
+        "--shaping", type=_at_least(0, float), default=0.1, help="Φ = −shaping × shanten"
+    )
     parser.add_argument(
         "--imitate",
+        type=_teacher,
         default="strong",
         help="a bot to imitate first (behaviour cloning); 'none' for PPO from scratch",
     )
     parser.add_argument(
-        "--imitate-minutes", type=float, default=4.0, help="of --minutes, collecting its play"
+        "--imitate-minutes",
+        type=_at_least(0, float, strict=True),
+        default=None,
+        help="of --minutes, collecting its play (default 4, at most --minutes)",
     )
     parser.add_argument(
         "--demos", type=Path, default=None, help="an .npz of demonstrations to use (or write)"
@@ -406,9 +507,30 @@ def main() -> None:
     parser.add_argument("--no-lookahead", action="store_true", help="hints only, plain MLP")
     parser.add_argument("--lr", type=float, default=None, help="PPO learning rate")
     parser.add_argument("--ent", type=float, default=None, help="PPO entropy bonus")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=_at_least(0, int), default=1)
     parser.add_argument("--out", type=Path, default=Path("runs/ppo"))
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    if args.imitate_minutes is None:
+        args.imitate_minutes = min(4.0, args.minutes)
+    elif args.imitate_minutes > args.minutes:
+        parser.error(
+            f"--imitate-minutes ({args.imitate_minutes:g}) must be within --minutes "
+            f"({args.minutes:g}), the whole training budget"
+        )
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    try:
+        import torch
+        from sb3_contrib import MaskablePPO
+        from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+    except ImportError as err:
+        raise SystemExit(
+            f"train_ppo.py needs the [rl] extra ({err}): pip install -e '.[rl]'"
+        ) from None
+
     torch.set_num_threads(1)
     args.out.mkdir(parents=True, exist_ok=True)
     gamma = 0.99
@@ -463,7 +585,14 @@ def main() -> None:
             f"{len(np.unique(data['hands'])):,} hands, {collected / 60:.1f} min",
             flush=True,
         )
-        imitation = imitate(model, data, lookahead, weight_decay=args.weight_decay, seed=args.seed)
+        imitation = imitate(
+            model,
+            data,
+            lookahead,
+            weight_decay=args.weight_decay,
+            seed=args.seed,
+            deadline=started + args.minutes * 60,
+        )
         print(
             f"imitated {args.imitate} in {imitation['epochs']} epochs; accuracy on its "
             f"decisions, training: {describe(imitation['train'])}",
@@ -474,7 +603,7 @@ def main() -> None:
             f"{describe(imitation['held_out'])}; {(time.monotonic() - started) / 60:.1f} min",
             flush=True,
         )
-    curve = Curve(args.minutes * 60 - (time.monotonic() - started))
+    curve = curve_callback(args.minutes * 60 - (time.monotonic() - started))
     if curve.deadline > time.monotonic():
         model.learn(total_timesteps=10**9, callback=curve)
     trained = time.monotonic() - started
@@ -496,10 +625,9 @@ def main() -> None:
         for s, m, t in curve.points:
             f.write(f"{s},{m:.2f},{t:.2f}\n")
     plot(curve.points, ev, args.out / "curve.png")
-    lo, hi = ev["ci95"]
     print(
         f"trained {trained / 60:.1f} min, {model.num_timesteps:,} steps; against greedy: "
-        f"mean net {ev['mean_net']:+.1f} 胡 per hand [{lo:+.1f}, {hi:+.1f}] over "
+        f"mean net {ev['mean_net']:+.1f} 胡 per hand {interval_text(ev)} over "
         f"{ev['hands']} hands; win rate {ev['win_rate']:.1%}"
     )
 
