@@ -37,7 +37,7 @@ small integers; ``scores`` are net 胡 / 400.
 | 341 | 34 | `s0_claimed` | relative seat 0: its discards claimed, by face |
 | 375 | 48 | `s0_seq` | relative seat 0: discards in order |
 | 423 | 48 | `s0_seq_by` | relative seat 0: who claimed each |
-| 471 | 1 | `s0_size` | relative seat 0: concealed tiles, 16 − 3 × melds (+1 to move) |
+| 471 | 1 | `s0_size` | relative seat 0: concealed tiles, 16 − 3 × melds (no +1 for the mover) |
 | 472 | 21 | `s1_chows` | relative seat 1: chows by lowest tile |
 | 493 | 34 | `s1_pungs` | relative seat 1: exposed pungs by face |
 | 527 | 34 | `s1_kongs` | relative seat 1: exposed kongs by face |
@@ -47,7 +47,7 @@ small integers; ``scores`` are net 胡 / 400.
 | 605 | 34 | `s1_claimed` | relative seat 1: its discards claimed, by face |
 | 639 | 48 | `s1_seq` | relative seat 1: discards in order |
 | 687 | 48 | `s1_seq_by` | relative seat 1: who claimed each |
-| 735 | 1 | `s1_size` | relative seat 1: concealed tiles, 16 − 3 × melds (+1 to move) |
+| 735 | 1 | `s1_size` | relative seat 1: concealed tiles, 16 − 3 × melds (no +1 for the mover) |
 | 736 | 21 | `s2_chows` | relative seat 2: chows by lowest tile |
 | 757 | 34 | `s2_pungs` | relative seat 2: exposed pungs by face |
 | 791 | 34 | `s2_kongs` | relative seat 2: exposed kongs by face |
@@ -57,7 +57,7 @@ small integers; ``scores`` are net 胡 / 400.
 | 869 | 34 | `s2_claimed` | relative seat 2: its discards claimed, by face |
 | 903 | 48 | `s2_seq` | relative seat 2: discards in order |
 | 951 | 48 | `s2_seq_by` | relative seat 2: who claimed each |
-| 999 | 1 | `s2_size` | relative seat 2: concealed tiles, 16 − 3 × melds (+1 to move) |
+| 999 | 1 | `s2_size` | relative seat 2: concealed tiles, 16 − 3 × melds (no +1 for the mover) |
 | 1000 | 21 | `s3_chows` | relative seat 3: chows by lowest tile |
 | 1021 | 34 | `s3_pungs` | relative seat 3: exposed pungs by face |
 | 1055 | 34 | `s3_kongs` | relative seat 3: exposed kongs by face |
@@ -67,7 +67,7 @@ small integers; ``scores`` are net 胡 / 400.
 | 1133 | 34 | `s3_claimed` | relative seat 3: its discards claimed, by face |
 | 1167 | 48 | `s3_seq` | relative seat 3: discards in order |
 | 1215 | 48 | `s3_seq_by` | relative seat 3: who claimed each |
-| 1263 | 1 | `s3_size` | relative seat 3: concealed tiles, 16 − 3 × melds (+1 to move) |
+| 1263 | 1 | `s3_size` | relative seat 3: concealed tiles, 16 − 3 × melds (no +1 for the mover) |
 
 The ``s{r}_*`` block repeats for relative seats ``r`` = 0, 1, 2, 3 (264 values each).
 ``bonus`` holds the eight flowers and seasons (``1h``–``4h``, ``1j``–``4j``, 0/1) and the
@@ -338,7 +338,7 @@ def _layout() -> Layout:
             p + "size",
             1,
             "scalar",
-            f"relative seat {r}: concealed tiles, 16 − 3 × melds (+1 to move)",
+            f"relative seat {r}: concealed tiles, 16 − 3 × melds (no +1 for the mover)",
         )
     return lay
 
