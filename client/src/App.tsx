@@ -4,6 +4,7 @@ import { ConnectionBanner, Header, Toasts } from "./components/Chrome";
 import { Lobby } from "./components/Lobby";
 import { Login } from "./components/Login";
 import { Replay } from "./components/Replay";
+import { Scorer } from "./components/Scorer";
 import { TableScreen } from "./components/TableScreen";
 import { t } from "./i18n";
 import { hashToRoute, refreshMe, routeToHash } from "./session";
@@ -19,13 +20,14 @@ export function App(): JSX.Element {
   useEffect(() => {
     const onHash = () => {
       const next = hashToRoute(location.hash);
-      if (next && me.value) route.value = next;
+      if (next && (me.value || next.name === "score")) route.value = next;
     };
     window.addEventListener("hashchange", onHash);
     return () => window.removeEventListener("hashchange", onHash);
   }, []);
   let screen: JSX.Element;
-  if (!me.value || r.name === "login") screen = <Login />;
+  if (r.name === "score") screen = <Scorer />;
+  else if (!me.value || r.name === "login") screen = <Login />;
   else if (r.name === "table") screen = <TableScreen />;
   else if (r.name === "replay") screen = <Replay key={r.hand} hand={r.hand} step={r.step} />;
   else screen = <Lobby />;
@@ -47,6 +49,10 @@ export async function boot(): Promise<void> {
   const wanted = hashToRoute(location.hash);
   try {
     const found = await refreshMe();
+    if (wanted?.name === "score") {
+      route.value = wanted; // the scorer needs no account
+      return;
+    }
     if (!found) {
       route.value = { name: "login" };
       return;

@@ -135,6 +135,7 @@ export function hashToRoute(hash: string): Route | null {
   if (hash === "#/lobby") return { name: "lobby" };
   if (hash === "#/table") return { name: "table" };
   if (hash === "#/login") return { name: "login" };
+  if (hash === "#/score") return { name: "score" };
   return null;
 }
 

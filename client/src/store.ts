@@ -25,7 +25,8 @@ export type Route =
   | { name: "login" }
   | { name: "lobby" }
   | { name: "table" }
-  | { name: "replay"; hand: number; step: number };
+  | { name: "replay"; hand: number; step: number }
+  | { name: "score" };
 
 export interface ViewFrame {
   table: number | string;

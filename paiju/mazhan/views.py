@@ -23,12 +23,13 @@ from typing import Any
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.hand import HandTiles, wait_indices, waiting_faces
 from paiju.mazhan.melds import Meld, MeldKind
+from paiju.mazhan.record import FinishedHand
 from paiju.mazhan.rules import Phase, State, legal_actions_for, seat_version
-from paiju.mazhan.scoring import SeatScore
+from paiju.mazhan.scoring import SeatScore, score
 from paiju.mazhan.seats import SEATS, Seat
 from paiju.mazhan.tiles import ALL_TILES, Tile
 
-__all__ = ["FORMAT", "Last", "SeenMeld", "View", "Window", "observe"]
+__all__ = ["FORMAT", "Last", "SeenMeld", "View", "Window", "observe", "scored_json"]
 
 #: The version of the view JSON (``docs/views.md``).
 FORMAT = 2
@@ -424,6 +425,43 @@ def _result_json(state: State) -> dict[str, Any]:
                 "bonus": [str(ALL_TILES[b]) for b in state.bonus[k]],
             }
             for k, s in enumerate(SEATS)
+        },
+        "scores": {s.value: _score_json(settlement.players[s]) for s in SEATS},
+        "payments": [
+            {**p.to_json(), "dealer": Seat.E in (p.payer, p.payee)} for p in settlement.payments
+        ],
+        "net": {s.value: settlement.net[s] for s in SEATS},
+    }
+
+
+def scored_json(hand: FinishedHand) -> dict[str, Any]:
+    """A finished hand given to the scorer (§11), scored and laid out as a finished hand's
+    view lays out its result (``result`` of the final view: every hand, every score
+    explained, the payments), for a page that shows it as the table's settlement does.
+
+    >>> from paiju.mazhan.record import EXAMPLE
+    >>> r = scored_json(FinishedHand.from_json(EXAMPLE))
+    >>> r["winner"], r["scores"]["S"]["value"], r["net"]["S"], r["hands"]["S"]["melds"][0]
+    ('S', 320, 1280, {'kind': 'pung', 'tiles': ['7z', '7z', '7z'], 'claimed': None, 'from': None})
+
+    Raises :class:`~paiju.errors.InvalidHandError` when the hand breaks the rules.
+    """
+    hand.validate()
+    settlement = score(hand)
+    return {
+        "winner": None if hand.winner is None else hand.winner.value,
+        "win_by": None if hand.win_by is None else hand.win_by.value,
+        "win_tile": None if hand.win_tile is None else str(hand.win_tile),
+        "discarder": None if hand.discarder is None else hand.discarder.value,
+        "tianhu": hand.tianhu,
+        "dihu": hand.dihu,
+        "hands": {
+            s.value: {
+                "concealed": _codes(sorted(p.concealed, key=lambda t: t.index)),
+                "melds": [SeenMeld(m.kind, m.tiles, None, None).to_json() for m in p.melds],
+                "bonus": _codes(p.bonus),
+            }
+            for s, p in ((s, hand.players[s]) for s in SEATS)
         },
         "scores": {s.value: _score_json(settlement.players[s]) for s in SEATS},
         "payments": [

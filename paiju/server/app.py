@@ -25,7 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from paiju.server.config import Settings
 from paiju.server.db import migrate
 from paiju.server.errors import ServerError
-from paiju.server.routes import api, ws
+from paiju.server.routes import api, scorer, ws
 from paiju.server.security import install
 from paiju.server.services import build
 from paiju.server.table_machine import Timing
@@ -127,6 +127,7 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
         )
 
     app.include_router(api.router)
+    app.include_router(scorer.router)
     app.include_router(ws.router)
     app.mount("/static", StaticFiles(directory=_WEB), name="static")
 

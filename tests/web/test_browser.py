@@ -613,3 +613,33 @@ def test_friends_meet_at_a_table_by_its_link(server: str, browser: Any) -> None:
     assert not host.errors and not friend.errors, host.errors + friend.errors
     host.page.close()
     friend.page.close()
+
+
+def test_a_scorekeeper_scores_a_hand_without_an_account(server: str, browser: Any) -> None:
+    """The scorer page from the login page, no account: the rules' example 1 (South
+    self-draws, H = 320, the dealer pays double) scored and shown as a settlement; a seat
+    with too few tiles gets the server's own words; both on a phone in Chinese."""
+    page = browser.new_page(viewport=PHONE, locale="zh-TW")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    page.click("#to-scorer")
+    page.wait_for_selector("#scorer")
+    page.click("[data-action=example]")
+    page.click("#sc-score")
+    page.wait_for_selector("#sc-result")
+    nets = {
+        seat: page.inner_text(f"#sc-result .nets [data-seat={seat}]") for seat in "ESWN"
+    }
+    assert nets == {"E": "東 -640", "S": "南 +1280", "W": "西 -320", "N": "北 -320"}
+    assert "320 胡" in page.inner_text("#sc-result .score-card[data-seat=S]")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "scorer-1-example.png"), full_page=True)
+    page.fill("#sc-E-concealed", "11m")
+    page.click("#sc-score")
+    page.wait_for_selector("#sc-error")
+    assert "players.E" in page.inner_text("#sc-error")
+    assert page.query_selector("#sc-result") is None
+    _no_horizontal_scroll(page)
+    assert not errors, errors
+    page.close()

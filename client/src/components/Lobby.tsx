@@ -200,6 +200,11 @@ export function Lobby(): JSX.Element {
         </p>
       ) : null}
       {inviteCode.value ? <FriendCode /> : null}
+      <p class="scorer-link">
+        <a href="#/score" id="to-scorer">
+          {t("scorerLink")}
+        </a>
+      </p>
       <section aria-labelledby="rooms-title">
         <h2 id="rooms-title">{t("rooms")}</h2>
         <div class="rooms" id="rooms">

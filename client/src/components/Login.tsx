@@ -65,6 +65,11 @@ export function Login(): JSX.Element {
           {errorText(error)}
         </p>
       ) : null}
+      <p class="scorer-link">
+        <a href="#/score" id="to-scorer">
+          {t("scorerLink")}
+        </a>
+      </p>
     </main>
   );
 }

@@ -1,0 +1,358 @@
+// The scorer: a finished Mazhan hand typed in as a scorekeeper reads it off a real table (rules
+// §11's fields), scored by the server (`POST /api/score`) and shown as the table's settlement
+// shows one: every hand, each seat's items and 台, the formula, who pays whom. No account.
+import type { JSX } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { splitCodes } from "../game/notation";
+import { SEATS } from "../game/seats";
+import { t, winByName, windName } from "../i18n";
+import { ApiError, api } from "../net/api";
+import type { MazhanResult, Seat } from "../protocol";
+import { go } from "../session";
+import { me } from "../store";
+import { MazhanSettlement } from "./Settlement";
+import { Tile } from "./Tile";
+
+type WinBy = "self_draw" | "discard" | "robbed_kong" | "kong_replacement" | "sha_zhu";
+const WIN_BY: WinBy[] = ["self_draw", "discard", "robbed_kong", "kong_replacement", "sha_zhu"];
+
+export interface SeatFields {
+  concealed: string;
+  melds: string;
+  bonus: string;
+}
+
+export interface ScorerForm {
+  wild: string;
+  winner: Seat | "";
+  winBy: WinBy;
+  winTile: string;
+  discarder: Seat | "";
+  tianhu: boolean;
+  dihu: boolean;
+  players: Record<Seat, SeatFields>;
+}
+
+const EMPTY_SEAT: SeatFields = { concealed: "", melds: "", bonus: "" };
+
+export const BLANK: ScorerForm = {
+  wild: "",
+  winner: "",
+  winBy: "self_draw",
+  winTile: "",
+  discarder: "",
+  tianhu: false,
+  dihu: false,
+  players: { E: EMPTY_SEAT, S: EMPTY_SEAT, W: EMPTY_SEAT, N: EMPTY_SEAT },
+};
+
+/** Rules §7, worked example 1 (the seed's own hand): South self-draws 2p, H = 320. */
+export const EXAMPLE: ScorerForm = {
+  wild: "9s",
+  winner: "S",
+  winBy: "self_draw",
+  winTile: "2p",
+  discarder: "",
+  tianhu: false,
+  dihu: false,
+  players: {
+    E: { concealed: "1123456789m123456s", melds: "", bonus: "" },
+    S: { concealed: "1p3p678p789p2p2p2p", melds: "pung 777z, pung 555p", bonus: "2j" },
+    W: { concealed: "2345679m44p1122334z", melds: "", bonus: "" },
+    N: { concealed: "15678s23456p99p44z66z", melds: "", bonus: "" },
+  },
+};
+
+/** The melds as typed ("pung 777z, chow 789m" or one a line) as §11's list. */
+export function meldList(text: string): string[] {
+  return text
+    .split(/[,;\n]+/)
+    .map((m) => m.trim().replace(/\s+/g, " "))
+    .filter((m) => m.length > 0);
+}
+
+/** The form as §11's JSON object (a drawn hand: no winner, no winning tile). */
+export function toRecord(f: ScorerForm): Record<string, unknown> {
+  const won = f.winner !== "";
+  const players: Record<string, unknown> = {};
+  for (const s of SEATS) {
+    const p = f.players[s];
+    players[s] = {
+      concealed: p.concealed.replace(/\s+/g, ""),
+      melds: meldList(p.melds),
+      bonus: p.bonus.replace(/\s+/g, ""),
+    };
+  }
+  const discardLike = f.winBy === "discard" || f.winBy === "robbed_kong";
+  return {
+    wild: f.wild.trim(),
+    winner: won ? f.winner : null,
+    win_tile: won && f.winBy !== "sha_zhu" && !f.tianhu ? f.winTile.trim() || null : null,
+    win_by: won ? f.winBy : null,
+    discarder: won && discardLike && f.discarder !== "" ? f.discarder : null,
+    tianhu: won && f.tianhu,
+    dihu: won && f.dihu,
+    players,
+  };
+}
+
+function Preview({ text, wild }: { text: string; wild: string }): JSX.Element | null {
+  const codes = splitCodes(text.replace(/\s+/g, ""));
+  if (!codes.length) return null;
+  return (
+    <span class="scorer-preview" aria-hidden="true">
+      {codes.map((c, i) => (
+        <Tile key={i} code={c} size="xs" wild={c === wild} />
+      ))}
+    </span>
+  );
+}
+
+export function Scorer(): JSX.Element {
+  const [form, setForm] = useState<ScorerForm>(BLANK);
+  const [result, setResult] = useState<MazhanResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const set = (patch: Partial<ScorerForm>) => {
+    setForm({ ...form, ...patch });
+    setResult(null);
+  };
+  const setSeat = (s: Seat, patch: Partial<SeatFields>) =>
+    set({ players: { ...form.players, [s]: { ...form.players[s], ...patch } } });
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await api<{ result: MazhanResult }>("/api/score", toRecord(form));
+      setResult(answer.result);
+    } catch (err) {
+      setResult(null);
+      if (err instanceof ApiError && err.code === "invalid_hand") setError(err.message);
+      else setError(t("scorerFailed"));
+    } finally {
+      setBusy(false);
+    }
+  };
+  useEffect(() => {
+    // the settlement comes below a long form: bring it into sight (on a phone, off screen)
+    if (result) document.getElementById("sc-result")?.scrollIntoView?.({ block: "start" });
+  }, [result]);
+  const wild = form.wild.trim();
+  const won = form.winner !== "";
+  const discardLike = form.winBy === "discard" || form.winBy === "robbed_kong";
+  return (
+    <main class="scorer" id="scorer">
+      <div class="row scorer-head">
+        <h2>{t("scorer")}</h2>
+        <span class="grow" />
+        <button type="button" data-action="example" onClick={() => set(EXAMPLE)}>
+          {t("scorerExample")}
+        </button>
+        <button type="button" class="ghost" data-action="clear" onClick={() => set(BLANK)}>
+          {t("scorerClear")}
+        </button>
+        <button
+          type="button"
+          class="ghost"
+          data-action="back"
+          onClick={() => go(me.value ? { name: "lobby" } : { name: "login" })}
+        >
+          {me.value ? t("back") : t("toLogin")}
+        </button>
+      </div>
+      <p class="muted small">{t("scorerIntro")}</p>
+      <form onSubmit={submit} class="scorer-form">
+        <fieldset class="scorer-hand">
+          <legend>{t("scorerHand")}</legend>
+          <label>
+            <span>{t("wild")}</span>
+            <input
+              id="sc-wild"
+              value={form.wild}
+              maxLength={4}
+              autocomplete="off"
+              spellcheck={false}
+              placeholder="9s"
+              onInput={(e) => set({ wild: (e.currentTarget as HTMLInputElement).value })}
+            />
+            <Preview text={form.wild} wild={wild} />
+          </label>
+          <label>
+            <span>{t("scorerWinner")}</span>
+            <select
+              id="sc-winner"
+              value={form.winner}
+              onChange={(e) =>
+                set({ winner: (e.currentTarget as HTMLSelectElement).value as Seat | "" })
+              }
+            >
+              <option value="">{t("scorerNoWinner")}</option>
+              {SEATS.map((s) => (
+                <option key={s} value={s}>
+                  {windName(s)}
+                </option>
+              ))}
+            </select>
+          </label>
+          {won ? (
+            <>
+              <label>
+                <span>{t("scorerHow")}</span>
+                <select
+                  id="sc-winby"
+                  value={form.winBy}
+                  onChange={(e) =>
+                    set({ winBy: (e.currentTarget as HTMLSelectElement).value as WinBy })
+                  }
+                >
+                  {WIN_BY.map((w) => (
+                    <option key={w} value={w}>
+                      {winByName(w)}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              {form.winBy !== "sha_zhu" && !form.tianhu ? (
+                <label>
+                  <span>{t("winTile")}</span>
+                  <input
+                    id="sc-wintile"
+                    value={form.winTile}
+                    maxLength={4}
+                    autocomplete="off"
+                    spellcheck={false}
+                    placeholder="2p"
+                    onInput={(e) => set({ winTile: (e.currentTarget as HTMLInputElement).value })}
+                  />
+                  <Preview text={form.winTile} wild={wild} />
+                </label>
+              ) : null}
+              {discardLike ? (
+                <label>
+                  <span>{t("scorerDiscarder")}</span>
+                  <select
+                    id="sc-discarder"
+                    value={form.discarder}
+                    onChange={(e) =>
+                      set({ discarder: (e.currentTarget as HTMLSelectElement).value as Seat | "" })
+                    }
+                  >
+                    <option value="">—</option>
+                    {SEATS.filter((s) => s !== form.winner).map((s) => (
+                      <option key={s} value={s}>
+                        {windName(s)}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              ) : null}
+              <label class="check">
+                <input
+                  type="checkbox"
+                  id="sc-tianhu"
+                  checked={form.tianhu}
+                  onChange={(e) => set({ tianhu: (e.currentTarget as HTMLInputElement).checked })}
+                />
+                <span>天胡 {t("scorerTianhu")}</span>
+              </label>
+              <label class="check">
+                <input
+                  type="checkbox"
+                  id="sc-dihu"
+                  checked={form.dihu}
+                  onChange={(e) => set({ dihu: (e.currentTarget as HTMLInputElement).checked })}
+                />
+                <span>地胡 {t("scorerDihu")}</span>
+              </label>
+            </>
+          ) : null}
+        </fieldset>
+        <p class="muted small">{t("scorerNotation")}</p>
+        <div class="scorer-seats">
+          {SEATS.map((s) => (
+            <fieldset key={s} class="scorer-seat" data-seat={s}>
+              <legend>
+                {windName(s)}
+                {s === "E" ? <span class="tag dealer">{t("dealer")}</span> : null}
+                {form.winner === s ? <span class="tag win">{t("winner")}</span> : null}
+              </legend>
+              <label>
+                <span>{t("scorerConcealed")}</span>
+                <input
+                  id={`sc-${s}-concealed`}
+                  value={form.players[s].concealed}
+                  maxLength={120}
+                  autocomplete="off"
+                  spellcheck={false}
+                  onInput={(e) =>
+                    setSeat(s, { concealed: (e.currentTarget as HTMLInputElement).value })
+                  }
+                />
+                <Preview text={form.players[s].concealed} wild={wild} />
+              </label>
+              <label>
+                <span>{t("scorerMelds")}</span>
+                <input
+                  id={`sc-${s}-melds`}
+                  value={form.players[s].melds}
+                  maxLength={200}
+                  autocomplete="off"
+                  spellcheck={false}
+                  placeholder="pung 777z, chow 789m"
+                  onInput={(e) =>
+                    setSeat(s, { melds: (e.currentTarget as HTMLInputElement).value })
+                  }
+                />
+              </label>
+              <label>
+                <span>{t("bonus")}</span>
+                <input
+                  id={`sc-${s}-bonus`}
+                  value={form.players[s].bonus}
+                  maxLength={60}
+                  autocomplete="off"
+                  spellcheck={false}
+                  placeholder="2h 5z"
+                  onInput={(e) =>
+                    setSeat(s, { bonus: (e.currentTarget as HTMLInputElement).value })
+                  }
+                />
+                <Preview text={form.players[s].bonus} wild={wild} />
+              </label>
+            </fieldset>
+          ))}
+        </div>
+        <div class="row">
+          <button type="submit" class="primary" id="sc-score" disabled={busy}>
+            {t("scorerScore")}
+          </button>
+        </div>
+        {error ? (
+          <p class="error scorer-error" role="alert" id="sc-error">
+            {error}
+          </p>
+        ) : null}
+      </form>
+      {result ? (
+        <section class="scorer-result" id="sc-result" aria-label={t("scorerResult")}>
+          <MazhanSettlement
+            result={result}
+            hand={0}
+            stake={0}
+            fee={0}
+            moves={[]}
+            balance={null}
+            balanceChange={null}
+            names={{ E: null, S: null, W: null, N: null }}
+            me={null}
+            myName={null}
+            wild={wild}
+            dealer="E"
+            showPoints={false}
+          />
+        </section>
+      ) : null}
+    </main>
+  );
+}

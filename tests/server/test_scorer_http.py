@@ -1,0 +1,55 @@
+"""The scorer over HTTP (``POST /api/score``): the settlement of a finished hand, laid out as
+the table's settlement is, for the browser's scorer page; bad hands are clear errors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from paiju.mazhan.record import EXAMPLE
+from paiju.protocol.views import MazhanResult
+from paiju.server.app import create_app
+from paiju.server.config import Settings
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'paiju.db'}", data_dir=tmp_path)
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def test_the_seed_example_is_scored_as_the_table_shows_a_settlement(client: TestClient) -> None:
+    """Rules §7, worked example 1: South self-draws; H = 40 × 8 = 320, the dealer pays
+    double. No account is needed."""
+    answer = client.post("/api/score", json=EXAMPLE)
+    assert answer.status_code == 200
+    result = answer.json()["result"]
+    MazhanResult.model_validate(result)  # the shape the client's settlement renders
+    assert result["net"] == {"E": -640, "S": 1280, "W": -320, "N": -320}
+    south = result["scores"]["S"]
+    assert (south["base"], south["rounded"], south["tai"], south["value"]) == (14, 20, 3, 320)
+    assert [m["tiles"] for m in result["hands"]["S"]["melds"]] == [["7z"] * 3, ["5p"] * 3]
+    assert result["hands"]["S"]["bonus"] == ["2j"]
+
+
+def test_a_bad_hand_is_a_clear_error(client: TestClient) -> None:
+    bad = {**EXAMPLE, "players": {**EXAMPLE["players"], "E": {"concealed": "11m"}}}
+    answer = client.post("/api/score", json=bad)
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert error["code"] == "invalid_hand" and "E" in error["message"]
+    bodies: list[object] = [[], "text", 7, None]
+    for body in bodies:
+        answer = client.post("/api/score", json=body)
+        assert answer.status_code == 400
+        assert answer.json()["error"]["code"] == "invalid_hand"
+    garbled = client.post(
+        "/api/score", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    assert garbled.status_code in (400, 422) and "error" in garbled.json()
+    huge = client.post("/api/score", json={"wild": "1m" * 20_000})
+    assert huge.status_code == 413
