@@ -25,7 +25,7 @@ from paiju.errors import InvalidHandError, NotationError
 from paiju.mazhan.hand import HandTiles
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.seats import SEATS, Seat
-from paiju.mazhan.tiles import ALL_TILES, Tile, parse_tiles
+from paiju.mazhan.tiles import ALL_TILES, Tile, json_kind, parse_tiles, quote
 
 __all__ = ["FinishedHand", "SeatHand", "WinBy"]
 
@@ -98,9 +98,17 @@ class SeatHand:
                 )
         melds_raw = obj.get("melds", [])
         if not isinstance(melds_raw, list):
-            raise InvalidHandError(f"{path}.melds: expected a list of strings like 'pung 777z'")
+            raise InvalidHandError(
+                f"{path}.melds: expected an array of strings like 'pung 777z', "
+                f"got {json_kind(melds_raw)}"
+            )
         melds = []
         for i, text in enumerate(melds_raw):
+            if not isinstance(text, str) or len(text) > _MELD_CHARS:
+                shown = quote(text) if isinstance(text, str) else json_kind(text)
+                raise InvalidHandError(
+                    f"{path}.melds[{i}]: expected a meld like 'pung 777z', got {shown}"
+                )
             try:
                 melds.append(Meld.parse(text))
             except (InvalidHandError, NotationError) as err:
@@ -172,13 +180,16 @@ class FinishedHand:
             except ValueError:
                 choices = ", ".join(w.value for w in WinBy)
                 raise InvalidHandError(
-                    f"win_by: expected one of {choices}, got {win_by_raw!r}"
+                    f"win_by: expected one of {choices}, got {_shown(win_by_raw)}"
                 ) from None
         tianhu = _flag(obj.get("tianhu", False), "tianhu")
         dihu = _flag(obj.get("dihu", False), "dihu")
         players_raw = obj["players"]
         if not isinstance(players_raw, dict):
-            raise InvalidHandError("players: expected an object with the seats E, S, W, N")
+            raise InvalidHandError(
+                "players: expected an object with the seats E, S, W, N, "
+                f"got {json_kind(players_raw)}"
+            )
         missing = [s.value for s in SEATS if s.value not in players_raw]
         extra = [k for k in players_raw if k not in {s.value for s in SEATS}]
         if missing or extra:
@@ -186,7 +197,7 @@ class FinishedHand:
             if missing:
                 parts.append("missing " + ", ".join(missing))
             if extra:
-                parts.append("unknown " + ", ".join(repr(k) for k in extra))
+                parts.append("unknown " + ", ".join(quote(k) for k in extra))
             raise InvalidHandError(
                 "players: expected the four seats E, S, W, N; " + "; ".join(parts)
             )
@@ -258,6 +269,25 @@ class FinishedHand:
         if self.tianhu or self.dihu:
             raise InvalidHandError("tianhu/dihu: a drawn hand (流局) has no winner")
 
+    def _check_first_turn(self, flag: str) -> None:
+        """天胡 ends the hand before the first discard, 地胡 on it: before then only the dealer
+        has had a turn, and there was no discard to claim. So no seat holds a meld, except the
+        dealer's concealed kongs before 天胡 (§3.6, §5.2: the dealer may declare one and act
+        again); before 地胡 not those either (§7: "no kong before it")."""
+        name = "天胡" if flag == "tianhu" else "地胡"
+        for seat in SEATS:
+            for meld in self.players[seat].melds:
+                held = f"{flag}: players.{seat.value}.melds holds {str(meld)!r}"
+                if seat is not Seat.E:
+                    why = f"only the dealer (E) has had a turn before {name}"
+                elif meld.kind is not MeldKind.CKONG:
+                    why = f"there is no discard to claim and no pung to add to before {name}"
+                elif flag == "dihu":
+                    why = "地胡 needs no kong before the dealer's first discard"
+                else:
+                    continue  # the dealer's concealed kong before 天胡
+                raise InvalidHandError(f"{held}, but {why}")
+
     def _check_win(self, winner: Seat) -> None:
         win_by = self.win_by
         sh = self.players[winner]
@@ -274,11 +304,20 @@ class FinishedHand:
                 raise InvalidHandError("tianhu: only the dealer (E) can win 天胡")
             if not win_by.is_self_drawn:
                 raise InvalidHandError("tianhu: 天胡 is won before the first discard, not on one")
+            self._check_first_turn("tianhu")
         if self.dihu:
             if winner is Seat.E:
                 raise InvalidHandError("dihu: 地胡 is won by a non-dealer, not by E")
             if win_by is not WinBy.DISCARD or self.discarder is not Seat.E:
                 raise InvalidHandError("dihu: 地胡 is a win on the dealer's (E's) first discard")
+            self._check_first_turn("dihu")
+        if win_by is WinBy.KONG_REPLACEMENT and not any(
+            m.kind in (MeldKind.KONG, MeldKind.CKONG) for m in sh.melds
+        ):
+            raise InvalidHandError(
+                f"win_by: kong_replacement needs a kong of the winner's ({winner.value}), "
+                "exposed or concealed, in their melds; none is listed"
+            )
         if win_by.is_discard_like:
             if self.discarder is None:
                 raise InvalidHandError(f"discarder: required for a {win_by.value} win")
@@ -329,24 +368,38 @@ class FinishedHand:
             )
 
 
+def _shown(value: object) -> str:
+    """A JSON value as an error message shows it: a string quoted (cut short when long),
+    anything else by its JSON kind."""
+    return quote(value) if isinstance(value, str) else json_kind(value)
+
+
+#: No meld string is longer (``ckong 7777z`` is 11 characters, with room for spaces).
+_MELD_CHARS = 60
+
+
 def _object(
     data: object, path: str, *, required: tuple[str, ...], optional: tuple[str, ...]
 ) -> dict[str, Any]:
     if not isinstance(data, dict):
-        raise InvalidHandError(f"{path}: expected a JSON object, got {type(data).__name__}")
+        raise InvalidHandError(f"{path}: expected a JSON object, got {json_kind(data)}")
     for key in required:
         if key not in data:
             raise InvalidHandError(f"{path}: missing field {key!r}")
     allowed = required + optional
     for key in data:
         if key not in allowed:
-            raise InvalidHandError(f"{path}: unknown field {key!r} (expected {', '.join(allowed)})")
+            raise InvalidHandError(
+                f"{path}: unknown field {quote(key)} (expected {', '.join(allowed)})"
+            )
     return data
 
 
 def _tiles(value: object, path: str) -> list[Tile]:
     if not isinstance(value, str):
-        raise InvalidHandError(f"{path}: expected a tile string like '123m45p', got {value!r}")
+        raise InvalidHandError(
+            f"{path}: expected a tile string like '123m45p', got {json_kind(value)}"
+        )
     try:
         return parse_tiles(value)
     except NotationError as err:
@@ -356,7 +409,7 @@ def _tiles(value: object, path: str) -> list[Tile]:
 def _one_tile(value: object, path: str) -> Tile:
     tiles = _tiles(value, path)
     if len(tiles) != 1:
-        raise InvalidHandError(f"{path}: expected one tile, got {value!r}")
+        raise InvalidHandError(f"{path}: expected one tile, got {_shown(value)}")
     return tiles[0]
 
 
@@ -365,12 +418,12 @@ def _seat(value: object, path: str) -> Seat | None:
         return None
     if isinstance(value, str) and value in {"E", "S", "W", "N"}:
         return Seat(value)
-    raise InvalidHandError(f'{path}: expected "E", "S", "W", "N" or null, got {value!r}')
+    raise InvalidHandError(f'{path}: expected "E", "S", "W", "N" or null, got {_shown(value)}')
 
 
 def _flag(value: object, path: str) -> bool:
     if not isinstance(value, bool):
-        raise InvalidHandError(f"{path}: expected true or false, got {value!r}")
+        raise InvalidHandError(f"{path}: expected true or false, got {_shown(value)}")
     return value
 
 

@@ -448,13 +448,19 @@ def _make_set_item(kind: str, face: Tile) -> Item:
     return Item(f"{zh} {face.name_zh}", f"{en} {face.name_en}", points)
 
 
-def _make_face_tai(face: Tile, seat: Seat) -> TaiItem | None:
+def _make_face_tai(face: Tile, seat: Seat, kong: bool = False) -> TaiItem | None:
+    """The 台 of a pung (or with ``kong``, a kong) of ``face`` held by ``seat``, if any.
+
+    >>> _make_face_tai(_RED, Seat.E, kong=True)
+    TaiItem(name='中', en='red dragon kong', tai=1)
+    """
+    set_name = "kong" if kong else "pung"
     if face == _RED:
-        return TaiItem("中", "red dragon pung", 1)
+        return TaiItem("中", f"red dragon {set_name}", 1)
     if face == _GREEN:
-        return TaiItem("發", "green dragon pung", 1)
+        return TaiItem("發", f"green dragon {set_name}", 1)
     if face == seat.wind:
-        return TaiItem(f"{face.name_zh}風", f"seat wind pung ({face.name_en})", 1)
+        return TaiItem(f"{face.name_zh}風", f"seat wind {set_name} ({face.name_en})", 1)
     return None
 
 
@@ -511,13 +517,14 @@ def _meld_items(melds: Iterable[Meld], seat: Seat) -> tuple[list[Item], list[Tai
     items: list[Item] = []
     tai: list[TaiItem] = []
     face_tai = _FACE_TAI[seat.number - 1]
+    kong_tai = _KONG_TAI[seat.number - 1]
     for meld in melds:
         kind = _MELD_SET_KIND.get(meld.kind)
         if kind is None:
             continue
         f = meld.tiles[0].index
         items.append(_SET_ITEMS[kind][f])
-        t = face_tai[f]
+        t = (face_tai if meld.kind is MeldKind.PUNG else kong_tai)[f]
         if t is not None:
             tai.append(t)
     return items, tai
@@ -533,6 +540,9 @@ _SET_ITEMS = {
     kind: tuple(_make_set_item(kind, ALL_TILES[f]) for f in range(34)) for kind in _SET_NAMES
 }
 _FACE_TAI = tuple(tuple(_make_face_tai(ALL_TILES[f], seat) for f in range(34)) for seat in SEATS)
+_KONG_TAI = tuple(
+    tuple(_make_face_tai(ALL_TILES[f], seat, kong=True) for f in range(34)) for seat in SEATS
+)
 _BONUS_ITEMS: dict[tuple[int, tuple[int, ...]], tuple[tuple[Item, ...], tuple[TaiItem, ...]]] = {}
 
 
@@ -557,13 +567,14 @@ def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> Sea
     sets: tuple[ScoredSet, ...] = ()
     if sh.melds:
         made = []
+        kong_tai = _KONG_TAI[seat.number - 1]
         for meld in sh.melds:
             f = meld.tiles[0].index
             scored, item = _meld_parts(meld, f)
             made.append(scored)
             if item is not None:
                 items.append(item)
-                t = face_tai[f]
+                t = (face_tai if meld.kind is MeldKind.PUNG else kong_tai)[f]
                 if t is not None:
                     tai.append(t)
         sets = tuple(made)

@@ -152,6 +152,14 @@ def _try_random_hand(rng: random.Random) -> dict[str, Any] | None:
         players[s.value] = seat("".join(str(t) for t in concealed), melds, format_tiles(bonus))
         if s is winner:
             extra.update(_random_win(rng, s.value, concealed, melds, wild))
+    # 天胡/地胡 only where the seats allow them (§7): no meld anywhere but the dealer's
+    # concealed kongs before 天胡
+    if extra.get("dihu") and any(p["melds"] for p in players.values()):
+        extra["dihu"] = False
+    if extra.get("tianhu") and any(
+        not m.startswith("ckong") or s != "E" for s, p in players.items() for m in p["melds"]
+    ):
+        extra["tianhu"] = False
     return {"wild": str(wild), **extra, "players": players}
 
 

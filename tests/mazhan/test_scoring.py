@@ -407,3 +407,189 @@ def test_s8_sha_zhu_accepts_the_tile_just_drawn_and_ignores_it() -> None:
     assert w["value"] == LIMIT and "獨張" not in names(w["items"])
     with pytest.raises(InvalidHandError, match="not among"):
         score_json({**hand, "win_tile": "6m"})
+
+
+# --- 天胡/地胡 that the seats contradict (§7, §11) -------------------------------------------
+
+_DIHU = {"wild": "9s", "winner": "S", "win_tile": "7s", "win_by": "discard", "discarder": "E"}
+_TIANHU = {"wild": "9s", "winner": "E", "win_by": "self_draw", "tianhu": True}
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        # the winner claimed or declared something before the dealer's first discard
+        (
+            {"S": seat("123m456m234p567s11z", ["chow 789m"])},
+            r"dihu: players\.S\.melds holds 'chow 789m', but only the dealer \(E\) has had a turn",
+        ),
+        (
+            {"S": seat("123m456m234p567s11z", ["ckong 8888m"])},
+            r"players\.S\.melds holds 'ckong 8888m'",
+        ),
+        # the dealer declared a kong before the first discard: "no kong before it"
+        (
+            {
+                "S": seat("123m456m789m234p567s11z"),
+                "E": seat("1m2m3m4m5m6m7m8m9m1p2p3p4p", ["ckong 6666p"]),
+            },
+            r"players\.E\.melds holds 'ckong 6666p', but 地胡 needs no kong before",
+        ),
+        # another non-dealer has had no turn either
+        (
+            {
+                "S": seat("123m456m789m234p567s11z"),
+                "W": seat("1m2m3m4m5m6m7m8m9m1p2p3p4p", ["pung 666p"]),
+            },
+            r"players\.W\.melds holds 'pung 666p'",
+        ),
+    ],
+)
+def test_s11_a_dihu_that_the_seats_contradict_is_rejected(
+    players: dict[str, Any], message: str
+) -> None:
+    hand = fill({**_DIHU, "dihu": True, "players": players})
+    with pytest.raises(InvalidHandError, match=message):
+        score_json(hand)
+    score_json({**hand, "dihu": False})  # the same hand as an ordinary win is fine
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        (
+            {"E": seat("123m456m789m11z", ["pung 222s", "chow 345s"])},
+            r"tianhu: players\.E\.melds holds 'pung 222s', but there is no discard to claim",
+        ),
+        (
+            {"E": seat("123m456m234p567s11z", ["kong 6666p"])},
+            r"players\.E\.melds holds 'kong 6666p'",
+        ),
+        (
+            {
+                "E": seat("123m456m789m234p567s11z"),
+                "S": seat("1m2m3m4m5m6m7m8m9m1p3p4p5p", ["pung 222p"]),
+            },
+            r"players\.S\.melds holds 'pung 222p', but only the dealer \(E\) has had a turn",
+        ),
+    ],
+)
+def test_s11_a_tianhu_that_the_seats_contradict_is_rejected(
+    players: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(InvalidHandError, match=message):
+        score_json(fill({**_TIANHU, "players": players}))
+
+
+def test_s7_tianhu_after_the_dealers_concealed_kong_is_accepted() -> None:
+    # §3.6 and §5.2: the dealer may declare a concealed kong and act again; still before
+    # the first discard
+    for by, tile in (("kong_replacement", "3p"), ("self_draw", None)):
+        hand = fill(
+            {
+                **_TIANHU,
+                "win_by": by,
+                "win_tile": tile,
+                "players": {"E": seat("123m456m789m12p3p55s", ["ckong 6666p"])},
+            }
+        )
+        assert score_json(hand)["players"]["E"]["value"] == LIMIT
+
+
+def test_s11_a_kong_replacement_win_needs_a_kong_of_the_winner() -> None:
+    hand = {"wild": "9s", "winner": "W", "win_tile": "3p", "win_by": "kong_replacement"}
+    with pytest.raises(InvalidHandError, match=r"kong_replacement needs a kong of the winner's"):
+        score_json(fill({**hand, "players": {"W": seat("123m456m789m12p3p55s678p")}}))
+    for meld in ("kong 6666p", "ckong 6666p"):
+        out = score_json(fill({**hand, "players": {"W": seat("123m456m789m12p3p55s", [meld])}}))
+        assert out["players"]["W"]["role"] == "winner"
+    # another seat's kong does not do
+    with pytest.raises(InvalidHandError, match=r"kong_replacement"):
+        score_json(
+            fill(
+                {
+                    **hand,
+                    "players": {
+                        "W": seat("123m456m789m12p3p55s678p"),
+                        "E": seat("1m2m3m4m5m7m8m9m1s2s3s4s4z", ["kong 6666z"]),
+                    },
+                }
+            )
+        )
+
+
+def test_s7_a_kong_of_red_dragons_is_named_a_kong_in_its_tai() -> None:
+    # worked example 5: North's concealed kong of 中
+    out = win(
+        "2p",
+        "N",
+        "7m",
+        "self_draw",
+        {"N": seat("1s1s1s5p5p5p7m7m", ["pung 444z", "kong 9999m", "ckong 7777z"])},
+    )
+    tai = {t["name"]: t["en"] for t in out["players"]["N"]["tai_items"]}
+    assert tai["中"] == "red dragon kong"
+    assert tai["北風"] == "seat wind pung (north wind)"
+    other = win(
+        "9s",
+        "S",
+        "5p",
+        "discard",
+        {"S": seat("123m456m789m5p5p", ["kong 6666z", "kong 2222z"])},
+        discarder="W",
+    )
+    tai = {t["name"]: t["en"] for t in other["players"]["S"]["tai_items"]}
+    assert tai == {"發": "green dragon kong", "南風": "seat wind kong (south wind)"}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            {"winner": None, "win_tile": None, "win_by": None, "discarder": None, "players": []},
+            "players: expected an object with the seats E, S, W, N, got an array",
+        ),
+        ({"winner": ["S"]}, 'winner: expected "E", "S", "W", "N" or null, got an array'),
+        ({"tianhu": None}, "tianhu: expected true or false, got null"),
+        ({"win_by": 3}, "win_by: expected one of .*, got a number"),
+        ({"wild": {}}, "wild: expected a tile string like '123m45p', got an object"),
+    ],
+)
+def test_s11_errors_name_json_kinds_not_python_types(change: dict[str, Any], message: str) -> None:
+    hand = fill(
+        {
+            "wild": "9s",
+            "winner": "S",
+            "win_tile": "5p",
+            "win_by": "discard",
+            "discarder": "W",
+            "players": {"S": seat("123m456m789m234p678s55p")},
+        }
+    )
+    with pytest.raises(InvalidHandError, match=message) as err:
+        score_json({**hand, **change})
+    assert not any(word in str(err.value) for word in ("NoneType", "list", "dict", "int"))
+
+
+def test_s11_a_huge_bad_value_is_quoted_short() -> None:
+    hand = fill(
+        {
+            "wild": "9s",
+            "winner": "S",
+            "win_tile": "5p",
+            "win_by": "discard",
+            "discarder": "W",
+            "players": {"S": seat("123m456m789m234p678s55p")},
+        }
+    )
+    for change in (
+        {"winner": "S" * 100_000},
+        {"wild": "1m" * 100_000},
+        {"x" * 100_000: 1},
+        {"players": {**hand["players"], "E": seat("1m" * 100_000 + "x")}},
+        {"players": {**hand["players"], "E": seat("", ["pung " + "7" * 100_000 + "z"])}},
+    ):
+        with pytest.raises(InvalidHandError) as err:
+            score_json({**hand, **change})
+        assert len(str(err.value)) < 300, str(err.value)[:300]
+        assert "00,0" in str(err.value)  # the length of what was cut

@@ -61,6 +61,27 @@ def test_bad_notation_quotes_input_and_position(text: str, position: int, fragme
     assert repr(text) in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("text", "position", "fragment"),
+    [
+        ("1m" * 1_000_000 + "x", 2_000_000, "unknown suit letter 'x' in '…m1m1m"),
+        ("x" + "1m" * 1_000_000, 0, "unknown suit letter 'x' in 'x1m1m1m"),
+        ("1m" + "1" * 1_000_000, 2, "digits '1111111111"),
+        ("1" * 1_000_000 + " 1m", 1_000_000, "whitespace inside a group: digits '111"),
+    ],
+)
+def test_a_long_bad_string_is_quoted_short(text: str, position: int, fragment: str) -> None:
+    # the error of a 2 MB tile string is one short line: the part around the fault, cut
+    # with "…", and the length
+    with pytest.raises(NotationError) as info:
+        parse_tiles(text)
+    message = str(info.value)
+    assert len(message) < 250, message[:300]
+    assert fragment in message and f"({len(text):,} characters)" in message
+    assert f"at position {position}" in message
+    assert info.value.text == text and info.value.position == position
+
+
 def test_counts_of_the_144_tiles() -> None:
     assert len(PLAYABLE_FACES) == 33
     assert sorted(str(t) for t in BONUS_TILES) == sorted(
