@@ -29,7 +29,7 @@ from enum import Enum
 
 from paiju.errors import NotationError
 
-__all__ = ["ALL_CARDS", "Card", "Role", "Suit", "format_cards", "parse_cards"]
+__all__ = ["ALL_CARDS", "Card", "Role", "Suit", "format_cards", "parse_cards", "quote"]
 
 
 class Suit(Enum):
@@ -188,9 +188,7 @@ class Card:
         """
         cards = parse_cards(text)
         if len(cards) != 1:
-            raise NotationError(
-                f"expected exactly one card, found {len(cards)}", text=text, position=0
-            )
+            raise _error(f"expected exactly one card, found {len(cards)}", text, 0)
         return cards[0]
 
     @staticmethod
@@ -330,6 +328,62 @@ class Card:
 ALL_CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(40))
 
 
+#: How much of a long input an error message quotes.
+QUOTE_CHARS = 40
+
+
+def quote(text: str, position: int = 0) -> str:
+    """``text`` quoted for an error message: whole when short, else the :data:`QUOTE_CHARS`
+    characters around ``position``, cut with "…", and the length (a bad input of megabytes
+    gives a one-line error, not a copy of itself).
+
+    >>> quote("9mx")
+    "'9mx'"
+    >>> quote("9m" * 1000)
+    "'9m9m9m9m9m9m9m9m9m9m9m9m9m9m9m9m9m9m9m9m…' (2,000 characters)"
+    """
+    if len(text) <= QUOTE_CHARS + 20:
+        return repr(text)
+    start = max(0, min(position - QUOTE_CHARS // 2, len(text) - QUOTE_CHARS))
+    end = start + QUOTE_CHARS
+    piece = ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+    return f"{piece!r} ({len(text):,} characters)"
+
+
+def json_kind(value: object) -> str:
+    """What a value read from JSON is, in JSON's words (for error messages).
+
+    >>> json_kind(None), json_kind([]), json_kind({}), json_kind(3), json_kind(True)
+    ('null', 'an array', 'an object', 'a number', 'a boolean')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _error(problem: str, text: str, position: int) -> NotationError:
+    """A :class:`~paiju.errors.NotationError` whose message quotes a long ``text`` short
+    (its ``text`` attribute keeps all of it).
+
+    >>> str(_error("unknown suit letter 'x'", "9m" * 100 + "x", 200))  # doctest: +ELLIPSIS
+    "unknown suit letter 'x' in '…m9m9m...9mx' (201 characters) at position 200"
+    """
+    err = NotationError(problem, text=text, position=position)
+    if len(text) > QUOTE_CHARS + 20:
+        err.args = (f"{problem} in {quote(text, position)} at position {position}",)
+    return err
+
+
 def parse_cards(text: str) -> list[Card]:
     """Parse a card string strictly, keeping the written order.
 
@@ -345,19 +399,19 @@ def parse_cards(text: str) -> list[Card]:
     Raises :class:`~paiju.errors.NotationError` quoting the input and the position.
     """
     if not isinstance(text, str):
-        raise NotationError(
-            f"expected a card string, got {type(text).__name__}", text=str(text), position=0
-        )
+        err = NotationError(f"expected a card string, got {json_kind(text)}", text="", position=0)
+        err.args = (err.problem,)  # there is no text to quote
+        raise err
     cards: list[Card] = []
     pending: list[int] = []
     for pos, ch in enumerate(text):
         if ch.isspace():
             if pending:
-                raise NotationError(
-                    f"whitespace inside a group: faces {text[pending[0] : pos]!r} lack a suit "
-                    "letter",
-                    text=text,
-                    position=pos,
+                raise _error(
+                    f"whitespace inside a group: faces {quote(text[pending[0] : pos])} lack a "
+                    "suit letter",
+                    text,
+                    pos,
                 )
             continue
         suit = _SUIT_BY_LETTER.get(ch)
@@ -366,25 +420,21 @@ def parse_cards(text: str) -> list[Card]:
                 pending.append(pos)
                 continue
             what = "unknown suit letter" if ch.isalpha() else "unexpected character"
-            raise NotationError(f"{what} {ch!r}", text=text, position=pos)
+            raise _error(f"{what} {ch!r}", text, pos)
         if not pending:
-            raise NotationError(
-                f"suit letter {ch!r} has no faces before it", text=text, position=pos
-            )
+            raise _error(f"suit letter {ch!r} has no faces before it", text, pos)
         for fpos in pending:
             rank = _FACES[suit].get(text[fpos])
             if rank is None:
-                raise NotationError(
+                raise _error(
                     f"{text[fpos]!r} is not a face of {suit.name_zh} ({_FACE_HINT[suit]})",
-                    text=text,
-                    position=fpos,
+                    text,
+                    fpos,
                 )
             cards.append(ALL_CARDS[suit.offset + rank - 1])
         pending.clear()
     if pending:
-        raise NotationError(
-            f"faces {text[pending[0] :]!r} lack a suit letter", text=text, position=pending[0]
-        )
+        raise _error(f"faces {quote(text[pending[0] :])} lack a suit letter", text, pending[0])
     return cards
 
 

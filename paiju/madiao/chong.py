@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from paiju.errors import InvalidHandError, NotationError
-from paiju.madiao.cards import ALL_CARDS, Card, Suit, parse_cards
+from paiju.madiao.cards import ALL_CARDS, Card, Suit, json_kind, parse_cards, quote
 
 __all__ = ["ChongRoles", "Group", "base_roles", "chong_points", "score_sequence"]
 
@@ -501,7 +501,7 @@ def score_sequence(
     """
     table_cards = _field_cards(table, "table")
     draw_cards = _field_cards(draws, "draws")
-    cap = _check_captured(table_cards, draw_cards, captured or {})
+    cap = _check_captured(table_cards, draw_cards, {} if captured is None else captured)
     seen: set[Card] = set()
     for c in table_cards:
         if c in seen:
@@ -517,10 +517,16 @@ def score_sequence(
     return [group.take(c) for c in draw_cards]
 
 
+#: A player wins at most one card to the table a trick, and there are 8 tricks (§3.1).
+MAX_TABLE = 8
+#: The 底牌 (stock) holds 8 cards (§2): no player draws more.
+MAX_DRAWS = 8
+
+
 def _one(text: str, name: str) -> Card:
     cards = _field_cards(text, name)
     if len(cards) != 1:
-        raise InvalidHandError(f"{name}: expected one card, got {text!r}")
+        raise InvalidHandError(f"{name}: expected one card, got {quote(text)}")
     return cards[0]
 
 
@@ -535,7 +541,9 @@ def _check_captured(
     table: list[Card], draws: list[Card], captured: Mapping[str, str]
 ) -> dict[Card, tuple[Card, ...]]:
     if not isinstance(captured, Mapping):
-        raise InvalidHandError('captured: expected an object like {"qt": "bt"}')
+        raise InvalidHandError(
+            f'captured: expected an object like {{"qt": "bt"}}, got {json_kind(captured)}'
+        )
     out: dict[Card, tuple[Card, ...]] = {}
     used: set[Card] = set()
     for key, value in captured.items():
@@ -568,22 +576,48 @@ def parse_chong_input(data: object) -> list[int]:
     Traceback (most recent call last):
     ...
     paiju.errors.InvalidHandError: input: missing field 'draws'
+    >>> parse_chong_input({"table": "9m", "draws": "87654321m9s"})
+    Traceback (most recent call last):
+    ...
+    paiju.errors.InvalidHandError: draws: 9 cards, but there are only 8 底牌 to draw (§2)
+    >>> parse_chong_input({"table": "9m", "draws": "8m", "captured": []})
+    Traceback (most recent call last):
+    ...
+    paiju.errors.InvalidHandError: captured: expected an object like {"qt": "bt"}, got an array ...
 
     Raises :class:`~paiju.errors.InvalidHandError` naming the problem.
     """
     if not isinstance(data, dict):
-        raise InvalidHandError(f"input: expected a JSON object, got {type(data).__name__}")
+        raise InvalidHandError(f"input: expected a JSON object, got {json_kind(data)}")
     for key in ("table", "draws"):
         if key not in data:
             raise InvalidHandError(f"input: missing field {key!r}")
         if not isinstance(data[key], str):
-            raise InvalidHandError(f"{key}: expected a card string like '9m8m'")
+            raise InvalidHandError(
+                f"{key}: expected a card string like '9m8m', got {json_kind(data[key])}"
+            )
     unknown = set(data) - {"table", "draws", "captured"}
     if unknown:
         raise InvalidHandError(
-            f"input: unknown field {sorted(unknown)[0]!r} (expected table, draws, captured)"
+            f"input: unknown field {quote(sorted(unknown)[0])} (expected table, draws, captured)"
         )
-    return score_sequence(data["table"], data["draws"], data.get("captured"))
+    captured = data.get("captured", {})
+    if not isinstance(captured, dict):  # null or [] is not "none captured": leave it out
+        raise InvalidHandError(
+            f'captured: expected an object like {{"qt": "bt"}}, got {json_kind(captured)} '
+            "(leave the field out when nothing was captured)"
+        )
+    points = score_sequence(data["table"], data["draws"], captured)
+    # a scoring function scores any sequence; a hand holds at most 8 of each (checked after
+    # the notation, so that a bad card is named first)
+    for key, most, why in (
+        ("table", MAX_TABLE, "a player wins at most {most} cards to the table, one a trick (§3.1)"),
+        ("draws", MAX_DRAWS, "there are only {most} 底牌 to draw (§2)"),
+    ):
+        n = len(parse_cards(data[key]))
+        if n > most:
+            raise InvalidHandError(f"{key}: {n} cards, but {why.format(most=most)}")
+    return points
 
 
 def flatten(cards: Iterable[Card]) -> str:

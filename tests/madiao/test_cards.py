@@ -84,6 +84,24 @@ def test_bad_notation(text: str, position: int, fragment: str) -> None:
     assert info.value.position == position and fragment in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("text", "position", "fragment"),
+    [
+        ("9m" * 50_000 + "x", 100_000, "unknown suit letter 'x' in '…m9m9m"),
+        ("9m" + "9" * 100_000, 2, "faces '9999999999"),
+        ("9" * 100_000 + " 9m", 100_000, "whitespace inside a group: faces '999"),
+    ],
+)
+def test_a_long_bad_string_is_quoted_short(text: str, position: int, fragment: str) -> None:
+    with pytest.raises(NotationError) as info:
+        parse_cards(text)
+    message = str(info.value)
+    assert len(message) < 250, message[:300]
+    assert fragment in message and f"({len(text):,} characters)" in message
+    assert f"at position {position}" in message
+    assert info.value.text == text
+
+
 def test_whitespace_may_separate_cards_and_groups_and_format_stays_canonical() -> None:
     from paiju.madiao.rules import Action
 
