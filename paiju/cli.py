@@ -13,7 +13,8 @@
 - ``paiju position RECORD N [--line L]`` prints the position after N actions of a game record.
 - ``paiju legal POSITION…`` lists the legal actions of a written position, one a line.
 
-Bad input of any kind prints one line, ``paiju: error: …``, and exits with code 2.
+Bad input of any kind prints one line, ``paiju: error: …``, and exits with code 2. A JSON
+input (``score``, ``chong``) holds at most 1 MB; every ``--seed`` is 0 or more.
 
 >>> main(["mazhan", "score", "examples/seed_hand.json"])  # doctest: +ELLIPSIS
 {
@@ -28,7 +29,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
 from paiju.errors import RulesError
 
@@ -48,24 +49,53 @@ def _fail(message: str) -> NoReturn:
     raise UsageError(message)
 
 
-def _read_text(path: str | None) -> str:
-    """A file's (or standard input's) text, or a one-line error."""
+def _read_text(path: str | None, limit: int | None = None) -> str:
+    """A file's (or standard input's) text, or a one-line error; at most ``limit`` bytes
+    (more is an error: ``/dev/zero`` is refused, not read for ever).
+
+    >>> _read_text("/dev/zero", limit=1000)
+    Traceback (most recent call last):
+    ...
+    paiju.cli.UsageError: /dev/zero is too large: more than 1,000 bytes (the limit)
+    """
+    source = "standard input" if path is None or path == "-" else path
     if path is None or path == "-":
-        try:  # a byte-order mark (Windows Notepad saves one) is not part of the text
-            return sys.stdin.buffer.read().decode("utf-8-sig")
-        except UnicodeDecodeError:
-            _fail("standard input is not UTF-8 text")
-    try:
-        with open(path, encoding="utf-8-sig") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        _fail(f"cannot read {path}: no such file")
-    except IsADirectoryError:
-        _fail(f"cannot read {path}: it is a directory")
+        data = _read_bytes(sys.stdin.buffer, limit)
+    else:
+        try:
+            with open(path, "rb") as handle:
+                data = _read_bytes(handle, limit)
+        except FileNotFoundError:
+            _fail(f"cannot read {path}: no such file")
+        except IsADirectoryError:
+            _fail(f"cannot read {path}: it is a directory")
+        except OSError as err:
+            _fail(f"cannot read {path}: {err.strerror}")
+    if limit is not None and len(data) > limit:  # before decoding: the cut may split a letter
+        _fail(f"{source} is too large: more than {limit:,} bytes (the limit)")
+    try:  # a byte-order mark (Windows Notepad saves one) is not part of the text
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        _fail(f"cannot read {path}: not UTF-8 text")
-    except OSError as err:
-        _fail(f"cannot read {path}: {err.strerror}")
+        _fail(
+            "standard input is not UTF-8 text"
+            if path in (None, "-")
+            else f"cannot read {path}: not UTF-8 text"
+        )
+
+
+def _read_bytes(handle: BinaryIO, limit: int | None) -> bytes:
+    """All of ``handle``, or its first ``limit + 1`` bytes (enough to tell it is too long)."""
+    if limit is None:
+        return handle.read()
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:
+        chunk = handle.read(limit + 1 - size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -76,10 +106,12 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     ...
     paiju.cli.UsageError: invalid JSON: the key 'wild' appears twice in one object
     """
+    from paiju.mazhan.tiles import quote
+
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            _fail(f"invalid JSON: the key {key!r} appears twice in one object")
+            _fail(f"invalid JSON: the key {quote(key)} appears twice in one object")
         out[key] = value
     return out
 
@@ -101,6 +133,45 @@ def _port(text: str) -> int:
     if not 1 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"a port is 1–65535, not {port}")
     return port
+
+
+def _seed(text: str) -> int:
+    """A seed for ``--seed``: a whole number, 0 or more (a negative seed would play the same
+    hands as its positive twin).
+
+    >>> _seed("77")
+    77
+    >>> _seed("-77")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: a seed is a whole number 0 or more, not -77
+    """
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, not {text!r}") from None
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number 0 or more, not {seed}")
+    return seed
+
+
+class _BotsHelp(argparse.HelpFormatter):
+    """Help that lists the bots of the registry (:data:`paiju.bots.base.BOTS`) in place of
+    ``{bots}``, loaded only when help is shown (the bots take half a second to import)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help
+        if text is None or "{bots}" not in text:
+            return text
+        from paiju.bots.base import BOTS
+        from paiju.games import game
+
+        lines = []
+        for name in ("mazhan", "madiao"):
+            default = game(name).default_bot
+            names = [f"{b} (default)" if b == default else b for b in sorted(BOTS[name])]
+            lines.append(f"{name}: {', '.join(names)}")
+        return text.replace("{bots}", "; ".join(lines))
 
 
 def _check_free(host: str, port: int) -> None:
@@ -129,23 +200,60 @@ def _check_free(host: str, port: int) -> None:
                 _fail(f"cannot listen on {host}:{port}: {err.strerror}")
 
 
-def _read_json(path: str | None) -> Any:
+#: The most a JSON input to ``mazhan score`` or ``madiao chong`` may hold: a finished hand
+#: is a few hundred bytes.
+MAX_JSON_BYTES = 1_000_000
+#: The longest integer a JSON input may write (no field takes a number near it).
+MAX_INT_DIGITS = 100
+
+
+def _parse_int(text: str) -> int:
+    """A JSON integer; one of more than :data:`MAX_INT_DIGITS` digits is refused (Python
+    refuses beyond 4300 with a ``ValueError`` of its own).
+
+    >>> _parse_int("-12")
+    -12
+    >>> _parse_int("9" * 5000)
+    Traceback (most recent call last):
+    ...
+    paiju.cli.UsageError: invalid JSON: a number of 5,000 digits (no field takes more than 100)
+    """
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        _fail(
+            f"invalid JSON: a number of {digits:,} digits (no field takes more than "
+            f"{MAX_INT_DIGITS})"
+        )
+    return int(text)
+
+
+def _read_json(path: str | None, contract: str) -> Any:
+    """The JSON value of a file (or standard input, for ``None`` or ``-``), or a one-line
+    error; ``contract`` names the rules section the input follows.
+
+    >>> _read_json("/dev/null", "Ma Diao rules §7")
+    Traceback (most recent call last):
+    ...
+    paiju.cli.UsageError: no input: expected a JSON object (Ma Diao rules §7) on /dev/null
+    """
     source = "standard input" if path is None or path == "-" else path
-    text = _read_text(path)
+    text = _read_text(path, MAX_JSON_BYTES)
     if not text.strip():
-        _fail(f"no input: expected a JSON object (rules §11) on {source}")
+        _fail(f"no input: expected a JSON object ({contract}) on {source}")
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys)
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_int=_parse_int)
     except json.JSONDecodeError as err:
         _fail(f"invalid JSON in {source}: {err.msg} at line {err.lineno} column {err.colno}")
     except RecursionError:
         _fail(f"invalid JSON in {source}: nested too deeply")
+    except ValueError as err:  # any other value json cannot make
+        _fail(f"invalid JSON in {source}: {str(err)[:100]}")
 
 
 def _mazhan_score(args: argparse.Namespace) -> int:
     from paiju.mazhan.scoring import score_json
 
-    data = _read_json(args.file)
+    data = _read_json(args.file, "Mazhan rules §11")
     result = score_json(data)
     if args.explain:
         from paiju.explain import print_settlement
@@ -159,7 +267,7 @@ def _mazhan_score(args: argparse.Namespace) -> int:
 def _madiao_chong(args: argparse.Namespace) -> int:
     from paiju.madiao.chong import parse_chong_input
 
-    points = parse_chong_input(_read_json(args.file))
+    points = parse_chong_input(_read_json(args.file, "Ma Diao rules §7"))
     print(json.dumps({"points": points, "total": sum(points)}))
     return 0
 
@@ -217,11 +325,18 @@ def _arena(args: argparse.Namespace) -> int:
         names = parse_bots(args.game, args.bots)
     except ValueError as err:
         _fail(str(err))
+    hands = 4 * -(-args.games // 4)
+    if hands != args.games:
+        print(
+            f"paiju: note: --games {args.games} is rounded up to {hands} hands "
+            "(whole deals of four: each bot in every seat)",
+            file=sys.stderr,
+        )
     if sys.stderr.isatty():
         from rich.progress import Progress
 
         with Progress(transient=True) as bar:
-            task = bar.add_task(f"{args.game} arena", total=4 * -(-args.games // 4))
+            task = bar.add_task(f"{args.game} arena", total=hands)
             report = arena(
                 args.game,
                 args.games,
@@ -395,14 +510,15 @@ def _parser() -> argparse.ArgumentParser:
         help="play many seeded hands with bots and summarise them",
         description="Play GAMES hands of one seeded match with bots; print a summary and "
         "optionally write one JSON record per hand.",
+        formatter_class=_BotsHelp,
     )
     sim.add_argument("game", choices=["mazhan", "madiao"], help="the game")
     sim.add_argument("--games", type=int, default=100, help="hands to play (default 100)")
-    sim.add_argument("--seed", type=int, default=0, help="the match seed (default 0)")
+    sim.add_argument("--seed", type=_seed, default=0, help="the match seed, 0 or more (default 0)")
     sim.add_argument(
         "--bots",
-        help="one bot for all, or four separated by commas "
-        "(default greedy); mazhan: greedy, random",
+        help="one bot for all, or four separated by commas; {bots}; "
+        "expert@200ms gives the expert a time budget per move",
     )
     sim.add_argument("--out", help="write each hand as a JSON line to this file")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -414,13 +530,20 @@ def _parser() -> argparse.ArgumentParser:
         description="Play GAMES hands in deals of four (one seed, the bots rotated one seat "
         "each time) and print each bot's mean net per hand with a 95% confidence interval, "
         "its win rate and its rate of discarding into a win.",
+        formatter_class=_BotsHelp,
     )
     are.add_argument("game", choices=["mazhan", "madiao"], help="the game")
-    are.add_argument("--games", type=int, default=400, help="hands to play (default 400)")
-    are.add_argument("--seed", type=int, default=0, help="the seed (default 0)")
+    are.add_argument(
+        "--games",
+        type=int,
+        default=400,
+        help="hands to play, rounded up to whole deals of four (default 400)",
+    )
+    are.add_argument("--seed", type=_seed, default=0, help="the seed, 0 or more (default 0)")
     are.add_argument(
         "--bots",
-        help="four bots separated by commas, e.g. strong,greedy,greedy,greedy (one name: all four)",
+        help="four bots separated by commas, e.g. strong,greedy,greedy,greedy (one name: all "
+        "four); {bots}",
     )
     are.add_argument("--json", action="store_true", help="print the ratings as JSON")
     are.set_defaults(run=_arena)

@@ -43,8 +43,8 @@ def _seat_table(seat: str, p: dict[str, Any]) -> Table:
         formula = _winner_formula(p, mult)
     else:
         formula = f"{p['rounded']} × {mult} = {p['rounded'] * mult}"
-    if p["capped"] and p["uncapped"] > p["value"]:
-        formula += f" → capped at {p['value']} (辣子)"
+        if p["capped"] and p["uncapped"] > p["value"]:
+            formula += f" → capped at {p['value']} (辣子)"
     table.add_row(Text("value 胡", style="bold"), formula, Text(str(p["value"]), style="bold"))
     if p["sets"]:
         table.caption = "sets: " + " · ".join(p["sets"])
@@ -52,13 +52,44 @@ def _seat_table(seat: str, p: dict[str, Any]) -> Table:
     return table
 
 
+#: The limit hands (辣子) as the value line names them.
+_LIMIT_HANDS = {
+    "天胡": "天胡",
+    "地胡": "地胡",
+    "殺豬": "殺豬",
+    "清一色": "清一色",
+    "四台": "4 台 or more",
+}
+
+
 def _winner_formula(p: dict[str, Any], mult: int) -> str:
-    limit_hands = {"天胡", "地胡", "殺豬", "清一色", "四台"}
-    if limit_hands & set(p["hand"]):
-        return "limit hand (辣子) = 400"
+    """How the winner's value is reached.
+
+    >>> hand = {"hand": ["四台"], "rounded": 20, "tai": 4, "value": 400, "uncapped": 640}
+    >>> _winner_formula(hand, 16)
+    '4 台 or more: limit (辣子) 400 (胡頭 (20 + 20) × 16 = 640)'
+    >>> _winner_formula({**hand, "hand": ["天胡"]}, 16)
+    '天胡: limit (辣子) 400'
+    >>> _winner_formula({"hand": ["平胡"], "rounded": 0, "value": 400, "uncapped": 400}, 1)
+    '平胡 holding two or more ★: 400'
+    >>> _winner_formula({"hand": [], "rounded": 70, "value": 400, "uncapped": 720}, 8)
+    '胡頭 (70 + 20) × 8 = 720 → capped at 400 (辣子)'
+    """
     if "平胡" in p["hand"]:
-        return f"平胡 100 × {mult} = {100 * mult}"
-    return f"胡頭 ({p['rounded']} + 20) × {mult} = {(p['rounded'] + 20) * mult}"
+        computed = f"平胡 100 × {mult} = {100 * mult}"
+    else:
+        computed = f"胡頭 ({p['rounded']} + 20) × {mult} = {(p['rounded'] + 20) * mult}"
+    limits = [name for zh, name in _LIMIT_HANDS.items() if zh in p["hand"]]
+    if limits:
+        formula = f"{', '.join(limits)}: limit (辣子) {p['value']}"
+        if "天胡" in p["hand"] or "殺豬" in p["hand"]:
+            return formula  # no shape is scored: 400 whatever the items
+        return f"{formula} ({computed})"
+    if "平胡" in p["hand"] and p["value"] > 100 * mult:
+        return f"平胡 holding two or more ★: {p['value']}"
+    if p["uncapped"] > p["value"]:
+        computed += f" → capped at {p['value']} (辣子)"
+    return computed
 
 
 def _payments_table(result: dict[str, Any]) -> Table:
@@ -184,6 +215,18 @@ def _counts(title: str, label: str, counts: dict[str, int]) -> Table:
     return table
 
 
+def _interval(ci95: list[float] | None) -> str:
+    """A 95% interval as the arena prints it; ``None`` (one deal gives none) as a dash.
+
+    >>> _interval([-1.5, 2.0]), _interval(None)
+    ('[-1.50, +2.00]', '—')
+    """
+    if ci95 is None:
+        return "—"
+    lo, hi = ci95
+    return f"[{lo:+.2f}, {hi:+.2f}]"
+
+
 def print_arena(report: dict[str, Any]) -> None:
     """Print an arena report (see :func:`paiju.arena.arena`) as tables.
 
@@ -201,13 +244,12 @@ def print_arena(report: dict[str, Any]) -> None:
     for col in ("bot", "hands", "mean net", "95% interval", "win rate", "deal-in rate"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for name, b in sorted(report["bots"].items(), key=lambda kv: -kv[1]["mean_net"]):
-        lo, hi = b["ci95"]
         deal_in = "—" if b["deal_in_rate"] is None else f"{b['deal_in_rate']:.1%}"
         table.add_row(
             name,
             str(b["hands"]),
             f"{b['mean_net']:+.2f}",
-            f"[{lo:+.2f}, {hi:+.2f}]",
+            _interval(b["ci95"]),
             f"{b['win_rate']:.1%}",
             deal_in,
         )
@@ -215,9 +257,12 @@ def print_arena(report: dict[str, Any]) -> None:
     for col in ("pair", "mean", "95% interval", ""):
         diffs.add_column(col, justify="left" if col in ("pair", "") else "right")
     for pair, d in report["differences"].items():
-        lo, hi = d["ci95"]
-        verdict = "significant" if lo > 0 or hi < 0 else "not significant"
-        diffs.add_row(pair, f"{d['mean']:+.2f}", f"[{lo:+.2f}, {hi:+.2f}]", verdict)
+        if d["ci95"] is None:
+            verdict = "no interval (one deal)"
+        else:
+            lo, hi = d["ci95"]
+            verdict = "significant" if lo > 0 or hi < 0 else "not significant"
+        diffs.add_row(pair, f"{d['mean']:+.2f}", _interval(d["ci95"]), verdict)
     from paiju.arena import difference_lines
 
     console = Console()

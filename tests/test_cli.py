@@ -76,6 +76,25 @@ BAD_INPUTS = {
     "suit tile as bonus": _mutate(["players", "E", "bonus"], "1m"),
     "missing seat": json.dumps({**EXAMPLE, "players": {"E": EXAMPLE["players"]["E"]}}),
     "a key twice": json.dumps(EXAMPLE)[:-1] + ', "wild": "1m"}',
+    "a number too long for Python": '{"wild": ' + "9" * 5000 + "}",
+    "a number of 101 digits": '{"wild": ' + "9" * 101 + "}",
+    "dihu with a meld": json.dumps(
+        {
+            "wild": "9s",
+            "winner": "S",
+            "win_tile": "7s",
+            "win_by": "discard",
+            "discarder": "E",
+            "dihu": True,
+            "players": {
+                "E": {"concealed": "1m2m3m4m5m6m7m8m9m1p2p3p4p5p6p7p"},
+                "S": {"concealed": "123m456m234p567s11z", "melds": ["chow 789m"]},
+                "W": {"concealed": "1m2m3m4m5m6m7m8m9m1p2p3p4p5p6p7p"},
+                "N": {"concealed": "1m2m3m4m5m6m7m8m9m1p2p3p4p5p6p7p"},
+            },
+        }
+    ),
+    "kong replacement without a kong": _mutate(["win_by"], "kong_replacement"),
 }
 
 
@@ -134,3 +153,124 @@ def test_missing_file_is_a_clear_error() -> None:
     proc = run("mazhan", "score", "no/such/file.json")
     assert proc.returncode == 2
     assert proc.stderr.decode() == "paiju: error: cannot read no/such/file.json: no such file\n"
+
+
+def _one_line_error(proc: subprocess.CompletedProcess[bytes]) -> str:
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, err[:500]
+    assert proc.stdout == b""
+    assert err.startswith("paiju: error: ") and err.count("\n") == 1, err[:500]
+    return err
+
+
+def test_a_number_too_long_for_python_is_a_one_line_error() -> None:
+    # Python refuses to read an integer of more than 4300 digits (a ValueError, not a
+    # JSONDecodeError): no traceback, for either command
+    big = "9" * 5000
+    err = _one_line_error(run("mazhan", "score", stdin='{"wild": ' + big + "}"))
+    assert "a number of 5,000 digits" in err
+    err = _one_line_error(run("madiao", "chong", stdin='{"table": ' + big + "}"))
+    assert "a number of 5,000 digits" in err
+
+
+def test_an_input_beyond_a_megabyte_is_refused() -> None:
+    err = _one_line_error(run("mazhan", "score", "/dev/zero"))
+    assert err == "paiju: error: /dev/zero is too large: more than 1,000,000 bytes (the limit)\n"
+    err = _one_line_error(run("madiao", "chong", stdin=b" " * 1_000_001))
+    assert "standard input is too large" in err
+    ok = run("mazhan", "score", stdin=json.dumps(EXAMPLE) + " " * 900_000)
+    assert ok.returncode == 0, ok.stderr
+
+
+def test_a_long_bad_string_is_quoted_short() -> None:
+    data = json.loads(json.dumps(EXAMPLE))
+    data["players"]["E"]["concealed"] = "1m" * 450_000 + "x"
+    err = _one_line_error(run("mazhan", "score", stdin=json.dumps(data)))
+    assert len(err) < 300
+    assert "unknown suit letter 'x'" in err and "(900,001 characters) at position 900000" in err
+    draws = "9m" * 50_000 + "x"
+    err = _one_line_error(run("madiao", "chong", stdin=json.dumps({"table": "9m", "draws": draws})))
+    assert len(err) < 300 and "(100,001 characters)" in err
+
+
+def test_no_input_names_each_commands_rules_section() -> None:
+    err = _one_line_error(run("mazhan", "score"))
+    assert "expected a JSON object (Mazhan rules §11)" in err
+    err = _one_line_error(run("madiao", "chong"))
+    assert "expected a JSON object (Ma Diao rules §7)" in err
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            {"table": "9m8m7m6m5m4m3m2m1m", "draws": "9s"},
+            "table: 9 cards, but a player wins at most 8",
+        ),
+        (
+            {"table": "9m", "draws": "8m7m6m5m4m3m2m1m9s"},
+            "draws: 9 cards, but there are only 8 底牌",
+        ),
+        ({"table": "9m", "draws": "8m", "captured": []}, "captured: expected an object"),
+        ({"table": "9m", "draws": "8m", "captured": None}, "got null"),
+        ({"table": None, "draws": "8m"}, "table: expected a card string like '9m8m', got null"),
+    ],
+)
+def test_madiao_chong_refuses_what_no_hand_holds(data: dict[str, object], message: str) -> None:
+    err = _one_line_error(run("madiao", "chong", stdin=json.dumps(data)))
+    assert message in err
+
+
+def test_madiao_chong_takes_eight_and_eight() -> None:
+    proc = run("madiao", "chong", stdin=json.dumps({"table": "9m", "draws": "87654321m"}))
+    assert json.loads(proc.stdout)["total"] == 17
+
+
+@pytest.mark.parametrize("command", ["simulate", "arena"])
+def test_a_negative_seed_is_refused(command: str) -> None:
+    proc = run(command, "mazhan", "--games", "4", "--seed", "-77")
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert "argument --seed: a seed is a whole number 0 or more, not -77" in proc.stderr.decode()
+
+
+@pytest.mark.parametrize("command", ["simulate", "arena"])
+def test_help_names_every_bot_and_each_games_default(command: str) -> None:
+    text = " ".join(run(command, "--help").stdout.decode().split())
+    assert "mazhan: expert, greedy (default), random, strong" in text
+    assert "madiao: expert, heuristic (default), random" in text
+
+
+def test_arena_says_when_it_rounds_the_hands_up() -> None:
+    proc = run("arena", "madiao", "--games", "6", "--bots", "random", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["hands"] == 8
+    assert "--games 6 is rounded up to 8 hands" in proc.stderr.decode()
+    whole = run("arena", "madiao", "--games", "4", "--bots", "random", "--json")
+    assert whole.stderr == b""
+
+
+def test_explain_shows_the_four_tai_behind_a_limit_hand() -> None:
+    filler = "1m2m3m4m5m6m7m8m9m1p2p3p4p5p6p7p"
+    hand = {
+        "wild": "9s",
+        "winner": "S",
+        "win_tile": "2m",
+        "win_by": "discard",
+        "discarder": "N",
+        "players": {
+            "E": {"concealed": filler},
+            "S": {
+                "concealed": "22m789m123p",
+                "melds": ["pung 777z", "pung 666z", "pung 222z"],
+                "bonus": "2h",
+            },
+            "W": {"concealed": "1m2m3m4m5m6m7m8m9m1p2p3p4p", "melds": ["pung 333z"]},
+            "N": {"concealed": "1m3m4m5m6m7m8m9m1p2p3p4p5p6p7p8p"},
+        },
+    }
+    from paiju.explain import render_settlement
+    from paiju.mazhan.scoring import score_json
+
+    text = render_settlement(score_json(hand), width=200)
+    assert "4 台 or more: limit (辣子) 400 (胡頭 (20 + 20) × 16 = 640)" in text
+    assert "capped at 400" not in text
