@@ -32,17 +32,20 @@ UNITS = {"mazhan": "胡/hand", "madiao": "注/hand"}
 
 
 def mean_ci(samples: Sequence[float]) -> tuple[float, float, float]:
-    """Mean and 95% interval (normal approximation) of independent samples.
+    """Mean and 95% interval (normal approximation) of independent samples; with fewer
+    than two samples there is no interval (NaN bounds), never a zero-width one.
 
     >>> mean_ci([1.0, 3.0])
     (2.0, 0.04..., 3.96)
+    >>> mean_ci([5.0])
+    (5.0, nan, nan)
     """
     n = len(samples)
     if n == 0:
-        return 0.0, 0.0, 0.0
+        return math.nan, math.nan, math.nan
     m = statistics.fmean(samples)
     if n < 2:
-        return m, m, m
+        return m, math.nan, math.nan
     half = 1.96 * statistics.stdev(samples) / math.sqrt(n)
     return m, m - half, m + half
 
@@ -115,12 +118,12 @@ def arena(
     report: dict[str, Any] = {}
     for n in names:
         m = mean_interval(per_deal[n])
-        lo, hi = m.lo, m.hi
         dealt_in = deal_ins[n]
         report[n] = {
             "hands": hands[n],
             "mean_net": net_sum[n] / hands[n],
-            "ci95": [lo, hi],
+            # one deal gives no interval: null (JSON has no NaN), never a zero-width one
+            "ci95": [m.lo, m.hi] if m.defined else None,
             "win_rate": wins[n] / hands[n],
             "deal_in_rate": None if dealt_in is None else dealt_in / hands[n],
         }
@@ -129,7 +132,10 @@ def arena(
     for i, a in enumerate(order):
         for b in order[i + 1 :]:
             d = paired_difference(per_deal[a], per_deal[b])
-            differences[f"{a} - {b}"] = {"mean": d.mean, "ci95": [d.lo, d.hi]}
+            differences[f"{a} - {b}"] = {
+                "mean": d.mean,
+                "ci95": [d.lo, d.hi] if d.defined else None,
+            }
     return {
         "game": g.name,
         "hands": deals * 4,
@@ -148,11 +154,13 @@ def difference_lines(report: dict[str, Any]) -> list[str]:
     >>> r = arena("madiao", 8, 1, ["heuristic", "random", "random", "random"])
     >>> difference_lines(r)[0].startswith("heuristic − random = ")
     True
+    >>> difference_lines(arena("madiao", 4, 1, ["heuristic", "random", "random", "random"]))[0]
+    'heuristic − random = ... 注/hand (n < 2: no interval)'
     """
     out = []
     for pair, d in report["differences"].items():
         a, b = pair.split(" - ")
-        lo, hi = d["ci95"]
+        lo, hi = d["ci95"] if d["ci95"] is not None else (math.nan, math.nan)
         interval = Interval(d["mean"], lo, hi, report["deals"])
         out.append(format_difference(a, b, interval, report.get("unit", "/hand")))
     return out
