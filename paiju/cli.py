@@ -106,7 +106,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     ...
     paiju.cli.UsageError: invalid JSON: the key 'wild' appears twice in one object
     """
-    from paiju.mazhan.tiles import quote
+    from paiju.errors import quote
 
     out: dict[str, Any] = {}
     for key, value in pairs:

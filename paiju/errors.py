@@ -31,15 +31,19 @@ class NotationError(RulesError):
     >>> e = NotationError("unknown suit letter 'x'", text="12x", position=2)
     >>> str(e)
     "unknown suit letter 'x' in '12x' at position 2"
+    >>> str(NotationError("bad letter 'x'", text="1m" * 100 + "x", position=200))
+    "bad letter 'x' in '…m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1mx' (201 characters) at position 200"
+
+    A long input is quoted short (:func:`quote`); ``text`` keeps all of it.
     """
 
     code = "notation"
 
-    def __init__(self, problem: str, *, text: str, position: int) -> None:
+    def __init__(self, problem: str, text: str, position: int) -> None:
         self.problem = problem
         self.text = text
         self.position = position
-        super().__init__(f"{problem} in {text!r} at position {position}")
+        super().__init__(f"{problem} in {quote(text, position)} at position {position}")
 
 
 class InvalidHandError(RulesError):
@@ -111,3 +115,48 @@ class ReplayError(RulesError):
     """
 
     code = "replay_mismatch"
+
+
+#: How much of a long input an error message quotes.
+QUOTE_CHARS = 40
+
+
+def quote(text: str, position: int = 0) -> str:
+    """``text`` quoted for an error message: whole when short, else the :data:`QUOTE_CHARS`
+    characters around ``position``, cut with "…", and the length (a bad input of megabytes
+    gives a one-line error, not a copy of itself).
+
+    >>> quote("12x")
+    "'12x'"
+    >>> quote("1m" * 1000)
+    "'1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m…' (2,000 characters)"
+    >>> quote("1m" * 1000 + "x", position=2000)
+    "'…m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1mx' (2,001 characters)"
+    """
+    if len(text) <= QUOTE_CHARS + 20:
+        return repr(text)
+    start = max(0, min(position - QUOTE_CHARS // 2, len(text) - QUOTE_CHARS))
+    end = start + QUOTE_CHARS
+    piece = ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+    return f"{piece!r} ({len(text):,} characters)"
+
+
+def json_kind(value: object) -> str:
+    """What a value read from JSON is, in JSON's words (for error messages).
+
+    >>> json_kind(None), json_kind([]), json_kind({}), json_kind(3), json_kind(True)
+    ('null', 'an array', 'an object', 'a number', 'a boolean')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__

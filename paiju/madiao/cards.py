@@ -27,9 +27,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from paiju.errors import NotationError
+from paiju.errors import NotationError, json_kind, quote
 
-__all__ = ["ALL_CARDS", "Card", "Role", "Suit", "format_cards", "parse_cards", "quote"]
+__all__ = ["ALL_CARDS", "Card", "Role", "Suit", "format_cards", "parse_cards"]
 
 
 class Suit(Enum):
@@ -188,7 +188,7 @@ class Card:
         """
         cards = parse_cards(text)
         if len(cards) != 1:
-            raise _error(f"expected exactly one card, found {len(cards)}", text, 0)
+            raise NotationError(f"expected exactly one card, found {len(cards)}", text, 0)
         return cards[0]
 
     @staticmethod
@@ -328,62 +328,6 @@ class Card:
 ALL_CARDS: tuple[Card, ...] = tuple(Card(i) for i in range(40))
 
 
-#: How much of a long input an error message quotes.
-QUOTE_CHARS = 40
-
-
-def quote(text: str, position: int = 0) -> str:
-    """``text`` quoted for an error message: whole when short, else the :data:`QUOTE_CHARS`
-    characters around ``position``, cut with "…", and the length (a bad input of megabytes
-    gives a one-line error, not a copy of itself).
-
-    >>> quote("9mx")
-    "'9mx'"
-    >>> quote("9m" * 1000)
-    "'9m9m9m9m9m9m9m9m9m9m9m9m9m9m9m9m9m9m9m9m…' (2,000 characters)"
-    """
-    if len(text) <= QUOTE_CHARS + 20:
-        return repr(text)
-    start = max(0, min(position - QUOTE_CHARS // 2, len(text) - QUOTE_CHARS))
-    end = start + QUOTE_CHARS
-    piece = ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
-    return f"{piece!r} ({len(text):,} characters)"
-
-
-def json_kind(value: object) -> str:
-    """What a value read from JSON is, in JSON's words (for error messages).
-
-    >>> json_kind(None), json_kind([]), json_kind({}), json_kind(3), json_kind(True)
-    ('null', 'an array', 'an object', 'a number', 'a boolean')
-    """
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list | tuple):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
-
-
-def _error(problem: str, text: str, position: int) -> NotationError:
-    """A :class:`~paiju.errors.NotationError` whose message quotes a long ``text`` short
-    (its ``text`` attribute keeps all of it).
-
-    >>> str(_error("unknown suit letter 'x'", "9m" * 100 + "x", 200))  # doctest: +ELLIPSIS
-    "unknown suit letter 'x' in '…m9m9m...9mx' (201 characters) at position 200"
-    """
-    err = NotationError(problem, text=text, position=position)
-    if len(text) > QUOTE_CHARS + 20:
-        err.args = (f"{problem} in {quote(text, position)} at position {position}",)
-    return err
-
-
 def parse_cards(text: str) -> list[Card]:
     """Parse a card string strictly, keeping the written order.
 
@@ -407,7 +351,7 @@ def parse_cards(text: str) -> list[Card]:
     for pos, ch in enumerate(text):
         if ch.isspace():
             if pending:
-                raise _error(
+                raise NotationError(
                     f"whitespace inside a group: faces {quote(text[pending[0] : pos])} lack a "
                     "suit letter",
                     text,
@@ -420,13 +364,13 @@ def parse_cards(text: str) -> list[Card]:
                 pending.append(pos)
                 continue
             what = "unknown suit letter" if ch.isalpha() else "unexpected character"
-            raise _error(f"{what} {ch!r}", text, pos)
+            raise NotationError(f"{what} {ch!r}", text, pos)
         if not pending:
-            raise _error(f"suit letter {ch!r} has no faces before it", text, pos)
+            raise NotationError(f"suit letter {ch!r} has no faces before it", text, pos)
         for fpos in pending:
             rank = _FACES[suit].get(text[fpos])
             if rank is None:
-                raise _error(
+                raise NotationError(
                     f"{text[fpos]!r} is not a face of {suit.name_zh} ({_FACE_HINT[suit]})",
                     text,
                     fpos,
@@ -434,7 +378,9 @@ def parse_cards(text: str) -> list[Card]:
             cards.append(ALL_CARDS[suit.offset + rank - 1])
         pending.clear()
     if pending:
-        raise _error(f"faces {quote(text[pending[0] :])} lack a suit letter", text, pending[0])
+        raise NotationError(
+            f"faces {quote(text[pending[0] :])} lack a suit letter", text, pending[0]
+        )
     return cards
 
 

@@ -28,8 +28,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from paiju.errors import InvalidHandError, NotationError
-from paiju.madiao.cards import ALL_CARDS, Card, Suit, json_kind, parse_cards, quote
+from paiju.errors import InvalidHandError, NotationError, json_kind, quote
+from paiju.madiao.cards import ALL_CARDS, Card, Suit, parse_cards
 
 __all__ = ["ChongRoles", "Group", "base_roles", "chong_points", "score_sequence"]
 

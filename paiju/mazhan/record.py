@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from paiju.errors import InvalidHandError, NotationError
+from paiju.errors import InvalidHandError, NotationError, json_kind, quote
 from paiju.mazhan.hand import HandTiles
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.seats import SEATS, Seat
-from paiju.mazhan.tiles import ALL_TILES, Tile, json_kind, parse_tiles, quote
+from paiju.mazhan.tiles import ALL_TILES, Tile, parse_tiles
 
 __all__ = ["FinishedHand", "SeatHand", "WinBy"]
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from paiju.errors import NotationError
+from paiju.errors import NotationError, json_kind, quote
 
 __all__ = [
     "ALL_TILES",
@@ -32,9 +32,7 @@ __all__ = [
     "Suit",
     "Tile",
     "format_tiles",
-    "json_kind",
     "parse_tiles",
-    "quote",
 ]
 
 
@@ -189,7 +187,7 @@ class Tile:
         """
         tiles = parse_tiles(text)
         if len(tiles) != 1:
-            raise _error(f"expected exactly one tile, found {len(tiles)}", text, 0)
+            raise NotationError(f"expected exactly one tile, found {len(tiles)}", text, 0)
         return tiles[0]
 
     @property
@@ -313,43 +311,6 @@ PLAYABLE_FACES: tuple[Tile, ...] = tuple(t for t in ALL_TILES if not t.is_bonus)
 BONUS_TILES: tuple[Tile, ...] = tuple(t for t in ALL_TILES if t.is_bonus)
 
 
-#: How much of a long input an error message quotes.
-QUOTE_CHARS = 40
-
-
-def quote(text: str, position: int = 0) -> str:
-    """``text`` quoted for an error message: whole when short, else the :data:`QUOTE_CHARS`
-    characters around ``position``, cut with "…", and the length (a bad input of megabytes
-    gives a one-line error, not a copy of itself).
-
-    >>> quote("12x")
-    "'12x'"
-    >>> quote("1m" * 1000)
-    "'1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m…' (2,000 characters)"
-    >>> quote("1m" * 1000 + "x", position=2000)
-    "'…m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1m1mx' (2,001 characters)"
-    """
-    if len(text) <= QUOTE_CHARS + 20:
-        return repr(text)
-    start = max(0, min(position - QUOTE_CHARS // 2, len(text) - QUOTE_CHARS))
-    end = start + QUOTE_CHARS
-    piece = ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
-    return f"{piece!r} ({len(text):,} characters)"
-
-
-def _error(problem: str, text: str, position: int) -> NotationError:
-    """A :class:`~paiju.errors.NotationError` whose message quotes a long ``text`` short
-    (its ``text`` attribute keeps all of it).
-
-    >>> str(_error("unknown suit letter 'x'", "1m" * 100 + "x", 200))  # doctest: +ELLIPSIS
-    "unknown suit letter 'x' in '…m1m1m...1mx' (201 characters) at position 200"
-    """
-    err = NotationError(problem, text=text, position=position)
-    if len(text) > QUOTE_CHARS + 20:
-        err.args = (f"{problem} in {quote(text, position)} at position {position}",)
-    return err
-
-
 def parse_tiles(text: str) -> list[Tile]:
     """Parse a tile string strictly, keeping the written order.
 
@@ -391,7 +352,7 @@ def parse_tiles(text: str) -> list[Tile]:
         if ch.isspace():
             if pending:
                 digits = text[pending[0] : pos]
-                raise _error(
+                raise NotationError(
                     f"whitespace inside a group: digits {quote(digits)} lack a suit letter",
                     text,
                     pos,
@@ -400,40 +361,19 @@ def parse_tiles(text: str) -> list[Tile]:
         suit = _SUIT_BY_LETTER.get(ch)
         if suit is None:
             what = "unknown suit letter" if ch.isalpha() else "unexpected character"
-            raise _error(f"{what} {ch!r}", text, pos)
+            raise NotationError(f"{what} {ch!r}", text, pos)
         if not pending:
-            raise _error(f"suit letter {ch!r} has no digits before it", text, pos)
+            raise NotationError(f"suit letter {ch!r} has no digits before it", text, pos)
         for dpos in pending:
             rank = ord(text[dpos]) - 48
             if not 1 <= rank <= suit.size:
-                raise _error(f"{rank}{ch} is not a tile ({_range_hint(suit)})", text, dpos)
+                raise NotationError(f"{rank}{ch} is not a tile ({_range_hint(suit)})", text, dpos)
             tiles.append(ALL_TILES[suit.offset + rank - 1])
         pending.clear()
     if pending:
         digits = text[pending[0] :]
-        raise _error(f"digits {quote(digits)} lack a suit letter", text, pending[0])
+        raise NotationError(f"digits {quote(digits)} lack a suit letter", text, pending[0])
     return tiles
-
-
-def json_kind(value: object) -> str:
-    """What a value read from JSON is, in JSON's words (for error messages).
-
-    >>> json_kind(None), json_kind([]), json_kind(3.5)
-    ('null', 'an array', 'a number')
-    """
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list | tuple):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 def _range_hint(suit: Suit) -> str:

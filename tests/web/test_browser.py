@@ -628,9 +628,7 @@ def test_a_scorekeeper_scores_a_hand_without_an_account(server: str, browser: An
     page.click("[data-action=example]")
     page.click("#sc-score")
     page.wait_for_selector("#sc-result")
-    nets = {
-        seat: page.inner_text(f"#sc-result .nets [data-seat={seat}]") for seat in "ESWN"
-    }
+    nets = {seat: page.inner_text(f"#sc-result .nets [data-seat={seat}]") for seat in "ESWN"}
     assert nets == {"E": "東 -640", "S": "南 +1280", "W": "西 -320", "N": "北 -320"}
     assert "320 胡" in page.inner_text("#sc-result .score-card[data-seat=S]")
     ARTIFACTS.mkdir(exist_ok=True)
