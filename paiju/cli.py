@@ -203,6 +203,9 @@ def _check_free(host: str, port: int) -> None:
 #: The most a JSON input to ``mazhan score`` or ``madiao chong`` may hold: a finished hand
 #: is a few hundred bytes.
 MAX_JSON_BYTES = 1_000_000
+#: A records file read by ``replay`` and ``position``: JSON lines of whole hands, a few KB
+#: each, so 256 MiB is some 80,000 hands (split a larger file); ``/dev/zero`` is refused.
+MAX_RECORD_BYTES = 256 * 2**20
 #: The longest integer a JSON input may write (no field takes a number near it).
 MAX_INT_DIGITS = 100
 
@@ -434,7 +437,7 @@ def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 def _replay(args: argparse.Namespace) -> int:
     from paiju.replay import replay_file
 
-    checked, failures = replay_file(_read_text(args.file).splitlines())
+    checked, failures = replay_file(_read_text(args.file, MAX_RECORD_BYTES).splitlines())
     for message in failures:
         print(f"paiju: {message}", file=sys.stderr)
     if failures:
@@ -447,7 +450,8 @@ def _replay(args: argparse.Namespace) -> int:
 def _position(args: argparse.Namespace) -> int:
     from paiju.positions import position_after
 
-    lines = [line for line in _read_text(args.record).splitlines() if line.strip()]
+    text = _read_text(args.record, MAX_RECORD_BYTES)
+    lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
         _fail(f"no record in {args.record}")
     if args.line is None and len(lines) > 1:

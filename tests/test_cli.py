@@ -180,6 +180,11 @@ def test_an_input_beyond_a_megabyte_is_refused() -> None:
     assert "standard input is too large" in err
     ok = run("mazhan", "score", stdin=json.dumps(EXAMPLE) + " " * 900_000)
     assert ok.returncode == 0, ok.stderr
+    for command in (["replay", "/dev/zero"], ["position", "/dev/zero", "0"]):
+        err = _one_line_error(run(*command))
+        assert (
+            err == "paiju: error: /dev/zero is too large: more than 268,435,456 bytes (the limit)\n"
+        )
 
 
 def test_a_long_bad_string_is_quoted_short() -> None:
