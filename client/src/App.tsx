@@ -8,7 +8,7 @@ import { Scorer } from "./components/Scorer";
 import { TableScreen } from "./components/TableScreen";
 import { t } from "./i18n";
 import { hashToRoute, refreshMe, routeToHash } from "./session";
-import { me, route } from "./store";
+import { inviteCode, me, route, toast } from "./store";
 
 export function App(): JSX.Element {
   const r = route.value;
@@ -57,8 +57,11 @@ export async function boot(): Promise<void> {
       route.value = { name: "login" };
       return;
     }
-    if (found.seated) route.value = { name: "table" };
-    else if (wanted && wanted.name !== "login" && wanted.name !== "table") route.value = wanted;
+    if (found.seated) {
+      route.value = { name: "table" };
+      const code = inviteCode.value;
+      if (code) toast({ ui: "invitedSeated" }, { code }, "warn");
+    } else if (wanted && wanted.name !== "login" && wanted.name !== "table") route.value = wanted;
     else route.value = { name: "lobby" };
   } catch {
     route.value = { name: "login" };

@@ -97,7 +97,9 @@ export type ToastKey =
         | "unseatedVoid"
         | "paused"
         | "resumed"
-        | "linkCopied";
+        | "linkCopied"
+        | "linkNotCopied"
+        | "invitedSeated";
     }
   | { error: string };
 

@@ -1,6 +1,6 @@
 import { act, fireEvent, render } from "@testing-library/preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BLANK, EXAMPLE, meldList, Scorer, toRecord } from "../src/components/Scorer";
+import { BLANK, EXAMPLE, errorPlace, meldList, Scorer, toRecord } from "../src/components/Scorer";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -49,7 +49,7 @@ describe("the scorer's form", () => {
 });
 
 describe("the scorer page", () => {
-  it("shows the server's error for a bad hand, word for word", async () => {
+  it("shows the server's error for a bad hand, where it points named in the page's words", async () => {
     const fetch = vi.fn(
       async () =>
         new Response(
@@ -63,7 +63,43 @@ describe("the scorer page", () => {
       fireEvent.submit(container.querySelector("form") as HTMLFormElement);
     });
     await vi.waitFor(() => expect(container.querySelector("#sc-error")).not.toBeNull());
-    expect(container.querySelector("#sc-error")?.textContent).toBe("players.E: 2 tiles");
+    // the seat in the page's words, the scorer's own words after it
+    expect(container.querySelector("#sc-error")?.textContent).toBe("東: 2 tiles");
+    expect(container.querySelector("#sc-error")?.getAttribute("data-field")).toBe("sc-E-concealed");
     expect(fetch).toHaveBeenCalledOnce();
+  });
+});
+
+describe("the scorer's error", () => {
+  it("names the seat and field in the page's words, and which input it is", () => {
+    expect(
+      errorPlace("players.E.concealed: unknown suit letter 'x' in '8x' at position 1"),
+    ).toEqual({
+      id: "sc-E-concealed",
+      where: "東 · 手牌",
+      text: "unknown suit letter 'x' in '8x' at position 1",
+    });
+    expect(errorPlace("players.S.melds[0]: not a meld").id).toBe("sc-S-melds");
+    expect(errorPlace("discarder: required for a discard win").where).toBe("放炮者");
+    expect(errorPlace("something else")).toEqual({ id: null, where: "", text: "something else" });
+  });
+
+  it("takes capitals as the notation's letters", () => {
+    const r = toRecord({ ...EXAMPLE, wild: "9S", winTile: "2P" });
+    expect([r.wild, r.win_tile]).toEqual(["9s", "2p"]);
+    const melds = { ...EXAMPLE.players.S, melds: "PUNG 777Z" };
+    const p = toRecord({ ...EXAMPLE, players: { ...EXAMPLE.players, S: melds } }).players as Record<
+      string,
+      { melds: string[] }
+    >;
+    expect(p.S?.melds).toEqual(["pung 777z"]);
+  });
+});
+
+describe("an error about a seat as a whole", () => {
+  it("points at its concealed tiles and names the seat", () => {
+    const place = errorPlace("players.E: holds 2 tiles (2 concealed + 0 melds × 3)");
+    expect(place.id).toBe("sc-E-concealed");
+    expect(place.where).toBe("東");
   });
 });

@@ -282,13 +282,17 @@ class Hub:
         a new one.
 
         Raises :class:`~paiju.server.errors.ServerError` ``unknown_room``,
-        ``unknown_table`` (no table here has the code), ``hand_live`` or ``table_full`` (a
-        friend's table is playing a hand, or has four people), ``too_few_points`` or
+        ``unknown_table`` (no table here has the code), ``table_playing`` or ``table_full``
+        (a friend's table is playing a hand, or has four people), ``already_seated`` (a
+        code or a new private table while seated elsewhere), ``too_few_points`` or
         ``join_in_progress``.
         """
         self.closed_away.discard(account)
         runner = self.table_of(account)
         if runner is not None:
+            elsewhere = message.code is not None and runner.machine.code != message.code.upper()
+            if elsewhere or message.private:
+                raise ServerError("already_seated", "you sit at another table: leave it first", 409)
             runner.feed(io.Connect(account))
             return
         friends = self.by_code(message.code) if message.code is not None else None
@@ -311,7 +315,7 @@ class Hub:
             if friends is not None:
                 if friends.machine.live:
                     raise ServerError(
-                        "hand_live", "a hand is being played there: join when it ends", 409
+                        "table_playing", "a hand is being played there: join when it ends", 409
                     )
                 if not friends.machine.friend_seats:
                     raise ServerError("table_full", "that table has four players", 409)

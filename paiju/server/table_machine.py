@@ -435,6 +435,7 @@ class TableMachine:
         p.claiming = False
         self._send(account, self._seated(seat))
         self._arm_ready(account)
+        self._friends_clocks()
         self._broadcast_table()
         self._arm_fill()
 
@@ -528,6 +529,7 @@ class TableMachine:
         self._keep.pop(account, None)
         self._write(io.ReleaseSeat(account, self.id))
         self._send(account, {"type": "unseated", "why": why})
+        self._friends_clocks()
         self._broadcast_table()
         if self.accounts:
             self._arm_fill()
@@ -540,8 +542,28 @@ class TableMachine:
             self._out.append(io.Empty())
 
     def _arm_ready(self, account: int) -> None:
+        if self.code is not None and any(p is None for p in self.seats):
+            # a table for friends waits for them: its ready clocks start once four sit there
+            self._ready_deadline.pop(account, None)
+            self._cancel(f"ready:{account}")
+            return
         self._ready_deadline[account] = self._now + self.timing.ready
         self._set(f"ready:{account}", self.timing.ready)
+
+    def _friends_clocks(self) -> None:
+        """At a table for friends between hands: the ready clocks of those who have not
+        confirmed run while four sit there and stand while a seat is empty."""
+        if self.code is None or self.live:
+            return
+        full = all(p is not None for p in self.seats)
+        for p in self.seats:
+            if p is None or p.account is None or p.confirmed or p.claiming:
+                continue
+            if not full:
+                self._ready_deadline.pop(p.account, None)
+                self._cancel(f"ready:{p.account}")
+            elif p.account not in self._ready_deadline:
+                self._arm_ready(p.account)
 
     def _arm_fill(self) -> None:
         if self._paused or not self.room.bots or self.live or not self.accounts:
@@ -574,6 +596,7 @@ class TableMachine:
             if p is None:
                 name = bot_display_name(BOT_NAMES[i], self.level)
                 self.seats[i] = Player(name, level=self.level, bot=bot, confirmed=True)
+        self._friends_clocks()
         self._broadcast_table()
         self._maybe_start()
 

@@ -500,7 +500,9 @@ def test_friends_sit_together_at_a_private_table_by_its_code(db_url: str) -> Non
             bots = [s for s in frame["seats"].values() if s["bot"]]
             assert len(bots) == 2 and {s["level"] for s in bots} == {"easy"}
             late.send_json({"type": "join", "code": code})
-            assert until(late, {"error"})["code"] == "hand_live"
+            assert until(late, {"error"})["code"] == "table_playing"
+            host.send_json({"type": "join", "room": "mazhan", "private": True})
+            assert until(host, {"error"})["code"] == "already_seated"
             settlement = until(host, {"settlement"}, play=True)
             assert settlement["hand"] == start["hand"]
     books_balance(db_url)

@@ -552,3 +552,26 @@ def test_a_private_tables_code_survives_a_restore() -> None:
         seats=start.seats, actions=[], balances={1: 10_000}, now=0.0, code="XYZ789",
     )  # fmt: skip
     assert m.code == "XYZ789" and m.open_seats == 0 and m.friend_seats == 0  # live
+
+
+def test_a_table_for_friends_runs_its_ready_clock_only_while_four_sit_there() -> None:
+    """Friends gathering are not unseated for not confirming; once four sit there (friends
+    or bots) the clock runs as at any table, and stands again when a seat empties."""
+    sim = Sim(MAZHAN, code="QQQ234")
+    sim.join(1, "ana")
+    sim.run(600.0)
+    assert sim.machine.seat_of(1) == 0
+    assert sim.last(1, "table")["ready_seconds"] is None
+    sim.join(2, "bo")
+    sim.ready(2)
+    sim.feed(io.Fill(2))  # four sit there now: ana's clock starts
+    assert sim.last(1, "table")["ready_seconds"] == 20
+    sim.run(21.0)
+    assert sim.last(1, "unseated")["why"] == "not_ready"
+    assert sim.machine.phase == "idle" and sim.machine.seat_of(2) is not None
+    sim.join(3, "cy")  # takes ana's empty seat: four again, cy's clock runs
+    assert sim.last(3, "table")["ready_seconds"] == 20
+    sim.leave(2)  # a seat empties: cy's clock stands
+    assert sim.last(3, "table")["ready_seconds"] is None
+    sim.run(600.0)
+    assert sim.machine.seat_of(3) is not None

@@ -608,6 +608,8 @@ def test_friends_meet_at_a_table_by_its_link(server: str, browser: Any) -> None:
     host.page.click("[data-action=fill]")
     host.page.wait_for_selector(".table", timeout=20_000)
     friend.page.wait_for_selector(".table", timeout=20_000)
+    # during the hand the code stays in the table bar, for a friend who comes late
+    assert host.page.inner_text(f".table-bar .code-chip[data-code={code}]").endswith(code)
     host.shot("friends-3-hand-live")
     _no_horizontal_scroll(friend.page)
     assert not host.errors and not friend.errors, host.errors + friend.errors
@@ -635,8 +637,10 @@ def test_a_scorekeeper_scores_a_hand_without_an_account(server: str, browser: An
     page.screenshot(path=str(ARTIFACTS / "scorer-1-example.png"), full_page=True)
     page.fill("#sc-E-concealed", "11m")
     page.click("#sc-score")
-    page.wait_for_selector("#sc-error")
-    assert "players.E" in page.inner_text("#sc-error")
+    page.wait_for_selector("#sc-error[data-field=sc-E-concealed]")
+    assert page.inner_text("#sc-error").startswith("東: ")
+    assert page.get_attribute("#sc-E-concealed", "aria-invalid") == "true"
+    assert page.evaluate("document.activeElement.id") == "sc-E-concealed"
     assert page.query_selector("#sc-result") is None
     _no_horizontal_scroll(page)
     assert not errors, errors

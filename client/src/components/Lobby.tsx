@@ -109,6 +109,13 @@ function FriendCode(): JSX.Element {
   const [text, setText] = useState(inviteCode.value ?? "");
   const [bad, setBad] = useState(false);
   const invited = inviteCode.value;
+  useEffect(() => {
+    // an invite link opened on a lobby scrolled down: bring the invitation into sight
+    if (invited) {
+      setText(invited);
+      document.getElementById("friend-code")?.scrollIntoView?.({ block: "start" });
+    }
+  }, [invited]);
   const submit = (e: Event) => {
     e.preventDefault();
     const code = normaliseCode(text);

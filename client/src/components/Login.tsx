@@ -3,6 +3,7 @@ import { useState } from "preact/hooks";
 import { errorText, t } from "../i18n";
 import { ApiError } from "../net/api";
 import { login } from "../session";
+import { inviteCode } from "../store";
 
 export function Login(): JSX.Element {
   const [name, setName] = useState("");
@@ -24,6 +25,11 @@ export function Login(): JSX.Element {
     <main class="login" id="login">
       <h2>{t("welcome")}</h2>
       <p class="muted">{t("intro")}</p>
+      {inviteCode.value ? (
+        <p class="invited" id="login-invited">
+          {t("loginInvited", { code: inviteCode.value })}
+        </p>
+      ) : null}
       <form
         onSubmit={(e) => {
           e.preventDefault();

@@ -5,7 +5,7 @@ import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { splitCodes } from "../game/notation";
 import { SEATS } from "../game/seats";
-import { t, winByName, windName } from "../i18n";
+import { t, type UiKey, winByName, windName } from "../i18n";
 import { ApiError, api } from "../net/api";
 import type { MazhanResult, Seat } from "../protocol";
 import { go } from "../session";
@@ -71,6 +71,9 @@ export function meldList(text: string): string[] {
     .filter((m) => m.length > 0);
 }
 
+/** Tiles as typed: spaces dropped, letters in the notation's lower case ("9P" is 9p). */
+const tilesOf = (text: string): string => text.replace(/\s+/g, "").toLowerCase();
+
 /** The form as §11's JSON object (a drawn hand: no winner, no winning tile). */
 export function toRecord(f: ScorerForm): Record<string, unknown> {
   const won = f.winner !== "";
@@ -78,22 +81,54 @@ export function toRecord(f: ScorerForm): Record<string, unknown> {
   for (const s of SEATS) {
     const p = f.players[s];
     players[s] = {
-      concealed: p.concealed.replace(/\s+/g, ""),
-      melds: meldList(p.melds),
-      bonus: p.bonus.replace(/\s+/g, ""),
+      concealed: tilesOf(p.concealed),
+      melds: meldList(p.melds.toLowerCase()),
+      bonus: tilesOf(p.bonus),
     };
   }
   const discardLike = f.winBy === "discard" || f.winBy === "robbed_kong";
   return {
-    wild: f.wild.trim(),
+    wild: tilesOf(f.wild),
     winner: won ? f.winner : null,
-    win_tile: won && f.winBy !== "sha_zhu" && !f.tianhu ? f.winTile.trim() || null : null,
+    win_tile: won && f.winBy !== "sha_zhu" && !f.tianhu ? tilesOf(f.winTile) || null : null,
     win_by: won ? f.winBy : null,
     discarder: won && discardLike && f.discarder !== "" ? f.discarder : null,
     tianhu: won && f.tianhu,
     dihu: won && f.dihu,
     players,
   };
+}
+
+/** Where the scorer's error points (its leading path, as `players.E.melds[0]: …`): the
+ *  input's id and the field named in the page's language; the rest is the scorer's text. */
+export function errorPlace(message: string): { id: string | null; where: string; text: string } {
+  const m =
+    /^(players\.([ESWN])(?:\.(concealed|melds|bonus)(?:\[\d+\])?)?|wild|win_tile|winner|win_by|discarder|tianhu|dihu): (.*)$/s.exec(
+      message,
+    );
+  if (!m) return { id: null, where: "", text: message };
+  const [, path = "", seat, field, text = ""] = m;
+  if (seat) {
+    // a seat's field, or the seat as a whole (its count of tiles: the concealed tiles)
+    const label = { concealed: "scorerConcealed", melds: "scorerMelds", bonus: "bonus" } as const;
+    const part = (field ?? "concealed") as keyof typeof label;
+    return {
+      id: `sc-${seat}-${part}`,
+      where: field ? `${windName(seat)} · ${t(label[part])}` : windName(seat),
+      text,
+    };
+  }
+  const fields: Record<string, { id: string; label: UiKey }> = {
+    wild: { id: "sc-wild", label: "wild" },
+    win_tile: { id: "sc-wintile", label: "winTile" },
+    winner: { id: "sc-winner", label: "scorerWinner" },
+    win_by: { id: "sc-winby", label: "scorerHow" },
+    discarder: { id: "sc-discarder", label: "scorerDiscarder" },
+    tianhu: { id: "sc-tianhu", label: "scorerTianhu" },
+    dihu: { id: "sc-dihu", label: "scorerDihu" },
+  };
+  const f = fields[path];
+  return f ? { id: f.id, where: t(f.label), text } : { id: null, where: "", text: message };
 }
 
 function Preview({ text, wild }: { text: string; wild: string }): JSX.Element | null {
@@ -105,6 +140,16 @@ function Preview({ text, wild }: { text: string; wild: string }): JSX.Element | 
         <Tile key={i} code={c} size="xs" wild={c === wild} />
       ))}
     </span>
+  );
+}
+
+function ScorerError({ message }: { message: string }): JSX.Element {
+  const place = errorPlace(message);
+  return (
+    <p class="error scorer-error" role="alert" id="sc-error" data-field={place.id ?? undefined}>
+      {place.where ? <b>{place.where}: </b> : null}
+      {place.text}
+    </p>
   );
 }
 
@@ -128,8 +173,11 @@ export function Scorer(): JSX.Element {
       setResult(answer.result);
     } catch (err) {
       setResult(null);
-      if (err instanceof ApiError && err.code === "invalid_hand") setError(err.message);
-      else setError(t("scorerFailed"));
+      if (err instanceof ApiError && err.code === "invalid_hand") {
+        setError(err.message);
+        const place = errorPlace(err.message);
+        if (place.id) document.getElementById(place.id)?.focus();
+      } else setError(t("scorerFailed"));
     } finally {
       setBusy(false);
     }
@@ -138,7 +186,8 @@ export function Scorer(): JSX.Element {
     // the settlement comes below a long form: bring it into sight (on a phone, off screen)
     if (result) document.getElementById("sc-result")?.scrollIntoView?.({ block: "start" });
   }, [result]);
-  const wild = form.wild.trim();
+  const bad = error ? errorPlace(error).id : null;
+  const wild = form.wild.trim().toLowerCase();
   const won = form.winner !== "";
   const discardLike = form.winBy === "discard" || form.winBy === "robbed_kong";
   return (
@@ -169,6 +218,7 @@ export function Scorer(): JSX.Element {
             <span>{t("wild")}</span>
             <input
               id="sc-wild"
+              aria-invalid={bad === "sc-wild" ? "true" : undefined}
               value={form.wild}
               maxLength={4}
               autocomplete="off"
@@ -182,6 +232,7 @@ export function Scorer(): JSX.Element {
             <span>{t("scorerWinner")}</span>
             <select
               id="sc-winner"
+              aria-invalid={bad === "sc-winner" ? "true" : undefined}
               value={form.winner}
               onChange={(e) =>
                 set({ winner: (e.currentTarget as HTMLSelectElement).value as Seat | "" })
@@ -201,6 +252,7 @@ export function Scorer(): JSX.Element {
                 <span>{t("scorerHow")}</span>
                 <select
                   id="sc-winby"
+                  aria-invalid={bad === "sc-winby" ? "true" : undefined}
                   value={form.winBy}
                   onChange={(e) =>
                     set({ winBy: (e.currentTarget as HTMLSelectElement).value as WinBy })
@@ -218,6 +270,7 @@ export function Scorer(): JSX.Element {
                   <span>{t("winTile")}</span>
                   <input
                     id="sc-wintile"
+                    aria-invalid={bad === "sc-wintile" ? "true" : undefined}
                     value={form.winTile}
                     maxLength={4}
                     autocomplete="off"
@@ -230,9 +283,12 @@ export function Scorer(): JSX.Element {
               ) : null}
               {discardLike ? (
                 <label>
-                  <span>{t("scorerDiscarder")}</span>
+                  <span>
+                    {t(form.winBy === "robbed_kong" ? "scorerRobbed" : "scorerDiscarder")}
+                  </span>
                   <select
                     id="sc-discarder"
+                    aria-invalid={bad === "sc-discarder" ? "true" : undefined}
                     value={form.discarder}
                     onChange={(e) =>
                       set({ discarder: (e.currentTarget as HTMLSelectElement).value as Seat | "" })
@@ -251,6 +307,7 @@ export function Scorer(): JSX.Element {
                 <input
                   type="checkbox"
                   id="sc-tianhu"
+                  aria-invalid={bad === "sc-tianhu" ? "true" : undefined}
                   checked={form.tianhu}
                   onChange={(e) => set({ tianhu: (e.currentTarget as HTMLInputElement).checked })}
                 />
@@ -260,6 +317,7 @@ export function Scorer(): JSX.Element {
                 <input
                   type="checkbox"
                   id="sc-dihu"
+                  aria-invalid={bad === "sc-dihu" ? "true" : undefined}
                   checked={form.dihu}
                   onChange={(e) => set({ dihu: (e.currentTarget as HTMLInputElement).checked })}
                 />
@@ -281,6 +339,7 @@ export function Scorer(): JSX.Element {
                 <span>{t("scorerConcealed")}</span>
                 <input
                   id={`sc-${s}-concealed`}
+                  aria-invalid={bad === `sc-${s}-concealed` ? "true" : undefined}
                   value={form.players[s].concealed}
                   maxLength={120}
                   autocomplete="off"
@@ -295,6 +354,7 @@ export function Scorer(): JSX.Element {
                 <span>{t("scorerMelds")}</span>
                 <input
                   id={`sc-${s}-melds`}
+                  aria-invalid={bad === `sc-${s}-melds` ? "true" : undefined}
                   value={form.players[s].melds}
                   maxLength={200}
                   autocomplete="off"
@@ -309,6 +369,7 @@ export function Scorer(): JSX.Element {
                 <span>{t("bonus")}</span>
                 <input
                   id={`sc-${s}-bonus`}
+                  aria-invalid={bad === `sc-${s}-bonus` ? "true" : undefined}
                   value={form.players[s].bonus}
                   maxLength={60}
                   autocomplete="off"
@@ -328,11 +389,7 @@ export function Scorer(): JSX.Element {
             {t("scorerScore")}
           </button>
         </div>
-        {error ? (
-          <p class="error scorer-error" role="alert" id="sc-error">
-            {error}
-          </p>
-        ) : null}
+        {error ? <ScorerError message={error} /> : null}
       </form>
       {result ? (
         <section class="scorer-result" id="sc-result" aria-label={t("scorerResult")}>

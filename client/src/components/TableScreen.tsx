@@ -1,7 +1,7 @@
 // The table a player sits at: the game, its controls, the move log, the settlement (which
 // stays until the player confirms the next hand or leaves), an escape notice.
 import type { JSX } from "preact";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { SEATS } from "../game/seats";
 import { roomName, t, windName } from "../i18n";
 import type {
@@ -120,18 +120,40 @@ function WaitingRoom(): JSX.Element {
   );
 }
 
+/** Copy a private table's invite link; a toast says whether it worked. */
+async function copyLink(code: string): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(inviteLink(code));
+    toast({ ui: "linkCopied" });
+  } catch {
+    // no clipboard (an insecure page, a refusal): the link is on the waiting screen
+    toast({ ui: "linkNotCopied" }, { link: inviteLink(code) }, "warn");
+  }
+}
+
+/** A private table's code in the table bar, during a hand too (a late friend needs it). */
+function CodeChip({ code }: { code: string }): JSX.Element {
+  return (
+    <button
+      type="button"
+      class="code-chip"
+      data-action="copy-code"
+      data-code={code}
+      title={t("copyLink")}
+      onClick={() => void copyLink(code)}
+    >
+      {t("friends")} <b>{code}</b>
+    </button>
+  );
+}
+
 /** A private table's code and link to share, and the bots for the seats still empty. */
 function FriendsPanel({ code, full }: { code: string; full: boolean }): JSX.Element {
   const link = inviteLink(code);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(link);
-      toast({ ui: "linkCopied" });
-    } catch {
-      // no clipboard (an insecure page, a refusal): the link is on screen to copy by hand
-      toast({ error: "other" }, undefined, "error");
-    }
-  };
+  // one press asks once: a second before the table answers would come after the hand began
+  const [asked, setAsked] = useState(false);
+  useEffect(() => setAsked(false), [full]);
+  const copy = () => copyLink(code);
   return (
     <section class="friends-panel" data-code={code}>
       <p class="friends-code">
@@ -154,7 +176,16 @@ function FriendsPanel({ code, full }: { code: string; full: boolean }): JSX.Elem
         </button>
       </div>
       {full ? null : (
-        <button type="button" class="primary" data-action="fill" onClick={() => fillBots()}>
+        <button
+          type="button"
+          class="primary"
+          data-action="fill"
+          disabled={asked}
+          onClick={() => {
+            setAsked(true);
+            fillBots();
+          }}
+        >
           {t("fillBots")}
         </button>
       )}
@@ -327,6 +358,7 @@ export function TableScreen(): JSX.Element {
     >
       <div class="table-bar">
         <span class="room">{room ? roomName(room) : ""}</span>
+        {ts?.code ? <CodeChip code={ts.code} /> : null}
         {info ? (
           <span data-hand={info.hand}>
             {t("handNo", { n: ts?.handNo || info.hand })}{" "}
