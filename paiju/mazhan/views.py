@@ -438,15 +438,14 @@ def scored_json(hand: FinishedHand) -> dict[str, Any]:
     """A finished hand given to the scorer (§11), scored and laid out as a finished hand's
     view lays out its result (``result`` of the final view: every hand, every score
     explained, the payments), for a page that shows it as the table's settlement does.
+    The hand is taken as checked (:meth:`FinishedHand.from_json` checks what it reads).
 
     >>> from paiju.mazhan.record import EXAMPLE
     >>> r = scored_json(FinishedHand.from_json(EXAMPLE))
     >>> r["winner"], r["scores"]["S"]["value"], r["net"]["S"], r["hands"]["S"]["melds"][0]
     ('S', 320, 1280, {'kind': 'pung', 'tiles': ['7z', '7z', '7z'], 'claimed': None, 'from': None})
 
-    Raises :class:`~paiju.errors.InvalidHandError` when the hand breaks the rules.
     """
-    hand.validate()
     settlement = score(hand)
     return {
         "winner": None if hand.winner is None else hand.winner.value,

@@ -80,6 +80,9 @@ class Settings(BaseSettings):
     login_limits_account: str = "5/minute;20/hour;100/day"
     login_limits_address: str = "20/minute;200/hour;1000/day"
     register_limits_address: str = "20/minute;200/day"
+    #: hands scored by ``POST /api/score`` per address (no account needed; a hand may cost
+    #: up to about 0.1 s of CPU, so a generous human pace and no more)
+    score_limits_address: str = "30/minute;300/hour"
     hash_concurrency: int = Field(2, ge=1)
     hash_queue: int = Field(16, ge=0)
     ws_max_bytes: int = Field(4096, ge=256, le=1_048_576)
@@ -112,7 +115,12 @@ class Settings(BaseSettings):
             out.append(o)
         return tuple(out)
 
-    @field_validator("login_limits_account", "login_limits_address", "register_limits_address")
+    @field_validator(
+        "login_limits_account",
+        "login_limits_address",
+        "register_limits_address",
+        "score_limits_address",
+    )
     @classmethod
     def _limits(cls, value: str) -> str:
         from limits import parse_many

@@ -96,6 +96,7 @@ class Throttle:
         self.account_limits = parse_many(settings.login_limits_account)
         self.address_limits = parse_many(settings.login_limits_address)
         self.register_limits = parse_many(settings.register_limits_address)
+        self.score_limits = parse_many(settings.score_limits_address)
         self._memory = MovingWindowRateLimiter(MemoryStorage())
         self._storage: Storage | None = None
         self._shared: MovingWindowRateLimiter | None = None
@@ -202,4 +203,17 @@ class Throttle:
         if wait:
             raise Throttled(wait, "new accounts from your address")
         for item in self.register_limits:
+            await self._call("hit", item, ident)
+
+    async def score(self, address: str) -> None:
+        """Count a hand sent to the scorer, or refuse it while the address is over its
+        limits (``POST /api/score`` needs no account).
+
+        Raises :class:`Throttled`.
+        """
+        ident = ("score-addr", _id(address))
+        wait = await self._wait(self.score_limits, ident)
+        if wait:
+            raise Throttled(wait, "hands scored from your address")
+        for item in self.score_limits:
             await self._call("hit", item, ident)

@@ -3,6 +3,7 @@ the table's settlement is, for the browser's scorer page; bad hands are clear er
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from paiju.mazhan.record import EXAMPLE
 from paiju.protocol.views import MazhanResult
 from paiju.server.app import create_app
 from paiju.server.config import Settings
+from paiju.server.routes.scorer import QUEUE
 
 
 @pytest.fixture
@@ -53,3 +55,39 @@ def test_a_bad_hand_is_a_clear_error(client: TestClient) -> None:
     assert garbled.status_code in (400, 422) and "error" in garbled.json()
     huge = client.post("/api/score", json={"wild": "1m" * 20_000})
     assert huge.status_code == 413
+
+
+def test_a_hand_sent_as_a_form_is_read_as_json(client: TestClient) -> None:
+    """``curl -d @hand.json`` sends a form's content type: the body is still the hand."""
+    body = json.dumps(EXAMPLE).encode()
+    headers = {"content-type": "application/x-www-form-urlencoded"}
+    answer = client.post("/api/score", content=body, headers=headers)
+    assert answer.status_code == 200 and answer.json()["result"]["net"]["S"] == 1280
+    nested = client.post("/api/score", content=b"[" * 5_000 + b"]" * 5_000)  # under 16 KiB
+    assert nested.status_code == 400 and nested.json()["error"]["code"] == "invalid_hand"
+    form = client.post("/api/score", content=b"wild=9s", headers=headers)
+    assert form.status_code == 400
+    assert form.json()["error"]["message"].startswith("the body is not JSON: ")
+
+
+def test_the_scorer_is_limited_per_address_and_never_queues_without_end(
+    tmp_path: Path,
+) -> None:
+    """Each address may score ``PAIJU_SCORE_LIMITS_ADDRESS`` hands (here 3 a minute): the
+    next is 429 with its wait; with :data:`QUEUE` hands waiting the next is 503 busy."""
+    settings = Settings(
+        database_url=f"sqlite:///{tmp_path / 'paiju.db'}",
+        data_dir=tmp_path,
+        score_limits_address="3/minute",
+    )
+    with TestClient(create_app(settings)) as c:
+        for _ in range(3):
+            assert c.post("/api/score", json=EXAMPLE).status_code == 200
+        refused = c.post("/api/score", json=EXAMPLE)
+        assert refused.status_code == 429
+        assert refused.json()["error"]["code"] == "rate_limited"
+    with TestClient(create_app(settings)) as c:
+        assert c.post("/api/score", json=EXAMPLE).status_code == 200  # the gate exists now
+        c.app.state.score_gate.waiting = QUEUE  # type: ignore[attr-defined]
+        busy = c.post("/api/score", json=EXAMPLE)
+        assert busy.status_code == 503 and busy.json()["error"]["code"] == "busy"
