@@ -83,10 +83,10 @@ export function joinPrivate(room: string, level?: BotLevel): void {
   else send({ type: "join", room, private: true });
 }
 
-/** A private table's code as typed: six letters and digits, any case, spaces ignored. */
+/** A private table's code as typed: eight letters and digits, any case, spaces ignored. */
 export function normaliseCode(text: string): string | null {
   const code = text.replace(/[\s-]/g, "").toUpperCase();
-  return /^[A-Z0-9]{6}$/.test(code) ? code : null;
+  return /^[A-Z0-9]{8}$/.test(code) ? code : null;
 }
 
 /** Sit at a friend's private table by its code. */
@@ -126,7 +126,7 @@ export function routeToHash(r: Route): string {
 export function hashToRoute(hash: string): Route | null {
   const m = /^#\/replay\/(\d+)(?:\/(\d+))?$/.exec(hash);
   if (m) return { name: "replay", hand: Number(m[1]), step: Number(m[2] ?? 0) };
-  const invite = /^#\/join\/([A-Za-z0-9]{6})$/.exec(hash);
+  const invite = /^#\/join\/([A-Za-z0-9]{8})$/.exec(hash);
   if (invite?.[1]) {
     // an invite link: the lobby offers the friend's table (the code waits there)
     inviteCode.value = invite[1].toUpperCase();

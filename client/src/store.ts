@@ -260,6 +260,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
         if (seated.value && seated.value.table !== m.table) clearTable();
         seated.value = { table: m.table, room: m.room, seat: m.seat };
         unseatedWhy.value = null;
+        inviteCode.value = null; // an invitation is done with once seated
         if (route.value.name !== "replay") route.value = { name: "table" };
       });
       return;

@@ -136,20 +136,20 @@ describe("a table for friends", () => {
 });
 
 describe("a table code as typed", () => {
-  it("is six letters and digits, any case, spaces and dashes ignored", () => {
-    expect(normaliseCode("abc234")).toBe("ABC234");
-    expect(normaliseCode(" ABC-234 ")).toBe("ABC234");
-    expect(normaliseCode("ABC23")).toBeNull();
-    expect(normaliseCode("ABC2345")).toBeNull();
-    expect(normaliseCode("ABC23!")).toBeNull();
+  it("is eight letters and digits, any case, spaces and dashes ignored", () => {
+    expect(normaliseCode("abcd2345")).toBe("ABCD2345");
+    expect(normaliseCode(" ABCD-2345 ")).toBe("ABCD2345");
+    expect(normaliseCode("ABCD234")).toBeNull();
+    expect(normaliseCode("ABCD23456")).toBeNull();
+    expect(normaliseCode("ABCD234!")).toBeNull();
   });
 
   it("comes from an invite link: the lobby offers it", () => {
-    expect(inviteLink("ABC234", "https://paiju.example")).toBe(
-      "https://paiju.example/#/join/ABC234",
+    expect(inviteLink("ABCD2345", "https://paiju.example")).toBe(
+      "https://paiju.example/#/join/ABCD2345",
     );
-    expect(hashToRoute("#/join/abc234")).toEqual({ name: "lobby" });
-    expect(inviteCode.value).toBe("ABC234");
+    expect(hashToRoute("#/join/abcd2345")).toEqual({ name: "lobby" });
+    expect(inviteCode.value).toBe("ABCD2345");
     expect(hashToRoute("#/join/abc")).toBeNull();
     inviteCode.value = null;
   });

@@ -302,12 +302,12 @@ class Cluster:
             tid = None
         data = message.model_dump()
         if tid is None:
+            if isinstance(message, Join):  # matched afresh: an earlier join may have failed
+                await self._matchmake(account_id, name, message)
+                return
             pending = self._pending.get(account_id)
             if pending is not None:  # a join went to that process: keep the order
                 self._forward(pending, account_id, name, data)
-                return
-            if isinstance(message, Join):
-                await self._matchmake(account_id, name, message)
                 return
             raise ServerError("not_seated", "join a room first")
         self._pending.pop(account_id, None)

@@ -34,7 +34,8 @@ __all__ = ["CODE_ALPHABET", "Hub", "new_code"]
 
 log = logging.getLogger("paiju.hub")
 
-#: A private table's code: six of these (no 0/O or 1/I to misread), about 10^9 codes.
+#: A private table's code: eight of these (no 0/O or 1/I to misread): 2^40, about 10^12
+#: codes, so guessing one of a few thousand open tables takes months at 40 joins a second.
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 
@@ -43,9 +44,9 @@ def new_code() -> str:
 
     >>> c = new_code()
     >>> len(c), set(c) <= set(CODE_ALPHABET)
-    (6, True)
+    (8, True)
     """
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
 
 
 def unknown_code(code: str) -> ServerError:
@@ -312,6 +313,10 @@ class Hub:
                     f"{room.title} needs {room.min_balance} points; you have {balance}",
                     402,
                 )
+            if message.code is not None:  # looked up again: the table may have gone meanwhile
+                friends = self.by_code(message.code)
+                if friends is None or not friends.machine.accounts:
+                    raise unknown_code(message.code)
             if friends is not None:
                 if friends.machine.live:
                     raise ServerError(

@@ -54,8 +54,9 @@ class Join(_Message):
     )
     code: str | None = Field(
         None,
-        pattern=r"^[A-Za-z0-9]{6}$",
-        description="sit at the private table with this code (six letters and digits, either case)",
+        pattern=r"^[A-Za-z0-9]{8}$",
+        description="sit at the private table with this code (eight letters and digits, "
+        "either case; no room or level with it)",
     )
     level: Level | None = Field(
         None,
@@ -66,6 +67,10 @@ class Join(_Message):
     def _one_kind(self) -> Join:
         if self.alone + self.private + (self.code is not None) > 1:
             raise ValueError("choose one of alone, private and code")
+        if self.code is not None and (self.room or self.level is not None):
+            raise ValueError("a code names the table: leave out room and level")
+        if self.code is None and not self.room:
+            raise ValueError("room: a join names a room (or the code of a friend's table)")
         return self
 
 

@@ -170,6 +170,8 @@ class TableMachine:
         self._bots: list[Bot | None] = [None, None, None, None]
         self._bot_names: list[str | None] = [None, None, None, None]
         self._keep: dict[int, list[dict[str, Any]]] = {}  # resent on reconnect until ready
+        #: at a table for friends: the bot each claiming person's seat was taken from
+        self._displaced: dict[int, tuple[int, Player | None]] = {}
 
     # --- the machine's one entry ---------------------------------------------------------
 
@@ -309,7 +311,10 @@ class TableMachine:
         if event.code == "seat_taken" and isinstance(write, io.ClaimSeat):
             seat = self.seat_of(write.account)
             if seat is not None:
-                self.seats[seat] = None
+                # a bot that gave its seat up for this person sits down again
+                back = self._displaced.pop(write.account, (seat, None))
+                self.seats[seat] = back[1] if back[0] == seat else None
+                self._broadcast_table()
             self._error(write.account, "already_seated", "you sit at another table already")
             self._changed()
             self._maybe_empty()
@@ -402,13 +407,20 @@ class TableMachine:
         if self.seat_of(event.account) is not None:
             self._connect(event.account)
             return
+        if self.code is not None and self.live:
+            self._error(
+                event.account, "table_playing", "a hand is being played there: join when it ends"
+            )
+            return
         free = next((i for i, p in enumerate(self.seats) if p is None), None)
-        if free is None and self.code is not None and not self.live:
+        if free is None and self.code is not None:
             # at a table for friends a bot keeps a seat only until a friend comes for it
             free = next(
                 (i for i, p in enumerate(self.seats) if p is not None and p.account is None),
                 None,
             )
+            if free is not None:
+                self._displaced[event.account] = (free, self.seats[free])
         if free is None:
             self._error(event.account, "table_full", "the table is full")
             return
@@ -433,6 +445,7 @@ class TableMachine:
         p = self.seats[seat]
         assert p is not None
         p.claiming = False
+        self._displaced.pop(account, None)
         self._send(account, self._seated(seat))
         self._arm_ready(account)
         self._friends_clocks()
@@ -523,6 +536,7 @@ class TableMachine:
         if seat is None:
             return
         self.seats[seat] = None
+        self._displaced.pop(account, None)
         self._cancel(f"ready:{account}")
         self._cancel(f"away:{account}")
         self._ready_deadline.pop(account, None)
@@ -1200,7 +1214,9 @@ def restore(
     Raises :class:`~paiju.errors.ReplayError` when the log does not replay (the caller
     quarantines the hand).
     """
-    m = make(table_id, room, timing, rng, code=code)
+    # the bots' level is the table's (a table of one's own or for friends may have chosen it)
+    level = next((rec.get("level") for rec in seats.values() if rec.get("bot")), None)
+    m = make(table_id, room, timing, rng, code=code, level=level)
     g = m.game
     for i, letter in enumerate(_SEATS):
         rec = seats[letter]

@@ -368,15 +368,16 @@ def test_friends_on_two_processes_sit_at_one_private_table_by_its_code(world: Wo
     host.send(json.dumps({"type": "join", "room": "mazhan", "private": True}))
     table = recv_until(host, {"seated"})["table"]
     code = recv_until(host, {"table"})["code"]
-    stranger.send(json.dumps({"type": "join", "room": "mazhan"}))
-    assert recv_until(stranger, {"seated"})["table"] != table
-    unknown = "ZZZZZ2" if code != "ZZZZZ2" else "ZZZZZ3"
-    friend.send(json.dumps({"type": "join", "code": unknown}))
-    assert recv_until(friend, {"error"})["code"] == "unknown_table"
     end = time.time() + 30  # the table's lease is registered through the outbox
     while not redis.Redis.from_url(REDIS).exists(f"{world.prefix}:lease:{table}"):
         assert time.time() < end, "the private table's lease never appeared"
         time.sleep(0.05)
+    # registered now, and still no stranger is sent there
+    stranger.send(json.dumps({"type": "join", "room": "mazhan"}))
+    assert recv_until(stranger, {"seated"})["table"] != table
+    unknown = "ZZZZZZZ2" if code != "ZZZZZZZ2" else "ZZZZZZZ3"
+    friend.send(json.dumps({"type": "join", "code": unknown}))
+    assert recv_until(friend, {"error"})["code"] == "unknown_table"
     friend.send(json.dumps({"type": "join", "code": code.lower()}))
     assert recv_until(friend, {"seated"})["table"] == table
     for ws in (host, friend):

@@ -203,6 +203,35 @@ def test_a_restart_in_mid_hand_rebuilds_the_table(db_url: str) -> None:
     books_balance(db_url)
 
 
+def test_a_restarted_private_table_is_still_private_and_joined_by_its_code(db_url: str) -> None:
+    """The code is kept with the table: after a restart in mid-hand the rebuilt table is
+    still for friends (its code in the table frame, its bots at the host's level), and a
+    friend who comes after the hand sits down by the code, in a bot's seat."""
+    with make(db_url) as client:
+        host_token, friend_token = (signup(client, n) for n in ("hostr", "friendr"))
+        with client.websocket_connect("/ws", headers=bearer(host_token)) as ws:
+            ws.send_json({"type": "join", "room": "mazhan", "private": True, "level": "easy"})
+            table = until(ws, {"seated"})["table"]
+            code = until(ws, {"table"})["code"]
+            ws.send_json({"type": "ready"})
+            ws.send_json({"type": "fill"})
+            first = until(ws, {"view"})
+    with make(db_url) as client, client.websocket_connect("/ws", headers=bearer(host_token)) as ws:
+        assert until(ws, {"seated"})["table"] == table
+        frame = until(ws, {"table"})
+        assert frame["code"] == code
+        assert {s["level"] for s in frame["seats"].values() if s["bot"]} == {"easy"}
+        settlement = until(ws, {"settlement"}, play=True)
+        assert settlement["hand"] == first["hand"]
+        with client.websocket_connect("/ws", headers=bearer(friend_token)) as friend:
+            friend.send_json({"type": "join", "code": code})
+            assert until(friend, {"seated"})["table"] == table
+            seats = until(friend, {"table"})["seats"]
+            people = sorted(s["name"] for s in seats.values() if not s["bot"])
+            assert people == ["friendr", "hostr"]
+    books_balance(db_url)
+
+
 def test_illegal_stale_and_out_of_turn_actions_change_nothing(db_url: str) -> None:
     # a turn long enough for the seven round trips below on a loaded machine (a timeout's
     # auto-move would make the later answers stale_version)
@@ -478,11 +507,12 @@ def test_friends_sit_together_at_a_private_table_by_its_code(db_url: str) -> Non
             host.send_json({"type": "join", "room": "mazhan", "private": True, "level": "easy"})
             table = until(host, {"seated"})["table"]
             code = until(host, {"table"})["code"]
-            assert isinstance(code, str) and len(code) == 6 and code.isupper()
+            assert isinstance(code, str) and len(code) == 8 and code.isupper()
             host.send_json({"type": "ready"})
             stranger.send_json({"type": "join", "room": "mazhan"})
             assert until(stranger, {"seated"})["table"] != table
-            friend.send_json({"type": "join", "code": "ZZZZZ2" if code != "ZZZZZ2" else "ZZZZZ3"})
+            unknown = "ZZZZZZZ2" if code != "ZZZZZZZ2" else "ZZZZZZZ3"
+            friend.send_json({"type": "join", "code": unknown})
             assert until(friend, {"error"})["code"] == "unknown_table"
             friend.send_json({"type": "join", "code": "abc"})
             assert until(friend, {"error"})["code"] == "bad_message"

@@ -575,3 +575,50 @@ def test_a_table_for_friends_runs_its_ready_clock_only_while_four_sit_there() ->
     assert sim.last(3, "table")["ready_seconds"] is None
     sim.run(600.0)
     assert sim.machine.seat_of(3) is not None
+
+
+def test_a_bot_that_gave_its_seat_to_a_friend_sits_down_again_if_the_seat_fails() -> None:
+    """Between hands a friend takes a bot's seat; when the friend's seat cannot be written
+    (they sit at another table already) the bot is back, and the table says so."""
+    ledger = Ledger()
+    sim = Sim(MAZHAN, code="QQQQ2345", ledger=ledger, table_id=1)
+    sim.join(1, "ana")
+    sim.ready(1)
+    sim.feed(io.Fill(1))
+    sim.run(1.0)
+    sim.play_until_over(1)
+    other = Sim(MAZHAN, ledger=ledger, table_id=2)
+    other.join(3, "cy")  # cy sits at another table
+    sim.join(3, "cy")
+    assert sim.frames[3][-1]["code"] == "already_seated"
+    seats = sim.last(1, "table")["seats"]
+    assert [s is not None and s["bot"] for s in seats.values()].count(True) == 3
+    assert sim.machine.friend_seats == 3
+
+
+def test_a_join_by_code_during_a_hand_is_table_playing() -> None:
+    sim = Sim(MAZHAN, code="QQQQ2345")
+    sim.join(1, "ana")
+    sim.ready(1)
+    sim.feed(io.Fill(1))
+    sim.run(1.0)
+    assert sim.machine.phase == "live"
+    sim.join(2, "bo")
+    assert sim.frames[2][-1]["code"] == "table_playing"
+
+
+def test_a_restored_table_keeps_its_bots_level() -> None:
+    sim = Sim(MAZHAN, code="XYZW7890")
+    sim.machine.level = "easy"
+    sim.join(1, "ana")
+    sim.ready(1)
+    sim.feed(io.Fill(1))
+    sim.run(1.0)
+    hand_id = max(sim.ledger.hands)
+    start: io.StartHand = sim.ledger.hands[hand_id]["start"]
+    m, _ = restore(
+        start.table, MAZHAN, Timing(), random.Random(0), hand_id=hand_id,
+        hand_no=start.hand_no, seed=start.seed, stake=start.stake, setup=start.setup,
+        seats=start.seats, actions=[], balances={1: 10_000}, now=0.0, code="XYZW7890",
+    )  # fmt: skip
+    assert m.level == "easy" and MAZHAN.level != "easy"

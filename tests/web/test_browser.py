@@ -590,7 +590,7 @@ def test_friends_meet_at_a_table_by_its_link(server: str, browser: Any) -> None:
     host.page.wait_for_selector(".friends-panel")
     code = host.page.inner_text("#table-code-shown")
     link = host.page.input_value(".invite-link")
-    assert len(code) == 6 and link == f"{server}/#/join/{code}"
+    assert len(code) == 8 and link == f"{server}/#/join/{code}"
     host.shot("friends-1-host-waits")
     friend = Player(browser, server, "好朋友", PHONE)
     friend.page.goto(link)

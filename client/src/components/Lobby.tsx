@@ -120,10 +120,7 @@ function FriendCode(): JSX.Element {
     e.preventDefault();
     const code = normaliseCode(text);
     setBad(code === null);
-    if (code) {
-      inviteCode.value = null;
-      joinCode(code);
-    }
+    if (code) joinCode(code); // the invitation stays until a seat is taken
   };
   return (
     <form

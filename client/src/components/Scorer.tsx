@@ -235,7 +235,11 @@ export function Scorer(): JSX.Element {
               aria-invalid={bad === "sc-winner" ? "true" : undefined}
               value={form.winner}
               onChange={(e) =>
-                set({ winner: (e.currentTarget as HTMLSelectElement).value as Seat | "" })
+                // a discarder that is now the winner is no discarder
+                set({
+                  winner: (e.currentTarget as HTMLSelectElement).value as Seat | "",
+                  discarder: "",
+                })
               }
             >
               <option value="">{t("scorerNoWinner")}</option>

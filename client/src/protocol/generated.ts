@@ -16,7 +16,7 @@ export type Alone = boolean;
  */
 export type Private = boolean;
 /**
- * sit at the private table with this code (six letters and digits, either case)
+ * sit at the private table with this code (eight letters and digits, either case; no room or level with it)
  */
 export type Code = string | null;
 /**
