@@ -264,6 +264,18 @@ def markdown(r: dict[str, Any]) -> list[str]:
 PPO_RECORD = Path(__file__).resolve().parent / "ppo_baseline.json"
 
 
+def _interval(ci: list[float] | None, digits: int = 2) -> str:
+    """A recorded 95% interval as ``[lo, hi]``; ``None`` (one deal) has none.
+
+    >>> _interval([1.0, 2.5]), _interval(None)
+    ('[+1.00, +2.50]', '(n < 2: no interval)')
+    """
+    if ci is None:
+        return "(n < 2: no interval)"
+    lo, hi = ci
+    return f"[{lo:+.{digits}f}, {hi:+.{digits}f}]"
+
+
 def ppo_markdown(path: Path = PPO_RECORD) -> list[str]:
     """The PPO baseline's section of ``benchmarks/RESULTS.md``, from its recorded run."""
     lines = ["## PPO baseline against `greedy` (`examples/train_ppo.py`)", ""]
@@ -271,7 +283,6 @@ def ppo_markdown(path: Path = PPO_RECORD) -> list[str]:
         return [*lines, "No recorded run."]
     r = json.loads(path.read_text())
     ev = r["evaluation"]
-    lo, hi = ev["ci95"]
     load = r.get("load") or [0.0]
     imitate = r.get("args", {}).get("imitate", "none")
     warm = (
@@ -288,7 +299,7 @@ def ppo_markdown(path: Path = PPO_RECORD) -> list[str]:
         "",
         "| policy against 3 greedy | mean net per hand (胡) | 95% interval | win rate |",
         "|---|---:|---:|---:|",
-        f"| trained policy | {ev['mean_net']:+.1f} | [{lo:+.1f}, {hi:+.1f}] "
+        f"| trained policy | {ev['mean_net']:+.1f} | {_interval(ev['ci95'], 1)} "
         f"| {ev['win_rate']:.1%} |",
     ]
     imitation = r.get("imitation")
@@ -311,21 +322,19 @@ def ppo_markdown(path: Path = PPO_RECORD) -> list[str]:
             "|---:|---:|---|---:|---:|---|",
         ]
         for a in arena:
-            lo_a, hi_a = a["ci95"]
             lines.append(
                 f"| {a['hands']:,} | {a['seed']} | {a['pair']} | {a['mean']:+.2f} "
-                f"| [{lo_a:+.2f}, {hi_a:+.2f}] | `{a['command']}` |"
+                f"| {_interval(a['ci95'])} | `{a['command']}` |"
             )
     soak = r.get("soak")
     if isinstance(soak, dict):
         sev = soak["evaluation"]
-        slo, shi = sev["ci95"]
         lines += [
             "",
             f"The soak test, {soak['date']} (`{soak['command']}`): {soak['train_minutes']:.1f} "
             f"minutes, {soak['timesteps']:,} learner steps, held-out imitation "
             f"{soak['held_out_exact']:.1%}; {sev['hands']:,} duplicate hands against three "
-            f"greedy: **{sev['mean_net']:+.2f} [{slo:+.2f}, {shi:+.2f}]** 胡/hand, win rate "
+            f"greedy: **{sev['mean_net']:+.2f} {_interval(sev['ci95'])}** 胡/hand, win rate "
             f"{sev['win_rate']:.1%} ({soak['load_note']}).",
         ]
     lines += [

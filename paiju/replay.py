@@ -109,7 +109,8 @@ def check_seats(g: Game[Any, Any, Any, Any], record: Mapping[str, Any]) -> None:
         )
         if not ok:
             raise ReplayError(
-                f"players: expected the players 0–3, one in each seat of {where}; got {players!r}"
+                f"players: expected the players 0–3, one in each seat of {where}; "
+                f"got {_brief(players)}"
             )
     if "bots" in record:
         bots = record["bots"]
@@ -119,7 +120,19 @@ def check_seats(g: Game[Any, Any, Any, Any], record: Mapping[str, Any]) -> None:
             and all(isinstance(b, str) for b in bots.values())
         )
         if not ok:
-            raise ReplayError(f"bots: expected a bot name in each seat of {where}; got {bots!r}")
+            raise ReplayError(
+                f"bots: expected a bot name in each seat of {where}; got {_brief(bots)}"
+            )
+
+
+def _brief(value: object) -> str:
+    """A value as an error message shows it: whole when short, else cut, with its length.
+
+    >>> _brief({"E": 0}), _brief(list(range(100)))[-18:]
+    ("{'E': 0}", '… (390 characters)')
+    """
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:40]}… ({len(text):,} characters)"
 
 
 def check_record(record: Mapping[str, Any]) -> Any:

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Layout", "Planes", "Section", "cells"]
+__all__ = ["Layout", "Planes", "Section", "cells", "seat_index"]
 
 
 def cells(array: npt.NDArray[Any]) -> Any:
@@ -184,3 +184,26 @@ class Planes:
             out[: self.n_sets] = vals.reshape(self.n_sets, h, w)
         out[self.n_sets : self.extra_start] = ext[self._scalars][:, None, None]
         return out
+
+
+def seat_index(seat: Any) -> int:
+    """0–3 for a seat (E S W N) given as the engine's seat (either game's) or its letter.
+
+    >>> from paiju.mazhan.seats import Seat
+    >>> seat_index("W"), seat_index(Seat.N)
+    (2, 3)
+    >>> seat_index("X")
+    Traceback (most recent call last):
+    ...
+    ValueError: a seat is one of E, S, W, N; got 'X'
+
+    Raises ``ValueError`` for another letter, ``TypeError`` for anything else.
+    """
+    if isinstance(seat, str):
+        if seat not in ("E", "S", "W", "N"):
+            raise ValueError(f"a seat is one of E, S, W, N; got {seat!r}")
+        return "ESWN".index(seat)
+    number = getattr(seat, "number", None)
+    if not isinstance(number, int):
+        raise TypeError(f"a seat is a Seat or one of 'E', 'S', 'W', 'N'; got {seat!r}")
+    return number - 1

@@ -116,7 +116,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from paiju.env.layout import Layout, Planes, cells
+from paiju.env.layout import Layout, Planes, cells, seat_index
 from paiju.mazhan.actions import Action
 from paiju.mazhan.melds import MeldKind
 from paiju.mazhan.rules import Event, Phase, State, legal_actions_for
@@ -206,20 +206,8 @@ def index_action(index: int, seat: Any) -> Action:
     """
     if not 0 <= index < N_ACTIONS:
         raise ValueError(f"a Mazhan action index is 0–127, got {index}")
-    row: tuple[Action, ...] = ACTIONS[_seat_index(seat)]
+    row: tuple[Action, ...] = ACTIONS[seat_index(seat)]
     return row[index]
-
-
-def _seat_index(seat: Any) -> int:
-    """0–3 for a seat (E S W N) given as the engine's seat or its letter."""
-    if isinstance(seat, str):
-        if seat not in ("E", "S", "W", "N"):
-            raise ValueError(f"a seat is one of E, S, W, N; got {seat!r}")
-        return "ESWN".index(seat)
-    number = getattr(seat, "number", None)
-    if not isinstance(number, int):
-        raise TypeError(f"a seat is a Seat or one of 'E', 'S', 'W', 'N'; got {seat!r}")
-    return number - 1
 
 
 def _parse_index(index: int, seat: Any) -> Action:
