@@ -24,8 +24,8 @@ from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.hand import HandTiles, wait_indices, waiting_faces
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.record import FinishedHand
-from paiju.mazhan.rules import Phase, State, legal_actions_for, seat_version
-from paiju.mazhan.scoring import SeatScore, score
+from paiju.mazhan.rules import HandResult, Phase, State, legal_actions_for, seat_version
+from paiju.mazhan.scoring import SeatScore, Settlement, score
 from paiju.mazhan.seats import SEATS, Seat
 from paiju.mazhan.tiles import ALL_TILES, Tile
 
@@ -410,28 +410,15 @@ def _last(state: State, i: int) -> Last | None:
 def _result_json(state: State) -> dict[str, Any]:
     r = state.result
     assert r is not None
-    settlement = r.settlement
-    return {
-        "winner": None if r.winner is None else r.winner.value,
-        "win_by": None if r.win_by is None else r.win_by.value,
-        "win_tile": None if r.win_tile is None else str(r.win_tile),
-        "discarder": None if r.discarder is None else r.discarder.value,
-        "tianhu": r.tianhu,
-        "dihu": r.dihu,
-        "hands": {
-            s.value: {
-                "concealed": _codes(state.concealed(s)),
-                "melds": [m.to_json() for m in _seen_melds(state, k, k)],
-                "bonus": [str(ALL_TILES[b]) for b in state.bonus[k]],
-            }
-            for k, s in enumerate(SEATS)
-        },
-        "scores": {s.value: _score_json(settlement.players[s]) for s in SEATS},
-        "payments": [
-            {**p.to_json(), "dealer": Seat.E in (p.payer, p.payee)} for p in settlement.payments
-        ],
-        "net": {s.value: settlement.net[s] for s in SEATS},
+    hands = {
+        s.value: {
+            "concealed": _codes(state.concealed(s)),
+            "melds": [m.to_json() for m in _seen_melds(state, k, k)],
+            "bonus": [str(ALL_TILES[b]) for b in state.bonus[k]],
+        }
+        for k, s in enumerate(SEATS)
     }
+    return _outcome_json(r, hands, r.settlement)
 
 
 def scored_json(hand: FinishedHand) -> dict[str, Any]:
@@ -444,24 +431,31 @@ def scored_json(hand: FinishedHand) -> dict[str, Any]:
     >>> r = scored_json(FinishedHand.from_json(EXAMPLE))
     >>> r["winner"], r["scores"]["S"]["value"], r["net"]["S"], r["hands"]["S"]["melds"][0]
     ('S', 320, 1280, {'kind': 'pung', 'tiles': ['7z', '7z', '7z'], 'claimed': None, 'from': None})
-
     """
-    settlement = score(hand)
+    hands = {
+        s.value: {
+            "concealed": _codes(sorted(p.concealed, key=lambda t: t.index)),
+            "melds": [SeenMeld(m.kind, m.tiles, None, None).to_json() for m in p.melds],
+            "bonus": _codes(p.bonus),
+        }
+        for s, p in ((s, hand.players[s]) for s in SEATS)
+    }
+    return _outcome_json(hand, hands, score(hand))
+
+
+def _outcome_json(
+    how: HandResult | FinishedHand, hands: dict[str, Any], settlement: Settlement
+) -> dict[str, Any]:
+    """The result's JSON from how the hand ended (a played hand's or a scored one's: the
+    same fields), every seat's tiles and the settlement."""
     return {
-        "winner": None if hand.winner is None else hand.winner.value,
-        "win_by": None if hand.win_by is None else hand.win_by.value,
-        "win_tile": None if hand.win_tile is None else str(hand.win_tile),
-        "discarder": None if hand.discarder is None else hand.discarder.value,
-        "tianhu": hand.tianhu,
-        "dihu": hand.dihu,
-        "hands": {
-            s.value: {
-                "concealed": _codes(sorted(p.concealed, key=lambda t: t.index)),
-                "melds": [SeenMeld(m.kind, m.tiles, None, None).to_json() for m in p.melds],
-                "bonus": _codes(p.bonus),
-            }
-            for s, p in ((s, hand.players[s]) for s in SEATS)
-        },
+        "winner": None if how.winner is None else how.winner.value,
+        "win_by": None if how.win_by is None else how.win_by.value,
+        "win_tile": None if how.win_tile is None else str(how.win_tile),
+        "discarder": None if how.discarder is None else how.discarder.value,
+        "tianhu": how.tianhu,
+        "dihu": how.dihu,
+        "hands": hands,
         "scores": {s.value: _score_json(settlement.players[s]) for s in SEATS},
         "payments": [
             {**p.to_json(), "dealer": Seat.E in (p.payer, p.payee)} for p in settlement.payments

@@ -198,12 +198,7 @@ class Throttle:
 
         Raises :class:`Throttled`.
         """
-        ident = ("register-addr", _id(address))
-        wait = await self._wait(self.register_limits, ident)
-        if wait:
-            raise Throttled(wait, "new accounts from your address")
-        for item in self.register_limits:
-            await self._call("hit", item, ident)
+        await self._take(self.register_limits, ("register-addr", _id(address)), "new accounts")
 
     async def score(self, address: str) -> None:
         """Count a hand sent to the scorer, or refuse it while the address is over its
@@ -211,9 +206,14 @@ class Throttle:
 
         Raises :class:`Throttled`.
         """
-        ident = ("score-addr", _id(address))
-        wait = await self._wait(self.score_limits, ident)
+        await self._take(self.score_limits, ("score-addr", _id(address)), "hands scored")
+
+    async def _take(
+        self, items: Sequence[RateLimitItem], ident: tuple[str, ...], what: str
+    ) -> None:
+        """Count one more against ``items``, or refuse while they are full."""
+        wait = await self._wait(items, ident)
         if wait:
-            raise Throttled(wait, "hands scored from your address")
-        for item in self.score_limits:
+            raise Throttled(wait, f"{what} from your address")
+        for item in items:
             await self._call("hit", item, ident)

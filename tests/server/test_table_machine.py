@@ -538,22 +538,6 @@ def test_a_public_table_fills_itself_and_refuses_a_fill() -> None:
     assert sim.last(1, "error")["code"] == "not_private"
 
 
-def test_a_private_tables_code_survives_a_restore() -> None:
-    sim = Sim(MAZHAN, code="XYZ789")
-    sim.join(1, "ana")
-    sim.ready(1)
-    sim.feed(io.Fill(1))
-    sim.run(1.0)
-    hand_id = max(sim.ledger.hands)
-    start: io.StartHand = sim.ledger.hands[hand_id]["start"]
-    m, _ = restore(
-        start.table, MAZHAN, Timing(), random.Random(0), hand_id=hand_id,
-        hand_no=start.hand_no, seed=start.seed, stake=start.stake, setup=start.setup,
-        seats=start.seats, actions=[], balances={1: 10_000}, now=0.0, code="XYZ789",
-    )  # fmt: skip
-    assert m.code == "XYZ789" and m.open_seats == 0 and m.friend_seats == 0  # live
-
-
 def test_a_table_for_friends_runs_its_ready_clock_only_while_four_sit_there() -> None:
     """Friends gathering are not unseated for not confirming; once four sit there (friends
     or bots) the clock runs as at any table, and stands again when a seat empties."""
@@ -607,7 +591,7 @@ def test_a_join_by_code_during_a_hand_is_table_playing() -> None:
     assert sim.frames[2][-1]["code"] == "table_playing"
 
 
-def test_a_restored_table_keeps_its_bots_level() -> None:
+def test_a_restored_private_table_keeps_its_code_and_its_bots_level() -> None:
     sim = Sim(MAZHAN, code="XYZW7890")
     sim.machine.level = "easy"
     sim.join(1, "ana")
@@ -621,4 +605,5 @@ def test_a_restored_table_keeps_its_bots_level() -> None:
         hand_no=start.hand_no, seed=start.seed, stake=start.stake, setup=start.setup,
         seats=start.seats, actions=[], balances={1: 10_000}, now=0.0, code="XYZW7890",
     )  # fmt: skip
+    assert m.code == "XYZW7890" and m.open_seats == 0 and m.friend_seats == 0  # live
     assert m.level == "easy" and MAZHAN.level != "easy"
