@@ -98,6 +98,8 @@ export type ToastKey =
         | "paused"
         | "resumed"
         | "linkCopied"
+        | "friendJoined"
+        | "friendLeft"
         | "linkNotCopied"
         | "invitedSeated";
     }
@@ -138,6 +140,30 @@ export const paused = signal<{ at: number; left: number | null } | null>(null);
 export const unknownFrames = signal(0);
 /** A private table's code from an invite link (`#/join/CODE`): the lobby offers it. */
 export const inviteCode = signal<string | null>(null);
+
+/** The people (not bots) who sat down or left between two seatings, but this player. */
+export function peopleChange(
+  before: Record<Seat, SeatInfo | null>,
+  after: Record<Seat, SeatInfo | null>,
+  me: string | null,
+): { key: ToastKey; params: { name: string } }[] {
+  const people = (seats: Record<Seat, SeatInfo | null>) =>
+    new Set(
+      Object.values(seats)
+        .filter((s): s is SeatInfo => !!s && !s.bot && s.name !== me)
+        .map((s) => s.name),
+    );
+  const was = people(before);
+  const now = people(after);
+  return [
+    ...[...now]
+      .filter((n) => !was.has(n))
+      .map((name) => ({ key: { ui: "friendJoined" as const }, params: { name } })),
+    ...[...was]
+      .filter((n) => !now.has(n))
+      .map((name) => ({ key: { ui: "friendLeft" as const }, params: { name } })),
+  ];
+}
 
 export const game = computed<Game | null>(
   () =>
@@ -288,6 +314,11 @@ export function handle(raw: unknown, now: number = Date.now()): void {
         // a table that is not live and shows this seat unconfirmed: the ready button is back
         if (!m.live && mine && !mine.ready && before) readySent.value = false;
         if (mine?.ready) readySent.value = true;
+        // at a table for friends, who comes and goes between hands is said
+        if (before && before.table === m.table && m.code && !m.live) {
+          for (const who of peopleChange(before.seats, seats, name ?? null))
+            toast(who.key, who.params);
+        }
       });
       return;
     case "hand_start":

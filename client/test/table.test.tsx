@@ -4,7 +4,7 @@ import { seatName } from "../src/components/SeatBadge";
 import { TableScreen } from "../src/components/TableScreen";
 import type { ServerMessage } from "../src/protocol";
 import { hashToRoute, inviteLink, normaliseCode } from "../src/session";
-import { clearTable, handle, inviteCode, toasts } from "../src/store";
+import { clearTable, handle, inviteCode, peopleChange, toasts } from "../src/store";
 import { actView } from "./fixtures/mazhan";
 
 const person = (name: string, ready = false) => ({
@@ -152,5 +152,17 @@ describe("a table code as typed", () => {
     expect(inviteCode.value).toBe("ABCD2345");
     expect(hashToRoute("#/join/abc")).toBeNull();
     inviteCode.value = null;
+  });
+});
+
+describe("who comes and goes at a table for friends", () => {
+  it("names the people who sat down or left, not the bots and not this player", () => {
+    const bot = { ...person("春風"), bot: true };
+    const before = { E: person("me"), S: person("ana"), W: null, N: null };
+    const after = { E: person("me"), S: null, W: person("bo"), N: bot };
+    expect(peopleChange(before, after, "me")).toEqual([
+      { key: { ui: "friendJoined" }, params: { name: "bo" } },
+      { key: { ui: "friendLeft" }, params: { name: "ana" } },
+    ]);
   });
 });

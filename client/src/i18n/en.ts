@@ -36,6 +36,8 @@ export const en: Table = {
     privateShare: "Give your friends the code or the link: nobody else is seated here.",
     copyLink: "Copy link",
     linkCopied: "Link copied",
+    friendJoined: "{name} sat down",
+    friendLeft: "{name} left the table",
     linkNotCopied: "The link could not be copied: {link}",
     invitedSeated: "You were invited to table {code}: leave this table to join it",
     loginInvited: "You were invited to table {code}: log in or register to sit down there",

@@ -36,6 +36,8 @@ export const zh = {
     privateShare: "把代碼或連結發給好友：其他人不會被安排到這桌。",
     copyLink: "複製連結",
     linkCopied: "已複製連結",
+    friendJoined: "{name} 入座了",
+    friendLeft: "{name} 離開了牌桌",
     linkNotCopied: "無法複製連結：{link}",
     invitedSeated: "你受邀加入牌桌 {code}：請先離開這一桌",
     loginInvited: "你受邀加入牌桌 {code}：登入或註冊後即可入座",
