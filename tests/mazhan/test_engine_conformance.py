@@ -77,8 +77,19 @@ def playout(seed: int, bots: list[RandomBot | GreedyBot]) -> tuple[State, list[A
 
 @pytest.mark.parametrize("kind", ["random", "greedy"])
 def test_playouts_keep_every_invariant(kind: str) -> None:
+    _playouts(kind, 500 if kind == "random" else 400)
+
+
+@pytest.mark.soak
+def test_many_more_random_playouts_keep_every_invariant() -> None:
+    """The same check over 5,000 random hands (``--soak``: about two minutes)."""
+    _playouts("random", 5000)
+
+
+def _playouts(kind: str, hands: int) -> None:
+    """Play ``hands`` seeded hands with four ``kind`` bots, checking every invariant after
+    every action; the hands end every way they can."""
     bot = RandomBot() if kind == "random" else GreedyBot()
-    hands = 1500 if kind == "random" else 400
     outcomes: Counter[str] = Counter()
     for seed in range(hands):
         s, _actions = playout(seed, [bot] * 4)
