@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, Protocol
 
 from paiju.errors import InvalidHandError, NotationError, json_kind, quote
 from paiju.mazhan.hand import HandTiles
@@ -27,7 +27,7 @@ from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.seats import SEATS, Seat
 from paiju.mazhan.tiles import ALL_TILES, Tile, parse_tiles
 
-__all__ = ["FinishedHand", "SeatHand", "WinBy"]
+__all__ = ["Ending", "FinishedHand", "SeatHand", "WinBy", "ending_json"]
 
 
 class WinBy(Enum):
@@ -366,6 +366,40 @@ class FinishedHand:
                 f"players.{winner.value}: the winner's hand is not complete "
                 "(five sets and a pair, ★ read as needed)"
             )
+
+
+class Ending(Protocol):
+    """How a hand ended: a played hand's result or a finished hand given to the scorer."""
+
+    @property
+    def winner(self) -> Seat | None: ...
+    @property
+    def win_by(self) -> WinBy | None: ...
+    @property
+    def win_tile(self) -> Tile | None: ...
+    @property
+    def discarder(self) -> Seat | None: ...
+    @property
+    def tianhu(self) -> bool: ...
+    @property
+    def dihu(self) -> bool: ...
+
+
+def ending_json(how: Ending) -> dict[str, Any]:
+    """How a hand ended, as every result's JSON begins (§11's names).
+
+    >>> e = ending_json(FinishedHand.from_json(EXAMPLE))
+    >>> e["winner"], e["win_by"], e["win_tile"], e["discarder"], e["tianhu"], e["dihu"]
+    ('S', 'self_draw', '2p', None, False, False)
+    """
+    return {
+        "winner": None if how.winner is None else how.winner.value,
+        "win_by": None if how.win_by is None else how.win_by.value,
+        "win_tile": None if how.win_tile is None else str(how.win_tile),
+        "discarder": None if how.discarder is None else how.discarder.value,
+        "tianhu": how.tianhu,
+        "dihu": how.dihu,
+    }
 
 
 def _shown(value: object) -> str:

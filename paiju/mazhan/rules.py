@@ -42,7 +42,7 @@ from paiju.errors import GameOverError, IllegalActionError, InvalidRulesetError,
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.hand import is_complete_keys, least_need, suit_keys
 from paiju.mazhan.melds import Meld, MeldKind
-from paiju.mazhan.record import FinishedHand, SeatHand, WinBy
+from paiju.mazhan.record import FinishedHand, SeatHand, WinBy, ending_json
 from paiju.mazhan.scoring import Settlement, score
 from paiju.mazhan.seats import SEATS, Seat
 from paiju.mazhan.tiles import ALL_TILES, Tile
@@ -286,12 +286,7 @@ class HandResult:
         """
         players = self.settlement.players
         return {
-            "winner": None if self.winner is None else self.winner.value,
-            "win_by": None if self.win_by is None else self.win_by.value,
-            "win_tile": None if self.win_tile is None else str(self.win_tile),
-            "discarder": None if self.discarder is None else self.discarder.value,
-            "tianhu": self.tianhu,
-            "dihu": self.dihu,
+            **ending_json(self),
             "value": None if self.winner is None else players[self.winner].value,
             "hand": [] if self.winner is None else [zh for zh, _ in players[self.winner].hand],
             "net": {s.value: self.settlement.net[s] for s in SEATS},

@@ -23,8 +23,8 @@ from typing import Any
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.hand import HandTiles, wait_indices, waiting_faces
 from paiju.mazhan.melds import Meld, MeldKind
-from paiju.mazhan.record import FinishedHand
-from paiju.mazhan.rules import HandResult, Phase, State, legal_actions_for, seat_version
+from paiju.mazhan.record import Ending, FinishedHand, ending_json
+from paiju.mazhan.rules import Phase, State, legal_actions_for, seat_version
 from paiju.mazhan.scoring import SeatScore, Settlement, score
 from paiju.mazhan.seats import SEATS, Seat
 from paiju.mazhan.tiles import ALL_TILES, Tile
@@ -443,18 +443,11 @@ def scored_json(hand: FinishedHand) -> dict[str, Any]:
     return _outcome_json(hand, hands, score(hand))
 
 
-def _outcome_json(
-    how: HandResult | FinishedHand, hands: dict[str, Any], settlement: Settlement
-) -> dict[str, Any]:
-    """The result's JSON from how the hand ended (a played hand's or a scored one's: the
-    same fields), every seat's tiles and the settlement."""
+def _outcome_json(how: Ending, hands: dict[str, Any], settlement: Settlement) -> dict[str, Any]:
+    """The result's JSON from how the hand ended (a played hand's or a scored one's),
+    every seat's tiles and the settlement."""
     return {
-        "winner": None if how.winner is None else how.winner.value,
-        "win_by": None if how.win_by is None else how.win_by.value,
-        "win_tile": None if how.win_tile is None else str(how.win_tile),
-        "discarder": None if how.discarder is None else how.discarder.value,
-        "tianhu": how.tianhu,
-        "dihu": how.dihu,
+        **ending_json(how),
         "hands": hands,
         "scores": {s.value: _score_json(settlement.players[s]) for s in SEATS},
         "payments": [
