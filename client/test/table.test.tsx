@@ -2,7 +2,7 @@ import { act, render } from "@testing-library/preact";
 import { afterEach, describe, expect, it } from "vitest";
 import { seatName } from "../src/components/SeatBadge";
 import { TableScreen } from "../src/components/TableScreen";
-import type { ServerMessage } from "../src/protocol";
+import type { ServerMessage, TableFrame } from "../src/protocol";
 import { hashToRoute, inviteLink, normaliseCode } from "../src/session";
 import { clearTable, handle, inviteCode, peopleChange, toasts } from "../src/store";
 import { actView } from "./fixtures/mazhan";
@@ -16,6 +16,23 @@ const person = (name: string, ready = false) => ({
   points: 5000,
 });
 
+/** A `table` frame of table 7 (the Mazhan room, no hand yet) with these seats. */
+function tableFrame(
+  seats: TableFrame["seats"],
+  more: Partial<TableFrame> = {},
+): ServerMessage & { type: "table" } {
+  return {
+    type: "table",
+    table: 7,
+    room: "mazhan",
+    game: "mazhan",
+    live: false,
+    hand_no: 0,
+    seats,
+    ...more,
+  };
+}
+
 function sitDown(now: number): void {
   handle({ type: "hello", name: "me", balance: 5000 } satisfies ServerMessage);
   handle({
@@ -26,16 +43,10 @@ function sitDown(now: number): void {
     seat: "S",
   } satisfies ServerMessage);
   handle(
-    {
-      type: "table",
-      table: 7,
-      room: "mazhan",
-      game: "mazhan",
-      live: false,
-      hand_no: 0,
-      seats: { E: person("a", true), S: person("me"), W: person("c", true), N: null },
-      ready_seconds: 20,
-    } satisfies ServerMessage,
+    tableFrame(
+      { E: person("a", true), S: person("me"), W: person("c", true), N: null },
+      { ready_seconds: 20 },
+    ),
     now,
   );
 }
@@ -106,17 +117,12 @@ describe("a table for friends", () => {
   it("shows its code and link, and a button that fills the empty seats with bots", () => {
     act(() => {
       sitDown(Date.now());
-      handle({
-        type: "table",
-        table: 7,
-        room: "mazhan",
-        game: "mazhan",
-        live: false,
-        hand_no: 0,
-        seats: { E: person("me"), S: null, W: null, N: null },
-        ready_seconds: null,
-        code: "ABC234",
-      } satisfies ServerMessage);
+      handle(
+        tableFrame(
+          { E: person("me"), S: null, W: null, N: null },
+          { ready_seconds: null, code: "ABC234" },
+        ),
+      );
     });
     const { container } = render(<TableScreen />);
     const panel = container.querySelector(".friends-panel") as HTMLElement;

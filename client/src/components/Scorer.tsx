@@ -143,6 +143,36 @@ function Preview({ text, wild }: { text: string; wild: string }): JSX.Element | 
   );
 }
 
+/** One typed field of the form: its label, the input (marked when the scorer's error points
+ *  at it) and, for tiles, what was typed as tiles (``wild``: the ★ face, ``null`` for none). */
+function TextField(props: {
+  id: string;
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+  bad: string | null;
+  maxLength: number;
+  placeholder?: string;
+  preview: string | null;
+}): JSX.Element {
+  return (
+    <label>
+      <span>{props.label}</span>
+      <input
+        id={props.id}
+        aria-invalid={props.bad === props.id ? "true" : undefined}
+        value={props.value}
+        maxLength={props.maxLength}
+        autocomplete="off"
+        spellcheck={false}
+        placeholder={props.placeholder}
+        onInput={(e) => props.onValue((e.currentTarget as HTMLInputElement).value)}
+      />
+      {props.preview !== null ? <Preview text={props.value} wild={props.preview} /> : null}
+    </label>
+  );
+}
+
 function ScorerError({ message }: { message: string }): JSX.Element {
   const place = errorPlace(message);
   return (
@@ -214,20 +244,16 @@ export function Scorer(): JSX.Element {
       <form onSubmit={submit} class="scorer-form">
         <fieldset class="scorer-hand">
           <legend>{t("scorerHand")}</legend>
-          <label>
-            <span>{t("wild")}</span>
-            <input
-              id="sc-wild"
-              aria-invalid={bad === "sc-wild" ? "true" : undefined}
-              value={form.wild}
-              maxLength={4}
-              autocomplete="off"
-              spellcheck={false}
-              placeholder="9s"
-              onInput={(e) => set({ wild: (e.currentTarget as HTMLInputElement).value })}
-            />
-            <Preview text={form.wild} wild={wild} />
-          </label>
+          <TextField
+            id="sc-wild"
+            label={t("wild")}
+            value={form.wild}
+            onValue={(v) => set({ wild: v })}
+            bad={bad}
+            maxLength={4}
+            placeholder="9s"
+            preview={wild}
+          />
           <label>
             <span>{t("scorerWinner")}</span>
             <select
@@ -270,20 +296,16 @@ export function Scorer(): JSX.Element {
                 </select>
               </label>
               {form.winBy !== "sha_zhu" && !form.tianhu ? (
-                <label>
-                  <span>{t("winTile")}</span>
-                  <input
-                    id="sc-wintile"
-                    aria-invalid={bad === "sc-wintile" ? "true" : undefined}
-                    value={form.winTile}
-                    maxLength={4}
-                    autocomplete="off"
-                    spellcheck={false}
-                    placeholder="2p"
-                    onInput={(e) => set({ winTile: (e.currentTarget as HTMLInputElement).value })}
-                  />
-                  <Preview text={form.winTile} wild={wild} />
-                </label>
+                <TextField
+                  id="sc-wintile"
+                  label={t("winTile")}
+                  value={form.winTile}
+                  onValue={(v) => set({ winTile: v })}
+                  bad={bad}
+                  maxLength={4}
+                  placeholder="2p"
+                  preview={wild}
+                />
               ) : null}
               {discardLike ? (
                 <label>
@@ -339,52 +361,35 @@ export function Scorer(): JSX.Element {
                 {s === "E" ? <span class="tag dealer">{t("dealer")}</span> : null}
                 {form.winner === s ? <span class="tag win">{t("winner")}</span> : null}
               </legend>
-              <label>
-                <span>{t("scorerConcealed")}</span>
-                <input
-                  id={`sc-${s}-concealed`}
-                  aria-invalid={bad === `sc-${s}-concealed` ? "true" : undefined}
-                  value={form.players[s].concealed}
-                  maxLength={120}
-                  autocomplete="off"
-                  spellcheck={false}
-                  onInput={(e) =>
-                    setSeat(s, { concealed: (e.currentTarget as HTMLInputElement).value })
-                  }
-                />
-                <Preview text={form.players[s].concealed} wild={wild} />
-              </label>
-              <label>
-                <span>{t("scorerMelds")}</span>
-                <input
-                  id={`sc-${s}-melds`}
-                  aria-invalid={bad === `sc-${s}-melds` ? "true" : undefined}
-                  value={form.players[s].melds}
-                  maxLength={200}
-                  autocomplete="off"
-                  spellcheck={false}
-                  placeholder="pung 777z, chow 789m"
-                  onInput={(e) =>
-                    setSeat(s, { melds: (e.currentTarget as HTMLInputElement).value })
-                  }
-                />
-              </label>
-              <label>
-                <span>{t("bonus")}</span>
-                <input
-                  id={`sc-${s}-bonus`}
-                  aria-invalid={bad === `sc-${s}-bonus` ? "true" : undefined}
-                  value={form.players[s].bonus}
-                  maxLength={60}
-                  autocomplete="off"
-                  spellcheck={false}
-                  placeholder="2h 5z"
-                  onInput={(e) =>
-                    setSeat(s, { bonus: (e.currentTarget as HTMLInputElement).value })
-                  }
-                />
-                <Preview text={form.players[s].bonus} wild={wild} />
-              </label>
+              <TextField
+                id={`sc-${s}-concealed`}
+                label={t("scorerConcealed")}
+                value={form.players[s].concealed}
+                onValue={(v) => setSeat(s, { concealed: v })}
+                bad={bad}
+                maxLength={120}
+                preview={wild}
+              />
+              <TextField
+                id={`sc-${s}-melds`}
+                label={t("scorerMelds")}
+                value={form.players[s].melds}
+                onValue={(v) => setSeat(s, { melds: v })}
+                bad={bad}
+                maxLength={200}
+                placeholder="pung 777z, chow 789m"
+                preview={null}
+              />
+              <TextField
+                id={`sc-${s}-bonus`}
+                label={t("bonus")}
+                value={form.players[s].bonus}
+                onValue={(v) => setSeat(s, { bonus: v })}
+                bad={bad}
+                maxLength={60}
+                placeholder="2h 5z"
+                preview={wild}
+              />
             </fieldset>
           ))}
         </div>
