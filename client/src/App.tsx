@@ -1,6 +1,7 @@
 import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
 import { ConnectionBanner, Header, Toasts } from "./components/Chrome";
+import { HowTo } from "./components/HowTo";
 import { Lobby } from "./components/Lobby";
 import { Login } from "./components/Login";
 import { Replay } from "./components/Replay";
@@ -9,6 +10,9 @@ import { TableScreen } from "./components/TableScreen";
 import { t } from "./i18n";
 import { hashToRoute, refreshMe, routeToHash } from "./session";
 import { inviteCode, me, route, toast } from "./store";
+
+/** The screens one may open without an account. */
+const NO_ACCOUNT = new Set(["score", "rules"]);
 
 export function App(): JSX.Element {
   const r = route.value;
@@ -20,13 +24,14 @@ export function App(): JSX.Element {
   useEffect(() => {
     const onHash = () => {
       const next = hashToRoute(location.hash);
-      if (next && (me.value || next.name === "score")) route.value = next;
+      if (next && (me.value || NO_ACCOUNT.has(next.name))) route.value = next;
     };
     window.addEventListener("hashchange", onHash);
     return () => window.removeEventListener("hashchange", onHash);
   }, []);
   let screen: JSX.Element;
   if (r.name === "score") screen = <Scorer />;
+  else if (r.name === "rules") screen = <HowTo game={r.game} />;
   else if (!me.value || r.name === "login") screen = <Login />;
   else if (r.name === "table") screen = <TableScreen />;
   else if (r.name === "replay") screen = <Replay key={r.hand} hand={r.hand} step={r.step} />;
@@ -49,8 +54,8 @@ export async function boot(): Promise<void> {
   const wanted = hashToRoute(location.hash);
   try {
     const found = await refreshMe();
-    if (wanted?.name === "score") {
-      route.value = wanted; // the scorer needs no account
+    if (wanted && NO_ACCOUNT.has(wanted.name)) {
+      route.value = wanted; // the scorer and the rules need no account
       return;
     }
     if (!found) {

@@ -3,6 +3,7 @@ import { batch } from "@preact/signals";
 import { ApiError, type Me as ApiMe, api } from "./net/api";
 import { Socket } from "./net/socket";
 import type { BotLevel, ClientMessage } from "./protocol";
+import type { RulesGame } from "./rules";
 import {
   clearTable,
   escaped,
@@ -118,6 +119,8 @@ export function routeToHash(r: Route): string {
   switch (r.name) {
     case "replay":
       return `#/replay/${r.hand}/${r.step}`;
+    case "rules":
+      return r.game ? `#/rules/${r.game}` : "#/rules";
     default:
       return `#/${r.name}`;
   }
@@ -136,6 +139,8 @@ export function hashToRoute(hash: string): Route | null {
   if (hash === "#/table") return { name: "table" };
   if (hash === "#/login") return { name: "login" };
   if (hash === "#/score") return { name: "score" };
+  const rules = /^#\/rules(?:\/(mazhan|madiao))?$/.exec(hash);
+  if (rules) return { name: "rules", game: (rules[1] as RulesGame | undefined) ?? null };
   return null;
 }
 

@@ -15,6 +15,7 @@ import type {
   View,
 } from "./protocol";
 import { SERVER_TYPES } from "./protocol";
+import type { RulesGame } from "./rules";
 
 export interface Me {
   name: string;
@@ -26,7 +27,8 @@ export type Route =
   | { name: "lobby" }
   | { name: "table" }
   | { name: "replay"; hand: number; step: number }
-  | { name: "score" };
+  | { name: "score" }
+  | { name: "rules"; game: RulesGame | null };
 
 export interface ViewFrame {
   table: number | string;
@@ -391,8 +393,9 @@ export function handle(raw: unknown, now: number = Date.now()): void {
             "warn",
           );
         }
-        if (route.value.name === "lobby" || route.value.name === "login")
-          route.value = { name: "table" };
+        // a hand going live (or a reconnect) while the player was elsewhere: the table
+        // (the rules page too: its link at the table is for between hands)
+        if (["lobby", "login", "rules"].includes(route.value.name)) route.value = { name: "table" };
       });
       return;
     }

@@ -620,7 +620,9 @@ def test_friends_meet_at_a_table_by_its_link(server: str, browser: Any) -> None:
 def test_a_scorekeeper_scores_a_hand_without_an_account(server: str, browser: Any) -> None:
     """The scorer page from the login page, no account: the rules' example 1 (South
     self-draws, H = 320, the dealer pays double) scored and shown as a settlement; a seat
-    with too few tiles gets the server's own words; both on a phone in Chinese."""
+    with too few tiles gets the server's own words; both on a phone in Chinese. Then How to
+    play from the login page's link (both games' tabs, on the phone in Chinese) and from the
+    address on a desktop in English (the contents jump to a section)."""
     page = browser.new_page(viewport=PHONE, locale="zh-TW")
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -643,5 +645,37 @@ def test_a_scorekeeper_scores_a_hand_without_an_account(server: str, browser: An
     assert page.evaluate("document.activeElement.id") == "sc-E-concealed"
     assert page.query_selector("#sc-result") is None
     _no_horizontal_scroll(page)
+    # How to play, from the login page's link: Mazhan first, then Ma Diao's tab, in Chinese
+    page.click("[data-action=back]")
+    page.click("#to-rules")
+    page.wait_for_selector("#rules[data-game=mazhan]")
+    assert page.inner_text("#rules-title") == "玩法"
+    assert page.inner_text("#rules-mazhan-base-title") == "計分：底分"
+    page.screenshot(path=str(ARTIFACTS / "rules-1-mazhan-phone.png"), full_page=True)
+    _no_horizontal_scroll(page)
+    page.click(".howto-tab[data-game=madiao]")
+    page.wait_for_selector("#rules[data-game=madiao]")
+    assert page.evaluate("location.hash") == "#/rules/madiao"
+    assert page.inner_text("#rules-madiao-cards-title") == "四十張牌"
+    page.screenshot(path=str(ARTIFACTS / "rules-2-madiao-phone.png"), full_page=True)
+    _no_horizontal_scroll(page)
+    _named_controls(page)
     assert not errors, errors
     page.close()
+    # on a desktop in English, straight from the address: the contents jump to a section
+    desk = browser.new_page(viewport=DESKTOP, locale="en-US")
+    desk.on("pageerror", lambda e: errors.append(str(e)))
+    desk.goto(server + "/#/rules")
+    desk.wait_for_selector("#rules[data-game=mazhan]")
+    assert desk.inner_text("#rules-title") == "How to play"
+    desk.click(".howto-toc a[data-section=example]")
+    assert desk.evaluate("document.activeElement.id") == "rules-mazhan-example-title"
+    assert desk.evaluate("location.hash") == "#/rules"
+    desk.screenshot(path=str(ARTIFACTS / "rules-3-mazhan-desktop.png"), full_page=True)
+    desk.click(".howto-tab[data-game=madiao]")
+    desk.wait_for_selector("#rules[data-game=madiao]")
+    assert desk.inner_text("#rules-madiao-chong-title") == "開沖: turning up the stock"
+    desk.screenshot(path=str(ARTIFACTS / "rules-4-madiao-desktop.png"), full_page=True)
+    _no_horizontal_scroll(desk)
+    assert not errors, errors
+    desk.close()

@@ -208,6 +208,12 @@ export function Lobby(): JSX.Element {
         <a href="#/score" id="to-scorer">
           {t("scorerLink")}
         </a>
+        <span class="muted" aria-hidden="true">
+          {" · "}
+        </span>
+        <a href="#/rules" id="to-rules">
+          {t("howToLink")}
+        </a>
       </p>
       <section aria-labelledby="rooms-title">
         <h2 id="rooms-title">{t("rooms")}</h2>

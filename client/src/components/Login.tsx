@@ -75,6 +75,12 @@ export function Login(): JSX.Element {
         <a href="#/score" id="to-scorer">
           {t("scorerLink")}
         </a>
+        <span class="muted" aria-hidden="true">
+          {" · "}
+        </span>
+        <a href="#/rules" id="to-rules">
+          {t("howToLink")}
+        </a>
       </p>
     </main>
   );

@@ -12,6 +12,7 @@ import type {
   Seat,
   SeatInfo,
 } from "../protocol";
+import { ESCAPE_MULTIPLE } from "../rules/figures";
 import { act, fillBots, inviteLink, leave, ready, readyNext, send } from "../session";
 import {
   escaped,
@@ -35,9 +36,6 @@ import { MazhanTable } from "./Mazhan";
 import { MoveLog } from "./MoveLog";
 import { seatName } from "./SeatBadge";
 import { MadiaoSettlement, MazhanSettlement } from "./Settlement";
-
-/** The escape penalty multiple of a room (rules §10: 400 × 底注; Ma Diao 40 ×). */
-export const ESCAPE_MULTIPLE: Record<string, number> = { mazhan: 400, madiao: 40 };
 
 const EMPTY: Record<Seat, SeatInfo | null> = { E: null, S: null, W: null, N: null };
 
@@ -373,6 +371,15 @@ export function TableScreen(): JSX.Element {
           </span>
         ) : null}
         <span class="grow" />
+        {live ? null : (
+          <a
+            class="button ghost"
+            id="to-rules-table"
+            href={`#/rules/${ts?.game ?? f?.view.game ?? "mazhan"}`}
+          >
+            {t("howTo")}
+          </a>
+        )}
         {live ? (
           <label class="switch">
             <input

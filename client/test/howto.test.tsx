@@ -1,0 +1,284 @@
+import { render } from "@testing-library/preact";
+import { afterEach, describe, expect, it } from "vitest";
+import { HowTo } from "../src/components/HowTo";
+import { stakeFor } from "../src/components/Lobby";
+import { type Lang, setLang } from "../src/i18n";
+import type { ServerMessage } from "../src/protocol";
+import { type Block, GUIDES, RULES_GAMES } from "../src/rules";
+import {
+  BASE_POINTS,
+  DIAO,
+  ESCAPE_MULTIPLE,
+  HEAD,
+  KEPT_BACK,
+  LIMIT,
+  ROOM_MINIMUM,
+  ROUNDING,
+  STAKE_EXAMPLES,
+} from "../src/rules/figures";
+import { hashToRoute, routeToHash } from "../src/session";
+import { clearTable, handle, route } from "../src/store";
+import { actView } from "./fixtures/mazhan";
+
+const LANGS: Lang[] = ["zh", "en"];
+
+afterEach(() => {
+  setLang("zh");
+  clearTable();
+});
+
+/** Every string of a block (its text, list items, table cells, labels and notes). */
+function texts(b: Block): string[] {
+  switch (b.kind) {
+    case "p":
+    case "note":
+      return [b.text];
+    case "list":
+      return b.items;
+    case "table":
+      return [b.caption ?? "", ...b.head, ...b.rows.flat().map(String)];
+    case "tiles":
+      return b.rows.flatMap((r) => [r.label, r.note ?? ""]);
+    case "cards":
+      return b.rows.flatMap((r) => [r.label, r.note ?? ""]);
+  }
+}
+
+/** What must be the same in both languages: the kind, the figures, the tiles and cards. */
+function shape(b: Block): unknown {
+  switch (b.kind) {
+    case "p":
+    case "note":
+      return b.kind;
+    case "list":
+      return [b.kind, b.ordered ?? false, b.items.length];
+    case "table":
+      return [
+        b.kind,
+        b.head.length,
+        b.rows.map((r) => r.map((c) => (typeof c === "number" ? c : "text"))),
+      ];
+    case "tiles":
+      return [b.kind, b.rows.map((r) => [r.groups, r.wild ?? null])];
+    case "cards":
+      return [b.kind, b.rows.map((r) => [r.cards, r.marks ?? null])];
+  }
+}
+
+describe("the route", () => {
+  it("parses #/rules, and #/rules/<game> to open on one game", () => {
+    expect(hashToRoute("#/rules")).toEqual({ name: "rules", game: null });
+    expect(hashToRoute("#/rules/madiao")).toEqual({ name: "rules", game: "madiao" });
+    expect(hashToRoute("#/rules/mazhan")).toEqual({ name: "rules", game: "mazhan" });
+    expect(hashToRoute("#/rules/poker")).toBeNull();
+  });
+
+  it("writes the same hashes back", () => {
+    for (const hash of ["#/rules", "#/rules/mazhan", "#/rules/madiao"]) {
+      const r = hashToRoute(hash);
+      expect(r && routeToHash(r)).toBe(hash);
+    }
+  });
+
+  it("brings a seated player back to the table when a hand goes live", () => {
+    handle({ type: "hello", name: "me", balance: 5000 } satisfies ServerMessage);
+    handle({
+      type: "seated",
+      table: 7,
+      room: "mazhan",
+      game: "mazhan",
+      seat: "S",
+    } satisfies ServerMessage);
+    route.value = { name: "rules", game: "mazhan" };
+    handle({
+      type: "view",
+      table: 7,
+      hand: 3,
+      version: actView.version,
+      view: actView,
+      events: [],
+      clock: { seat: "S", seconds: 15, left: 12 },
+      stake: 10,
+      your_action: null,
+    } satisfies ServerMessage);
+    expect(route.value.name).toBe("table");
+  });
+});
+
+describe("the guides", () => {
+  it.each(RULES_GAMES)(
+    "%s: the same sections, in the same order, with text, in both languages",
+    (game) => {
+      const zh = GUIDES[game].zh;
+      const en = GUIDES[game].en;
+      expect(en.sections.map((s) => s.id)).toEqual(zh.sections.map((s) => s.id));
+      expect(new Set(zh.sections.map((s) => s.id)).size).toBe(zh.sections.length);
+      for (const [i, s] of zh.sections.entries()) {
+        const other = en.sections[i]!;
+        for (const section of [s, other]) {
+          expect(section.title.trim(), section.id).not.toBe("");
+          expect(section.blocks.length, section.id).toBeGreaterThan(0);
+          const words = section.blocks.flatMap(texts).join("");
+          expect(words.trim().length, section.id).toBeGreaterThan(20);
+        }
+        // the same blocks, figures, tiles and cards in both languages
+        expect(other.blocks.map(shape), s.id).toEqual(s.blocks.map(shape));
+      }
+    },
+  );
+
+  it("write Chinese in the Chinese guides and English in the English ones", () => {
+    const CJK = /[\u3400-\u9fff]/g;
+    for (const game of RULES_GAMES) {
+      const zh = GUIDES[game].zh.sections.flatMap((s) => s.blocks.flatMap(texts)).join("");
+      const en = GUIDES[game].en.sections.flatMap((s) => s.blocks.flatMap(texts)).join("");
+      // English names the Chinese terms; it is mostly Latin letters all the same
+      expect((en.match(CJK) ?? []).length / en.length).toBeLessThan(0.15);
+      expect((zh.match(CJK) ?? []).length / zh.length).toBeGreaterThan(0.4);
+    }
+  });
+
+  it("the 開沖 examples add up to the totals their labels give", () => {
+    for (const lang of LANGS) {
+      for (const s of GUIDES.madiao[lang].sections) {
+        for (const b of s.blocks) {
+          if (b.kind !== "cards") continue;
+          for (const row of b.rows) {
+            const total = /(?:total|共) (\d+)/.exec(row.label)?.[1];
+            if (!row.marks || !total) continue;
+            const sum = row.marks.reduce<number>((a, m) => a + Number(m), 0);
+            expect(sum, row.label).toBe(Number(total));
+          }
+        }
+      }
+    }
+  });
+});
+
+describe("the worked example (rules §7, example 1)", () => {
+  it.each(LANGS)("%s: its items add up to the base, and the base to H = 320", (lang) => {
+    const section = GUIDES.mazhan[lang].sections.find((s) => s.id === "example");
+    const table = section?.blocks.find((b) => b.kind === "table");
+    if (table?.kind !== "table") throw new Error("no table in the example");
+    const points = table.rows.map((r) => r[1]).filter((c): c is number => typeof c === "number");
+    const [items, rounded, h] = [points.slice(0, 5), points[5], points[6]];
+    expect(items.reduce((a, b) => a + b, 0)).toBe(14);
+    expect(ROUNDING.find(([b]) => b === 14)?.[1]).toBe(rounded);
+    expect(((rounded ?? 0) + HEAD) * 2 ** 3).toBe(h);
+    expect(h).toBe(320);
+  });
+});
+
+describe("the figures, as the rules give them", () => {
+  it("Mazhan: base points, rounding, the cap, the wall, the rooms", () => {
+    expect(Object.values(BASE_POINTS)).toEqual([
+      [2, 4],
+      [4, 8],
+      [8, 16],
+      [16, 32],
+    ]);
+    expect(ROUNDING).toEqual([
+      [0, 0],
+      [2, 10],
+      [12, 20],
+      [14, 20],
+      [32, 40],
+    ]);
+    expect(LIMIT).toBe(400);
+    expect(KEPT_BACK).toBe(11);
+    expect(ESCAPE_MULTIPLE).toEqual({ mazhan: 400, madiao: 40 });
+    expect(ROOM_MINIMUM).toEqual({ mazhan: 800, "mazhan-vip": 1_000_000, madiao: 800 });
+  });
+
+  it("the stake table is the lobby's stake", () => {
+    for (const [balance, stake] of STAKE_EXAMPLES) expect(stakeFor(balance)).toBe(stake);
+  });
+
+  it("Ma Diao: each 吊 of the table follows the rule (under 2 tricks −1, shared by those over 2)", () => {
+    const number = (s: string): number =>
+      s === "0" ? 0 : Number(s.replace("−", "-").replace("+½", "0.5").replace("+", ""));
+    for (const [shapes, values] of DIAO) {
+      const want = values.split(" ").map(number);
+      for (const shown of shapes.split(" · ")) {
+        const tricks = shown.split("-").map(Number);
+        expect(tricks.reduce((a, b) => a + b, 0)).toBe(8);
+        const losers = tricks.filter((t) => t < 2).length;
+        const winners = tricks.filter((t) => t > 2).length;
+        const got = tricks.map((t) => (t < 2 ? -1 : t > 2 ? losers / winners : 0));
+        expect(got, shown).toEqual(want);
+      }
+    }
+  });
+});
+
+describe("the page", () => {
+  it.each(LANGS.flatMap((lang) => RULES_GAMES.map((game) => [lang, game] as const)))(
+    "renders in %s: %s, every section with its heading and the contents",
+    (lang, game) => {
+      setLang(lang);
+      const { container } = render(<HowTo game={game} />);
+      const guide = GUIDES[game][lang];
+      const sections = container.querySelectorAll(".howto-section");
+      expect(sections).toHaveLength(guide.sections.length);
+      for (const [i, s] of guide.sections.entries()) {
+        expect(sections[i]?.querySelector("h3")?.textContent).toBe(s.title);
+        expect(sections[i]?.textContent?.length).toBeGreaterThan(s.title.length + 20);
+      }
+      expect(container.querySelectorAll(".howto-toc a")).toHaveLength(guide.sections.length);
+      const current = container.querySelector(".howto-tab[aria-current=page]");
+      expect(current?.getAttribute("data-game")).toBe(game);
+      expect(current?.textContent).toBe(guide.name);
+      // tiles and cards drawn with the table's own components
+      expect(
+        container.querySelectorAll(game === "mazhan" ? "[data-tile]" : "[data-card]").length,
+      ).toBeGreaterThan(20);
+    },
+  );
+
+  it("opens on Mazhan when no game is named", () => {
+    const { container } = render(<HowTo game={null} />);
+    expect(container.querySelector("#rules")?.getAttribute("data-game")).toBe("mazhan");
+  });
+
+  it("shows the base points, the 400 cap and the example's payments as the rules give them", () => {
+    for (const lang of LANGS) {
+      setLang(lang);
+      const { container, unmount } = render(<HowTo game="mazhan" />);
+      const base = container.querySelector("section[data-section=base] table");
+      const cells = [...(base?.querySelectorAll("tbody tr") ?? [])].map((tr) =>
+        [...tr.querySelectorAll("td.num")].map((td) => td.textContent),
+      );
+      expect(cells).toEqual([
+        ["2", "4"],
+        ["4", "8"],
+        ["8", "16"],
+        ["16", "32"],
+      ]);
+      const value = container.querySelector("section[data-section=value]")?.textContent ?? "";
+      expect(value).toContain("400");
+      expect(value).toContain("+ 20");
+      const example = container.querySelector("section[data-section=example]")?.textContent ?? "";
+      for (const net of ["−640", "+1280", "−320", "320"]) expect(example).toContain(net);
+      const table = container.querySelector("section[data-section=table]")?.textContent ?? "";
+      expect(table).toContain("1,000,000");
+      expect(table).toContain("400 × ");
+      expect(table).toContain("15");
+      expect(table).toContain("180");
+      unmount();
+    }
+  });
+
+  it("Ma Diao's room: the escape costs 40 × the stake", () => {
+    for (const lang of LANGS) {
+      setLang(lang);
+      const { container, unmount } = render(<HowTo game="madiao" />);
+      expect(container.querySelector("section[data-section=table]")?.textContent).toContain(
+        "40 × ",
+      );
+      expect(container.querySelectorAll("section[data-section=cards] [data-card]")).toHaveLength(
+        40,
+      );
+      unmount();
+    }
+  });
+});
