@@ -282,3 +282,113 @@ describe("the page", () => {
     }
   });
 });
+
+/** The rows of the tables of a section, as text. */
+function tableRows(game: "mazhan" | "madiao", lang: Lang, id: string): string[][][] {
+  const section = GUIDES[game][lang].sections.find((s) => s.id === id);
+  return (section?.blocks ?? []).flatMap((b) =>
+    b.kind === "table" ? [b.rows.map((r) => r.map(String))] : [],
+  );
+}
+
+const signed = (s: string): number => Number(s.replace("−", "-").replace("+", ""));
+
+describe("who pays whom (rules §7: H from each, U differences, ×2 with the dealer)", () => {
+  /** Nets of E S W N: each non-winner pays H, the lower U pays the difference, m = 2 with East. */
+  function nets(winner: number, h: number, u: number[]): number[] {
+    const net = [0, 0, 0, 0];
+    const m = (a: number, b: number): number => (a === 0 || b === 0 ? 2 : 1);
+    for (let i = 0; i < 4; i++) {
+      if (i === winner) continue;
+      net[i]! -= h * m(i, winner);
+      net[winner]! += h * m(i, winner);
+      for (let j = i + 1; j < 4; j++) {
+        if (j === winner) continue;
+        const d = (u[i]! - u[j]!) * m(i, j);
+        net[i]! += d;
+        net[j]! -= d;
+      }
+    }
+    return net;
+  }
+
+  it.each(LANGS)("%s: the two worked examples' nets", (lang) => {
+    const [, example1, example3] = tableRows("mazhan", lang, "example");
+    // example 1: South wins H = 320, the others U 0; example 3: East wins H = 100, U 10 10 0
+    expect(example1?.[0]?.map(signed)).toEqual(nets(1, 320, [0, 0, 0, 0]));
+    expect(example3?.[0]?.map(signed)).toEqual(nets(0, 100, [0, 10, 10, 0]));
+  });
+
+  it.each(LANGS)("%s: every non-winner pays, not only the discarder", (lang) => {
+    const section = GUIDES.mazhan[lang].sections.find((s) => s.id === "payments");
+    const text = section?.blocks.flatMap(texts).join(" ") ?? "";
+    expect(text).toMatch(lang === "en" ? /discarder pays no more/ : /放胡的人不多付/);
+  });
+});
+
+describe("Ma Diao's examples follow its rules", () => {
+  it.each(LANGS)("%s: the settlement example: 散家 net = 吊 + bonuses − the banker's", (lang) => {
+    const [rows] = tableRows("madiao", lang, "settle");
+    if (!rows) throw new Error("no settlement example");
+    // the banker's bonuses 4 + 5 = 9 (九萬, 一萬, 八索, 二十萬 on the table; 開沖 5)
+    const banker = 9;
+    const others = [
+      [0, 2],
+      [-1, 0],
+      [-1, 0],
+    ].map(([diao, bonus]) => diao! + bonus! - banker);
+    const shown = rows.map((r) => signed(r[3]!.split("=").pop()!.trim()));
+    expect(shown).toEqual([-others.reduce((a, b) => a + b, 0), ...others]);
+    expect(rows.map((r) => signed(r[1]!))).toEqual([2, 0, -1, -1]);
+  });
+
+  it.each(LANGS)("%s: the first banker is (rank of the 面張 − 1) mod 4 seats from East", (lang) => {
+    const deal = GUIDES.madiao[lang].sections.find((s) => s.id === "deal");
+    const text = deal?.blocks.flatMap(texts).join(" ") ?? "";
+    const seats = lang === "en" ? ["East", "South", "West", "North"] : ["東", "南", "西", "北"];
+    // 九萬 is rank 9 of 萬, 萬萬 rank 11 of 十字 (ranks count from the bottom card, 1)
+    for (const [card, rank] of [
+      ["九萬", 9],
+      ["萬萬", 11],
+    ] as const) {
+      const seat = seats[(rank - 1) % 4]!;
+      const said =
+        lang === "en"
+          ? new RegExp(`${card} \\(${rank}\\)[^,.]*?${seat}`)
+          : new RegExp(`${card}（${rank}）就${seat}家做樁`);
+      expect(text, card).toMatch(said);
+    }
+  });
+
+  it.each(LANGS)("%s: a 肩 beside its 賞 scores as a 肩 (一萬: 3 + 2, not 3 + 3)", (lang) => {
+    const leaders = GUIDES.madiao[lang].sections.find((s) => s.id === "leaders");
+    const twins = leaders?.blocks
+      .flatMap((b) => (b.kind === "cards" ? b.rows : []))
+      .find((r) => r.cards === "1257m");
+    expect(twins?.marks?.[0]).toBe(3 + 2);
+    const text = leaders?.blocks.flatMap(texts).join(" ") ?? "";
+    expect(text).toMatch(
+      lang === "en" ? /already on your table leads at once, as a 肩/ : /仍按肩計分/,
+    );
+  });
+});
+
+describe("wording", () => {
+  it("the Chinese Mazhan guide says 基礎分, never 底分 (read as 底注 by a player)", () => {
+    const zh = GUIDES.mazhan.zh;
+    const all = [zh.intro, ...zh.sections.flatMap((s) => [s.title, ...s.blocks.flatMap(texts)])];
+    expect(all.join(" ")).not.toContain("底分");
+    expect(all.join(" ")).toContain("基礎分");
+  });
+
+  it.each(LANGS)(
+    "%s: Mazhan counts 12 bonus tiles, not 8 (the white dragons are bonus tiles)",
+    (lang) => {
+      const tiles = GUIDES.mazhan[lang].sections.find((s) => s.id === "tiles");
+      const first = tiles?.blocks[0];
+      expect(first?.kind).toBe("p");
+      const text = first?.kind === "p" ? first.text : "";
+      expect(text).not.toMatch(lang === "en" ? /eight bonus tiles/ : /八張花。/);
+    },
+  );
+});

@@ -29,7 +29,7 @@ const DIAO_NAMES = {
 export const madiaoEn: Guide = {
   name: "Ma Diao",
   intro:
-    "A card game of the Ming dynasty: 40 paper cards, 8 to each player, one banker against three. Eight tricks are played; then the eight stock cards are turned up one by one (開沖) and score for the players whose cards they join. Each hand is settled between the banker and each of the others, in stakes (注).",
+    "A card game of the Ming dynasty: 40 paper cards, 8 to each player, one banker against three. Eight tricks are played; then the eight stock cards are turned up one by one (開沖) and score for a player whose table cards of the same suit they go with. Each hand is settled between the banker and each of the others, in stakes (注).",
   sections: [
     {
       id: "cards",
@@ -80,9 +80,9 @@ export const madiaoEn: Guide = {
           kind: "list",
           ordered: true,
           items: [
-            "Four players; play runs counter-clockwise: East → South → West → North. One is the **banker** (樁家); the other three (散家) each settle with the banker alone.",
+            "Four players; play runs counter-clockwise: East → South → West → North. One is the **banker** (樁家); the other three (散家) each settle with the banker (the one payment between 散家 is 敲門, below).",
             "Each player is dealt 8 cards, the banker first. The 8 left over are the **stock** (底牌), face down; its last card is turned face up for everyone to see (the **face card**, 面張) and is drawn last.",
-            "The first banker is set by the face card's rank in its suit (1 = the lowest): counting from East in play order, rank 1 makes East the banker, 2 South, 3 West, 4 North, 5 East again, and so on.",
+            "The first banker is set by the face card's rank in its suit, counted from the lowest card (1) up (in 文錢 九文 is 1 and 空沒文 11): counting from East in play order, rank 1 makes East the banker, 2 South, 3 West, 4 North, 5 East again, and so on. A face card 九萬 (9) makes East the banker, 萬萬 (11) West.",
             "After each hand the bank passes to the next player in play order.",
             "The banker leads the first trick.",
           ],
@@ -135,7 +135,7 @@ export const madiaoEn: Guide = {
         {
           kind: "list",
           items: [
-            `**Cards on the table** (正本 only): each 賞, 肩 or 極 won to your table is ${ROLE_BONUS} 注.`,
+            `**Cards on the table** (正本 only): each 賞, 肩 or 極 won to your table in a trick is ${ROLE_BONUS} 注 (cards drawn in 開沖 do not count here).`,
             "**百老** scores for the player it was dealt to:",
           ],
         },
@@ -165,7 +165,7 @@ export const madiaoEn: Guide = {
           kind: "list",
           ordered: true,
           items: [
-            "After the eighth trick, the player who won it turns up the next stock card.",
+            "After the eighth trick, the player who won it (結家) turns up the first stock card.",
             "If the card scores for them (next section), they take the points, add the card to their own and draw again (連沖).",
             "If it scores nothing (斷沖), the card is offered to the others in play order: the first who can score it takes it and draws next. If nobody can, it is dead, and the player after the last drawer draws.",
             "It ends when all 8 stock cards are drawn, the face card last.",
@@ -184,8 +184,8 @@ export const madiaoEn: Guide = {
         {
           kind: "list",
           items: [
-            "In 萬, 索 and 文錢 only a 賞, 肩 or 極 on your table **leads** (scores the cards you draw); other cards only extend the chain.",
-            "A **肩 waits for its 賞**: it scores nothing until the 賞 of its suit is drawn (the 肩 scores 3 for it) or is already on your table; from then on it scores as a 賞.",
+            "In 萬, 索 and 文錢 only a 賞, 肩 or 極 on your table **leads** (scores the cards you draw); other cards only extend the chain, unless they are part of a 順領 or 間領 (below).",
+            "A **肩 waits for its 賞** (肩張不見賞不開沖). A 肩 alone scores nothing until you draw the 賞 of its suit (3 for it); from then on it scores as a 賞 would. A 肩 with its 賞 already on your table leads at once, as a 肩 (2 for a connected card, 2 for the 極).",
             "Each suit is a **ring**: cards next in rank are neighbours, and the top card is also next to the bottom one.",
             "A drawn card is **connected** when it is next to a card of the leader's chain (checked before the card joins it). A card scored as not connected is never scored again when the gap is filled later.",
           ],
@@ -210,7 +210,7 @@ export const madiaoEn: Guide = {
           kind: "list",
           items: [
             "With several leaders in a suit, each one scores the card and the points add up: a 賞 and its 肩 (雙胞胎) score a connected card 2 + 2 = 4; 賞, 肩 and 極 (三胞胎) score it 6.",
-            "**順領**: a straight of three or more table cards holding the 賞 or the 極 leads with every card in it. **間領**: such a straight with one card missing; its other cards start leading when you draw the missing card. Straights may run round the ring (8-9-1).",
+            "**順領**: a straight of three or more table cards holding the 賞 or the 極 leads with every card in it. **間領**: table cards on both sides of one missing card, holding the 賞 or the 極 (九萬 and 七萬, missing 八萬, is one); the other cards start leading with the missing card itself, when you draw it. Straights may run round the ring (8-9-1).",
           ],
         },
         {
@@ -295,13 +295,13 @@ export const madiaoEn: Guide = {
       blocks: [
         {
           kind: "p",
-          text: "Every payment is between the banker and a 散家. Bonuses here include 開沖 points.",
+          text: "Every payment is between the banker and a 散家, except 敲門 (between 散家). Bonuses here include 開沖 points.",
         },
         {
           kind: "list",
           items: [
             "Each 散家's net = their 吊 + their bonuses − the banker's bonuses. So each of the three pays the banker's bonuses in full, and a 散家's bonuses are paid by the banker alone.",
-            "The banker's net is the opposite of the three nets together; then 敲門 is added. The 吊 are not multiplied.",
+            "The banker's net is the opposite of the three nets together. 敲門 is paid on top, from 散家 to 散家. The 吊 are not multiplied.",
             "At the online table each 注 is worth the stake (底注) in points; each payment is rounded to whole points.",
           ],
         },
@@ -331,7 +331,7 @@ export const madiaoEn: Guide = {
         {
           kind: "list",
           items: [
-            `As at a Mazhan table (see its tab): every hand waits for all four to confirm (within ${READY_SECONDS}\u00a0s); the stake is set by the lowest balance and one stake is each player's table fee; the turn clock is ${TURN_SECONDS}\u00a0s; Auto-play (托管) plays for you; reconnecting within ${RECONNECT_SECONDS}\u00a0s resumes the hand; points never go below zero.`,
+            `As at a Mazhan table (see its tab): every hand waits for all four to confirm (within ${READY_SECONDS}\u00a0s); the stake is set by the lowest balance of the people at the table and one stake is each person's table fee; the turn clock is ${TURN_SECONDS}\u00a0s; Auto-play (托管) plays for you; reconnecting within ${RECONNECT_SECONDS}\u00a0s resumes the hand; points never go below zero.`,
             "When your clock runs out, the server plays your lowest card: it leads it, or throws it face down.",
             `An escape (${TIMEOUTS_TO_ESCAPE} timeouts in a row, disconnected more than ${RECONNECT_SECONDS}\u00a0s, or leaving a live hand) costs **${escapeMultiple} × the stake**: a quarter to each other player, a quarter to the house.`,
           ],

@@ -36,7 +36,7 @@ export const mazhanEn: Guide = {
       blocks: [
         {
           kind: "p",
-          text: "144 tiles: three suits numbered 1 to 9, the winds and dragons, and eight bonus tiles. The notation (used by the scorer) is digits then a letter: 123m is 1, 2 and 3 of characters.",
+          text: "144 tiles: three suits numbered 1 to 9, the four winds, the three dragons (中 發 白), and the four flowers and four seasons. The notation (used by the scorer) is digits then a letter: 123m is 1, 2 and 3 of characters.",
         },
         {
           kind: "tiles",
@@ -57,7 +57,7 @@ export const mazhanEn: Guide = {
           items: [
             "**Bonus tiles** are the four flowers, the four seasons and the **four white dragons**. They never stay in a hand: when you are dealt or draw one, lay it face up in front of you and draw a replacement from the tail of the wall (again if that is a bonus tile too).",
             "A flower or season **matches** a seat when its number (in the corner) is the seat's: East 1, South 2, West 3, North 4.",
-            "**Terminals and honours**: the 1s and 9s of each suit, the winds, 發 and 中. **Middle tiles**: 2 to 8. Sets of terminals and honours score double.",
+            "**Terminals and honours**: the 1s and 9s of each suit, the winds, 發 and 中. **Middle tiles**: 2 to 8. Pungs and kongs of terminals and honours score double.",
           ],
         },
       ],
@@ -70,7 +70,7 @@ export const mazhanEn: Guide = {
           kind: "list",
           ordered: true,
           items: [
-            "The dealer (莊家) always sits East. Play runs counter-clockwise: East → South → West → North → East. The player after you is your 下家, the one before you your 上家.",
+            "The dealer (莊家) always sits East. Play runs counter-clockwise: East → South → West → North → East. The player who plays after you is your 下家, the one who plays before you your 上家.",
             "Each player is dealt 16 tiles; the dealer gets a 17th.",
             "The next tile is turned face up in the middle of the table: the **indicator**, which sets the wild tiles (next section).",
             "Bonus tiles are laid out and replaced, the dealer first, then each player in turn, until no hand holds one.",
@@ -102,9 +102,9 @@ export const mazhanEn: Guide = {
           kind: "list",
           items: [
             "A ★ stands for any suit tile, wind, 發 or 中 (its own face too), never for a bonus tile.",
-            "A ★ is only used in the concealed part of your hand: never in a chow, pung or kong you claim or declare, and it **cannot be discarded** (so nobody can claim it).",
-            "Holding all three ★ is 殺豬, worth the limit of 400 (see “Three wilds, heavenly and earthly hands”).",
-            "When a hand is scored, the ★ are read in whatever way gives the hand its highest value; a set made with ★ scores as the tile the ★ stands for.",
+            "A ★ is only used in the concealed part of your hand: never in a chow, pung or kong you claim or declare (those are made of **natural** tiles, tiles that are not ★), and it **cannot be discarded** (so nobody can claim it).",
+            "Holding all three ★ lets you declare 殺豬, worth the limit of 400 (see “Three wilds, heavenly and earthly hands”).",
+            "When the winning hand is scored, its ★ are read in whatever way gives it the highest value; a set made with ★ scores as the tile the ★ stands for. In a non-winner's hand ★ count for nothing.",
           ],
         },
       ],
@@ -154,7 +154,7 @@ export const mazhanEn: Guide = {
           kind: "list",
           items: [
             "**Priority: 胡 > 槓 = 碰 > 吃.**",
-            "When several players can win on the same tile, only the first after the discarder in play order wins (截胡).",
+            "When several players can win on the same tile, only the first of them in play order after the discarder wins (截胡); the others cannot win on it.",
             "After a chow or a pung, the claimer discards.",
             "**Robbing a kong (搶槓)**: when a player adds a tile to a pung (加槓), the others may win on that tile, the first in play order from the declarer. The kong then does not happen and the robbed player keeps the pung. A concealed kong cannot be robbed. A robbed kong counts as a win on a discard.",
             "At the online table you see only your own claim buttons, never who else could claim; a claim prompt that runs out is a pass.",
@@ -225,9 +225,9 @@ export const mazhanEn: Guide = {
           kind: "list",
           items: [
             `Each bonus tile laid out (flower, season, white dragon): ${BONUS_TILE}.`,
-            `Winner only: self-drawn (自摸, a win on a kong replacement included) ${SELF_DRAWN}; single wait (獨張: exactly one face would have completed the hand, as an inside, edge or pair wait) ${SINGLE_WAIT}.`,
+            `Winner only: self-drawn (自摸, a win on a kong replacement included) ${SELF_DRAWN}; single wait (獨張: exactly one face would have completed the 16 tiles you held, as an inside, edge or pair wait; the wild face does not count, nor a face whose four tiles are all in your own hand and melds) ${SINGLE_WAIT}.`,
             "Chows and the pair: 0.",
-            "The winner's set completed by someone else's discard scores as an exposed pung.",
+            "A pung the winner completes with someone else's discard scores as an exposed pung.",
             "A non-winner's concealed pungs are the natural sets of three (or four) alike in hand; ★ do not count.",
           ],
         },
@@ -295,7 +295,7 @@ export const mazhanEn: Guide = {
         {
           kind: "list",
           items: [
-            "Each non-winner pays the winner **H**.",
+            "Each non-winner pays the winner **H**, whether the win was self-drawn or on a discard: the discarder pays no more than the others.",
             "Each pair of non-winners settles the difference: the one with the lower U pays the other **U(higher) − U(lower)**.",
             "**The dealer pays and is paid double**: every payment between the dealer and another player is ×2.",
             "A drawn hand pays nothing. Payments always add up to zero.",
@@ -366,7 +366,7 @@ export const mazhanEn: Guide = {
       blocks: [
         {
           kind: "p",
-          text: "The first dealer is drawn at random. The dealer keeps the deal by winning (連莊). When another player wins, or the hand is drawn, the deal passes to South, who becomes East; seat winds and matching flowers move with it. At the online table every player moves one seat on.",
+          text: "The first dealer is drawn at random. The dealer keeps the deal by winning (連莊). When another player wins, or the hand is drawn, the deal passes to South, who becomes East; seat winds and matching flowers move with it. At the online table the players change seats: South's player becomes East, West's South, North's West and East's North.",
         },
       ],
     },
@@ -386,9 +386,9 @@ export const mazhanEn: Guide = {
           kind: "list",
           items: [
             "A player whose points fall below the room's minimum leaves the table after the hand.",
-            `**Starting a hand**: every hand, the first and each one after a settlement, starts when all four have confirmed (Ready). Someone who has not confirmed within ${READY_SECONDS}\u00a0s loses the seat, without penalty; leaving before the hand is live costs nothing. Bots fill empty seats and confirm at once; they play for the house.`,
-            `**The stake (底注)**, shown at the start of every hand: the largest step of ${LADDER.join(", ")}, … that is not above the lowest balance at the table ÷ ${STAKE_PER}; at least 1.`,
-            "**The table fee (台費)** is one stake, taken from each player at the start of every hand (a drawn hand too) and paid to the house.",
+            `**Starting a hand**: every hand, the first and each one after a settlement, starts when all four have confirmed (Ready). Someone who has not confirmed within ${READY_SECONDS}\u00a0s loses the seat, without penalty; leaving before the hand is live costs nothing. Bots fill empty seats after a short wait (at once when you “Play the bots”; at a table for friends only when a player asks) and confirm at once; they play for the house.`,
+            `**The stake (底注)**, shown at the start of every hand: the largest step of ${LADDER.join(", ")}, … that is not above the lowest balance of the people at the table ÷ ${STAKE_PER} (bots do not count); at least 1.`,
+            "**The table fee (台費)** is one stake, taken from each person at the table at the start of every hand (a drawn hand too) and paid to the house; bots pay none.",
           ],
         },
         {
@@ -402,7 +402,7 @@ export const mazhanEn: Guide = {
           items: [
             `**The turn clock**: ${TURN_SECONDS}\u00a0s for each discard. When it runs out the server discards for you (the tile you drew if it may be discarded, else your rightmost tile that is not a ★) and counts a timeout. A claim prompt that runs out is a pass and is not counted. Any move of yours resets the count.`,
             "**Auto-play (托管)**: the switch in the table bar lets the server play your turns until you switch it off; no clock runs out meanwhile.",
-            `**Escape (逃跑)**: once the hand is live, a player who times out ${TIMEOUTS_TO_ESCAPE} turns in a row, stays disconnected more than ${RECONNECT_SECONDS}\u00a0s in the hand, or leaves, has escaped. The escaper loses **${escapeMultiple} × the stake**; each other player receives a quarter and the house keeps a quarter. The hand is void, with no other settlement.`,
+            `**Escape (逃跑)**: once the hand is live, a player who times out ${TIMEOUTS_TO_ESCAPE} turns in a row, is disconnected more than ${RECONNECT_SECONDS}\u00a0s in all during the hand, or leaves, has escaped. The escaper loses **${escapeMultiple} × the stake** (all they have, if less); each other player receives a quarter and the house keeps a quarter. The hand is void, with no other settlement. While you are disconnected the server plays your turns when the clock runs out, but those do not count as timeouts.`,
             `**Reconnecting** within ${RECONNECT_SECONDS}\u00a0s resumes the hand where it was.`,
             "**Points never go below zero**: a player who owes more than they have pays all of it, and each of their payments is cut down in proportion (remainders to the house).",
           ],
