@@ -9,6 +9,7 @@ import {
   escaped,
   frame,
   handle,
+  hint,
   inviteCode,
   me,
   pending,
@@ -98,6 +99,11 @@ export function joinCode(code: string): void {
 /** At a private table: bots take the empty seats now. */
 export function fillBots(): void {
   send({ type: "fill" });
+}
+
+/** At a table of bots: ask what the room's default bot would play at this view. */
+export function askHint(version: number): void {
+  if (send({ type: "hint", version })) hint.value = { version, action: null };
 }
 
 /** The link that brings a friend to this code's table (the lobby offers it to them). */

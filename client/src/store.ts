@@ -135,6 +135,9 @@ export const toasts = signal<Toast[]>([]);
 export const readySent = signal(false);
 /** The action sent for the current version (buttons wait for the next view). */
 export const pending = signal<{ version: number; action: string } | null>(null);
+/** The hint asked at this table of bots: the default bot's action at the view of `version`
+ *  (`action` null while the answer is awaited); gone with the view it was asked at. */
+export const hint = signal<{ version: number; action: string | null } | null>(null);
 export const unseatedWhy = signal<UnseatedWhy | null>(null);
 /** The table waits for its storage (`paused`): clocks stand still, the board shows it. When
  *  set, the time it paused (ms) and each running clock's seconds left then. */
@@ -214,6 +217,7 @@ export function clearTable(): void {
     escaped.value = null;
     readySent.value = false;
     pending.value = null;
+    hint.value = null;
     paused.value = null;
   });
 }
@@ -374,6 +378,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
         if (catchUp) moveLog.value = added.slice(-400);
         else if (added.length) moveLog.value = [...moveLog.value, ...added].slice(-400);
         if (pending.value && pending.value.version !== f.view.version) pending.value = null;
+        if (hint.value && hint.value.version !== f.version) hint.value = null;
         // a live hand's view names this player's seat; a finished one's may be the seat
         // of the hand before the deal passed
         if (
@@ -496,11 +501,15 @@ export function handle(raw: unknown, now: number = Date.now()): void {
         toast({ ui: "resumed" });
       });
       return;
+    case "hint":
+      if (frame.value?.version === m.version) hint.value = { version: m.version, action: m.action };
+      return;
     case "pong":
       return;
     case "error":
       batch(() => {
         pending.value = null;
+        if (hint.value?.action === null) hint.value = null;
         toast({ error: m.code }, m.message ? { message: m.message } : undefined, "error");
         if (m.code === "unauthorized" || m.code === "session_ended") {
           me.value = null;

@@ -23,7 +23,17 @@ from paiju.errors import RulesError
 from paiju.server import table_io as io
 from paiju.server.connection import Connection
 from paiju.server.errors import ServerError
-from paiju.server.protocol import Act, ClientMessage, Fill, Join, Leave, Ping, Ready, Tuoguan
+from paiju.server.protocol import (
+    Act,
+    ClientMessage,
+    Fill,
+    Hint,
+    Join,
+    Leave,
+    Ping,
+    Ready,
+    Tuoguan,
+)
 from paiju.server.rooms import ROOMS
 from paiju.server.store import LiveHand, Store
 from paiju.server.table_machine import TableMachine, Timing, restore
@@ -266,6 +276,8 @@ class Hub:
             runner.feed(io.Tuoguan(account, message.on))
         elif isinstance(message, Fill):
             runner.feed(io.Fill(account))
+        elif isinstance(message, Hint):
+            runner.feed(io.Hint(account, message.version))
         elif isinstance(message, Leave):
             runner.feed(io.Leave(account))
 

@@ -102,6 +102,14 @@ class Tuoguan(_Message):
     on: bool
 
 
+class Hint(_Message):
+    """Ask what the room's default bot would play at the view of ``version`` (answered with
+    a ``hint`` frame; only to a player alone at a table of bots: ``hints_off`` elsewhere)."""
+
+    type: Literal["hint"]
+    version: int = Field(ge=0, le=1_000_000, description="the version of the view")
+
+
 class Leave(_Message):
     """Leave the table: free before a hand is live, an escape during one."""
 
@@ -115,7 +123,7 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Join | Fill | Ready | Act | Tuoguan | Leave | Ping, Field(discriminator="type")
+    Join | Fill | Ready | Act | Tuoguan | Hint | Leave | Ping, Field(discriminator="type")
 ]
 #: Parses a client message from JSON bytes or text.
 CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -303,6 +311,15 @@ class Resumed(_Message):
     type: Literal["resumed"]
 
 
+class HintFrame(_Message):
+    """What the room's default bot would play at this seat's view of ``version`` (the answer
+    to ``hint``)."""
+
+    type: Literal["hint"]
+    version: int
+    action: str = Field(description="an action of the view's legal list")
+
+
 class Pong(_Message):
     """The answer to ``ping``."""
 
@@ -328,6 +345,7 @@ ServerFrame = Annotated[
     | Unseated
     | Paused
     | Resumed
+    | HintFrame
     | Pong
     | Error,
     Field(discriminator="type"),

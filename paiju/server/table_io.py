@@ -35,6 +35,7 @@ __all__ = [
     "Empty",
     "Failed",
     "Fill",
+    "Hint",
     "Input",
     "Join",
     "Leave",
@@ -124,6 +125,15 @@ class Fill:
 
 
 @dataclass(frozen=True, slots=True)
+class Hint:
+    """A player at a table of bots asks what the room's default bot would play at the view
+    of ``version``."""
+
+    account: int
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
 class TimerFired:
     """A timer the machine set has run out."""
 
@@ -174,6 +184,7 @@ Input = (
     | Tuoguan
     | Leave
     | Fill
+    | Hint
     | TimerFired
     | BotMove
     | Stored

@@ -110,6 +110,9 @@ class _Hand:
     # array's items (bytes: nothing for the collector to walk); a seat that (re)connects gets
     # them, so its move log is whole after a reload
     logs: dict[int, bytearray] = field(default_factory=dict)
+    # the last hint given: (seat, version) and the action (asked again, it is not worked out
+    # again)
+    hint: tuple[tuple[int, int], str] | None = None
 
 
 class TableMachine:
@@ -194,7 +197,8 @@ class TableMachine:
 
     def _dispatch(self, event: io.Input) -> None:
         waits = isinstance(
-            event, io.Join | io.Ready | io.Act | io.Tuoguan | io.Leave | io.Fill | io.BotMove
+            event,
+            io.Join | io.Ready | io.Act | io.Tuoguan | io.Leave | io.Fill | io.Hint | io.BotMove,
         )
         if waits and (self._paused or self.phase == "starting"):
             self._deferred.append(event)
@@ -227,6 +231,8 @@ class TableMachine:
                 self._tuoguan(seat, event.on)
             elif isinstance(event, io.Fill):
                 self._fill_asked(event.account)
+            elif isinstance(event, io.Hint):
+                self._hint(seat, event.version)
             else:
                 self._leave(seat)
 
@@ -730,6 +736,41 @@ class TableMachine:
         count, p.timeouts = p.timeouts, 0  # reset before the views go out: they show it
         if not self._apply(seat, action):
             p.timeouts = count
+
+    def _hint(self, seat: int, version: int) -> None:
+        """What the room's default bot (``strong``, ``heuristic``) would play at this seat's
+        view of ``version``, for the player alone at a table of bots (a learner's help: at a
+        table with another person it would be an advantage, so it is refused there). The bot
+        reads the seat's own view, as it would playing the seat, and a stream of its own, so
+        a hint changes nothing at the table."""
+        p = self.seats[seat]
+        assert p is not None and p.account is not None
+        hand = self.hand
+        if hand is None or hand.id is None or self.game.is_over(hand.state):
+            self._error(p.account, "no_hand", "no hand is being played at this table")
+            return
+        if any(
+            q is not None and q.account is not None for i, q in enumerate(self.seats) if i != seat
+        ):
+            self._error(p.account, "hints_off", "hints are given only at a table of bots")
+            return
+        seat_obj = self.game.seats[seat]
+        want = self.game.seat_version(hand.state, seat_obj)
+        if version != want:
+            self._error(
+                p.account, "stale_version", f"the table is at version {want}, not {version}"
+            )
+            return
+        legal = self.game.legal_actions(hand.state, seat_obj)
+        if seat not in self._movers() or not legal:
+            self._error(p.account, "not_your_turn", "there is nothing for you to decide now")
+            return
+        if hand.hint is None or hand.hint[0] != (seat, version):
+            view = self.game.observe(hand.state, seat_obj)
+            rng = random.Random(hand.seed * 7919 + version * 4 + seat)
+            bot = make_bot(self.game.name, self.game.default_bot)
+            hand.hint = ((seat, version), str(bot.act(view, legal, rng)))
+        self._send(p.account, {"type": "hint", "version": version, "action": hand.hint[1]})
 
     def _apply(self, seat: int, action: Any) -> bool:
         hand = self.hand

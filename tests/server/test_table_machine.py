@@ -607,3 +607,87 @@ def test_a_restored_private_table_keeps_its_code_and_its_bots_level() -> None:
     )  # fmt: skip
     assert m.code == "XYZW7890" and m.open_seats == 0 and m.friend_seats == 0  # live
     assert m.level == "easy" and MAZHAN.level != "easy"
+
+
+def _play_with_hints(sim: Sim, account: int, ask: bool) -> list[str]:
+    """Play the person's turns by the hint (asked) or by the last legal action; the actions
+    played, in order."""
+    played: list[str] = []
+    for _ in range(4000):
+        if sim.machine.phase != "live":
+            break
+        view = sim.last_view(account)
+        legal = [_action_text(a) for a in view["view"]["legal"]]
+        if legal and sim.machine.seat_of(account) in sim.machine._movers():
+            if ask:
+                sim.feed(io.Hint(account, view["version"]))
+                hint = sim.frames[account][-1]
+                assert hint == {
+                    "type": "hint",
+                    "version": view["version"],
+                    "action": hint["action"],
+                }
+                assert hint["action"] in legal
+                sim.feed(io.Hint(account, view["version"]))  # asked again: the same answer
+                assert sim.frames[account][-1] == hint
+                action = hint["action"]
+            else:
+                action = legal[-1]
+            sim.act(account, action, view["version"])
+            played.append(action)
+        else:
+            sim.run(0.5)
+    return played
+
+
+@pytest.mark.parametrize("room", [MAZHAN, MADIAO], ids=["mazhan", "madiao"])
+def test_alone_with_bots_a_hint_names_a_legal_action_and_changes_nothing(room: Room) -> None:
+    """A hint is the room's default bot's choice at the seat's own view; asking for one
+    changes nothing: the hand played by the hints, replayed without asking (the same deal,
+    the same actions), ends exactly alike, the bots' choices included."""
+    sim = alone_hand(room, seed=5)
+    played = _play_with_hints(sim, 1, ask=True)
+    assert played and sim.machine.phase != "live"
+    again = alone_hand(room, seed=5)
+    for action in played:  # the same actions, no hint asked
+        while not (
+            again.machine.seat_of(1) in again.machine._movers()
+            and again.last_view(1)["view"]["legal"]
+        ):
+            again.run(0.5)
+        again.act(1, action, again.last_view(1)["version"])
+    while again.machine.phase == "live":
+        again.run(0.5)
+    assert again.last(1, "settlement")["result"] == sim.last(1, "settlement")["result"]
+    assert sim.ledger.total() == sim.ledger.issued
+
+
+def test_a_hint_is_refused_out_of_turn_stale_without_a_hand_and_beside_another_person() -> None:
+    sim = Sim(MAZHAN, seed=3)
+    sim.join(1, "ana")
+    sim.feed(io.Hint(1, 0))
+    assert sim.frames[1][-1]["code"] == "no_hand"
+    assert sim.machine.handle(io.Hint(9, 0), sim.now)[0].frame["code"] == "not_seated"  # type: ignore[union-attr]
+    sim.join(2, "bo")
+    sim.ready(1)
+    sim.ready(2)
+    sim.run(30.0)  # bots take the last two seats; the hand goes live
+    assert sim.machine.phase == "live"
+    view = sim.last_view(1)
+    sim.feed(io.Hint(1, view["version"]))
+    assert sim.frames[1][-1]["code"] == "hints_off"  # a person sits at this table too
+
+    alone = alone_hand(seed=7)
+    while True:
+        view = alone.last_view(1)
+        if alone.machine.seat_of(1) in alone.machine._movers() and view["view"]["legal"]:
+            break
+        alone.feed(io.Hint(1, view["version"]))
+        assert alone.frames[1][-1]["code"] == "not_your_turn"
+        alone.run(0.5)
+    alone.feed(io.Hint(1, view["version"] + 1))
+    assert alone.frames[1][-1]["code"] == "stale_version"
+    steps = alone.machine.hand.seq  # type: ignore[union-attr]
+    alone.feed(io.Hint(1, view["version"]))
+    assert alone.frames[1][-1]["type"] == "hint"
+    assert alone.machine.hand.seq == steps  # type: ignore[union-attr]

@@ -36,17 +36,22 @@ export type Action = string;
 export type Version = number;
 export type Type4 = "tuoguan";
 export type On = boolean;
-export type Type5 = "leave";
-export type Type6 = "ping";
-export type Type7 = "hello";
+export type Type5 = "hint";
+/**
+ * the version of the view
+ */
+export type Version1 = number;
+export type Type6 = "leave";
+export type Type7 = "ping";
+export type Type8 = "hello";
 export type Name = string;
 export type Balance = number;
-export type Type8 = "seated";
+export type Type9 = "seated";
 export type Table = number;
 export type Room1 = string;
 export type Game = "mazhan" | "madiao";
 export type Seat = "E" | "S" | "W" | "N";
-export type Type9 = "table";
+export type Type10 = "table";
 export type Table1 = number;
 export type Room2 = string;
 export type Game1 = "mazhan" | "madiao";
@@ -79,7 +84,7 @@ export type ReadySeconds = number | null;
  * a private table's code, for its players to share with friends
  */
 export type Code1 = string | null;
-export type Type10 = "hand_start";
+export type Type11 = "hand_start";
 export type Hand = number;
 export type Stake = number;
 export type Fee = number;
@@ -94,10 +99,10 @@ export type Dealer = "E" | "S" | "W" | "N";
  * this player's balance, the table fee already taken
  */
 export type Balance1 = number | null;
-export type Type11 = "view";
+export type Type12 = "view";
 export type Table2 = number;
 export type Hand1 = number;
-export type Version1 = number;
+export type Version2 = number;
 /**
  * the seat's view (docs/views.md)
  */
@@ -118,7 +123,7 @@ export type Phase = "act" | "claim" | "rob" | "over";
 /**
  * The version this seat's next action must carry.
  */
-export type Version2 = number;
+export type Version3 = number;
 /**
  * This seat has legal actions now.
  */
@@ -490,7 +495,7 @@ export type Phase1 = "tricks" | "over";
 /**
  * The version this seat's next action must carry.
  */
-export type Version3 = number;
+export type Version4 = number;
 export type MyTurn1 = boolean;
 /**
  * Who plays now; null when over.
@@ -784,7 +789,7 @@ export type Timeouts = number;
  * true on a connection's first view of a live hand: `events` is then the whole hand so far, as this seat may see it (the move log is rebuilt from them)
  */
 export type CatchUp = boolean;
-export type Type12 = "settlement";
+export type Type13 = "settlement";
 export type Hand5 = number;
 export type Stake2 = number;
 export type Fee1 = number;
@@ -805,7 +810,7 @@ export type BalanceChange = number | null;
  * time to confirm the next hand
  */
 export type ReadySeconds1 = number;
-export type Type13 = "escape";
+export type Type14 = "escape";
 export type Hand6 = number;
 export type Seat14 = "E" | "S" | "W" | "N";
 export type Name3 = string;
@@ -817,18 +822,24 @@ export type Moves1 = Move[];
  * this player's balance after the penalty
  */
 export type Balance3 = number | null;
-export type Type14 = "unseated";
+export type Type15 = "unseated";
 export type Why1 = "left" | "escape" | "too_few_points" | "not_ready" | "table_closed" | "void";
-export type Type15 = "paused";
+export type Type16 = "paused";
 export type Why2 = "storage";
-export type Type16 = "resumed";
-export type Type17 = "pong";
-export type Type18 = "error";
+export type Type17 = "resumed";
+export type Type18 = "hint";
+export type Version5 = number;
+/**
+ * an action of the view's legal list
+ */
+export type Action3 = string;
+export type Type19 = "pong";
+export type Type20 = "error";
 export type Code2 = string;
 export type Message = string;
 
 export interface PaijuWebSocketProtocol {
-  client?: Join | Fill | Ready | Act | Tuoguan | Leave | Ping;
+  client?: Join | Fill | Ready | Act | Tuoguan | Hint | Leave | Ping;
   server?:
     | Hello
     | Seated
@@ -840,6 +851,7 @@ export interface PaijuWebSocketProtocol {
     | Unseated
     | Paused
     | Resumed
+    | HintFrame
     | Pong
     | Error;
 }
@@ -900,13 +912,24 @@ export interface Tuoguan {
   on: On;
 }
 /**
+ * Ask what the room's default bot would play at the view of ``version`` (answered with
+ * a ``hint`` frame; only to a player alone at a table of bots: ``hints_off`` elsewhere).
+ *
+ * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
+ * via the `definition` "Hint".
+ */
+export interface Hint {
+  type: Type5;
+  version: Version1;
+}
+/**
  * Leave the table: free before a hand is live, an escape during one.
  *
  * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
  * via the `definition` "Leave".
  */
 export interface Leave {
-  type: Type5;
+  type: Type6;
 }
 /**
  * Ask for a ``pong``.
@@ -915,7 +938,7 @@ export interface Leave {
  * via the `definition` "Ping".
  */
 export interface Ping {
-  type: Type6;
+  type: Type7;
 }
 /**
  * Sent first on every connection.
@@ -924,7 +947,7 @@ export interface Ping {
  * via the `definition` "Hello".
  */
 export interface Hello {
-  type: Type7;
+  type: Type8;
   name: Name;
   balance: Balance;
 }
@@ -935,7 +958,7 @@ export interface Hello {
  * via the `definition` "Seated".
  */
 export interface Seated {
-  type: Type8;
+  type: Type9;
   table: Table;
   room: Room1;
   game: Game;
@@ -948,7 +971,7 @@ export interface Seated {
  * via the `definition` "TableFrame".
  */
 export interface TableFrame {
-  type: Type9;
+  type: Type10;
   table: Table1;
   room: Room2;
   game: Game1;
@@ -983,7 +1006,7 @@ export interface SeatPublic {
  * via the `definition` "HandStart".
  */
 export interface HandStart {
-  type: Type10;
+  type: Type11;
   hand: Hand;
   stake: Stake;
   fee: Fee;
@@ -1000,10 +1023,10 @@ export interface HandStart {
  * via the `definition` "ViewFrame".
  */
 export interface ViewFrame {
-  type: Type11;
+  type: Type12;
   table: Table2;
   hand: Hand1;
-  version: Version1;
+  version: Version2;
   view: View;
   events: Events;
   clock: Clock | null;
@@ -1023,7 +1046,7 @@ export interface MazhanView {
   format: Format;
   seat: Seat2;
   phase: Phase;
-  version: Version2;
+  version: Version3;
   my_turn: MyTurn;
   turn: Turn;
   /**
@@ -1382,7 +1405,7 @@ export interface MadiaoView {
   format: Format1;
   seat: Seat4;
   phase: Phase1;
-  version: Version3;
+  version: Version4;
   my_turn: MyTurn1;
   turn: Turn1;
   banker: Banker;
@@ -1707,7 +1730,7 @@ export interface Clock {
  * via the `definition` "Settlement".
  */
 export interface Settlement {
-  type: Type12;
+  type: Type13;
   hand: Hand5;
   stake: Stake2;
   fee: Fee1;
@@ -1739,7 +1762,7 @@ export interface Move {
  * via the `definition` "Escape".
  */
 export interface Escape {
-  type: Type13;
+  type: Type14;
   hand: Hand6;
   seat: Seat14;
   name: Name3;
@@ -1756,7 +1779,7 @@ export interface Escape {
  * via the `definition` "Unseated".
  */
 export interface Unseated {
-  type: Type14;
+  type: Type15;
   why: Why1;
 }
 /**
@@ -1766,7 +1789,7 @@ export interface Unseated {
  * via the `definition` "Paused".
  */
 export interface Paused {
-  type: Type15;
+  type: Type16;
   why: Why2;
 }
 /**
@@ -1776,7 +1799,19 @@ export interface Paused {
  * via the `definition` "Resumed".
  */
 export interface Resumed {
-  type: Type16;
+  type: Type17;
+}
+/**
+ * What the room's default bot would play at this seat's view of ``version`` (the answer
+ * to ``hint``).
+ *
+ * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
+ * via the `definition` "HintFrame".
+ */
+export interface HintFrame {
+  type: Type18;
+  version: Version5;
+  action: Action3;
 }
 /**
  * The answer to ``ping``.
@@ -1785,7 +1820,7 @@ export interface Resumed {
  * via the `definition` "Pong".
  */
 export interface Pong {
-  type: Type17;
+  type: Type19;
 }
 /**
  * A request changed nothing.
@@ -1794,7 +1829,7 @@ export interface Pong {
  * via the `definition` "Error".
  */
 export interface Error {
-  type: Type18;
+  type: Type20;
   code: Code2;
   message: Message;
 }

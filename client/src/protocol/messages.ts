@@ -23,6 +23,7 @@ export type EscapeFrame = G.Escape;
 export type UnseatedFrame = G.Unseated;
 export type PausedFrame = G.Paused;
 export type ErrorFrame = G.Error;
+export type HintFrame = G.HintFrame;
 export type Clock = G.Clock;
 export type Move = G.Move;
 export type UnseatedWhy = G.Unseated["why"];
@@ -40,6 +41,7 @@ export const SERVER_TYPES = [
   "unseated",
   "paused",
   "resumed",
+  "hint",
   "pong",
   "error",
 ] as const satisfies readonly ServerType[];
