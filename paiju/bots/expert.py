@@ -165,6 +165,19 @@ TWO_STEP_MOST = 3
 #:   In ``strong``'s own games no hand ended drawn in 400, and the main suit alone is 3 to
 #:   4 steps further at the deal than the hand: a race this short leaves no time for it.
 #:
+#: Also tried (2026-12-03, 4,000 hands per seed, as above, each the rating's utilities
+#: adjusted after :func:`~paiju.bots.strong.rate_actions`; none kept):
+#:
+#: - a cost on claiming a pung, as the chow's: 45 points measured +2.43 [−1.58, +6.44]
+#:   (seed 13), +0.46 [−3.30, +4.22] (12), −1.21 [−5.14, +2.72] (14) and −2.26 [−5.57,
+#:   +1.05] (15), about 0 over the four; 30 and 60 +2.17 and +2.40 on seed 13 alone; a
+#:   bonus instead (−30) −3.83 [−7.27, −0.39] (13);
+#: - the shanten step worth 70 rating points instead of 100: −8.09 [−14.39, −1.79]; 150:
+#:   +0.85 [−1.69, +3.39] (13);
+#: - ``strong``'s value term at weight 2: −1.23 [−3.05, +0.60]; at 0.5: +0.59 [−2.73,
+#:   +3.90] (13);
+#: - a cost of 30 on claiming a kong from a discard: −0.75 [−2.94, +1.44] (13).
+#:
 #: ``benchmarks/expert_pairs.py`` plays the rating's choice and an alternative from the true
 #: state with the real bots: no kind of decision where the alternative measured better, and
 #: one pair's difference varies by about 280 胡, so a search would need about 3,000 pairs per
