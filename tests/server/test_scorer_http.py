@@ -91,3 +91,42 @@ def test_the_scorer_is_limited_per_address_and_never_queues_without_end(
         c.app.state.score_gate.waiting = QUEUE  # type: ignore[attr-defined]
         busy = c.post("/api/score", json=EXAMPLE)
         assert busy.status_code == 503 and busy.json()["error"]["code"] == "busy"
+
+
+@pytest.mark.parametrize(
+    ("body", "points"),
+    [
+        ({"table": "9m", "draws": "87654321m"}, [2, 2, 2, 2, 2, 2, 2, 3]),  # T1
+        ({"table": "8m", "draws": "7m"}, [0]),  # T6: 斷沖
+        ({"table": "98m", "draws": "1m2m5m7m"}, [5, 4, 2, 4]),  # T11: 雙胞胎
+        ({"table": "qt", "captured": {"qt": "bt"}, "draws": "29t"}, [10, 4]),  # X5
+    ],
+    ids=["T1", "T6", "T11", "X5"],
+)
+def test_ma_diao_chong_draws_are_scored_as_the_rules_vectors(
+    client: TestClient, body: dict[str, object], points: list[int]
+) -> None:
+    """Ma Diao rules §4.9's vectors through ``POST /api/score/chong``: each draw's points
+    (0: 斷沖) and their total."""
+    answer = client.post("/api/score/chong", json=body)
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == {"points": points, "total": sum(points)}
+
+
+def test_bad_chong_draws_are_clear_errors(client: TestClient) -> None:
+    for body, says in (
+        ({"table": "9m", "draws": "9m"}, "draws: 9m (九萬) is already on the table"),
+        ({"table": "9m"}, "missing field 'draws'"),
+        ([], "expected a JSON object, got an array"),
+        ({"table": "9m", "draws": "8x"}, "unknown suit letter 'x'"),
+    ):
+        answer = client.post("/api/score/chong", json=body)
+        assert answer.status_code == 400
+        error = answer.json()["error"]
+        assert error["code"] == "invalid_hand" and says in error["message"]
+    form = client.post(
+        "/api/score/chong",
+        content=b'{"table": "9m", "draws": "8m"}',
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
+    assert form.json() == {"points": [2], "total": 2}

@@ -9,8 +9,12 @@ tables never wait for the scorer: hands are scored one at a time, in a worker th
 most :data:`QUEUE` waiting (``503 busy`` beyond), and each address may send
 ``PAIJU_SCORE_LIMITS_ADDRESS`` hands (30 a minute, 300 an hour; ``429 rate_limited``).
 
+Ma Diao's 開沖 (``POST /api/score/chong``, rules §7 of Ma Diao: one player's draws in, the
+points of each out) costs microseconds and is answered at once, under the same per-address
+limit.
+
 >>> sorted(r.path for r in router.routes)
-['/api/score']
+['/api/score', '/api/score/chong']
 """
 
 from __future__ import annotations
@@ -22,12 +26,13 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from paiju.errors import RulesError, json_kind
+from paiju.madiao.chong import parse_chong_input
 from paiju.mazhan.record import FinishedHand
 from paiju.mazhan.views import scored_json
 from paiju.server.errors import ServerError
 from paiju.server.security import client_address, security
 
-__all__ = ["QUEUE", "router", "score_hand"]
+__all__ = ["QUEUE", "router", "score_chong", "score_hand"]
 
 router = APIRouter(prefix="/api")
 
@@ -53,6 +58,27 @@ def score_hand(data: object) -> dict[str, Any]:
         return {"result": scored_json(FinishedHand.from_json(data))}
     except (RulesError, ValueError) as err:
         raise ServerError("invalid_hand", str(err)[:300], 400) from None
+
+
+def score_chong(data: object) -> dict[str, Any]:
+    """One player's 開沖 draws scored (Ma Diao rules §7's input): the points of each draw (0:
+    斷沖, the card is not added) and their total.
+
+    >>> score_chong({"table": "9m", "draws": "76854m"})
+    {'points': [1, 1, 2, 2, 2], 'total': 8}
+    >>> score_chong({"table": "9m", "draws": "9m"})
+    Traceback (most recent call last):
+    ...
+    paiju.server.errors.ServerError: draws: 9m (九萬) is already on the table
+
+    Raises :class:`~paiju.server.errors.ServerError` ``invalid_hand`` (400) naming the
+    first thing wrong.
+    """
+    try:
+        points = parse_chong_input(data)
+    except (RulesError, ValueError) as err:
+        raise ServerError("invalid_hand", str(err)[:300], 400) from None
+    return {"points": points, "total": sum(points)}
 
 
 def parse_body(body: bytes) -> object:
@@ -111,3 +137,11 @@ async def api_score(request: Request) -> dict[str, Any]:
             return await asyncio.to_thread(score_hand, data)
     finally:
         gate.waiting -= 1
+
+
+@router.post("/score/chong")
+async def api_score_chong(request: Request) -> dict[str, Any]:
+    """Score one Ma Diao player's 開沖 draws (Ma Diao rules §7: ``table``, ``draws``,
+    ``captured``); ``{"points": [...], "total": n}``."""
+    await security(request).throttle.score(client_address(request))
+    return score_chong(parse_body(await request.body()))
