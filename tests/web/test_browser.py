@@ -236,6 +236,21 @@ def _no_horizontal_scroll(page: Any) -> None:
     assert width <= page.viewport_size["width"], width
 
 
+def _nothing_cut_or_sideways(page: Any) -> None:
+    """On a phone: the header shows the player's name whole, and no table of the settlement
+    is wider than the settlement (none scrolls sideways inside it either)."""
+    assert page.evaluate(
+        "(e => !!e && e.scrollWidth <= e.clientWidth)(document.querySelector('.who-name'))"
+    )
+    wide = page.evaluate(
+        """() => [...document.querySelectorAll('.settlement-panel table')]
+            .filter(t => t.scrollWidth > t.clientWidth + 1 || t.getBoundingClientRect().right
+                > t.closest('.settlement-panel').getBoundingClientRect().right + 1)
+            .map(t => t.className + ' ' + t.scrollWidth + '/' + t.clientWidth)"""
+    )
+    assert not wide, wide
+
+
 def _named_controls(page: Any) -> None:
     """Every button, link and field has an accessible name; every tile and card too."""
     unnamed = page.evaluate(
@@ -364,6 +379,7 @@ def test_madiao_by_clicks_on_a_phone(server: str, browser: Any) -> None:
     me.page.wait_for_selector("#result .chong[data-revealed=true]", timeout=30_000)
     me.shot("madiao-3-settlement-phone")
     _no_horizontal_scroll(me.page)
+    _nothing_cut_or_sideways(me.page)
     assert "開沖" in me.page.inner_text("#result")
     assert not me.errors, me.errors
     me.page.close()
@@ -519,6 +535,7 @@ def test_a_whole_mazhan_hand_on_a_phone(server: str, browser: Any) -> None:
     me.page.click("#lang")
     _no_horizontal_scroll(me.page)
     me.shot("mazhan-phone-6-settlement-english")
+    _nothing_cut_or_sideways(me.page)
     change = int(me.page.get_attribute("#balance-change", "data-change") or "0")
     assert me.balance() == 10_000 + change
     assert not me.errors, me.errors
@@ -597,11 +614,11 @@ def test_friends_meet_at_a_table_by_its_link(server: str, browser: Any) -> None:
     friend.page.fill("#name", friend.name)
     friend.page.fill("#password", "secret-pw-1")
     friend.page.click("#do-register")
-    friend.page.wait_for_selector(f"#friend-code[data-invited={code}]")
+    friend.page.wait_for_selector(f"#friend-code[data-invited='{code}']")
     assert friend.page.input_value("#table-code") == code
     friend.shot("friends-2-friend-invited")
     friend.page.click("[data-action=join-code]")
-    friend.page.wait_for_selector(f".friends-panel[data-code={code}]")
+    friend.page.wait_for_selector(f".friends-panel[data-code='{code}']")
     host.page.wait_for_selector(".waiting-seats li[data-seat=S]:has-text('好朋友')")
     friend.page.click("#ready")
     host.page.click("#ready")
@@ -609,7 +626,7 @@ def test_friends_meet_at_a_table_by_its_link(server: str, browser: Any) -> None:
     host.page.wait_for_selector(".table", timeout=20_000)
     friend.page.wait_for_selector(".table", timeout=20_000)
     # during the hand the code stays in the table bar, for a friend who comes late
-    assert host.page.inner_text(f".table-bar .code-chip[data-code={code}]").endswith(code)
+    assert host.page.inner_text(f".table-bar .code-chip[data-code='{code}']").endswith(code)
     host.shot("friends-3-hand-live")
     _no_horizontal_scroll(friend.page)
     assert not host.errors and not friend.errors, host.errors + friend.errors

@@ -47,7 +47,10 @@ export function Header(): JSX.Element {
       <div class="who" id="who">
         {who ? (
           <>
-            <span class="who-name">{who.name}</span>
+            {/* never cut on a phone (a line of its own there); the title has it in full */}
+            <span class="who-name" title={who.name}>
+              {who.name}
+            </span>
             <span class="who-balance" data-balance={who.balance}>
               {t("balance")} <b>{who.balance}</b>
             </span>

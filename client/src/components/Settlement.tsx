@@ -40,6 +40,23 @@ const signed = (n: number): string => (n > 0 ? `+${n}` : String(n));
 const seatName = (s: Seat, names: Record<Seat, SeatInfo | null>): string =>
   `${windName(s)} ${shownName(names[s])}`.trim();
 
+/** A seat as a payments table names it: the wind kept whole, a long name free to wrap. */
+function SeatCell({
+  seat,
+  names,
+}: {
+  seat: Seat;
+  names: Record<Seat, SeatInfo | null>;
+}): JSX.Element {
+  const name = shownName(names[seat]);
+  return (
+    <td>
+      <span class="seat-wind">{windName(seat)}</span>
+      {name ? ` ${name}` : ""}
+    </td>
+  );
+}
+
 /** The formula as steps, as `paiju mazhan score --explain` writes it: base → 進一 →
  *  (胡頭: rounded + 20) → × 2^台 (written "× 4 (2 台)") → cap → value. */
 export function formulaSteps(f: Formula, tai: number): string[] {
@@ -188,10 +205,10 @@ function Payments({
       <tbody>
         {payments.map((p, i) => (
           <tr key={i} data-from={p.from} data-to={p.to}>
-            <td>{seatName(p.from, names)}</td>
-            <td>{seatName(p.to, names)}</td>
+            <SeatCell seat={p.from} names={names} />
+            <SeatCell seat={p.to} names={names} />
             <td class="num">{unit(p.amount)}</td>
-            <td>
+            <td class="reason">
               {payReason(p.reason)}
               {"dealer" in p && p.dealer ? (
                 <span class="tag dealer">{t("dealerDouble")}</span>
@@ -482,7 +499,8 @@ export function MadiaoSettlement({
         </ul>
       ) : null}
       <ChongDraws result={result} names={props.names} />
-      {/* the net first after the seat: on a phone the table scrolls, the result stays */}
+      {/* the net first after the seat; on a phone each seat's row is a block (seat and net,
+          then the other columns named by their data-label), never wider than the screen */}
       <table class="md-scores">
         <thead>
           <tr>
@@ -504,21 +522,27 @@ export function MadiaoSettlement({
                   {seatName(s, props.names)}
                   {result.banker === s ? <span class="tag dealer">{t("banker")}</span> : null}
                 </th>
-                <td class={`num ${r.net >= 0 ? "plus" : "minus"}`}>
+                <td class={`num net ${r.net >= 0 ? "plus" : "minus"}`}>
                   {t("zhu", { n: signed(r.net) })}
                 </td>
-                <td class="num">
+                <td class="num" data-label={t("trickShort")}>
                   {r.tricks}{" "}
                   <span class="muted small">{r.zhengben ? t("zhengben") : t("chijiao")}</span>
                 </td>
-                <td class="num">{signed(r.diao)}</td>
-                <td class="bonus-items">
+                <td class="num" data-label={t("diao")}>
+                  {signed(r.diao)}
+                </td>
+                <td class="bonus-items" data-label={t("bonuses")}>
                   {r.bonuses.length
                     ? r.bonuses.map((b) => `${named(b)} ${t("zhu", { n: b.zhu })}`).join(" · ")
                     : "—"}
                 </td>
-                <td class="num">{r.chong}</td>
-                <td class="num">{r.bonus_total}</td>
+                <td class="num" data-label={t("chongPoints")}>
+                  {r.chong}
+                </td>
+                <td class="num" data-label={t("bonusTotal")}>
+                  {r.bonus_total}
+                </td>
               </tr>
             );
           })}

@@ -331,7 +331,11 @@ export function TableScreen(): JSX.Element {
   };
 
   let board: JSX.Element | null = null;
-  if (f && !settlement.value) {
+  // once the player has confirmed the next hand, the last hand's board gives way to the
+  // waiting room: who sits where, and at a table for friends the code and the bots for a
+  // seat someone left (the next hand may wait for a fourth)
+  const over = !!f && f.view.result !== null && readySent.value;
+  if (f && !settlement.value && !over) {
     const common = {
       names,
       clock: f.clock ? { ...f.clock, stoppedAt: paused.value?.at ?? null } : null,

@@ -1,0 +1,196 @@
+// What a phone needs from the markup: long names shown whole (the header, the seats), the Ma
+// Diao scores' columns named on each cell (a phone shows each seat's row as a block), and the
+// waiting room back once the player has confirmed the next hand.
+import { act, render } from "@testing-library/preact";
+import { afterEach, describe, expect, it } from "vitest";
+import { Header } from "../src/components/Chrome";
+import { SeatBadge } from "../src/components/SeatBadge";
+import { MadiaoSettlement } from "../src/components/Settlement";
+import { TableScreen } from "../src/components/TableScreen";
+import { setLang } from "../src/i18n";
+import type {
+  MadiaoResult,
+  MadiaoSeatResult,
+  Seat,
+  SeatInfo,
+  ServerMessage,
+} from "../src/protocol";
+import { clearTable, handle, me, readySent, toasts } from "../src/store";
+import { overView } from "./fixtures/mazhan";
+
+const LONG = "歐陽慕容長孫司馬上官皇甫諸葛東方";
+const LATIN = "ceeceeliawandererxyz";
+
+const person = (name: string, ready = false): SeatInfo => ({
+  name,
+  bot: false,
+  ready,
+  tuoguan: false,
+  connected: true,
+  points: 5000,
+});
+
+afterEach(() => {
+  act(() => {
+    clearTable();
+    toasts.value = [];
+    me.value = null;
+  });
+});
+
+describe("a long name on a phone", () => {
+  it("is in the header whole, in its text and its title (never an ellipsis of it)", () => {
+    act(() => {
+      me.value = { name: LONG, balance: 10000 };
+    });
+    const { container } = render(<Header />);
+    const name = container.querySelector(".who-name") as HTMLElement;
+    expect(name.textContent).toBe(LONG);
+    expect(name.getAttribute("title")).toBe(LONG);
+    expect(container.textContent).not.toContain("…");
+  });
+
+  it("is on a seat's plate whole", () => {
+    const { container } = render(
+      <SeatBadge
+        seat="W"
+        wind="W"
+        info={person(LATIN)}
+        isMe={false}
+        dealer
+        dealerLabel="dealer"
+        active={false}
+        clock={null}
+      />,
+    );
+    const name = container.querySelector(".seat-name-text") as HTMLElement;
+    expect(name.textContent).toBe(LATIN);
+    expect(name.getAttribute("title")).toBe(LATIN);
+  });
+});
+
+const seatResult = (net: number, more: Partial<MadiaoSeatResult> = {}): MadiaoSeatResult => ({
+  tricks: 2,
+  zhengben: true,
+  diao: 0,
+  won: [],
+  bonuses: [],
+  chong: 0,
+  bonus_total: 0,
+  net,
+  ...more,
+});
+
+const madiaoResult: MadiaoResult = {
+  banker: "E",
+  seats: {
+    E: seatResult(-3, { tricks: 0, zhengben: false, diao: -1 }),
+    S: seatResult(2, { tricks: 4, diao: 1, bonuses: [{ zh: "賞上桌", en: "top card", zhu: 1 }] }),
+    W: seatResult(1),
+    N: seatResult(0),
+  },
+  chong: [],
+  payments: [],
+  net: { E: -3, S: 2, W: 1, N: 0 },
+  special: null,
+  penalties: [],
+};
+
+const names: Record<Seat, SeatInfo | null> = {
+  E: person(LONG),
+  S: person(LATIN),
+  W: person("cy"),
+  N: person("di"),
+};
+
+describe("the Ma Diao scores", () => {
+  it("name every column on its cells, as the header does (a phone shows a row as a block)", () => {
+    for (const lang of ["zh", "en"] as const) {
+      act(() => setLang(lang));
+      const { container, unmount } = render(
+        <MadiaoSettlement
+          hand={3}
+          stake={10}
+          fee={10}
+          moves={[]}
+          balance={null}
+          balanceChange={null}
+          names={names}
+          me="E"
+          myName={LONG}
+          showPoints={false}
+          result={madiaoResult}
+        />,
+      );
+      const heads = [...container.querySelectorAll(".md-scores thead th")].map(
+        (th) => th.textContent,
+      );
+      for (const row of container.querySelectorAll(".md-scores tbody tr")) {
+        const cells = [...row.children];
+        // the seat (its name whole) and the net need no label; every other cell says its column
+        expect(cells[0]?.tagName).toBe("TH");
+        expect(cells[1]?.classList.contains("net")).toBe(true);
+        expect(cells.slice(2).map((c) => c.getAttribute("data-label"))).toEqual(heads.slice(2));
+      }
+      expect(container.querySelector('.md-scores tr[data-seat="E"] th')?.textContent).toContain(
+        LONG,
+      );
+      unmount();
+    }
+    act(() => setLang("zh"));
+  });
+});
+
+describe("the waiting room after the settlement", () => {
+  it("comes back once the player confirmed the next hand: a seat someone left can be filled", () => {
+    act(() => {
+      handle({ type: "hello", name: "me", balance: 5000 } satisfies ServerMessage);
+      handle({
+        type: "seated",
+        table: 7,
+        room: "mazhan",
+        game: "mazhan",
+        seat: "E",
+      } satisfies ServerMessage);
+      handle({
+        type: "table",
+        table: 7,
+        room: "mazhan",
+        game: "mazhan",
+        live: true,
+        hand_no: 1,
+        code: "ABCD2345",
+        seats: { E: person("me"), S: person("bo"), W: person("cy"), N: person("di") },
+      } satisfies ServerMessage);
+      // the hand is over (its last view), the settlement confirmed: "Next hand"
+      handle({
+        type: "view",
+        table: 7,
+        hand: 1,
+        version: overView.version,
+        view: overView,
+        events: [],
+        clock: null,
+        stake: 10,
+        your_action: null,
+      } satisfies ServerMessage);
+      readySent.value = true;
+      // then someone leaves: the next hand waits for a fourth
+      handle({
+        type: "table",
+        table: 7,
+        room: "mazhan",
+        game: "mazhan",
+        live: false,
+        hand_no: 1,
+        code: "ABCD2345",
+        seats: { E: person("me", true), S: person("bo", true), W: null, N: person("di") },
+      } satisfies ServerMessage);
+    });
+    const { container } = render(<TableScreen />);
+    expect(container.querySelector(".table[data-game]")).toBeNull();
+    expect(container.querySelector(".waiting")).not.toBeNull();
+    expect(container.querySelector('.friends-panel [data-action="fill"]')).not.toBeNull();
+    expect(container.querySelector('.waiting-seats [data-seat="W"]')?.textContent).toContain("—");
+  });
+});
