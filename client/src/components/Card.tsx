@@ -56,13 +56,15 @@ export interface CardButtonProps {
   onKeyDown?: (ev: KeyboardEvent) => void;
   tabIndex?: number;
   buttonRef?: (el: HTMLButtonElement | null) => void;
+  /** The hint names one of this card's plays. */
+  hinted?: boolean;
 }
 
 export function CardButton(p: CardButtonProps): JSX.Element {
   return (
     <button
       type="button"
-      class={`card-button${p.selected ? " selected" : ""}`}
+      class={`card-button${p.selected ? " selected" : ""}${p.hinted ? " hinted" : ""}`}
       data-card={p.code}
       data-tile={p.code}
       data-action={p.actions.join(" | ") || undefined}

@@ -19,6 +19,8 @@ export interface MadiaoTableProps {
   version: number;
   points?: Partial<Record<Seat, number>>;
   onAction: (action: string) => void;
+  /** The action a hint suggests (marked on its card or button). */
+  hinted?: string | null;
   readOnly?: boolean;
   revealed?: Partial<Record<Seat, string[]>>;
 }
@@ -212,7 +214,7 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
                 type="button"
                 key={a.action}
                 ref={k === 0 ? firstChoice : undefined}
-                class={`act act-${a.kind}`}
+                class={`act act-${a.kind}${a.action === props.hinted ? " hinted" : ""}`}
                 data-action={a.action}
                 aria-label={madiaoActionLabel(a)}
                 disabled={props.pending !== null}
@@ -250,6 +252,7 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
               label={label}
               actions={acts.map((a) => a.action)}
               selected={selected === c}
+              hinted={acts.some((a) => a.action === props.hinted)}
               disabled={disabled || !acts.length}
               tabIndex={i === Math.min(focus, view.hand.length - 1) ? 0 : -1}
               onKeyDown={key(i)}

@@ -22,6 +22,8 @@ export interface MazhanTableProps {
   onAction: (action: string) => void;
   /** The replay viewer shows a table without controls. */
   readOnly?: boolean;
+  /** The action a hint suggests (marked on its tile or button). */
+  hinted?: string | null;
   /** Replay: every seat's concealed tiles (the hand is over). */
   revealed?: Partial<Record<Seat, string[]>>;
 }
@@ -270,7 +272,7 @@ function Prompt(props: MazhanTableProps & { options: MazhanAction[] }): JSX.Elem
           <button
             type="button"
             key={a.action}
-            class={`act act-${a.kind}`}
+            class={`act act-${a.kind}${a.action === props.hinted ? " hinted" : ""}`}
             data-action={a.action}
             aria-label={actionLabel(a)}
             aria-keyshortcuts={a.kind === "pass" ? "Escape" : String(i + 1)}
@@ -374,7 +376,11 @@ function MyArea(props: MazhanTableProps): JSX.Element {
         code={code}
         size="lg"
         wild={wild}
-        class={drawn ? "drawn" : undefined}
+        class={
+          [drawn ? "drawn" : "", action && action === props.hinted ? "hinted" : ""]
+            .join(" ")
+            .trim() || undefined
+        }
         label={label}
         action={action}
         disabled={disabled || !action}

@@ -13,12 +13,13 @@ import type {
   SeatInfo,
 } from "../protocol";
 import { ESCAPE_MULTIPLE } from "../rules/figures";
-import { act, fillBots, inviteLink, leave, ready, readyNext, send } from "../session";
+import { act, askHint, fillBots, inviteLink, leave, ready, readyNext, send } from "../session";
 import {
   escaped,
   frame,
   handInfo,
   handLive,
+  hint,
   me,
   moveLog,
   paused,
@@ -31,8 +32,8 @@ import {
 } from "../store";
 import { Confirm } from "./Chrome";
 import { secondsLeft, useNow } from "./hooks";
-import { MadiaoTable } from "./Madiao";
-import { MazhanTable } from "./Mazhan";
+import { MadiaoTable, madiaoActionLabel } from "./Madiao";
+import { actionLabel, MazhanTable } from "./Mazhan";
 import { MoveLog } from "./MoveLog";
 import { seatName } from "./SeatBadge";
 import { MadiaoSettlement, MazhanSettlement } from "./Settlement";
@@ -212,6 +213,53 @@ function TimeoutBanner({
   );
 }
 
+/** True when every other seat is a bot: hints are given only there (docs/protocol.md). */
+export function aloneWithBots(seats: Record<Seat, SeatInfo | null>, mine: Seat | null): boolean {
+  return !!mine && SEATS.every((s) => s === mine || seats[s]?.bot === true);
+}
+
+/** The hint button (alone with bots, on one's turn) and, once answered, what it says. */
+function HintControl({ tuoguan }: { tuoguan: boolean }): JSX.Element | null {
+  const f = frame.value;
+  const ts = tableState.value;
+  const mine = seated.value?.seat ?? null;
+  if (!f || !ts || tuoguan || !handLive.value || paused.value || f.view.result !== null) {
+    return null;
+  }
+  if (!f.view.legal.length || !aloneWithBots(ts.seats, mine)) return null;
+  const h = hint.value?.version === f.version ? hint.value : null;
+  let said: string | null = null;
+  if (h?.action) {
+    if (f.view.game === "mazhan") {
+      const a = (f.view as MazhanView).legal.find((x) => x.action === h.action);
+      said = a ? actionLabel(a) : h.action;
+    } else {
+      const a = (f.view as MadiaoView).legal.find((x) => x.action === h.action);
+      said = a ? madiaoActionLabel(a) : h.action;
+    }
+  }
+  return (
+    <span class="hint-control">
+      <button
+        type="button"
+        class="ghost"
+        id="hint"
+        data-action="hint"
+        title={t("hintTitle")}
+        disabled={!!h || pending.value !== null}
+        onClick={() => askHint(f.version)}
+      >
+        {t("hint")}
+      </button>
+      {h ? (
+        <span class="hint-said" role="status" data-hint={h.action ?? ""}>
+          {said ? t("hintIs", { action: said }) : t("hintWaiting")}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
 function PausedBanner(): JSX.Element | null {
   if (!paused.value) return null;
   return (
@@ -342,6 +390,7 @@ export function TableScreen(): JSX.Element {
       pending: pending.value?.action ?? null,
       version: f.version,
       onAction: act,
+      hinted: hint.value?.version === f.version ? hint.value.action : null,
     };
     board =
       f.view.game === "mazhan" ? (
@@ -384,6 +433,7 @@ export function TableScreen(): JSX.Element {
             {t("howTo")}
           </a>
         )}
+        {live ? <HintControl tuoguan={!!mine?.tuoguan} /> : null}
         {live ? (
           <label class="switch">
             <input
