@@ -289,8 +289,17 @@ def test_mazhan_by_clicks_on_a_desktop(server: str, browser: Any) -> None:
     # the dealer's first turn: the hand is live and waits for this player (bots cannot end
     # it meanwhile). Switch language mid-hand: the socket stays, the screen stays.
     me.page.wait_for_selector(".hand button[data-action]:not([disabled])")
+    # alone with bots a hint is offered: the normal bot's move, said and outlined
+    me.page.click("#hint")
+    me.page.wait_for_selector(".hint-said[data-hint]:not([data-hint=''])")
+    hinted = me.page.get_attribute(".hint-said", "data-hint")
+    assert me.page.get_attribute(".hinted", "data-action") == hinted
+    assert me.page.inner_text(".hint-said").startswith("提示：")
+    assert me.page.is_disabled("#hint")  # once per view
+    me.shot("mazhan-3b-hint")
     sockets = me.sockets
     me.page.click("#lang")
+    assert me.page.inner_text(".hint-said").startswith("Hint: ")
     assert me.page.inner_text("#lang") == "中文"
     assert "Moves" in me.page.inner_text(".move-log")
     assert me.page.query_selector(".hand button[aria-label^='Discard']") is not None

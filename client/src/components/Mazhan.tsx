@@ -322,6 +322,11 @@ function MyArea(props: MazhanTableProps): JSX.Element {
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
   const [focus, setFocus] = useState(tiles.length);
   const all = view.drawn ? [...tiles, view.drawn] : tiles;
+  // the hinted discard is outlined once: on the drawn tile, else the rightmost copy
+  let hinted = -1;
+  for (let i = 0; i < all.length; i += 1) {
+    if (props.hinted && discards.get(all[i] as string) === props.hinted) hinted = i;
+  }
   const disabled = props.readOnly || props.pending !== null || !view.my_turn;
   const discarding = view.my_turn && !view.window && discards.size > 0 && !props.readOnly;
   // the keyboard starts on the drawn tile (or the last), where the pointer would go
@@ -376,11 +381,7 @@ function MyArea(props: MazhanTableProps): JSX.Element {
         code={code}
         size="lg"
         wild={wild}
-        class={
-          [drawn ? "drawn" : "", action && action === props.hinted ? "hinted" : ""]
-            .join(" ")
-            .trim() || undefined
-        }
+        class={[drawn ? "drawn" : "", i === hinted ? "hinted" : ""].join(" ").trim() || undefined}
         label={label}
         action={action}
         disabled={disabled || !action}
