@@ -22,12 +22,15 @@ export interface Me {
   balance: number;
 }
 
+/** The scorer page's tabs: a Mazhan hand, or one Ma Diao player's 開沖 draws. */
+export type ScoreGame = "mazhan" | "madiao";
+
 export type Route =
   | { name: "login" }
   | { name: "lobby" }
   | { name: "table" }
   | { name: "replay"; hand: number; step: number }
-  | { name: "score" }
+  | { name: "score"; game: ScoreGame | null }
   | { name: "rules"; game: RulesGame | null };
 
 export interface ViewFrame {
@@ -322,8 +325,12 @@ export function handle(raw: unknown, now: number = Date.now()): void {
         if (mine?.ready) readySent.value = true;
         // at a table for friends, who comes and goes between hands is said
         if (before && before.table === m.table && m.code && !m.live) {
-          for (const who of peopleChange(before.seats, seats, name ?? null))
-            toast(who.key, who.params);
+          // one who escaped has been told of by the escape notice: no "left" besides
+          const gone = escaped.value?.name;
+          for (const who of peopleChange(before.seats, seats, name ?? null)) {
+            if (!(who.key.ui === "friendLeft" && who.params.name === gone))
+              toast(who.key, who.params);
+          }
         }
       });
       return;

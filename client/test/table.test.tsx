@@ -171,4 +171,26 @@ describe("who comes and goes at a table for friends", () => {
       { key: { ui: "friendLeft" }, params: { name: "ana" } },
     ]);
   });
+
+  it("does not say that one who escaped left: the escape notice has said it", () => {
+    const code = { code: "ABCD2345" };
+    act(() => {
+      sitDown(Date.now());
+      handle(tableFrame({ E: person("a"), S: person("me"), W: person("c"), N: null }, code));
+      handle({
+        type: "escape",
+        hand: 1,
+        seat: "E",
+        name: "a",
+        why: "left",
+        stake: 10,
+        penalty: 4000,
+        moves: [],
+      } satisfies ServerMessage);
+      handle(tableFrame({ E: null, S: person("me"), W: null, N: null }, code));
+    });
+    const said = toasts.value.map((x) => x.params?.name);
+    expect(said).toContain("c"); // left between hands: said
+    expect(said).not.toContain("a"); // escaped: the notice, not a toast
+  });
 });
