@@ -30,7 +30,7 @@ export function App(): JSX.Element {
     return () => window.removeEventListener("hashchange", onHash);
   }, []);
   let screen: JSX.Element;
-  if (r.name === "score") screen = <Scorer />;
+  if (r.name === "score") screen = <Scorer game={r.game} />;
   else if (r.name === "rules") screen = <HowTo game={r.game} />;
   else if (!me.value || r.name === "login") screen = <Login />;
   else if (r.name === "table") screen = <TableScreen />;

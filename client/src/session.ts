@@ -16,6 +16,7 @@ import {
   type Route,
   readySent,
   route,
+  type ScoreGame,
   seated,
   settlement,
   toast,
@@ -127,6 +128,8 @@ export function routeToHash(r: Route): string {
       return `#/replay/${r.hand}/${r.step}`;
     case "rules":
       return r.game ? `#/rules/${r.game}` : "#/rules";
+    case "score":
+      return r.game ? `#/score/${r.game}` : "#/score";
     default:
       return `#/${r.name}`;
   }
@@ -144,7 +147,8 @@ export function hashToRoute(hash: string): Route | null {
   if (hash === "#/lobby") return { name: "lobby" };
   if (hash === "#/table") return { name: "table" };
   if (hash === "#/login") return { name: "login" };
-  if (hash === "#/score") return { name: "score" };
+  const score = /^#\/score(?:\/(mazhan|madiao))?$/.exec(hash);
+  if (score) return { name: "score", game: (score[1] as ScoreGame | undefined) ?? null };
   const rules = /^#\/rules(?:\/(mazhan|madiao))?$/.exec(hash);
   if (rules) return { name: "rules", game: (rules[1] as RulesGame | undefined) ?? null };
   return null;

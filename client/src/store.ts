@@ -328,7 +328,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
           // one who escaped has been told of by the escape notice: no "left" besides
           const gone = escaped.value?.name;
           for (const who of peopleChange(before.seats, seats, name ?? null)) {
-            if (!(who.key.ui === "friendLeft" && who.params.name === gone))
+            if (!("ui" in who.key && who.key.ui === "friendLeft" && who.params.name === gone))
               toast(who.key, who.params);
           }
         }

@@ -17,8 +17,18 @@ const CJK = /[\u3400-\u9fff\uf900-\ufaff]/;
 const zhLeaves = leaves(zh as unknown as Tree);
 const enLeaves = leaves(en as unknown as Tree);
 // the button that switches language names the other language in that language
-// the scorer's notation help names the input's own keywords (pung, chow, kong, ckong)
-const BILINGUAL = new Set(["ui.switchLang", "ui.title", "ui.scorerNotation"]);
+// the scorer's notation help names the input's own keywords (pung, chow, kong, ckong), the
+// 開沖 scorer's its card letters; its English keeps Ma Diao's terms (開沖, 斷沖) as the guide does
+const BILINGUAL = new Set([
+  "ui.switchLang",
+  "ui.title",
+  "ui.scorerNotation",
+  "ui.chongTab",
+  "ui.chongNotation",
+  "ui.chongBreak",
+  "ui.chongHelp",
+  "ui.chongHelpLink",
+]);
 
 describe("language tables", () => {
   it("have exactly the same keys", () => {

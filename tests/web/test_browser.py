@@ -646,9 +646,11 @@ def test_friends_meet_at_a_table_by_its_link(server: str, browser: Any) -> None:
 def test_a_scorekeeper_scores_a_hand_without_an_account(server: str, browser: Any) -> None:
     """The scorer page from the login page, no account: the rules' example 1 (South
     self-draws, H = 320, the dealer pays double) scored and shown as a settlement; a seat
-    with too few tiles gets the server's own words; both on a phone in Chinese. Then How to
-    play from the login page's link (both games' tabs, on the phone in Chinese) and from the
-    address on a desktop in English (the contents jump to a section)."""
+    with too few tiles gets the server's own words; Ma Diao's 開沖 tab scores its rules'
+    example (14); all on a phone in Chinese. Then How to play from the login page's link
+    (both games' tabs, on the phone in Chinese) and from the address on a desktop in English
+    (the contents jump to a section); the 開沖 scorer from its address, its help's link to the
+    guide's 開沖 section."""
     page = browser.new_page(viewport=PHONE, locale="zh-TW")
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -671,12 +673,25 @@ def test_a_scorekeeper_scores_a_hand_without_an_account(server: str, browser: An
     assert page.evaluate("document.activeElement.id") == "sc-E-concealed"
     assert page.query_selector("#sc-result") is None
     _no_horizontal_scroll(page)
+    # Ma Diao's 開沖 on its tab: the rules' example (千萬 that captured 百萬), 10 + 4
+    page.click(".scorer-tabs a[data-game=madiao]")
+    page.wait_for_selector("#scorer[data-game=madiao] #chong")
+    assert page.evaluate("location.hash") == "#/score/madiao"
+    page.click("[data-action=example]")
+    page.click("#ch-score")
+    page.wait_for_selector("#ch-result")
+    draws = page.query_selector_all("#ch-result .chong-draw")
+    assert [d.get_attribute("data-points") for d in draws] == ["10", "4"]
+    assert page.inner_text("#ch-total") == "合計 14 注"
+    page.screenshot(path=str(ARTIFACTS / "scorer-2-chong-phone.png"), full_page=True)
+    _no_horizontal_scroll(page)
+    _named_controls(page)
     # How to play, from the login page's link: Mazhan first, then Ma Diao's tab, in Chinese
     page.click("[data-action=back]")
     page.click("#to-rules")
     page.wait_for_selector("#rules[data-game=mazhan]")
     assert page.inner_text("#rules-title") == "玩法"
-    assert page.inner_text("#rules-mazhan-base-title") == "計分：底分"
+    assert page.inner_text("#rules-mazhan-base-title") == "計分：基礎分"
     page.screenshot(path=str(ARTIFACTS / "rules-1-mazhan-phone.png"), full_page=True)
     _no_horizontal_scroll(page)
     page.click(".howto-tab[data-game=madiao]")
@@ -703,5 +718,15 @@ def test_a_scorekeeper_scores_a_hand_without_an_account(server: str, browser: An
     assert desk.inner_text("#rules-madiao-chong-title") == "開沖: turning up the stock"
     desk.screenshot(path=str(ARTIFACTS / "rules-4-madiao-desktop.png"), full_page=True)
     _no_horizontal_scroll(desk)
+    # the 開沖 scorer from its address; its help leads to the guide's 開沖 section
+    desk.goto(server + "/#/score/madiao")
+    desk.click("#scorer[data-game=madiao] [data-action=example]")
+    desk.click("#ch-score")
+    desk.wait_for_selector("#ch-result")
+    assert desk.inner_text("#ch-total") == "Total: 14 points"
+    desk.screenshot(path=str(ARTIFACTS / "scorer-3-chong-desktop.png"), full_page=True)
+    desk.click("#ch-rules")
+    desk.wait_for_selector("#rules[data-game=madiao]")
+    assert desk.evaluate("document.activeElement.id") == "rules-madiao-chong-title"
     assert not errors, errors
     desk.close()

@@ -1,6 +1,7 @@
 // The scorer: a finished Mazhan hand typed in as a scorekeeper reads it off a real table (rules
 // §11's fields), scored by the server (`POST /api/score`) and shown as the table's settlement
 // shows one: every hand, each seat's items and 台, the formula, who pays whom. No account.
+// A second tab (`#/score/madiao`) scores one Ma Diao player's 開沖 draws (`Chong.tsx`).
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { splitCodes } from "../game/notation";
@@ -9,7 +10,15 @@ import { t, type UiKey, winByName, windName } from "../i18n";
 import { ApiError, api } from "../net/api";
 import type { MazhanResult, Seat } from "../protocol";
 import { go } from "../session";
-import { me } from "../store";
+import { me, type ScoreGame } from "../store";
+import {
+  CHONG_BLANK,
+  CHONG_EXAMPLE,
+  CHONG_START,
+  type ChongForm,
+  ChongScorer,
+  type ChongState,
+} from "./Chong";
 import { MazhanSettlement } from "./Settlement";
 import { Tile } from "./Tile";
 
@@ -183,8 +192,15 @@ function ScorerError({ message }: { message: string }): JSX.Element {
   );
 }
 
-export function Scorer(): JSX.Element {
+const SCORE_GAMES: ScoreGame[] = ["mazhan", "madiao"];
+const TAB_LABEL: Record<ScoreGame, UiKey> = { mazhan: "scorerMazhanTab", madiao: "chongTab" };
+
+/** The scorer page: its tabs (`#/score/mazhan`, `#/score/madiao`), each form's state kept
+ *  while the other is shown. */
+export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Element {
+  const shown = game ?? "mazhan";
   const [form, setForm] = useState<ScorerForm>(BLANK);
+  const [chong, setChong] = useState<ChongState>(CHONG_START);
   const [result, setResult] = useState<MazhanResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -220,17 +236,36 @@ export function Scorer(): JSX.Element {
   const wild = form.wild.trim().toLowerCase();
   const won = form.winner !== "";
   const discardLike = form.winBy === "discard" || form.winBy === "robbed_kong";
+  const setChongForm = (f: ChongForm) => setChong({ form: f, result: null, error: null });
   return (
-    <main class="scorer" id="scorer">
+    <main class="scorer" id="scorer" data-game={shown}>
       <div class="row scorer-head">
         <h2>{t("scorer")}</h2>
         <span class="grow" />
-        <button type="button" data-action="example" onClick={() => set(EXAMPLE)}>
-          {t("scorerExample")}
-        </button>
-        <button type="button" class="ghost" data-action="clear" onClick={() => set(BLANK)}>
-          {t("scorerClear")}
-        </button>
+        {shown === "mazhan" ? (
+          <>
+            <button type="button" data-action="example" onClick={() => set(EXAMPLE)}>
+              {t("scorerExample")}
+            </button>
+            <button type="button" class="ghost" data-action="clear" onClick={() => set(BLANK)}>
+              {t("scorerClear")}
+            </button>
+          </>
+        ) : (
+          <>
+            <button type="button" data-action="example" onClick={() => setChongForm(CHONG_EXAMPLE)}>
+              {t("scorerExample")}
+            </button>
+            <button
+              type="button"
+              class="ghost"
+              data-action="clear"
+              onClick={() => setChongForm(CHONG_BLANK)}
+            >
+              {t("scorerClear")}
+            </button>
+          </>
+        )}
         <button
           type="button"
           class="ghost"
@@ -240,185 +275,208 @@ export function Scorer(): JSX.Element {
           {me.value ? t("back") : t("toLogin")}
         </button>
       </div>
-      <p class="muted small">{t("scorerIntro")}</p>
-      <form onSubmit={submit} class="scorer-form">
-        <fieldset class="scorer-hand">
-          <legend>{t("scorerHand")}</legend>
-          <TextField
-            id="sc-wild"
-            label={t("wild")}
-            value={form.wild}
-            onValue={(v) => set({ wild: v })}
-            bad={bad}
-            maxLength={4}
-            placeholder="9s"
-            preview={wild}
-          />
-          <label>
-            <span>{t("scorerWinner")}</span>
-            <select
-              id="sc-winner"
-              aria-invalid={bad === "sc-winner" ? "true" : undefined}
-              value={form.winner}
-              onChange={(e) =>
-                // a discarder that is now the winner is no discarder
-                set({
-                  winner: (e.currentTarget as HTMLSelectElement).value as Seat | "",
-                  discarder: "",
-                })
-              }
-            >
-              <option value="">{t("scorerNoWinner")}</option>
-              {SEATS.map((s) => (
-                <option key={s} value={s}>
-                  {windName(s)}
-                </option>
-              ))}
-            </select>
-          </label>
-          {won ? (
-            <>
+      <nav class="howto-tabs scorer-tabs" aria-label={t("scorerTabs")}>
+        {SCORE_GAMES.map((g) => (
+          <a
+            key={g}
+            href={`#/score/${g}`}
+            class="howto-tab"
+            data-game={g}
+            aria-current={g === shown ? "page" : undefined}
+          >
+            {t(TAB_LABEL[g])}
+          </a>
+        ))}
+      </nav>
+      {shown === "madiao" ? (
+        <ChongScorer state={chong} onState={setChong} />
+      ) : (
+        <>
+          <p class="muted small">{t("scorerIntro")}</p>
+          <form onSubmit={submit} class="scorer-form">
+            <fieldset class="scorer-hand">
+              <legend>{t("scorerHand")}</legend>
+              <TextField
+                id="sc-wild"
+                label={t("wild")}
+                value={form.wild}
+                onValue={(v) => set({ wild: v })}
+                bad={bad}
+                maxLength={4}
+                placeholder="9s"
+                preview={wild}
+              />
               <label>
-                <span>{t("scorerHow")}</span>
+                <span>{t("scorerWinner")}</span>
                 <select
-                  id="sc-winby"
-                  aria-invalid={bad === "sc-winby" ? "true" : undefined}
-                  value={form.winBy}
+                  id="sc-winner"
+                  aria-invalid={bad === "sc-winner" ? "true" : undefined}
+                  value={form.winner}
                   onChange={(e) =>
-                    set({ winBy: (e.currentTarget as HTMLSelectElement).value as WinBy })
+                    // a discarder that is now the winner is no discarder
+                    set({
+                      winner: (e.currentTarget as HTMLSelectElement).value as Seat | "",
+                      discarder: "",
+                    })
                   }
                 >
-                  {WIN_BY.map((w) => (
-                    <option key={w} value={w}>
-                      {winByName(w)}
+                  <option value="">{t("scorerNoWinner")}</option>
+                  {SEATS.map((s) => (
+                    <option key={s} value={s}>
+                      {windName(s)}
                     </option>
                   ))}
                 </select>
               </label>
-              {form.winBy !== "sha_zhu" && !form.tianhu ? (
-                <TextField
-                  id="sc-wintile"
-                  label={t("winTile")}
-                  value={form.winTile}
-                  onValue={(v) => set({ winTile: v })}
-                  bad={bad}
-                  maxLength={4}
-                  placeholder="2p"
-                  preview={wild}
-                />
+              {won ? (
+                <>
+                  <label>
+                    <span>{t("scorerHow")}</span>
+                    <select
+                      id="sc-winby"
+                      aria-invalid={bad === "sc-winby" ? "true" : undefined}
+                      value={form.winBy}
+                      onChange={(e) =>
+                        set({ winBy: (e.currentTarget as HTMLSelectElement).value as WinBy })
+                      }
+                    >
+                      {WIN_BY.map((w) => (
+                        <option key={w} value={w}>
+                          {winByName(w)}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                  {form.winBy !== "sha_zhu" && !form.tianhu ? (
+                    <TextField
+                      id="sc-wintile"
+                      label={t("winTile")}
+                      value={form.winTile}
+                      onValue={(v) => set({ winTile: v })}
+                      bad={bad}
+                      maxLength={4}
+                      placeholder="2p"
+                      preview={wild}
+                    />
+                  ) : null}
+                  {discardLike ? (
+                    <label>
+                      <span>
+                        {t(form.winBy === "robbed_kong" ? "scorerRobbed" : "scorerDiscarder")}
+                      </span>
+                      <select
+                        id="sc-discarder"
+                        aria-invalid={bad === "sc-discarder" ? "true" : undefined}
+                        value={form.discarder}
+                        onChange={(e) =>
+                          set({
+                            discarder: (e.currentTarget as HTMLSelectElement).value as Seat | "",
+                          })
+                        }
+                      >
+                        <option value="">—</option>
+                        {SEATS.filter((s) => s !== form.winner).map((s) => (
+                          <option key={s} value={s}>
+                            {windName(s)}
+                          </option>
+                        ))}
+                      </select>
+                    </label>
+                  ) : null}
+                  <label class="check">
+                    <input
+                      type="checkbox"
+                      id="sc-tianhu"
+                      aria-invalid={bad === "sc-tianhu" ? "true" : undefined}
+                      checked={form.tianhu}
+                      onChange={(e) =>
+                        set({ tianhu: (e.currentTarget as HTMLInputElement).checked })
+                      }
+                    />
+                    <span>天胡 {t("scorerTianhu")}</span>
+                  </label>
+                  <label class="check">
+                    <input
+                      type="checkbox"
+                      id="sc-dihu"
+                      aria-invalid={bad === "sc-dihu" ? "true" : undefined}
+                      checked={form.dihu}
+                      onChange={(e) => set({ dihu: (e.currentTarget as HTMLInputElement).checked })}
+                    />
+                    <span>地胡 {t("scorerDihu")}</span>
+                  </label>
+                </>
               ) : null}
-              {discardLike ? (
-                <label>
-                  <span>
-                    {t(form.winBy === "robbed_kong" ? "scorerRobbed" : "scorerDiscarder")}
-                  </span>
-                  <select
-                    id="sc-discarder"
-                    aria-invalid={bad === "sc-discarder" ? "true" : undefined}
-                    value={form.discarder}
-                    onChange={(e) =>
-                      set({ discarder: (e.currentTarget as HTMLSelectElement).value as Seat | "" })
-                    }
-                  >
-                    <option value="">—</option>
-                    {SEATS.filter((s) => s !== form.winner).map((s) => (
-                      <option key={s} value={s}>
-                        {windName(s)}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-              ) : null}
-              <label class="check">
-                <input
-                  type="checkbox"
-                  id="sc-tianhu"
-                  aria-invalid={bad === "sc-tianhu" ? "true" : undefined}
-                  checked={form.tianhu}
-                  onChange={(e) => set({ tianhu: (e.currentTarget as HTMLInputElement).checked })}
-                />
-                <span>天胡 {t("scorerTianhu")}</span>
-              </label>
-              <label class="check">
-                <input
-                  type="checkbox"
-                  id="sc-dihu"
-                  aria-invalid={bad === "sc-dihu" ? "true" : undefined}
-                  checked={form.dihu}
-                  onChange={(e) => set({ dihu: (e.currentTarget as HTMLInputElement).checked })}
-                />
-                <span>地胡 {t("scorerDihu")}</span>
-              </label>
-            </>
-          ) : null}
-        </fieldset>
-        <p class="muted small">{t("scorerNotation")}</p>
-        <div class="scorer-seats">
-          {SEATS.map((s) => (
-            <fieldset key={s} class="scorer-seat" data-seat={s}>
-              <legend>
-                {windName(s)}
-                {s === "E" ? <span class="tag dealer">{t("dealer")}</span> : null}
-                {form.winner === s ? <span class="tag win">{t("winner")}</span> : null}
-              </legend>
-              <TextField
-                id={`sc-${s}-concealed`}
-                label={t("scorerConcealed")}
-                value={form.players[s].concealed}
-                onValue={(v) => setSeat(s, { concealed: v })}
-                bad={bad}
-                maxLength={120}
-                preview={wild}
-              />
-              <TextField
-                id={`sc-${s}-melds`}
-                label={t("scorerMelds")}
-                value={form.players[s].melds}
-                onValue={(v) => setSeat(s, { melds: v })}
-                bad={bad}
-                maxLength={200}
-                placeholder="pung 777z, chow 789m"
-                preview={null}
-              />
-              <TextField
-                id={`sc-${s}-bonus`}
-                label={t("bonus")}
-                value={form.players[s].bonus}
-                onValue={(v) => setSeat(s, { bonus: v })}
-                bad={bad}
-                maxLength={60}
-                placeholder="2h 5z"
-                preview={wild}
-              />
             </fieldset>
-          ))}
-        </div>
-        <div class="row">
-          <button type="submit" class="primary" id="sc-score" disabled={busy}>
-            {t("scorerScore")}
-          </button>
-        </div>
-        {error ? <ScorerError message={error} /> : null}
-      </form>
-      {result ? (
-        <section class="scorer-result" id="sc-result" aria-label={t("scorerResult")}>
-          <MazhanSettlement
-            result={result}
-            hand={0}
-            stake={0}
-            fee={0}
-            moves={[]}
-            balance={null}
-            balanceChange={null}
-            names={{ E: null, S: null, W: null, N: null }}
-            me={null}
-            myName={null}
-            wild={wild}
-            dealer="E"
-            showPoints={false}
-          />
-        </section>
-      ) : null}
+            <p class="muted small">{t("scorerNotation")}</p>
+            <div class="scorer-seats">
+              {SEATS.map((s) => (
+                <fieldset key={s} class="scorer-seat" data-seat={s}>
+                  <legend>
+                    {windName(s)}
+                    {s === "E" ? <span class="tag dealer">{t("dealer")}</span> : null}
+                    {form.winner === s ? <span class="tag win">{t("winner")}</span> : null}
+                  </legend>
+                  <TextField
+                    id={`sc-${s}-concealed`}
+                    label={t("scorerConcealed")}
+                    value={form.players[s].concealed}
+                    onValue={(v) => setSeat(s, { concealed: v })}
+                    bad={bad}
+                    maxLength={120}
+                    preview={wild}
+                  />
+                  <TextField
+                    id={`sc-${s}-melds`}
+                    label={t("scorerMelds")}
+                    value={form.players[s].melds}
+                    onValue={(v) => setSeat(s, { melds: v })}
+                    bad={bad}
+                    maxLength={200}
+                    placeholder="pung 777z, chow 789m"
+                    preview={null}
+                  />
+                  <TextField
+                    id={`sc-${s}-bonus`}
+                    label={t("bonus")}
+                    value={form.players[s].bonus}
+                    onValue={(v) => setSeat(s, { bonus: v })}
+                    bad={bad}
+                    maxLength={60}
+                    placeholder="2h 5z"
+                    preview={wild}
+                  />
+                </fieldset>
+              ))}
+            </div>
+            <div class="row">
+              <button type="submit" class="primary" id="sc-score" disabled={busy}>
+                {t("scorerScore")}
+              </button>
+            </div>
+            {error ? <ScorerError message={error} /> : null}
+          </form>
+          {result ? (
+            <section class="scorer-result" id="sc-result" aria-label={t("scorerResult")}>
+              <MazhanSettlement
+                result={result}
+                hand={0}
+                stake={0}
+                fee={0}
+                moves={[]}
+                balance={null}
+                balanceChange={null}
+                names={{ E: null, S: null, W: null, N: null }}
+                me={null}
+                myName={null}
+                wild={wild}
+                dealer="E"
+                showPoints={false}
+              />
+            </section>
+          ) : null}
+        </>
+      )}
     </main>
   );
 }
