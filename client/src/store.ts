@@ -141,6 +141,11 @@ export const pending = signal<{ version: number; action: string } | null>(null);
 /** The hint asked at this table of bots: the default bot's action at the view of `version`
  *  (`action` null while the answer is awaited); gone with the view it was asked at. */
 export const hint = signal<{ version: number; action: string | null } | null>(null);
+/** The hint for the view shown now (an answer for an older view is not this one's). */
+export const currentHint = computed(() => {
+  const h = hint.value;
+  return h && frame.value && h.version === frame.value.version ? h : null;
+});
 export const unseatedWhy = signal<UnseatedWhy | null>(null);
 /** The table waits for its storage (`paused`): clocks stand still, the board shows it. When
  *  set, the time it paused (ms) and each running clock's seconds left then. */
@@ -154,7 +159,7 @@ export function peopleChange(
   before: Record<Seat, SeatInfo | null>,
   after: Record<Seat, SeatInfo | null>,
   me: string | null,
-): { key: ToastKey; params: { name: string } }[] {
+): { key: { ui: "friendJoined" | "friendLeft" }; params: { name: string } }[] {
   const people = (seats: Record<Seat, SeatInfo | null>) =>
     new Set(
       Object.values(seats)
@@ -288,7 +293,11 @@ export function handle(raw: unknown, now: number = Date.now()): void {
   }
   switch (m.type) {
     case "hello":
-      me.value = { name: m.name, balance: m.balance };
+      batch(() => {
+        me.value = { name: m.name, balance: m.balance };
+        // a new connection: a hint asked on the old one is not coming
+        if (hint.value?.action === null) hint.value = null;
+      });
       return;
     case "seated":
       batch(() => {
@@ -328,7 +337,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
           // one who escaped has been told of by the escape notice: no "left" besides
           const gone = escaped.value?.name;
           for (const who of peopleChange(before.seats, seats, name ?? null)) {
-            if (!("ui" in who.key && who.key.ui === "friendLeft" && who.params.name === gone))
+            if (!(who.key.ui === "friendLeft" && who.params.name === gone))
               toast(who.key, who.params);
           }
         }
@@ -515,8 +524,13 @@ export function handle(raw: unknown, now: number = Date.now()): void {
       return;
     case "error":
       batch(() => {
+        // a hint asked just as the view moved on: the next view has come or is coming, and
+        // the hint is simply not given (an action's stale version is still said)
+        const hintGone =
+          m.code === "stale_version" && hint.value?.action === null && !pending.value;
         pending.value = null;
         if (hint.value?.action === null) hint.value = null;
+        if (hintGone) return;
         toast({ error: m.code }, m.message ? { message: m.message } : undefined, "error");
         if (m.code === "unauthorized" || m.code === "session_ended") {
           me.value = null;

@@ -117,4 +117,24 @@ describe("the hint", () => {
     const last = toasts.value.at(-1);
     expect(last && toastText(last)).toBe("只有在全是機器人的牌桌上才有提示");
   });
+
+  it("a hint overtaken by the view is let go quietly; a reconnect lets a waiting one go", () => {
+    vi.spyOn(socket, "send").mockReturnValue(true);
+    act(() => sit({ E: bot, S: me, W: bot, N: bot }));
+    const { container } = render(<TableScreen />);
+    act(() => {
+      fireEvent.click(container.querySelector("#hint") as HTMLButtonElement);
+    });
+    const before = toasts.value.length;
+    act(() => handle({ type: "error", code: "stale_version", message: "the table is at 45" }));
+    expect(hint.value).toBeNull();
+    expect(toasts.value.length).toBe(before); // not an error the player made
+    act(() => {
+      fireEvent.click(container.querySelector("#hint") as HTMLButtonElement);
+    });
+    expect(hint.value?.action).toBeNull();
+    act(() => handle({ type: "hello", name: "me", balance: 5000 }));
+    expect(hint.value).toBeNull();
+    expect((container.querySelector("#hint") as HTMLButtonElement).disabled).toBe(false);
+  });
 });

@@ -4,7 +4,7 @@ import { seatName } from "../src/components/SeatBadge";
 import { TableScreen } from "../src/components/TableScreen";
 import type { ServerMessage, TableFrame } from "../src/protocol";
 import { hashToRoute, inviteLink, normaliseCode } from "../src/session";
-import { clearTable, handle, inviteCode, peopleChange, toasts } from "../src/store";
+import { clearTable, handle, inviteCode, peopleChange, readySent, toasts } from "../src/store";
 import { actView } from "./fixtures/mazhan";
 
 const person = (name: string, ready = false) => ({
@@ -59,6 +59,16 @@ afterEach(() => {
 });
 
 describe("the table screen", () => {
+  it("links the rules between hands only once the next hand is confirmed (reading must not unseat)", () => {
+    act(() => sitDown(Date.now()));
+    const { container } = render(<TableScreen />);
+    expect(container.querySelector("#to-rules-table")).toBeNull(); // the ready clock runs
+    act(() => {
+      readySent.value = true;
+    });
+    expect(container.querySelector("#to-rules-table")?.getAttribute("href")).toBe("#/rules/mazhan");
+  });
+
   it("shows who has confirmed the next hand and the time to confirm", () => {
     act(() => sitDown(Date.now()));
     const { container } = render(<TableScreen />);

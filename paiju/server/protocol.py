@@ -103,7 +103,7 @@ class Tuoguan(_Message):
 
 
 class Hint(_Message):
-    """Ask what the room's default bot would play at the view of ``version`` (answered with
+    """Ask what the normal level's bot would play at the view of ``version`` (answered with
     a ``hint`` frame; only to a player alone at a table of bots: ``hints_off`` elsewhere)."""
 
     type: Literal["hint"]
@@ -312,7 +312,7 @@ class Resumed(_Message):
 
 
 class HintFrame(_Message):
-    """What the room's default bot would play at this seat's view of ``version`` (the answer
+    """What the normal level's bot would play at this seat's view of ``version`` (the answer
     to ``hint``)."""
 
     type: Literal["hint"]

@@ -110,9 +110,10 @@ class _Hand:
     # array's items (bytes: nothing for the collector to walk); a seat that (re)connects gets
     # them, so its move log is whole after a reload
     logs: dict[int, bytearray] = field(default_factory=dict)
-    # the last hint given: (seat, version) and the action (asked again, it is not worked out
-    # again)
-    hint: tuple[tuple[int, int], str] | None = None
+    # the last hint given: at which (seat, version), and the action (asked again, it is not
+    # worked out again)
+    hint_at: tuple[int, int] | None = None
+    hint_action: str = ""
 
 
 class TableMachine:
@@ -714,17 +715,9 @@ class TableMachine:
     def _act(self, seat: int, event: io.Act) -> None:
         p = self.seats[seat]
         assert p is not None and p.account is not None
-        hand = self.hand
-        if hand is None or hand.id is None:
-            self._error(p.account, "no_hand", "no hand is being played at this table")
+        if not self._at_version(p.account, seat, event.version):
             return
         seat_obj = self.game.seats[seat]
-        want = self.game.seat_version(hand.state, seat_obj)
-        if event.version != want:
-            self._error(
-                p.account, "stale_version", f"the table is at version {want}, not {event.version}"
-            )
-            return
         try:
             action = self.game.parse_action(event.action)
         except RulesError as err:
@@ -737,40 +730,59 @@ class TableMachine:
         if not self._apply(seat, action):
             p.timeouts = count
 
+    def _at_version(self, account: int, seat: int, version: int) -> bool:
+        """True when a hand is being played and ``version`` is the seat's view's; else the
+        account is told (``no_hand``, ``stale_version``)."""
+        hand = self.hand
+        if hand is None or hand.id is None or self.game.is_over(hand.state):
+            self._error(account, "no_hand", "no hand is being played at this table")
+            return False
+        want = self.game.seat_version(hand.state, self.game.seats[seat])
+        if version != want:
+            self._error(account, "stale_version", f"the table is at version {want}, not {version}")
+            return False
+        return True
+
+    def _helper_bot(self) -> Bot:
+        """The bot that plays for a person: 托管 and hints. The normal level's (``strong``,
+        ``heuristic``): a person's seat is played as the room's bots play by default, and
+        never by a heavy bot, whose search would hold the table's loop."""
+        return make_bot(self.game.name, bot_for(self.game.name, "normal"))
+
     def _hint(self, seat: int, version: int) -> None:
-        """What the room's default bot (``strong``, ``heuristic``) would play at this seat's
+        """What the normal level's bot (``strong``, ``heuristic``) would play at this seat's
         view of ``version``, for the player alone at a table of bots (a learner's help: at a
         table with another person it would be an advantage, so it is refused there). The bot
         reads the seat's own view, as it would playing the seat, and a stream of its own, so
-        a hint changes nothing at the table."""
+        a hint changes nothing at the table; asked again at the same version, the answer is
+        the one given."""
         p = self.seats[seat]
         assert p is not None and p.account is not None
-        hand = self.hand
-        if hand is None or hand.id is None or self.game.is_over(hand.state):
-            self._error(p.account, "no_hand", "no hand is being played at this table")
-            return
         if any(
             q is not None and q.account is not None for i, q in enumerate(self.seats) if i != seat
         ):
             self._error(p.account, "hints_off", "hints are given only at a table of bots")
             return
-        seat_obj = self.game.seats[seat]
-        want = self.game.seat_version(hand.state, seat_obj)
-        if version != want:
-            self._error(
-                p.account, "stale_version", f"the table is at version {want}, not {version}"
-            )
+        if not self._at_version(p.account, seat, version):
             return
+        hand = self.hand
+        assert hand is not None
+        seat_obj = self.game.seats[seat]
         legal = self.game.legal_actions(hand.state, seat_obj)
         if seat not in self._movers() or not legal:
             self._error(p.account, "not_your_turn", "there is nothing for you to decide now")
             return
-        if hand.hint is None or hand.hint[0] != (seat, version):
+        if hand.hint_at != (seat, version):
             view = self.game.observe(hand.state, seat_obj)
             rng = random.Random(hand.seed * 7919 + version * 4 + seat)
-            bot = make_bot(self.game.name, self.game.default_bot)
-            hand.hint = ((seat, version), str(bot.act(view, legal, rng)))
-        self._send(p.account, {"type": "hint", "version": version, "action": hand.hint[1]})
+            try:
+                hand.hint_action = str(self._helper_bot().act(view, legal, rng))
+            except Exception:  # a bot's defect must not stop the table
+                log.exception("table %s: the hint's bot failed", self.id)
+                self._error(p.account, "hint_failed", "no hint could be worked out")
+                return
+            hand.hint_at = (seat, version)
+        self._send(p.account, {"type": "hint", "version": version, "action": hand.hint_action})
 
     def _apply(self, seat: int, action: Any) -> bool:
         hand = self.hand
@@ -862,8 +874,8 @@ class TableMachine:
         legal = self.game.legal_actions(hand.state, seat_obj)
         p = self.seats[seat]
         bot = hand.bots[seat]
-        if p is not None and p.account is not None:  # 托管 plays the room's default bot
-            bot = make_bot(self.game.name, self.game.default_bot)
+        if p is not None and p.account is not None:  # 托管: the normal level's bot
+            bot = self._helper_bot()
         view = self.game.observe(hand.state, seat_obj)
         self._token += 1
         self._tokens["decide"] = self._token

@@ -86,6 +86,16 @@ def test_the_scorer_is_limited_per_address_and_never_queues_without_end(
         refused = c.post("/api/score", json=EXAMPLE)
         assert refused.status_code == 429
         assert refused.json()["error"]["code"] == "rate_limited"
+        # Ma Diao's 開沖 counts against the same allowance
+        chong = c.post("/api/score/chong", json={"table": "9m", "draws": "8m"})
+        assert chong.status_code == 429
+    with TestClient(create_app(settings)) as c:
+        for _ in range(2):
+            assert (
+                c.post("/api/score/chong", json={"table": "9m", "draws": "8m"}).status_code == 200
+            )
+        assert c.post("/api/score", json=EXAMPLE).status_code == 200
+        assert c.post("/api/score", json=EXAMPLE).status_code == 429
     with TestClient(create_app(settings)) as c:
         assert c.post("/api/score", json=EXAMPLE).status_code == 200  # the gate exists now
         c.app.state.score_gate.waiting = QUEUE  # type: ignore[attr-defined]

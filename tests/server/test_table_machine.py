@@ -10,6 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from paiju.bots.strong import StrongBot
+from paiju.mazhan.views import observe
 from paiju.server import table_io as io
 from paiju.server.rooms import ROOMS, Room
 from paiju.server.table_machine import TableMachine, Timing, restore
@@ -691,3 +693,51 @@ def test_a_hint_is_refused_out_of_turn_stale_without_a_hand_and_beside_another_p
     alone.feed(io.Hint(1, view["version"]))
     assert alone.frames[1][-1]["type"] == "hint"
     assert alone.machine.hand.seq == steps  # type: ignore[union-attr]
+
+
+def test_a_hint_is_the_normal_bots_move_at_the_seats_own_view_claims_included() -> None:
+    """The hint is ``strong``'s choice (the normal level: not the room's cheap default, not
+    the hard level's search) read from the seat's own view, in a claim window as on a turn."""
+    sim = alone_hand(seed=11)
+    checked = {"turn": 0, "claim": 0}
+    for _ in range(4000):
+        if sim.machine.phase != "live" or (checked["turn"] and checked["claim"]):
+            break
+        view = sim.last_view(1)
+        legal = view["view"]["legal"]
+        if not (legal and sim.machine.seat_of(1) in sim.machine._movers()):
+            sim.run(0.5)
+            continue
+        hand = sim.machine.hand
+        assert hand is not None
+        seat = sim.machine.game.seats[sim.machine.seat_of(1)]  # type: ignore[index]
+        expected = StrongBot().act(
+            observe(hand.state, seat),
+            sim.machine.game.legal_actions(hand.state, seat),
+            random.Random(hand.seed * 7919 + view["version"] * 4 + seat.number - 1),
+        )
+        sim.feed(io.Hint(1, view["version"]))
+        assert sim.frames[1][-1]["action"] == str(expected)
+        checked["claim" if view["view"]["window"] else "turn"] += 1
+        # pass a claim (the hand goes on), else play the hint
+        passes = [_action_text(a) for a in legal if _action_text(a).endswith(" pass")]
+        sim.act(1, passes[0] if passes else str(expected), view["version"])
+    assert checked["turn"] and checked["claim"], checked
+
+
+def test_a_hint_is_refused_at_a_table_for_friends_even_with_the_friend_on_tuoguan() -> None:
+    sim = Sim(MAZHAN, code="ABC234")
+    sim.join(1, "ana")
+    sim.join(2, "bo")
+    sim.ready(1)
+    sim.ready(2)
+    sim.feed(io.Tuoguan(2, True))
+    sim.feed(io.Fill(1))
+    sim.run(1.0)
+    assert sim.machine.phase == "live"
+    for _ in range(400):
+        if sim.my_turn(1) and sim.machine.seat_of(1) in sim.machine._movers():
+            break
+        sim.run(0.5)
+    sim.feed(io.Hint(1, sim.last_view(1)["version"]))
+    assert sim.frames[1][-1]["code"] == "hints_off"

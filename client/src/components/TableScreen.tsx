@@ -15,11 +15,11 @@ import type {
 import { ESCAPE_MULTIPLE } from "../rules/figures";
 import { act, askHint, fillBots, inviteLink, leave, ready, readyNext, send } from "../session";
 import {
+  currentHint,
   escaped,
   frame,
   handInfo,
   handLive,
-  hint,
   me,
   moveLog,
   paused,
@@ -227,7 +227,7 @@ function HintControl({ tuoguan }: { tuoguan: boolean }): JSX.Element | null {
     return null;
   }
   if (!f.view.legal.length || !aloneWithBots(ts.seats, mine)) return null;
-  const h = hint.value?.version === f.version ? hint.value : null;
+  const h = currentHint.value;
   let said: string | null = null;
   if (h?.action) {
     if (f.view.game === "mazhan") {
@@ -390,7 +390,7 @@ export function TableScreen(): JSX.Element {
       pending: pending.value?.action ?? null,
       version: f.version,
       onAction: act,
-      hinted: hint.value?.version === f.version ? hint.value.action : null,
+      hinted: currentHint.value?.action ?? null,
     };
     board =
       f.view.game === "mazhan" ? (
@@ -424,7 +424,9 @@ export function TableScreen(): JSX.Element {
           </span>
         ) : null}
         <span class="grow" />
-        {live ? null : (
+        {live || (ts?.readyDeadline && !readySent.value) ? null : (
+          // between hands, once the next hand is confirmed (or no ready clock runs): reading
+          // the rules must not cost the seat (§10: not confirming in time unseats)
           <a
             class="button ghost"
             id="to-rules-table"

@@ -322,6 +322,7 @@ export const en: Table = {
     unknown_room: "No such room",
     unknown_table: "No table has that code (it may have closed)",
     table_playing: "A hand is being played at that table: join when it ends",
+    hint_failed: "No hint could be worked out",
     hints_off: "Hints are given only at a table of bots",
     not_private: "Bots fill this table by themselves",
     no_bots: "Bots do not play in this room",

@@ -317,6 +317,7 @@ export const zh = {
     unknown_room: "沒有這個房間",
     unknown_table: "沒有這個代碼的牌桌（可能已關閉）",
     table_playing: "那一桌正在打牌：這局結束後再加入",
+    hint_failed: "這一步算不出提示",
     hints_off: "只有在全是機器人的牌桌上才有提示",
     not_private: "這張牌桌會自動由機器人補位",
     no_bots: "這個房間沒有機器人",

@@ -912,7 +912,7 @@ export interface Tuoguan {
   on: On;
 }
 /**
- * Ask what the room's default bot would play at the view of ``version`` (answered with
+ * Ask what the normal level's bot would play at the view of ``version`` (answered with
  * a ``hint`` frame; only to a player alone at a table of bots: ``hints_off`` elsewhere).
  *
  * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
@@ -1802,7 +1802,7 @@ export interface Resumed {
   type: Type17;
 }
 /**
- * What the room's default bot would play at this seat's view of ``version`` (the answer
+ * What the normal level's bot would play at this seat's view of ``version`` (the answer
  * to ``hint``).
  *
  * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
