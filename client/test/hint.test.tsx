@@ -2,9 +2,10 @@ import { act, fireEvent, render } from "@testing-library/preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { toastText } from "../src/components/Chrome";
 import { aloneWithBots, TableScreen } from "../src/components/TableScreen";
-import type { ServerMessage, TableFrame } from "../src/protocol";
+import type { TableFrame } from "../src/protocol";
 import { socket } from "../src/session";
 import { clearTable, handle, hint, toasts } from "../src/store";
+import { sitAt, tableFrame, viewFrame } from "./fixtures/frames";
 import { actView } from "./fixtures/mazhan";
 
 const bot = {
@@ -18,34 +19,9 @@ const bot = {
 const me = { name: "me", bot: false, ready: true, tuoguan: false, connected: true, points: 5000 };
 
 function sit(seats: TableFrame["seats"]): void {
-  handle({ type: "hello", name: "me", balance: 5000 } satisfies ServerMessage);
-  handle({
-    type: "seated",
-    table: 7,
-    room: "mazhan",
-    game: "mazhan",
-    seat: "S",
-  } satisfies ServerMessage);
-  handle({
-    type: "table",
-    table: 7,
-    room: "mazhan",
-    game: "mazhan",
-    live: true,
-    hand_no: 1,
-    seats,
-  } satisfies ServerMessage);
-  handle({
-    type: "view",
-    table: 7,
-    hand: 3,
-    version: actView.version,
-    view: actView,
-    events: [],
-    clock: { seat: "S", seconds: 15, left: 12 },
-    stake: 10,
-    your_action: null,
-  } satisfies ServerMessage);
+  sitAt("S");
+  handle(tableFrame(seats, { live: true, hand_no: 1 }));
+  handle(viewFrame(actView));
 }
 
 afterEach(() => {
@@ -89,17 +65,12 @@ describe("the hint", () => {
     act(() => handle({ type: "hint", version: actView.version - 1, action: "S discard 1m" }));
     expect(hint.value?.action).toBe("S discard 2m"); // an old view's answer is ignored
     act(() =>
-      handle({
-        type: "view",
-        table: 7,
-        hand: 3,
-        version: actView.version + 1,
-        view: { ...actView, version: actView.version + 1 },
-        events: [],
-        clock: null,
-        stake: 10,
-        your_action: "S discard 2m",
-      } satisfies ServerMessage),
+      handle(
+        viewFrame(
+          { ...actView, version: actView.version + 1 },
+          { clock: null, your_action: "S discard 2m" },
+        ),
+      ),
     );
     expect(hint.value).toBeNull();
     expect(container.querySelector(".hinted")).toBeNull();

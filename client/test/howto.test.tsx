@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { HowTo } from "../src/components/HowTo";
 import { stakeFor } from "../src/components/Lobby";
 import { type Lang, setLang } from "../src/i18n";
-import type { ServerMessage } from "../src/protocol";
 import { type Block, GUIDES, RULES_GAMES } from "../src/rules";
 import {
   BASE_POINTS,
@@ -18,6 +17,7 @@ import {
 } from "../src/rules/figures";
 import { hashToRoute, routeToHash } from "../src/session";
 import { clearTable, handle, route } from "../src/store";
+import { sitAt, viewFrame } from "./fixtures/frames";
 import { actView } from "./fixtures/mazhan";
 
 const LANGS: Lang[] = ["zh", "en"];
@@ -81,26 +81,9 @@ describe("the route", () => {
   });
 
   it("brings a seated player back to the table when a hand goes live", () => {
-    handle({ type: "hello", name: "me", balance: 5000 } satisfies ServerMessage);
-    handle({
-      type: "seated",
-      table: 7,
-      room: "mazhan",
-      game: "mazhan",
-      seat: "S",
-    } satisfies ServerMessage);
+    sitAt("S");
     route.value = { name: "rules", game: "mazhan" };
-    handle({
-      type: "view",
-      table: 7,
-      hand: 3,
-      version: actView.version,
-      view: actView,
-      events: [],
-      clock: { seat: "S", seconds: 15, left: 12 },
-      stake: 10,
-      your_action: null,
-    } satisfies ServerMessage);
+    handle(viewFrame(actView));
     expect(route.value.name).toBe("table");
   });
 });

@@ -16,19 +16,13 @@ import {
   unknownFrames,
   unseatedToast,
 } from "../src/store";
+import { sitAt } from "./fixtures/frames";
 import { actView } from "./fixtures/mazhan";
 
 const seat = { name: "me", bot: false, ready: false, tuoguan: false, connected: true };
 
 function sit(): void {
-  handle({ type: "hello", name: "me", balance: 5000 } satisfies ServerMessage);
-  handle({
-    type: "seated",
-    table: 7,
-    room: "mazhan",
-    game: "mazhan",
-    seat: "S",
-  } satisfies ServerMessage);
+  sitAt("S");
 }
 
 function view(now: number, left = 12): void {

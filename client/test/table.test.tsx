@@ -2,9 +2,10 @@ import { act, render } from "@testing-library/preact";
 import { afterEach, describe, expect, it } from "vitest";
 import { seatName } from "../src/components/SeatBadge";
 import { TableScreen } from "../src/components/TableScreen";
-import type { ServerMessage, TableFrame } from "../src/protocol";
+import type { ServerMessage } from "../src/protocol";
 import { hashToRoute, inviteLink, normaliseCode } from "../src/session";
 import { clearTable, handle, inviteCode, peopleChange, readySent, toasts } from "../src/store";
+import { sitAt, tableFrame } from "./fixtures/frames";
 import { actView } from "./fixtures/mazhan";
 
 const person = (name: string, ready = false) => ({
@@ -16,32 +17,8 @@ const person = (name: string, ready = false) => ({
   points: 5000,
 });
 
-/** A `table` frame of table 7 (the Mazhan room, no hand yet) with these seats. */
-function tableFrame(
-  seats: TableFrame["seats"],
-  more: Partial<TableFrame> = {},
-): ServerMessage & { type: "table" } {
-  return {
-    type: "table",
-    table: 7,
-    room: "mazhan",
-    game: "mazhan",
-    live: false,
-    hand_no: 0,
-    seats,
-    ...more,
-  };
-}
-
 function sitDown(now: number): void {
-  handle({ type: "hello", name: "me", balance: 5000 } satisfies ServerMessage);
-  handle({
-    type: "seated",
-    table: 7,
-    room: "mazhan",
-    game: "mazhan",
-    seat: "S",
-  } satisfies ServerMessage);
+  sitAt("S");
   handle(
     tableFrame(
       { E: person("a", true), S: person("me"), W: person("c", true), N: null },

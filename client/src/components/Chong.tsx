@@ -9,6 +9,7 @@ import { cardName, errorText, TABLES, t, type UiKey } from "../i18n";
 import { ApiError, api } from "../net/api";
 import { routeToHash } from "../session";
 import { Card } from "./Card";
+import { TextField, type TextFieldProps } from "./TextField";
 
 /** The 十字 top cards that may have captured others face up in their trick (百萬, the lowest,
  *  captures none of them). */
@@ -124,30 +125,11 @@ function CardPreview({ text }: { text: string }): JSX.Element | null {
   );
 }
 
-function CardField(props: {
-  id: string;
-  label: string;
-  value: string;
-  onValue: (value: string) => void;
-  bad: string | null;
-  placeholder: string;
-}): JSX.Element {
+function CardField(props: Omit<TextFieldProps, "children" | "maxLength">): JSX.Element {
   return (
-    <label>
-      <span>{props.label}</span>
-      <input
-        id={props.id}
-        aria-invalid={props.bad === props.id ? "true" : undefined}
-        value={props.value}
-        maxLength={60}
-        autocomplete="off"
-        autocapitalize="off"
-        spellcheck={false}
-        placeholder={props.placeholder}
-        onInput={(e) => props.onValue((e.currentTarget as HTMLInputElement).value)}
-      />
+    <TextField {...props} maxLength={60}>
       <CardPreview text={props.value} />
-    </label>
+    </TextField>
   );
 }
 

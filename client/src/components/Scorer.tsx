@@ -20,6 +20,7 @@ import {
   type ChongState,
 } from "./Chong";
 import { MazhanSettlement } from "./Settlement";
+import { TextField, type TextFieldProps } from "./TextField";
 import { Tile } from "./Tile";
 
 type WinBy = "self_draw" | "discard" | "robbed_kong" | "kong_replacement" | "sha_zhu";
@@ -152,33 +153,16 @@ function Preview({ text, wild }: { text: string; wild: string }): JSX.Element | 
   );
 }
 
-/** One typed field of the form: its label, the input (marked when the scorer's error points
- *  at it) and, for tiles, what was typed as tiles (``wild``: the ★ face, ``null`` for none). */
-function TextField(props: {
-  id: string;
-  label: string;
-  value: string;
-  onValue: (value: string) => void;
-  bad: string | null;
-  maxLength: number;
-  placeholder?: string;
-  preview: string | null;
-}): JSX.Element {
+/** A field of tiles, what was typed shown as tiles (``preview``: the ★ face; ``null``: no
+ *  preview). */
+function TileField(
+  props: Omit<TextFieldProps, "children"> & { preview: string | null },
+): JSX.Element {
+  const { preview, ...field } = props;
   return (
-    <label>
-      <span>{props.label}</span>
-      <input
-        id={props.id}
-        aria-invalid={props.bad === props.id ? "true" : undefined}
-        value={props.value}
-        maxLength={props.maxLength}
-        autocomplete="off"
-        spellcheck={false}
-        placeholder={props.placeholder}
-        onInput={(e) => props.onValue((e.currentTarget as HTMLInputElement).value)}
-      />
-      {props.preview !== null ? <Preview text={props.value} wild={props.preview} /> : null}
-    </label>
+    <TextField {...field}>
+      {preview !== null ? <Preview text={props.value} wild={preview} /> : null}
+    </TextField>
   );
 }
 
@@ -296,7 +280,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
           <form onSubmit={submit} class="scorer-form">
             <fieldset class="scorer-hand">
               <legend>{t("scorerHand")}</legend>
-              <TextField
+              <TileField
                 id="sc-wild"
                 label={t("wild")}
                 value={form.wild}
@@ -348,7 +332,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                     </select>
                   </label>
                   {form.winBy !== "sha_zhu" && !form.tianhu ? (
-                    <TextField
+                    <TileField
                       id="sc-wintile"
                       label={t("winTile")}
                       value={form.winTile}
@@ -417,7 +401,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                     {s === "E" ? <span class="tag dealer">{t("dealer")}</span> : null}
                     {form.winner === s ? <span class="tag win">{t("winner")}</span> : null}
                   </legend>
-                  <TextField
+                  <TileField
                     id={`sc-${s}-concealed`}
                     label={t("scorerConcealed")}
                     value={form.players[s].concealed}
@@ -426,7 +410,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                     maxLength={120}
                     preview={wild}
                   />
-                  <TextField
+                  <TileField
                     id={`sc-${s}-melds`}
                     label={t("scorerMelds")}
                     value={form.players[s].melds}
@@ -436,7 +420,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                     placeholder="pung 777z, chow 789m"
                     preview={null}
                   />
-                  <TextField
+                  <TileField
                     id={`sc-${s}-bonus`}
                     label={t("bonus")}
                     value={form.players[s].bonus}
