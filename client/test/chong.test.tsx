@@ -161,6 +161,17 @@ describe("the 開沖 page", () => {
     expect(container.querySelector("#ch-rules")?.getAttribute("href")).toBe("#/rules/madiao");
   });
 
+  it("asks for the draws instead of scoring nothing as 0", async () => {
+    const fetch = answer({ points: [], total: 0 });
+    const { container } = render(<Scorer game="madiao" />);
+    type(container, "ch-table", "9m");
+    await score(container);
+    expect(fetch).not.toHaveBeenCalled();
+    expect(container.querySelector("#ch-result")).toBeNull();
+    expect(input(container, "ch-draws").getAttribute("aria-invalid")).toBe("true");
+    expect(document.activeElement?.id).toBe("ch-draws");
+  });
+
   it("shows a draw that scores nothing as 斷沖, in both languages", async () => {
     const fetch = answer({ points: [0, 3], total: 3 });
     const { container } = render(<Scorer game="madiao" />);

@@ -1,11 +1,11 @@
-import { act, render } from "@testing-library/preact";
+import { act, fireEvent, render } from "@testing-library/preact";
 import { afterEach, describe, expect, it } from "vitest";
 import { seatName } from "../src/components/SeatBadge";
 import { TableScreen } from "../src/components/TableScreen";
 import type { ServerMessage } from "../src/protocol";
 import { hashToRoute, inviteLink, normaliseCode } from "../src/session";
 import { clearTable, handle, inviteCode, peopleChange, readySent, toasts } from "../src/store";
-import { sitAt, tableFrame } from "./fixtures/frames";
+import { sitAt, tableFrame, viewFrame } from "./fixtures/frames";
 import { actView } from "./fixtures/mazhan";
 
 const person = (name: string, ready = false) => ({
@@ -36,14 +36,43 @@ afterEach(() => {
 });
 
 describe("the table screen", () => {
-  it("links the rules between hands only once the next hand is confirmed (reading must not unseat)", () => {
+  it("opens the guide over the table between hands, with the time left to confirm", () => {
     act(() => sitDown(Date.now()));
     const { container } = render(<TableScreen />);
-    expect(container.querySelector("#to-rules-table")).toBeNull(); // the ready clock runs
+    act(() => {
+      fireEvent.click(container.querySelector("#to-rules-table") as HTMLButtonElement);
+    });
+    const over = container.querySelector(".howto-over") as HTMLElement;
+    expect(over.getAttribute("role")).toBe("dialog");
+    expect(over.querySelector("[data-ready-left]")?.textContent).toMatch(/請在 (19|20) 秒內準備/);
+    expect(container.querySelector("#ready")).not.toBeNull(); // the table is still there
+    act(() => {
+      fireEvent.click(over.querySelector('.howto-tab[data-game="madiao"]') as HTMLElement);
+    });
+    expect(container.querySelector(".howto-over")?.getAttribute("data-game")).toBe("madiao");
+    expect(location.hash).not.toContain("rules"); // the tabs switch in place
     act(() => {
       readySent.value = true;
     });
-    expect(container.querySelector("#to-rules-table")?.getAttribute("href")).toBe("#/rules/mazhan");
+    expect(container.querySelector("[data-ready-left]")).toBeNull();
+    act(() => {
+      fireEvent.click(container.querySelector("[data-action=close-rules]") as HTMLButtonElement);
+    });
+    expect(container.querySelector(".howto-over")).toBeNull();
+  });
+
+  it("closes the guide when a hand goes live", () => {
+    act(() => sitDown(Date.now()));
+    const { container } = render(<TableScreen />);
+    act(() => {
+      fireEvent.click(container.querySelector("#to-rules-table") as HTMLButtonElement);
+    });
+    expect(container.querySelector(".howto-over")).not.toBeNull();
+    act(() => {
+      handle(viewFrame(actView));
+    });
+    expect(container.querySelector(".howto-over")).toBeNull();
+    expect(container.querySelector("#to-rules-table")).toBeNull();
   });
 
   it("shows who has confirmed the next hand and the time to confirm", () => {

@@ -199,6 +199,16 @@ export function ChongScorer(props: {
     props.onState({ ...props.state, form: { ...form, ...patch }, result: null });
   const submit = async (e: Event) => {
     e.preventDefault();
+    if (!form.draws.trim()) {
+      // nothing drawn scores nothing: say what is missing instead of a total of 0
+      props.onState({
+        form,
+        result: null,
+        error: { field: "draws", id: "ch-draws", text: t("chongNoDraws") },
+      });
+      document.getElementById("ch-draws")?.focus();
+      return;
+    }
     setBusy(true);
     const body = toChongBody(form);
     let next: ChongState;

@@ -2,7 +2,8 @@
 // (`#/rules/mazhan`, `#/rules/madiao`), a table of contents, tiles and cards drawn by the
 // table's own components. No account needed. The text lives in src/rules/ (one module per
 // game and language); this file only lays it out.
-import type { JSX } from "preact";
+import type { ComponentChildren, JSX } from "preact";
+import { useState } from "preact/hooks";
 import { splitCodes } from "../game/notation";
 import { lang, t } from "../i18n";
 import { type Block, GUIDES, type Guide, RULES_GAMES, type RulesGame } from "../rules";
@@ -196,16 +197,43 @@ function BackButton(): JSX.Element {
   );
 }
 
-export function HowTo({ game }: { game: RulesGame | null }): JSX.Element {
-  const shown = game ?? "mazhan";
+/** The guide. On its own page (`#/rules/…`) its tabs are links and "Back" leaves it; over
+ *  the table (``onClose``) the tabs switch in place and "Back to the table" closes it, so the
+ *  table (its clocks, a hand going live) stays where it is underneath. */
+export function HowTo({
+  game,
+  onClose,
+  note,
+}: {
+  game: RulesGame | null;
+  onClose?: () => void;
+  /** Over the table: what the table waits for meanwhile (the time left to confirm). */
+  note?: ComponentChildren;
+}): JSX.Element {
+  const [picked, pick] = useState<RulesGame | null>(null);
+  const shown = picked ?? game ?? "mazhan";
   const guide = GUIDES[shown][lang.value];
+  const Box = onClose ? "div" : "main";
   return (
-    <main class="howto" id="rules" data-game={shown}>
+    <Box
+      class={`howto${onClose ? " howto-over" : ""}`}
+      id="rules"
+      data-game={shown}
+      role={onClose ? "dialog" : undefined}
+      aria-labelledby={onClose ? "rules-title" : undefined}
+    >
       <div class="row howto-head">
         <h2 id="rules-title">{t("howTo")}</h2>
         <span class="grow" />
-        <BackButton />
+        {onClose ? (
+          <button type="button" class="primary" data-action="close-rules" onClick={onClose}>
+            {t("backToTable")}
+          </button>
+        ) : (
+          <BackButton />
+        )}
       </div>
+      {note}
       <nav class="howto-tabs" aria-label={t("howToGames")}>
         {RULES_GAMES.map((g) => (
           <a
@@ -214,6 +242,14 @@ export function HowTo({ game }: { game: RulesGame | null }): JSX.Element {
             class="howto-tab"
             data-game={g}
             aria-current={g === shown ? "page" : undefined}
+            onClick={
+              onClose
+                ? (ev) => {
+                    ev.preventDefault();
+                    pick(g);
+                  }
+                : undefined
+            }
           >
             {GUIDES[g][lang.value].name}
           </a>
@@ -241,6 +277,6 @@ export function HowTo({ game }: { game: RulesGame | null }): JSX.Element {
           ))}
         </div>
       </div>
-    </main>
+    </Box>
   );
 }

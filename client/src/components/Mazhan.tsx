@@ -35,6 +35,12 @@ export function actionLabel(a: MazhanAction): string {
   return [actionName(a.kind), ...names].join(" ");
 }
 
+/** An action said in words, tiles by name: 「碰 五萬」, "Pung 5 Characters" (the hint). */
+export function actionWords(a: MazhanAction): string {
+  const tiles = a.kind === "chi" ? a.tiles : a.tile ? [a.tile] : [];
+  return [actionName(a.kind), ...tiles.map((x) => tileName(x))].join(" ");
+}
+
 /** The tiles of a meld the way a player lays them: the claimed tile turned, pointing at who gave it. */
 function Meld({
   meld,

@@ -31,9 +31,10 @@ import {
   toast,
 } from "../store";
 import { Confirm } from "./Chrome";
+import { HowTo } from "./HowTo";
 import { secondsLeft, useNow } from "./hooks";
 import { MadiaoTable, madiaoActionLabel } from "./Madiao";
-import { actionLabel, MazhanTable } from "./Mazhan";
+import { actionWords, MazhanTable } from "./Mazhan";
 import { MoveLog } from "./MoveLog";
 import { seatName } from "./SeatBadge";
 import { MadiaoSettlement, MazhanSettlement } from "./Settlement";
@@ -232,7 +233,7 @@ function HintControl({ tuoguan }: { tuoguan: boolean }): JSX.Element | null {
   if (h?.action) {
     if (f.view.game === "mazhan") {
       const a = (f.view as MazhanView).legal.find((x) => x.action === h.action);
-      said = a ? actionLabel(a) : h.action;
+      said = a ? actionWords(a) : h.action;
     } else {
       const a = (f.view as MadiaoView).legal.find((x) => x.action === h.action);
       said = a ? madiaoActionLabel(a) : h.action;
@@ -257,6 +258,23 @@ function HintControl({ tuoguan }: { tuoguan: boolean }): JSX.Element | null {
         </span>
       ) : null}
     </span>
+  );
+}
+
+/** Over the guide: the time this player has left to confirm the next hand (§10: not
+ *  confirming in time unseats), if the clock runs for them. */
+function ReadyLeft(): JSX.Element | null {
+  const ts = tableState.value;
+  const mine = seated.value?.seat ?? null;
+  const deadline = ts?.readyDeadline ?? null;
+  const now = useNow(deadline !== null);
+  const waiting = !!mine && !!ts && !ts.seats[mine]?.ready && !readySent.value;
+  const left = waiting ? secondsLeft(deadline, now) : null;
+  if (left === null) return null;
+  return (
+    <p class="banner warn" role="status" data-ready-left={left}>
+      {t("confirmWithin", { n: left })}
+    </p>
   );
 }
 
@@ -367,6 +385,11 @@ export function TableScreen(): JSX.Element {
   const live = handLive.value;
   const room = seated.value?.room ?? ts?.room ?? "";
   const [confirming, setConfirming] = useState(false);
+  const [reading, setReading] = useState(false);
+  // a hand going live closes the guide: the table is the player's again
+  useEffect(() => {
+    if (live) setReading(false);
+  }, [live]);
   const stake = info?.stake ?? f?.stake ?? 0;
   const multiple = ESCAPE_MULTIPLE[f?.view.game ?? ts?.game ?? "mazhan"] ?? 400;
   const mySeat = seated.value?.seat ?? null;
@@ -424,16 +447,18 @@ export function TableScreen(): JSX.Element {
           </span>
         ) : null}
         <span class="grow" />
-        {live || (ts?.readyDeadline && !readySent.value) ? null : (
-          // between hands, once the next hand is confirmed (or no ready clock runs): reading
-          // the rules must not cost the seat (§10: not confirming in time unseats)
-          <a
-            class="button ghost"
+        {live ? null : (
+          // between hands the guide opens over the table: the table, its clocks and a
+          // hand going live stay where they are, and the time to confirm is shown on it
+          <button
+            type="button"
+            class="ghost"
             id="to-rules-table"
-            href={`#/rules/${ts?.game ?? f?.view.game ?? "mazhan"}`}
+            data-action="rules"
+            onClick={() => setReading(true)}
           >
             {t("howTo")}
-          </a>
+          </button>
         )}
         {live ? <HintControl tuoguan={!!mine?.tuoguan} /> : null}
         {live ? (
@@ -475,6 +500,13 @@ export function TableScreen(): JSX.Element {
         </div>
         <MoveLog entries={moveLog.value} />
       </div>
+      {reading && !live ? (
+        <HowTo
+          game={ts?.game ?? f?.view.game ?? "mazhan"}
+          onClose={() => setReading(false)}
+          note={<ReadyLeft />}
+        />
+      ) : null}
       {confirming ? (
         <Confirm
           title={t("leaveTitle")}

@@ -83,6 +83,7 @@ export const en: Table = {
     chongResult: "What each draw scores",
     chongRunning: "total {n}",
     chongTotal: "Total: {n} points",
+    chongNoDraws: "Type the cards drawn, in the order they were turned up",
     chongBreak: "斷沖: the 沖 breaks, and this card is not added to the table.",
     chongFailed: "The draws could not be scored: try again",
     chongHelp:

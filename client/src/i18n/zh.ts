@@ -83,6 +83,7 @@ export const zh = {
     chongResult: "每張得分",
     chongRunning: "累計 {n}",
     chongTotal: "合計 {n} 注",
+    chongNoDraws: "請依翻出的順序輸入翻出的牌",
     chongBreak: "斷沖：沖斷了，這張牌不加入桌上的牌。",
     chongFailed: "無法算分，請再試一次",
     chongHelp:
