@@ -8,27 +8,13 @@ import { SeatBadge } from "../src/components/SeatBadge";
 import { MadiaoSettlement } from "../src/components/Settlement";
 import { TableScreen } from "../src/components/TableScreen";
 import { setLang } from "../src/i18n";
-import type {
-  MadiaoResult,
-  MadiaoSeatResult,
-  Seat,
-  SeatInfo,
-  ServerMessage,
-} from "../src/protocol";
+import type { MadiaoResult, MadiaoSeatResult, Seat, SeatInfo } from "../src/protocol";
 import { clearTable, handle, me, readySent, toasts } from "../src/store";
+import { person, sitAt, tableFrame, viewFrame } from "./fixtures/frames";
 import { overView } from "./fixtures/mazhan";
 
 const LONG = "歐陽慕容長孫司馬上官皇甫諸葛東方";
 const LATIN = "ceeceeliawandererxyz";
-
-const person = (name: string, ready = false): SeatInfo => ({
-  name,
-  bot: false,
-  ready,
-  tuoguan: false,
-  connected: true,
-  points: 5000,
-});
 
 afterEach(() => {
   act(() => {
@@ -144,48 +130,24 @@ describe("the Ma Diao scores", () => {
 describe("the waiting room after the settlement", () => {
   it("comes back once the player confirmed the next hand: a seat someone left can be filled", () => {
     act(() => {
-      handle({ type: "hello", name: "me", balance: 5000 } satisfies ServerMessage);
-      handle({
-        type: "seated",
-        table: 7,
-        room: "mazhan",
-        game: "mazhan",
-        seat: "E",
-      } satisfies ServerMessage);
-      handle({
-        type: "table",
-        table: 7,
-        room: "mazhan",
-        game: "mazhan",
-        live: true,
-        hand_no: 1,
-        code: "ABCD2345",
-        seats: { E: person("me"), S: person("bo"), W: person("cy"), N: person("di") },
-      } satisfies ServerMessage);
+      sitAt("E");
+      const code = { code: "ABCD2345", hand_no: 1 };
+      handle(
+        tableFrame(
+          { E: person("me"), S: person("bo"), W: person("cy"), N: person("di") },
+          { ...code, live: true },
+        ),
+      );
       // the hand is over (its last view), the settlement confirmed: "Next hand"
-      handle({
-        type: "view",
-        table: 7,
-        hand: 1,
-        version: overView.version,
-        view: overView,
-        events: [],
-        clock: null,
-        stake: 10,
-        your_action: null,
-      } satisfies ServerMessage);
+      handle(viewFrame(overView, { hand: 1, clock: null }));
       readySent.value = true;
       // then someone leaves: the next hand waits for a fourth
-      handle({
-        type: "table",
-        table: 7,
-        room: "mazhan",
-        game: "mazhan",
-        live: false,
-        hand_no: 1,
-        code: "ABCD2345",
-        seats: { E: person("me", true), S: person("bo", true), W: null, N: person("di") },
-      } satisfies ServerMessage);
+      handle(
+        tableFrame(
+          { E: person("me", true), S: person("bo", true), W: null, N: person("di") },
+          code,
+        ),
+      );
     });
     const { container } = render(<TableScreen />);
     expect(container.querySelector(".table[data-game]")).toBeNull();

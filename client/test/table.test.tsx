@@ -5,17 +5,8 @@ import { TableScreen } from "../src/components/TableScreen";
 import type { ServerMessage } from "../src/protocol";
 import { hashToRoute, inviteLink, normaliseCode } from "../src/session";
 import { clearTable, handle, inviteCode, peopleChange, readySent, toasts } from "../src/store";
-import { sitAt, tableFrame, viewFrame } from "./fixtures/frames";
+import { person, sitAt, tableFrame, viewFrame } from "./fixtures/frames";
 import { actView } from "./fixtures/mazhan";
-
-const person = (name: string, ready = false) => ({
-  name,
-  bot: false,
-  ready,
-  tuoguan: false,
-  connected: true,
-  points: 5000,
-});
 
 function sitDown(now: number): void {
   sitAt("S");

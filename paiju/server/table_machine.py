@@ -136,6 +136,7 @@ class TableMachine:
         #: sit only when a player here asks (:class:`~paiju.server.table_io.Fill`)
         self.code = code
         self.game: Game[Any, Any, Any, Any] = game(room.game)
+        self._helper: Bot | None = None  # the bot of 托管 and hints (:meth:`_helper_bot`)
         self.ruleset = self.game.default_ruleset()
         self.timing = timing
         self.alone = alone
@@ -747,7 +748,9 @@ class TableMachine:
         """The bot that plays for a person: 托管 and hints. The normal level's (``strong``,
         ``heuristic``): a person's seat is played as the room's bots play by default, and
         never by a heavy bot, whose search would hold the table's loop."""
-        return make_bot(self.game.name, bot_for(self.game.name, "normal"))
+        if self._helper is None:  # made once: a bot keeps nothing between decisions
+            self._helper = make_bot(self.game.name, bot_for(self.game.name, "normal"))
+        return self._helper
 
     def _hint(self, seat: int, version: int) -> None:
         """What the normal level's bot (``strong``, ``heuristic``) would play at this seat's

@@ -7,6 +7,24 @@ import { logout, socket } from "../session";
 import { dismissToast, me, type Toast, toasts } from "../store";
 import { secondsLeft, useNow } from "./hooks";
 
+/** The pages anyone may open, without an account: the scorer and the guide (the login page
+ *  and the lobby show them). */
+export function GuideLinks(): JSX.Element {
+  return (
+    <p class="scorer-link">
+      <a href="#/score" id="to-scorer">
+        {t("scorerLink")}
+      </a>
+      <span class="muted" aria-hidden="true">
+        {" · "}
+      </span>
+      <a href="#/rules" id="to-rules">
+        {t("howToLink")}
+      </a>
+    </p>
+  );
+}
+
 export function ConnectionBanner(): JSX.Element | null {
   const status = socket.status.value;
   const now = useNow(status.state === "retrying", 500);

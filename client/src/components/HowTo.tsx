@@ -34,8 +34,8 @@ function figureColumns(block: Table): boolean[] {
 }
 
 /** A figure is aligned right; a short text is never broken (a sum, a name, a seat). */
-function cellClass(cell: string | number, figure: boolean | undefined): string | undefined {
-  if (figure) return "num";
+function cellClass(cell: string | number, isFigure: boolean | undefined): string | undefined {
+  if (isFigure) return "num";
   return typeof cell === "string" && cell.length <= 14 ? "short" : undefined;
 }
 

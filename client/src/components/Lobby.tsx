@@ -7,8 +7,10 @@ import { groupLedger } from "../game/ledger";
 import { errorText, gameName, levelName, reasonName, roomName, t, windName } from "../i18n";
 import { ApiError, api, type HandSummary, type LedgerEntry, type Room } from "../net/api";
 import type { BotLevel } from "../protocol";
+import { STAKE_PER } from "../rules/figures";
 import { go, join, joinCode, joinPrivate, normaliseCode } from "../session";
 import { inviteCode, me } from "../store";
+import { GuideLinks } from "./Chrome";
 
 const LEVELS: BotLevel[] = ["easy", "normal", "hard"];
 
@@ -22,7 +24,7 @@ export function shortTime(at: string, year: number = new Date().getFullYear()): 
 
 /** 底注 for a balance (rules §10): the largest of 1, 2, 5, 10, 20, 50, … not above balance / 800. */
 export function stakeFor(balance: number): number {
-  const limit = balance / 800;
+  const limit = balance / STAKE_PER;
   let best = 1;
   for (let scale = 1; scale <= limit; scale *= 10) {
     for (const k of [1, 2, 5]) if (k * scale <= limit) best = k * scale;
@@ -204,17 +206,7 @@ export function Lobby(): JSX.Element {
         </p>
       ) : null}
       {inviteCode.value ? <FriendCode /> : null}
-      <p class="scorer-link">
-        <a href="#/score" id="to-scorer">
-          {t("scorerLink")}
-        </a>
-        <span class="muted" aria-hidden="true">
-          {" · "}
-        </span>
-        <a href="#/rules" id="to-rules">
-          {t("howToLink")}
-        </a>
-      </p>
+      <GuideLinks />
       <section aria-labelledby="rooms-title">
         <h2 id="rooms-title">{t("rooms")}</h2>
         <div class="rooms" id="rooms">

@@ -4,6 +4,7 @@ import { errorText, t } from "../i18n";
 import { ApiError } from "../net/api";
 import { login } from "../session";
 import { inviteCode } from "../store";
+import { GuideLinks } from "./Chrome";
 
 export function Login(): JSX.Element {
   const [name, setName] = useState("");
@@ -71,17 +72,7 @@ export function Login(): JSX.Element {
           {errorText(error)}
         </p>
       ) : null}
-      <p class="scorer-link">
-        <a href="#/score" id="to-scorer">
-          {t("scorerLink")}
-        </a>
-        <span class="muted" aria-hidden="true">
-          {" · "}
-        </span>
-        <a href="#/rules" id="to-rules">
-          {t("howToLink")}
-        </a>
-      </p>
+      <GuideLinks />
     </main>
   );
 }
