@@ -266,6 +266,10 @@ def print_arena(report: dict[str, Any]) -> None:
     from paiju.arena import difference_lines
 
     console = Console()
-    console.print(Group(table, diffs))
+    if report["differences"]:
+        console.print(Group(table, diffs))
+    else:  # one bot in every seat: nothing to compare
+        console.print(table)
+        console.print("differences: none (every seat plays the same bot)", highlight=False)
     for line in difference_lines(report):
         console.print(line, highlight=False)

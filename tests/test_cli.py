@@ -279,3 +279,11 @@ def test_explain_shows_the_four_tai_behind_a_limit_hand() -> None:
     text = render_settlement(score_json(hand), width=200)
     assert "4 台 or more: limit (辣子) 400 (胡頭 (20 + 20) × 16 = 640)" in text
     assert "capped at 400" not in text
+
+
+def test_arena_with_one_bot_everywhere_says_there_is_nothing_to_compare() -> None:
+    proc = run("arena", "madiao", "--games", "4", "--bots", "random,random,random,random")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.decode()
+    assert "differences: none (every seat plays the same bot)" in out
+    assert "differences (per deal)" not in out  # no empty table

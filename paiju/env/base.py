@@ -39,14 +39,15 @@ hands.
 
 **Actions** are integer indices (``int`` or a NumPy integer); a float, a string or a
 ``bool`` is a ``TypeError``, whatever ``illegal`` says. ``None`` is the action of an agent
-that is done (PettingZoo's convention); for the agent to act it is an illegal action.
+that is done (PettingZoo's convention); from the agent to act it is a ``ValueError``, as is an
+index outside the action space (slips of the caller, not moves).
 
 >>> from paiju.env import mazhan_v0
 >>> env = mazhan_v0.env()
 >>> env.reset(seed=1)
 >>> obs, reward, term, trunc, info = env.last()
 >>> obs["observation"].shape, obs["action_mask"].dtype.name, env.agent_selection
-((1264,), 'int8', 'player_0')
+((1264,), 'int8', 'player_1')
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from paiju.env.table import AGENTS, Table, action_of, check_flag
+from paiju.env.table import AGENTS, Table, action_in_space, action_of, check_flag
 
 __all__ = ["PaijuAECEnv", "RewardRules"]
 
@@ -137,13 +138,14 @@ def table_and_rewards(
     hints: bool,
     reward_scale: float,
     illegal: str,
-    illegal_reward: float,
+    illegal_reward: float | None,
     shaping: float,
     shaping_gamma: float,
     lookahead: bool = False,
 ) -> tuple[Table, RewardRules]:
     """The table and the reward rules an environment (AEC or parallel) is built on, from its
-    options; an unknown ``obs`` is a ``ValueError``.
+    options; an unknown ``obs`` is a ``ValueError``. ``illegal_reward`` ``None``: minus the
+    game's net scale (Mazhan −400, the limit hand; Ma Diao −10 注).
 
     >>> table, rules = table_and_rewards("madiao", obs="flat", match_hands=None,
     ...     rotate_seats=True, hints=False, reward_scale=1.0, illegal="zero_sum",
@@ -161,6 +163,8 @@ def table_and_rewards(
         game, planes=obs == "planes", match_hands=match_hands, rotate_seats=rotate_seats,
         hints=hints, lookahead=lookahead,
     )  # fmt: skip
+    if illegal_reward is None:
+        illegal_reward = -float(table.spec.net_scale)
     rules = RewardRules(
         game, reward_scale=reward_scale, illegal=illegal, illegal_reward=illegal_reward,
         shaping=shaping, shaping_gamma=shaping_gamma,
@@ -182,7 +186,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         obs: str = "flat",
         reward_scale: float = 1.0,
         illegal: str = "zero_sum",
-        illegal_reward: float = -400.0,
+        illegal_reward: float | None = None,
         shaping: float = 0.0,
         shaping_gamma: float = 1.0,
         match_hands: int | None = None,
@@ -366,8 +370,10 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
 
         Raises ``TypeError`` for an action that is not an integer index or ``None``,
         ``RuntimeError`` before :meth:`reset` and once every agent is done (the loop of
-        ``agent_iter`` stops there), and ``ValueError`` for an illegal action under
-        ``illegal="raise"`` (or a dead agent's action other than ``None``).
+        ``agent_iter`` stops there), and ``ValueError`` for an index outside the action
+        space or ``None`` from the agent to act (whatever ``illegal`` says: they are the
+        caller's slips, not moves), for an illegal action under ``illegal="raise"``, or for a
+        dead agent's action other than ``None``.
         """
         if not self._live:
             if not self._reset_done:
@@ -387,7 +393,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
             for a in AGENTS:
                 rewards[a] = 0.0
             self._dirty = False
-        # an int is the hot path; None (the agent to act has no None action) is illegal
+        # an int is the hot path; None and indices outside the space raise in _illegal
         index = action if type(action) is int else -1 if action is None else action_of(action)
         if index not in self._mask_on:
             self._illegal(player, action)
@@ -418,6 +424,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
             self.infos[AGENTS[p]] = {"net": nets[p], "score": self.table.scores[p]}
 
     def _illegal(self, player: int, action: Any) -> None:
+        action_in_space(action, self.table.spec.n_actions, AGENTS[player])  # a caller's slip
         rules = self.reward_rules
         if rules.illegal == "raise":
             raise ValueError(f"action {action!r} is not legal for {AGENTS[player]} now")

@@ -548,13 +548,11 @@ class MadiaoEncoder:
         state: State,
         me: int,
         out: npt.NDArray[np.float32] | None = None,
-        waiting: bool = False,
     ) -> npt.NDArray[np.float32]:
         """Seat ``me``'s (0–3: E S W N) observation.
 
         Flat: the seat's own buffer, valid until the next call for that seat (copy it to
         keep it), or a copy written into ``out``. Planes: a new array (or ``out``).
-        ``waiting`` changes nothing in Ma Diao (one seat plays at a time, in the open).
 
         >>> from paiju.madiao.rules import Ruleset, new_hand
         >>> from paiju.madiao.seats import Seat

@@ -4,7 +4,7 @@
 Observations, planes and the action table: :mod:`paiju.env.madiao_obs`. Rewards, illegal
 actions, seating and matches: :mod:`paiju.env.base`. Every keyword of :class:`~paiju.env.
 base.PaijuAECEnv` is accepted: ``obs="flat"|"planes"``, ``reward_scale`` (default 1: net 注),
-``illegal``, ``illegal_reward`` (default −400 (use about −10 for Ma Diao)),
+``illegal``, ``illegal_reward`` (default −10: minus the net scale),
 ``match_hands``, ``rotate_seats``, ``copy_obs``, ``render_mode``.
 
 >>> e = env()

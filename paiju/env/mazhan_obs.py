@@ -434,8 +434,8 @@ if (_CFROM, _MOVER) != (_PHASE + 3, _PHASE + 7):
 def _strips() -> tuple[Any, ...]:
     """The phase, claim-from and mover cells (11 values from ``phase``) for each case:
     ``[r]`` phase act with the mover at relative seat ``r``, ``[4 * p + r]`` a claim window
-    (``p`` 1 claim, 2 rob) on a tile from relative seat ``r``, ``[12]`` none (over, or a
-    seat waiting in a window)."""
+    (``p`` 1 claim, 2 rob) on a tile from relative seat ``r``, ``[12]`` none (the hand is
+    over)."""
     rows = np.zeros((13, _STRIP_END - _PHASE), dtype=np.float32)
     for r in range(4):
         rows[r, 0] = rows[r, _MOVER - _PHASE + r] = 1.0
@@ -707,15 +707,14 @@ class MazhanEncoder:
         state: State,
         me: int,
         out: npt.NDArray[np.float32] | None = None,
-        waiting: bool = False,
     ) -> npt.NDArray[np.float32]:
         """Seat ``me``'s (0–3: E S W N) observation.
 
         Flat: the seat's own buffer, valid until the next :meth:`update` or call for that
         seat (copy it to keep it), or a copy written into ``out``. Planes: a new array (or
-        ``out``). ``waiting``: the seat has no decision in an open claim window; the window
-        (phase, tile, from whom) is left out, so that its observation does not tell that
-        another seat may claim (the parallel environment's observations of seats that wait).
+        ``out``). In a claim window every seat sees the window (phase, tile, from whom), as a
+        player at a real table sees the pause and the tile (``docs/views.md``): that someone
+        may claim, never who (the seats with no decision have an all-zero action mask).
 
         >>> from paiju.mazhan.rules import Ruleset, new_hand
         >>> enc = MazhanEncoder(); s = new_hand(Ruleset(), seed=3); enc.reset(s)
@@ -745,7 +744,7 @@ class MazhanEncoder:
             strip = (cur - me) & 3
             if cur == me and state.drawn >= 0:
                 hot = base + _DRAWN + state.drawn
-        elif phase is Phase.OVER or waiting:
+        elif phase is Phase.OVER:
             strip = _NO_STRIP
         else:
             strip = (4 if phase is Phase.CLAIM else 8) + ((state.claim_from - me) & 3)

@@ -4,7 +4,7 @@
 Observations, planes and the action table: :mod:`paiju.env.mazhan_obs`. Rewards, illegal
 actions, seating and matches: :mod:`paiju.env.base`. Every keyword of :class:`~paiju.env.
 base.PaijuAECEnv` is accepted: ``obs="flat"|"planes"``, ``reward_scale`` (default 1: net 胡),
-``illegal``, ``illegal_reward`` (default −400), ``shaping``, ``shaping_gamma``,
+``illegal``, ``illegal_reward`` (default −400, the limit), ``shaping``, ``shaping_gamma``,
 ``match_hands``, ``rotate_seats``, ``copy_obs``, ``render_mode``.
 
 >>> e = env()

@@ -10,12 +10,11 @@ move). Rewards, seating, matches and illegal actions are as in :mod:`paiju.env.b
 PettingZoo's ``aec_to_parallel`` does not apply to the AEC environment (its agents do not all
 act every cycle); this class is the parallel form, and ``parallel_to_aec`` of it works.
 
-Hidden information: a seat with no decision in a claim window is not shown the window
-(phase, tile, from whom), so its observation does not say that another seat may claim. The
-parallel API still hands it an observation at that step, and a step in which nothing visible
-happened does hint that some seat is deciding; policies should act on (and, if recurrent,
-update on) the observations of their own decisions only, as in the AEC environment, where a
-player observes only when it acts.
+Hidden information: in a claim window every seat is shown the window (phase, tile, from
+whom), the seats with no decision with an all-zero mask: a player at a real table sees the
+same pause and the same tile, and so learns that somebody may claim, never who
+(``docs/views.md``; the server's views say the same). What a seat with a decision sees does
+not depend on which other seats may claim or have answered (a test).
 
 >>> from paiju.env import mazhan_v0
 >>> env = mazhan_v0.parallel_env()
@@ -35,7 +34,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from paiju.env.base import table_and_rewards
-from paiju.env.table import AGENTS, action_of
+from paiju.env.table import AGENTS, action_in_space, check_flag
 
 __all__ = ["PaijuParallelEnv"]
 
@@ -52,15 +51,19 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         obs: str = "flat",
         reward_scale: float = 1.0,
         illegal: str = "zero_sum",
-        illegal_reward: float = -400.0,
+        illegal_reward: float | None = None,
         shaping: float = 0.0,
         shaping_gamma: float = 1.0,
         match_hands: int | None = None,
         rotate_seats: bool = True,
         hints: bool = False,
         lookahead: bool = False,
+        copy_obs: bool = True,
         render_mode: str | None = None,
     ) -> None:
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.copy_obs = check_flag(copy_obs, "copy_obs")
         self.table, self.reward_rules = table_and_rewards(
             game, obs=obs, match_hands=match_hands, rotate_seats=rotate_seats, hints=hints,
             reward_scale=reward_scale, illegal=illegal, illegal_reward=illegal_reward,
@@ -80,6 +83,7 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         self._act_space = spaces.Discrete(n)
         self.state_space = spaces.Box(-np.inf, np.inf, (self.table.state_size(),), np.float32)
         self._phi: dict[int, float] = {}
+        self._reset_done = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of an agent."""
@@ -96,6 +100,7 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         AEC environment's (a whole number ≥ 0; none: the next hand, or fresh entropy for an
         environment never seeded)."""
         self.table.reset(seed)
+        self._reset_done = True
         self.agents = list(AGENTS)
         self._phi = {}
         rewards = [0.0] * 4
@@ -103,16 +108,19 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         return self._observations(), {a: {} for a in AGENTS}
 
     def _observations(self) -> dict[str, Any]:
+        """Every agent's observation (new arrays, or the table's own buffers, one per seat,
+        with ``copy_obs=False``) and a new mask."""
         table = self.table
         n = table.spec.n_actions
+        copy = self.copy_obs
         out = {}
         for p, agent in enumerate(AGENTS):
             mask = np.zeros(n, dtype=np.int8)
             legal = table.legal(p)
             if legal:
                 mask[legal] = 1
-            obs = table.encode(p, waiting=not legal).copy()
-            out[agent] = {"observation": obs, "action_mask": mask}
+            obs = table.encode(p)
+            out[agent] = {"observation": obs.copy() if copy else obs, "action_mask": mask}
         return out
 
     def _shape(self, rewards: list[float]) -> None:
@@ -137,12 +145,16 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         ...
         ValueError: unknown agent 'bob' (the agents are player_0, player_1, player_2, player_3)
 
-        Raises ``ValueError`` for a key that is not a live agent, when a deciding agent has no
-        action, or after the end; ``TypeError`` when a deciding agent's action is not an
-        integer index.
+        Raises ``RuntimeError`` before :meth:`reset` and after the end; ``ValueError`` for a
+        key that is not a live agent, when a deciding agent has no action (or ``None``), for
+        an index outside the action space (whatever ``illegal`` says), and for an illegal
+        action under ``illegal="raise"``; ``TypeError`` when a deciding agent's action is not
+        an integer index.
         """
+        if not self._reset_done:
+            raise RuntimeError("call reset() before step()")
         if not self.agents:
-            raise ValueError("the episode is over: call reset()")
+            raise RuntimeError("the episode is over (every agent is done): call reset()")
         unknown = [a for a in actions if a not in self.agents]
         if unknown:
             raise ValueError(
@@ -158,8 +170,9 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         missing = [AGENTS[p] for p in deciders if AGENTS[p] not in actions]
         if missing:
             raise ValueError(f"no action for {', '.join(missing)}, who must decide now")
+        n = table.spec.n_actions
         for p in deciders:
-            index = action_of(actions[AGENTS[p]])
+            index = action_in_space(actions[AGENTS[p]], n, AGENTS[p])
             if index not in table.legal(p):
                 if rules.illegal == "raise":
                     raise ValueError(f"action {index} is not legal for {AGENTS[p]} now")
@@ -190,7 +203,12 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         return obs, rew, terms, truncs, infos
 
     def state(self) -> npt.NDArray[np.float32]:
-        """The whole state for a centralised critic (as the AEC environment's)."""
+        """The whole state for a centralised critic (as the AEC environment's).
+
+        Raises ``RuntimeError`` before :meth:`reset`.
+        """
+        if not self._reset_done:
+            raise RuntimeError("call reset() before state()")
         return self.table.global_state()
 
     def render(self) -> str | None:

@@ -46,7 +46,7 @@ Vector environments (tested)::
 >>> env = PaijuSingleEnv("mazhan", opponents="greedy")
 >>> obs, info = env.reset(seed=3)
 >>> obs.shape, bool(info["action_mask"].sum() > 0), env.seat
-((1264,), True, 'E')
+((1264,), True, 'S')
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from paiju.env.base import RewardRules
-from paiju.env.table import Table, action_of
+from paiju.env.table import Table, action_in_space
 
 __all__ = ["DEFAULT_OPPONENTS", "PaijuSingleEnv", "make_opponent"]
 
@@ -185,6 +185,8 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
         self._rngs: list[random.Random] = []
         self._phi = 0.0
         self._ready = False
+        self._started = False
+        self._last_net = 0.0
 
     @property
     def seat(self) -> str:
@@ -208,6 +210,11 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
         ...
         ValueError: seed must be 0 or more, got -1
 
+        A hand that ends before the learner has a decision (another seat's 天胡 or 地胡 at
+        Mazhan, about 1 hand in 300 from the North seat) is not an episode: the next hand of
+        the sequence is dealt, and the learner's reward in each such hand is in
+        ``info["skipped"]`` (a list), so that an evaluation can count it.
+
         Raises ``TypeError`` for a seed that is not an integer (a NumPy integer is taken)
         and ``ValueError`` for a negative one.
         """
@@ -216,14 +223,24 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
         start = None if seed is None else check_seed(seed)
         super().reset(seed=start)
         self.table.reset(start)
+        skipped: list[float] = []
+        while True:
+            self._new_hand_rngs()
+            self._phi = 0.0
+            reward, done = self._advance()
+            if not done:
+                break
+            # the hand ended before the learner had a decision (a 天胡 or a 地胡 at Mazhan):
+            # its reward is reported, not lost, and the next hand of the sequence is dealt
+            skipped.append(reward)
+            self.table.reset()
         self._ready = True
-        self._new_hand_rngs()
-        self._phi = 0.0
-        _reward, done = self._advance()
-        if done:  # the hand ended before the learner had a decision (rare): deal again
-            return self.reset(options=options)
+        self._started = True
         self._phi = self.reward_rules.potential(self.table, self.me)
-        return self._obs(), {"action_mask": self.action_masks().astype(np.int8)}
+        info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8)}
+        if skipped:
+            info["skipped"] = skipped
+        return self._obs(), info
 
     def _new_hand_rngs(self) -> None:
         from paiju.bots.driver import bot_rng
@@ -248,12 +265,33 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
             legal = rules.legal_actions(table.state, seat)
             view = rules.observe(table.state, seat) if getattr(bot, "needs_view", True) else None
             action = bot.act(view, legal, self._rngs[seat_index])
-            nets = table.step(p, table.spec.action_index(action))
+            index = self._opponent_index(action, bot, seat)
+            try:
+                nets = table.step(p, index)
+            except ValueError:
+                name = getattr(bot, "name", type(bot).__name__)
+                raise ValueError(
+                    f"opponent {name!r} at seat {seat} chose {action}, which is not legal now: "
+                    "an opponent returns one of the legal actions it is given"
+                ) from None
             if nets is not None:
+                self._last_net = nets[self.me]
                 reward += nets[self.me] * self.reward_rules.scale
                 if not table.next_hand(nets):
                     return reward, True
                 self._new_hand_rngs()
+
+    def _opponent_index(self, action: Any, bot: Any, seat: Any) -> int:
+        """The index of an opponent's action (an opponent returns one of the legal actions
+        it was given: an action object, not an index)."""
+        try:
+            return int(self.table.spec.action_index(action))
+        except Exception:
+            name = getattr(bot, "name", type(bot).__name__)
+            raise TypeError(
+                f"opponent {name!r} at seat {seat} returned {action!r}: an opponent returns "
+                "one of the legal actions it is given (an action object, not an index)"
+            ) from None
 
     def step(
         self, action: int
@@ -262,13 +300,16 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
 
         Raises ``TypeError`` for an action that is not an integer index (``int`` or a NumPy
         integer), ``RuntimeError`` before :meth:`reset` or after the end, and ``ValueError``
-        for an illegal action under ``illegal="raise"``.
+        for an index outside the action space (whatever ``illegal`` says) or an illegal
+        action under ``illegal="raise"``.
         """
         if not self._ready:
-            raise RuntimeError("call reset() before step()")
+            if not self._started:
+                raise RuntimeError("call reset() before step()")
+            raise RuntimeError("the episode is over: call reset() to play on")
         table = self.table
         rules = self.reward_rules
-        index = action_of(action)
+        index = action_in_space(action, table.spec.n_actions, "the learner")
         if index not in table.legal(self.me):
             if rules.illegal == "raise":
                 raise ValueError(f"action {index} is not legal now")
@@ -279,6 +320,7 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
         nets = table.step(self.me, index)
         done = False
         if nets is not None:
+            self._last_net = nets[self.me]
             reward += nets[self.me] * rules.scale
             if table.next_hand(nets):
                 self._new_hand_rngs()
@@ -295,6 +337,7 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
         if done:
             self._ready = False
             info["score"] = table.scores[self.me]
+            info["net"] = self._last_net  # the last hand's (the AEC environment's too)
         return self._obs(), reward, done, False, info
 
     def _obs(self) -> npt.NDArray[np.float32]:

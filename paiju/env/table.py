@@ -12,8 +12,8 @@ Ma Diao's players keep random seats and the bank passes on after every hand (rul
 
 >>> t = Table("mazhan")
 >>> t.reset(seed=1)
->>> t.deciders(), len(t.legal(t.deciders()[0])) > 0
-([0], True)
+>>> t.deciders(), len(t.legal(t.deciders()[0])) > 0  # seed 1: player_1 deals
+([1], True)
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import numpy.typing as npt
 from paiju import games
 from paiju.games import Deal, Game
 
-__all__ = ["AGENTS", "GameSpec", "Table", "action_of", "check_flag", "spec_of"]
+__all__ = ["AGENTS", "GameSpec", "Table", "action_in_space", "action_of", "check_flag", "spec_of"]
 
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 
@@ -59,6 +59,33 @@ def action_of(action: Any) -> int:
         "an action is an integer index (int or a NumPy integer), "
         f"got {action!r} ({type(action).__name__})"
     )
+
+
+def action_in_space(action: Any, n: int, who: str) -> int:
+    """An action index that lies in the action space ``Discrete(n)``: an index outside it, or
+    ``None`` from an agent that must act, is a mistake in the caller, not a move, and raises
+    whatever the ``illegal`` option says (an index inside the space that the rules do not
+    allow now is a move, handled as ``illegal`` says).
+
+    >>> action_in_space(3, 128, "player_0")
+    3
+    >>> action_in_space(999, 128, "player_0")
+    Traceback (most recent call last):
+    ...
+    ValueError: player_0's action 999 is outside the action space (0–127)
+    >>> action_in_space(None, 128, "player_2")
+    Traceback (most recent call last):
+    ...
+    ValueError: player_2 must act now: None is the action of an agent that is done
+
+    Raises ``TypeError`` as :func:`action_of` does.
+    """
+    if action is None:
+        raise ValueError(f"{who} must act now: None is the action of an agent that is done")
+    index = action_of(action)
+    if not 0 <= index < n:
+        raise ValueError(f"{who}'s action {index} is outside the action space (0–{n - 1})")
+    return index
 
 
 def check_flag(value: Any, name: str) -> bool:
@@ -167,7 +194,9 @@ class Table:
         hints: bool = False,
         lookahead: bool = False,
     ) -> None:
-        if match_hands is not None and (not isinstance(match_hands, int) or match_hands < 1):
+        if match_hands is not None and (
+            not isinstance(match_hands, int) or isinstance(match_hands, bool) or match_hands < 1
+        ):
             raise ValueError(
                 f"match_hands must be a whole number of hands ≥ 1, got {match_hands!r}"
             )
@@ -224,9 +253,15 @@ class Table:
         A table never seeded starts a sequence from fresh entropy (as Gymnasium and
         PettingZoo environments do), so unseeded tables deal different hands.
 
+        With ``rotate_seats``, seed ``S`` starts the rotation at ``S mod 4``: ``player_0``
+        sits East for seed 0, North for 1, West for 2 and South for 3, so a loop that reseeds
+        every episode (``reset(seed=episode)``) rotates the seats as an unbroken sequence does.
+
         >>> t = Table("mazhan"); t.reset(seed=5); a = t.hand_seed
         >>> t.reset(seed=5); t.hand_seed == a
         True
+        >>> [(t.reset(seed=s), "ESWN"[t.seat_of[0]])[1] for s in range(5)]
+        ['E', 'N', 'W', 'S', 'E']
         >>> t.reset(seed=-5)
         Traceback (most recent call last):
         ...
@@ -238,8 +273,9 @@ class Table:
         if seed is not None:
             from paiju.bots.driver import check_seed
 
-            self._rng = random.Random(check_seed(seed))
-            self._hands_dealt = 0
+            start = check_seed(seed)
+            self._rng = random.Random(start)
+            self._hands_dealt = start % 4  # where the rotation starts (see above)
         elif self._rng is None:
             self._rng = random.Random(secrets.randbits(63))
             self._hands_dealt = 0
@@ -319,7 +355,7 @@ class Table:
         """The players who must decide now, in play order (several in a claim window).
 
         >>> t = Table("mazhan"); t.reset(seed=1); t.deciders()
-        [0]
+        [1]
         """
         player_at = self.player_at
         return [player_at[seat.number - 1] for seat in self._deciding]
@@ -391,16 +427,13 @@ class Table:
         self._deal()
         return True
 
-    def encode(
-        self, player: int, out: npt.NDArray[np.float32] | None = None, waiting: bool = False
-    ) -> Any:
+    def encode(self, player: int, out: npt.NDArray[np.float32] | None = None) -> Any:
         """The player's observation (from its current seat): the encoder's buffer for that
-        seat, valid until the next call (copy it to keep it), or written into ``out``.
-        ``waiting``: see the encoders (a seat without a decision in a claim window)."""
+        seat, valid until the next call (copy it to keep it), or written into ``out``."""
         seat = self.seat_of[player]
         if self._plain:
-            return self.encoder.encode(self.state, seat, out, waiting)
-        flat = self.encoder.encode(self.state, seat, None, waiting)
+            return self.encoder.encode(self.state, seat, out)
+        flat = self.encoder.encode(self.state, seat, None)
         parts = [flat]
         if self.hints:
             from paiju.env.mazhan_obs import hints
@@ -409,7 +442,7 @@ class Table:
         if self.lookahead:
             from paiju.env.lookahead import N_LOOKAHEAD, lookahead_of_state
 
-            if waiting or not self.legal(player):
+            if not self.legal(player):
                 parts.append(np.zeros(N_LOOKAHEAD, dtype=np.float32))
             else:
                 parts.append(lookahead_of_state(self.state, seat))

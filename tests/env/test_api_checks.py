@@ -211,3 +211,143 @@ def test_the_parallel_env_refuses_unknown_agents() -> None:
     with pytest.raises(ValueError, match="unknown agent 'bob'"):
         env.step({decider: action, "bob": 3})
     env.step({decider: action})  # nothing was played: the step goes through now
+
+
+# --- 13. slips of the caller, seats when reseeding, skipped hands ---------------------------------
+
+SLIP = r"outside the action space|must act now"
+
+
+@pytest.mark.parametrize("illegal", ["zero_sum", "offender", "raise"])
+@pytest.mark.parametrize("action", [999, -1, 128, None])
+def test_an_index_outside_the_space_or_none_from_the_actor_is_a_value_error(
+    action: Any, illegal: str
+) -> None:
+    """Not a move, whatever ``illegal`` says: the episode goes on after the error."""
+    aec = mazhan_v0.env(illegal=illegal)
+    aec.reset(seed=1)
+    with pytest.raises(ValueError, match=SLIP):
+        aec.step(action)
+    assert not any(aec.terminations.values())
+    par = madiao_v0.parallel_env(illegal=illegal)
+    obs, _ = par.reset(seed=1)
+    decider = next(a for a in par.agents if obs[a]["action_mask"].any())
+    with pytest.raises(ValueError, match=SLIP):
+        par.step({decider: action})
+    assert par.agents
+    single = PaijuSingleEnv("mazhan", illegal=illegal)
+    single.reset(seed=1)
+    with pytest.raises(ValueError, match=SLIP):
+        single.step(action)
+    single.step(int(np.flatnonzero(single.action_masks())[0]))  # still playing
+
+
+def test_the_parallel_env_before_reset_and_after_the_end_says_what_to_do() -> None:
+    env = mazhan_v0.parallel_env()
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before state"):
+        env.state()
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before step"):
+        env.step({})
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    while env.agents:
+        acts = {
+            a: int(rng.choice(np.flatnonzero(o["action_mask"])))
+            for a, o in obs.items()
+            if o["action_mask"].any()
+        }
+        obs, *_ = env.step(acts)
+    with pytest.raises(RuntimeError, match="the episode is over"):
+        env.step({})
+
+
+def test_the_parallel_env_takes_copy_obs() -> None:
+    """``copy_obs=False``: the table's own buffers (one per seat), equal to the copies."""
+    copied, shared = mazhan_v0.parallel_env(), mazhan_v0.parallel_env(copy_obs=False)
+    a, _ = copied.reset(seed=5)
+    b, _ = shared.reset(seed=5)
+    for agent in a:
+        np.testing.assert_array_equal(a[agent]["observation"], b[agent]["observation"])
+    assert b["player_0"]["observation"] is not b["player_1"]["observation"]
+    with pytest.raises(TypeError, match="copy_obs must be True or False"):
+        mazhan_v0.parallel_env(copy_obs="no")
+
+
+def test_match_hands_true_is_not_a_match_of_one() -> None:
+    with pytest.raises(ValueError, match="match_hands must be a whole number"):
+        mazhan_v0.env(match_hands=True)
+
+
+def test_the_illegal_penalty_defaults_to_the_games_own_scale() -> None:
+    """Mazhan: the limit hand (400 胡); Ma Diao: 10 注 (a large hand is a few)."""
+    assert mazhan_v0.env().reward_rules.illegal_reward == -400
+    assert madiao_v0.env().reward_rules.illegal_reward == -10
+    assert madiao_v0.parallel_env().reward_rules.illegal_reward == -10
+    assert PaijuSingleEnv("madiao").reward_rules.illegal_reward == -10
+
+
+def test_reseeding_every_episode_still_rotates_the_seats() -> None:
+    """``reset(seed=S)`` starts the rotation at S mod 4, so ``reset(seed=episode)`` loops put
+    the learner (and player_0) at every seat in turn: E, N, W, S."""
+    single = PaijuSingleEnv("mazhan")
+    seats = []
+    for s in range(8):
+        single.reset(seed=s)
+        seats.append(single.seat)
+    assert seats == list("ENWS" * 2)
+    aec = mazhan_v0.env()
+    dealers = []
+    for s in range(4):
+        aec.reset(seed=s)
+        dealers.append(aec.agent_selection)  # East acts first
+    assert dealers == ["player_0", "player_1", "player_2", "player_3"]
+
+
+def test_a_hand_the_learner_never_decides_in_is_reported_not_lost() -> None:
+    """From North, a 天胡 or 地胡 can end the hand before the learner's first decision: the
+    next hand is dealt, and the learner's reward in the skipped one is in info["skipped"],
+    equal to its net in that hand played by the same bots with the same chance."""
+    import random
+
+    from paiju.bots.driver import run_hand
+    from paiju.bots.simple import GreedyBot
+    from paiju.games import game
+
+    g = game("mazhan")
+    env = PaijuSingleEnv("mazhan", seat="N")
+    found = []
+    for seed in range(360, 380):
+        _obs, info = env.reset(seed=seed)
+        if "skipped" not in info:
+            continue
+        hand_seed = random.Random(seed).getrandbits(63)
+        state, _ = run_hand(g, g.new_hand(g.default_ruleset(), hand_seed, {}), [GreedyBot()] * 4,
+                            hand_seed)  # fmt: skip
+        assert info["skipped"] == [float(g.outcome(state, 3).net) / 400]
+        assert info["action_mask"].any()  # and the episode starts at a decision
+        found.append(seed)
+    assert found, "no hand ended before North's first decision in seeds 360–379"
+
+
+def test_an_opponent_that_breaks_the_contract_is_named() -> None:
+    with pytest.raises(TypeError, match=r"opponent '<lambda>' at seat .* returned 0"):
+        PaijuSingleEnv("mazhan", opponents=lambda view, legal, rng: 0, seat="N").reset(seed=1)
+
+    def illegal(view: Any, legal: Any, rng: Any) -> Any:
+        from paiju.mazhan.actions import Action
+
+        return Action.parse(f"{view.seat.value} pass")  # on its own turn
+
+    with pytest.raises(ValueError, match=r"opponent 'illegal' at seat .* not legal now"):
+        PaijuSingleEnv("mazhan", opponents=illegal, seat="N").reset(seed=1)
+
+
+def test_the_gym_env_says_the_last_hands_net_at_the_end() -> None:
+    env = PaijuSingleEnv("mazhan")
+    env.reset(seed=2)
+    done, info = False, dict[str, Any]()
+    while not done:
+        _o, _r, done, _t, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert info["net"] == info["score"] * 1.0  # one hand: its net is the score
+    with pytest.raises(RuntimeError, match=r"the episode is over: call reset\(\)"):
+        env.step(0)
