@@ -14,8 +14,9 @@ back, the table resumes by itself with fresh clocks.
 
 **Hands and confirmations** (§10 as clarified): every hand, the first and each after a
 settlement, waits for all four to confirm (bots at once); a person who has not confirmed
-within the ready clock is unseated for free; leaving before a hand is live is free; the
-settlement stays with the player (resent on reconnecting) until they confirm or leave.
+within the ready clock (which runs while four sit at the table) is unseated for free;
+leaving before a hand is live is free; the settlement stays with the player (resent on
+reconnecting) until they confirm or leave.
 
 **Money**: the table fee when a hand starts, the settlement when it ends, the escape
 penalty; computed here from the balances the machine keeps (a seat's balance is read once,
@@ -456,7 +457,7 @@ class TableMachine:
         self._displaced.pop(account, None)
         self._send(account, self._seated(seat))
         self._arm_ready(account)
-        self._friends_clocks()
+        self._seat_clocks()
         self._broadcast_table()
         self._arm_fill()
 
@@ -551,7 +552,7 @@ class TableMachine:
         self._keep.pop(account, None)
         self._write(io.ReleaseSeat(account, self.id))
         self._send(account, {"type": "unseated", "why": why})
-        self._friends_clocks()
+        self._seat_clocks()
         self._broadcast_table()
         if self.accounts:
             self._arm_fill()
@@ -564,18 +565,19 @@ class TableMachine:
             self._out.append(io.Empty())
 
     def _arm_ready(self, account: int) -> None:
-        if self.code is not None and any(p is None for p in self.seats):
-            # a table for friends waits for them: its ready clocks start once four sit there
+        if any(p is None for p in self.seats):
+            # a table waits for its players: its ready clocks start once four sit there
             self._ready_deadline.pop(account, None)
             self._cancel(f"ready:{account}")
             return
         self._ready_deadline[account] = self._now + self.timing.ready
         self._set(f"ready:{account}", self.timing.ready)
 
-    def _friends_clocks(self) -> None:
-        """At a table for friends between hands: the ready clocks of those who have not
-        confirmed run while four sit there and stand while a seat is empty."""
-        if self.code is None or self.live:
+    def _seat_clocks(self) -> None:
+        """Between hands: the ready clocks of those who have not confirmed run while four
+        sit at the table (people or bots) and stand while a seat is empty, so that nobody is
+        unseated for not confirming while the table waits for players."""
+        if self.live:
             return
         full = all(p is not None for p in self.seats)
         for p in self.seats:
@@ -618,7 +620,7 @@ class TableMachine:
             if p is None:
                 name = bot_display_name(BOT_NAMES[i], self.level)
                 self.seats[i] = Player(name, level=self.level, bot=bot, confirmed=True)
-        self._friends_clocks()
+        self._seat_clocks()
         self._broadcast_table()
         self._maybe_start()
 

@@ -540,6 +540,24 @@ def test_a_public_table_fills_itself_and_refuses_a_fill() -> None:
     assert sim.last(1, "error")["code"] == "not_private"
 
 
+def test_a_table_waiting_for_players_runs_no_ready_clock_until_four_sit_there() -> None:
+    """A person who sits down in a room and waits for players is not unseated for not
+    confirming while the table fills (rules §10, as docs/rules-decisions.md clarifies): the
+    clock starts when the bots take the empty seats, and then runs its 20 s."""
+    sim = Sim(MAZHAN)
+    sim.join(1, "ana")
+    assert sim.last(1, "table")["ready_seconds"] is None
+    sim.run(9.5)  # the bots sit after 10 s
+    assert sim.machine.seat_of(1) == 0
+    sim.run(1.0)
+    assert all(p is not None for p in sim.machine.seats)
+    assert sim.last(1, "table")["ready_seconds"] == 20
+    sim.run(19.0)
+    assert sim.machine.seat_of(1) == 0
+    sim.run(2.0)
+    assert sim.last(1, "unseated")["why"] == "not_ready"
+
+
 def test_a_table_for_friends_runs_its_ready_clock_only_while_four_sit_there() -> None:
     """Friends gathering are not unseated for not confirming; once four sit there (friends
     or bots) the clock runs as at any table, and stands again when a seat empties."""
