@@ -137,7 +137,10 @@ def _madiao_state(view: Any) -> Any:
         trick=trick,
         table=[[c.index for c in view.table[s]] for s in seats],
         tricks_won=[view.tricks_won[s] for s in seats],
-        captured={},
+        captured={
+            c.index: tuple(o.index for o in others)
+            for c, others in getattr(view, "captured", {}).items()
+        },
         out_up=out_up,
         stock=(view.mian.index,),
         banker=view.banker.number - 1,
@@ -149,12 +152,15 @@ def _madiao_state(view: Any) -> Any:
 
 
 def _madiao_plays(view: Any) -> list[list[tuple[int, bool]]] | None:
-    """What a format-2 view tells of each seat's face-down plays (own cards, others'
-    counts); ``None`` for the earlier format."""
+    """What a format-2 view tells of each seat's plays: the face-up ones in finished tricks,
+    the face-down ones (own cards, others' counts), the one in the trick being played last
+    (the encoder reads the cards and counts, not their order); ``None`` for the earlier
+    format."""
     if not hasattr(view, "face_down_cards"):
         return None
     me = view.seat
     in_trick = {s: (0 if c is None else c.index, up) for s, c, up in view.trick}
+    played_up = getattr(view, "played_up", {})
     plays: list[list[tuple[int, bool]]] = []
     for s in view.table:  # finished tricks first, the trick being played last
         now = in_trick.get(s)
@@ -166,7 +172,8 @@ def _madiao_plays(view: Any) -> list[list[tuple[int, bool]]] | None:
             done = [(c, False) for c in cards]
         else:
             done = [(0, False)] * (view.face_down[s] - down_now)
-        plays.append(done + ([now] if now is not None else []))
+        ups = [(c.index, True) for c in played_up.get(s, ())]
+        plays.append(ups + done + ([now] if now is not None else []))
     return plays
 
 
@@ -180,9 +187,10 @@ def observation_of_view(
 ) -> npt.NDArray[np.float32]:
     """The observation the environment would give the view's seat, built from the view.
 
-    What a view does not carry is left at zero: who claimed each discard (Mazhan ``seq_by``),
-    each seat's face-up plays and face-down counts from finished tricks, the own face-down
-    cards and the capture counts (Ma Diao).
+    What a view does not carry is left at zero: who claimed each discard (Mazhan ``seq_by``;
+    views of format 2 carry it), and in Ma Diao views before format 2 each seat's plays in
+    finished tricks and the capture counts. With a format-2 view the observation is the
+    environment's exactly, in both games (a test).
 
     >>> from paiju.madiao.rules import Ruleset, new_hand
     >>> from paiju.madiao.views import observe

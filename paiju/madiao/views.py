@@ -44,6 +44,9 @@ class View:
     ``leader``); ``trick_no`` counts the finished tricks (the JSON gives the trick being
     played, 1–8); ``face_down`` counts each seat's 滅 cards so far, ``face_down_cards`` are
     this seat's own; ``last`` is ``(seat, kind, card or None)`` of the last play.
+    ``played_up`` lists each seat's face-up plays (發, 捉) in finished tricks, in order, and
+    ``captured`` the other top cards that each 上桌 top card beat face up in its trick (開沖
+    counts such a card double or triple): a table sees both as they are played.
 
     >>> from paiju.madiao.rules import Ruleset, new_hand
     >>> observe(new_hand(Ruleset(), seed=4, banker=Seat.E), Seat.E).my_turn
@@ -66,6 +69,8 @@ class View:
     tricks_won: dict[Seat, int]
     face_down: dict[Seat, int]
     face_down_cards: tuple[Card, ...]
+    played_up: dict[Seat, tuple[Card, ...]]
+    captured: dict[Card, tuple[Card, ...]]
     seen: tuple[Card, ...]
     last: tuple[Seat, str, Card | None] | None
     legal: tuple[Action, ...]
@@ -98,6 +103,12 @@ class View:
                     "tricks_won": self.tricks_won[s],
                     "face_down": self.face_down[s],
                     "face_down_cards": _codes(self.face_down_cards) if s is self.seat else None,
+                    "played_up": _codes(self.played_up[s]),
+                    "captured": {
+                        str(c): _codes(self.captured[c])
+                        for c in self.table[s]
+                        if c in self.captured
+                    },
                 }
                 for s in SEATS
             },
@@ -205,6 +216,11 @@ def observe(state: State, seat: Seat) -> View:
     seen = [ALL_CARDS[c] for c in state.out_up] + [ALL_CARDS[c] for t in state.table for c in t]
     seen += [ALL_CARDS[c] for s, c, up in state.trick if up]
     face_down = {s: 0 for s in SEATS}
+    played_up: dict[Seat, list[Card]] = {s: [] for s in SEATS}
+    for _, done in state.history:
+        for s, c, up in done:
+            if up:
+                played_up[SEATS[s]].append(ALL_CARDS[c])
     mine: list[Card] = []
     plays = [p for _, t in state.history for p in t] + state.trick
     for s, c, up in plays:
@@ -235,6 +251,11 @@ def observe(state: State, seat: Seat) -> View:
         tricks_won={s: state.tricks_won[k] for k, s in enumerate(SEATS)},
         face_down=face_down,
         face_down_cards=tuple(mine),
+        played_up={s: tuple(cs) for s, cs in played_up.items()},
+        captured={
+            ALL_CARDS[c]: tuple(ALL_CARDS[o] for o in others)
+            for c, others in state.captured.items()
+        },
         seen=tuple(sorted(seen)),
         last=last,
         legal=legal,

@@ -407,6 +407,12 @@ class MadiaoSeat(_Model):
     """Cards the seat has played face down (滅) so far."""
     face_down_cards: list[CardCode] | None
     """Those cards, for their owner only; null for the others."""
+    played_up: list[CardCode]
+    """The cards the seat played face up (發, 捉) in finished tricks, in order: a table sees
+    them played."""
+    captured: dict[CardCode, list[CardCode]]
+    """For each of the seat's 上桌 top cards (萬萬, 千萬, 百萬) that beat other top cards face
+    up in its trick, those cards (開沖 counts it double or triple)."""
 
 
 class MadiaoPlay(_Model):

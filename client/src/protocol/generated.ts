@@ -539,6 +539,13 @@ export type FaceDown = number;
  */
 export type FaceDownCards = string[] | null;
 /**
+ * The cards the seat played face up (發, 捉) in finished tricks, in order: a table sees
+ * them played.
+ *
+ * Items: A Ma Diao card code: wt qt bt 9t–2t, 9m–1m, 9s–1s, 0c hc 1c–9c.
+ */
+export type PlayedUp = string[];
+/**
  * Who leads (or led) it.
  */
 export type Leader = "E" | "S" | "W" | "N";
@@ -1438,6 +1445,21 @@ export interface MadiaoSeat {
   tricks_won: TricksWon;
   face_down: FaceDown;
   face_down_cards: FaceDownCards;
+  played_up: PlayedUp;
+  captured: Captured;
+}
+/**
+ * For each of the seat's 上桌 top cards (萬萬, 千萬, 百萬) that beat other top cards face
+ * up in its trick, those cards (開沖 counts it double or triple).
+ */
+export interface Captured {
+  /**
+   * This interface was referenced by `Captured`'s JSON-Schema definition
+   * via the `patternProperty` "^([wqb2-9]t|[1-9][ms]|[0h1-9]c)$".
+   *
+   * Items: A Ma Diao card code: wt qt bt 9t–2t, 9m–1m, 9s–1s, 0c hc 1c–9c.
+   */
+  [k: string]: string[] | undefined;
 }
 /**
  * South.
@@ -1448,6 +1470,8 @@ export interface MadiaoSeat1 {
   tricks_won: TricksWon;
   face_down: FaceDown;
   face_down_cards: FaceDownCards;
+  played_up: PlayedUp;
+  captured: Captured;
 }
 /**
  * West.
@@ -1458,6 +1482,8 @@ export interface MadiaoSeat2 {
   tricks_won: TricksWon;
   face_down: FaceDown;
   face_down_cards: FaceDownCards;
+  played_up: PlayedUp;
+  captured: Captured;
 }
 /**
  * North.
@@ -1468,6 +1494,8 @@ export interface MadiaoSeat3 {
   tricks_won: TricksWon;
   face_down: FaceDown;
   face_down_cards: FaceDownCards;
+  played_up: PlayedUp;
+  captured: Captured;
 }
 /**
  * The trick being played.
@@ -1845,6 +1873,8 @@ export interface MadiaoSeat4 {
   tricks_won: TricksWon;
   face_down: FaceDown;
   face_down_cards: FaceDownCards;
+  played_up: PlayedUp;
+  captured: Captured;
 }
 /**
  * One seat's settlement figures.
