@@ -60,7 +60,16 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from paiju.env.table import AGENTS, Table, action_in_space, action_of, check_flag
+from paiju.env.table import (
+    AGENTS,
+    RENDER_MODES,
+    Table,
+    action_in_space,
+    action_of,
+    check_flag,
+    check_render_mode,
+    render_table,
+)
 
 __all__ = ["PaijuAECEnv", "RewardRules"]
 
@@ -177,7 +186,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
 
     # not parallelizable by PettingZoo's aec_to_parallel (not every agent acts every cycle):
     # the parallel form is PaijuParallelEnv
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(
         self,
@@ -197,15 +206,13 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.table, self.reward_rules = table_and_rewards(
             game, obs=obs, match_hands=match_hands, rotate_seats=rotate_seats, hints=hints,
             reward_scale=reward_scale, illegal=illegal, illegal_reward=illegal_reward,
             shaping=shaping, shaping_gamma=shaping_gamma, lookahead=lookahead,
         )  # fmt: skip
         self.metadata = {**PaijuAECEnv.metadata, "name": f"paiju_{game}_v0"}
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.copy_obs = check_flag(copy_obs, "copy_obs")
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
@@ -439,10 +446,8 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """The table as text (render_mode ``"ansi"``)."""
-        if self.render_mode != "ansi" or self.table.state is None:
-            return None
-        return str(self.table.state)
+        """The table as text (render_mode ``"ansi"``), or printed (``"human"``)."""
+        return render_table(self.render_mode, self.table.state)
 
     def close(self) -> None:
         """Nothing to release."""

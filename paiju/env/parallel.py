@@ -34,7 +34,14 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from paiju.env.base import table_and_rewards
-from paiju.env.table import AGENTS, action_in_space, check_flag
+from paiju.env.table import (
+    AGENTS,
+    RENDER_MODES,
+    action_in_space,
+    check_flag,
+    check_render_mode,
+    render_table,
+)
 
 __all__ = ["PaijuParallelEnv"]
 
@@ -42,7 +49,7 @@ __all__ = ["PaijuParallelEnv"]
 class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
     """The parallel environment of one game (options as :class:`~paiju.env.base.PaijuAECEnv`)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES)}  # noqa: RUF012
 
     def __init__(
         self,
@@ -61,8 +68,6 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         copy_obs: bool = True,
         render_mode: str | None = None,
     ) -> None:
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.copy_obs = check_flag(copy_obs, "copy_obs")
         self.table, self.reward_rules = table_and_rewards(
             game, obs=obs, match_hands=match_hands, rotate_seats=rotate_seats, hints=hints,
@@ -70,7 +75,7 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
             shaping=shaping, shaping_gamma=shaping_gamma, lookahead=lookahead,
         )  # fmt: skip
         self.metadata = {**PaijuParallelEnv.metadata, "name": f"paiju_{game}_parallel_v0"}
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         n = self.table.spec.n_actions
@@ -212,10 +217,8 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         return self.table.global_state()
 
     def render(self) -> str | None:
-        """The table as text (render_mode ``"ansi"``)."""
-        if self.render_mode != "ansi" or self.table.state is None:
-            return None
-        return str(self.table.state)
+        """The table as text (render_mode ``"ansi"``), or printed (``"human"``)."""
+        return render_table(self.render_mode, self.table.state)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -61,7 +61,13 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from paiju.env.base import RewardRules
-from paiju.env.table import Table, action_in_space
+from paiju.env.table import (
+    RENDER_MODES,
+    Table,
+    action_in_space,
+    check_render_mode,
+    render_table,
+)
 
 __all__ = ["DEFAULT_OPPONENTS", "PaijuSingleEnv", "make_opponent"]
 
@@ -122,7 +128,7 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
     ValueError: seat must be 'rotate' or one of E, S, W, N; got 'ES'
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -150,8 +156,6 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
                 f"seat={seat!r} cannot hold in a match (match_hands={match_hands!r}): seats "
                 "follow the game's rules there; leave seat at 'rotate'"
             )
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.table = Table(
             game,
             planes=obs == "planes",
@@ -178,7 +182,7 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
         self.opponents = [make_opponent(game, s) for s in specs]
         # the learner is the player sitting at a fixed seat (hands) or player 0 (rotation)
         self.me = 0 if seat == "rotate" or match_hands is not None else _SEATS.index(seat)
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.observation_space = spaces.Box(-np.inf, np.inf, self.table.obs_shape, np.float32)
         self.action_space: spaces.Discrete = spaces.Discrete(spec.n_actions)  # type: ignore[assignment]
         self._rules = spec.rules
@@ -352,7 +356,5 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
         return mask
 
     def render(self) -> str | None:
-        """The table as text (render_mode ``"ansi"``)."""
-        if self.render_mode != "ansi" or self.table.state is None:
-            return None
-        return str(self.table.state)
+        """The table as text (render_mode ``"ansi"``), or printed (``"human"``)."""
+        return render_table(self.render_mode, self.table.state)

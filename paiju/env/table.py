@@ -31,7 +31,18 @@ import numpy.typing as npt
 from paiju import games
 from paiju.games import Deal, Game
 
-__all__ = ["AGENTS", "GameSpec", "Table", "action_in_space", "action_of", "check_flag", "spec_of"]
+__all__ = [
+    "AGENTS",
+    "RENDER_MODES",
+    "GameSpec",
+    "Table",
+    "action_in_space",
+    "action_of",
+    "check_flag",
+    "check_render_mode",
+    "render_table",
+    "spec_of",
+]
 
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 
@@ -86,6 +97,39 @@ def action_in_space(action: Any, n: int, who: str) -> int:
     if not 0 <= index < n:
         raise ValueError(f"{who}'s action {index} is outside the action space (0–{n - 1})")
     return index
+
+
+RENDER_MODES = ("ansi", "human")
+
+
+def check_render_mode(mode: str | None) -> str | None:
+    """A render mode of the environments: ``None``, ``"ansi"`` (``render()`` returns the table
+    as text) or ``"human"`` (``render()`` prints it).
+
+    >>> check_render_mode("rgb_array")
+    Traceback (most recent call last):
+    ...
+    ValueError: render_mode must be None, 'ansi' or 'human', got 'rgb_array'
+    """
+    if mode is not None and mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None, 'ansi' or 'human', got {mode!r}")
+    return mode
+
+
+def render_table(mode: str | None, state: Any) -> str | None:
+    """What ``render()`` gives in ``mode``: the state as text (``"ansi"``), printed
+    (``"human"``, returning ``None``), or ``None`` (no mode, or before a reset).
+
+    >>> render_table("ansi", None) is None
+    True
+    """
+    if mode is None or state is None:
+        return None
+    text = str(state)
+    if mode == "human":
+        print(text)
+        return None
+    return text
 
 
 def check_flag(value: Any, name: str) -> bool:

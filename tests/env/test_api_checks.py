@@ -351,3 +351,21 @@ def test_the_gym_env_says_the_last_hands_net_at_the_end() -> None:
     assert info["net"] == info["score"] * 1.0  # one hand: its net is the score
     with pytest.raises(RuntimeError, match=r"the episode is over: call reset\(\)"):
         env.step(0)
+
+
+@pytest.mark.parametrize("module", MODULES, ids=IDS)
+def test_render_modes_ansi_and_human_pass_pettingzoos_render_test(
+    module: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pettingzoo.test import render_test
+
+    render_test(lambda render_mode=None: module.env(render_mode=render_mode))
+    env = module.env(render_mode="human")
+    env.reset(seed=1)
+    assert env.render() is None
+    assert capsys.readouterr().out.strip()  # printed the table
+    text = module.parallel_env(render_mode="ansi")
+    text.reset(seed=1)
+    assert isinstance(text.render(), str)
+    with pytest.raises(ValueError, match="render_mode must be None, 'ansi' or 'human'"):
+        module.env(render_mode="rgb_array")
