@@ -40,8 +40,9 @@ import redis.asyncio as aioredis
 from paiju.server import table_io as io
 from paiju.server.connection import Connection
 from paiju.server.errors import ServerError
-from paiju.server.hub import Hub, unknown_code
+from paiju.server.hub import Hub, invitation_json, unknown_code
 from paiju.server.protocol import CLIENT, ClientMessage, Join, Ping
+from paiju.server.rooms import ROOMS
 from paiju.server.store import Store
 from paiju.server.table_runner import TableRunner
 
@@ -381,6 +382,21 @@ class Cluster:
             return
         table = int(_text(tid) or 0) or None
         await self._join_here(account_id, name, message, table, joining)
+
+    async def invitation(self, code: str) -> dict[str, Any] | None:
+        """An invitation to a private table playing on any process (see
+        :meth:`~paiju.server.hub.Hub.invitation`), from the registry in Redis and the names
+        in the database; ``None`` when no live table has the code."""
+        found = await asyncio.to_thread(self.store.table_by_code, code.upper())
+        if found is None or await self.redis.get(self._key("lease", found)) is None:
+            return None
+        info = await self.redis.hgetall(self._key("table", found))
+        room = ROOMS.get(_text(info.get("room")) or "")
+        accounts = [int(a) for a in (_text(info.get("accounts")) or "").split(",") if a]
+        if room is None or not accounts:
+            return None
+        people = await asyncio.to_thread(self.store.names_of, accounts)
+        return invitation_json(code.upper(), room, people, _text(info.get("live")) == "1")
 
     async def _join_here(
         self, account_id: int, name: str, message: Join, table: int | None, joining: str

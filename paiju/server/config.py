@@ -83,6 +83,9 @@ class Settings(BaseSettings):
     #: hands scored by ``POST /api/score`` per address (no account needed; a hand may cost
     #: up to about 0.1 s of CPU, so a generous human pace and no more)
     score_limits_address: str = "30/minute;300/hour"
+    #: invitations looked up by ``GET /api/invite/{code}`` per address (no account needed: a
+    #: friend opens the link before logging in; a code is 2^40 to guess)
+    invite_limits_address: str = "30/minute;300/hour"
     hash_concurrency: int = Field(2, ge=1)
     hash_queue: int = Field(16, ge=0)
     ws_max_bytes: int = Field(4096, ge=256, le=1_048_576)
@@ -120,6 +123,7 @@ class Settings(BaseSettings):
         "login_limits_address",
         "register_limits_address",
         "score_limits_address",
+        "invite_limits_address",
     )
     @classmethod
     def _limits(cls, value: str) -> str:

@@ -34,13 +34,13 @@ from paiju.server.protocol import (
     Ready,
     Tuoguan,
 )
-from paiju.server.rooms import ROOMS
+from paiju.server.rooms import ROOMS, Room
 from paiju.server.store import LiveHand, Store
 from paiju.server.table_machine import TableMachine, Timing, restore
 from paiju.server.table_runner import TableRunner
 from paiju.server.writer import Writer
 
-__all__ = ["CODE_ALPHABET", "Hub", "new_code"]
+__all__ = ["CODE_ALPHABET", "Hub", "invitation_json", "new_code", "unknown_code"]
 
 log = logging.getLogger("paiju.hub")
 
@@ -57,6 +57,25 @@ def new_code() -> str:
     (8, True)
     """
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))
+
+
+def invitation_json(code: str, room: Room, people: list[str], playing: bool) -> dict[str, Any]:
+    """An invitation as ``GET /api/invite/{code}`` answers it. ``free``: the seats a friend
+    may take now (every seat that is not a person's, bots' included: a bot gives its seat up
+    between hands; none while a hand is being played).
+
+    >>> from paiju.server.rooms import ROOMS
+    >>> invitation_json("ABCD2345", ROOMS["mazhan"], ["ana"], False)["free"]
+    3
+    """
+    return {
+        "code": code,
+        "game": room.game,
+        "room": room.to_json(),
+        "people": people,
+        "free": 0 if playing else 4 - len(people),
+        "playing": playing,
+    }
 
 
 def unknown_code(code: str) -> ServerError:
@@ -364,6 +383,18 @@ class Hub:
         """The private table of this process with this code (either case), if any."""
         want = code.upper()
         return next((t for t in self.tables.values() if t.machine.code == want), None)
+
+    def invitation(self, code: str) -> dict[str, Any] | None:
+        """What an invitation to the private table of ``code`` shows before joining: the
+        room (game, minimum balance, level), the people sitting there, the seats a friend
+        may take now and whether a hand is being played; ``None`` when no table here has
+        the code (or nobody sits there any more)."""
+        runner = self.by_code(code)
+        if runner is None or not runner.machine.accounts:
+            return None
+        m = runner.machine
+        people = [p.name for p in m.seats if p is not None and p.account is not None]
+        return invitation_json(m.code or code.upper(), m.room, people, m.live)
 
     # --- the lobby -------------------------------------------------------------------------
 

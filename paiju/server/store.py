@@ -293,6 +293,15 @@ class Store:
             )
             return {i: int(b) for i, b in rows}
 
+    def names_of(self, account_ids: Sequence[int]) -> list[str]:
+        """The names of these accounts, in the order given (unknown ids left out)."""
+        with self.sessions() as s:
+            rows = s.execute(
+                sa.select(Account.id, Account.name).where(Account.id.in_(list(account_ids)))
+            )
+            names = {i: n for i, n in rows}
+        return [names[i] for i in account_ids if i in names]
+
     def seat_of(self, account_id: int) -> int | None:
         """The table an account sits at, if any."""
         with self.sessions() as s:

@@ -97,6 +97,7 @@ class Throttle:
         self.address_limits = parse_many(settings.login_limits_address)
         self.register_limits = parse_many(settings.register_limits_address)
         self.score_limits = parse_many(settings.score_limits_address)
+        self.invite_limits = parse_many(settings.invite_limits_address)
         self._memory = MovingWindowRateLimiter(MemoryStorage())
         self._storage: Storage | None = None
         self._shared: MovingWindowRateLimiter | None = None
@@ -207,6 +208,14 @@ class Throttle:
         Raises :class:`Throttled`.
         """
         await self._take(self.score_limits, ("score-addr", _id(address)), "hands scored")
+
+    async def invite(self, address: str) -> None:
+        """Count an invitation looked up by its code, or refuse it while the address is over
+        its limits (``GET /api/invite/{code}`` needs no account).
+
+        Raises :class:`Throttled`.
+        """
+        await self._take(self.invite_limits, ("invite-addr", _id(address)), "invitations")
 
     async def _take(
         self, items: Sequence[RateLimitItem], ident: tuple[str, ...], what: str

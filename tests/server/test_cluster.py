@@ -372,6 +372,10 @@ def test_friends_on_two_processes_sit_at_one_private_table_by_its_code(world: Wo
     while not redis.Redis.from_url(REDIS).exists(f"{world.prefix}:lease:{table}"):
         assert time.time() < end, "the private table's lease never appeared"
         time.sleep(0.05)
+    # the invitation reads the same on either process (B asks the registry and the database)
+    for base in world.bases.values():
+        shown = httpx.get(f"http://{base}/api/invite/{code}", timeout=10).json()
+        assert (shown["game"], shown["people"], shown["free"]) == ("mazhan", ["host"], 3)
     # registered now, and still no stranger is sent there
     stranger.send(json.dumps({"type": "join", "room": "mazhan"}))
     assert recv_until(stranger, {"seated"})["table"] != table

@@ -274,6 +274,16 @@ def test_illegal_stale_and_out_of_turn_actions_change_nothing(db_url: str) -> No
             assert nxt.get("version", version + 1) > version
 
 
+def test_invitations_are_looked_up_within_the_addresss_allowance(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'paiju.db'}"
+    settings = Settings(database_url=url, data_dir=Path("."), invite_limits_address="2/minute")
+    with TestClient(create_app(settings, FAST)) as client:
+        for _ in range(2):
+            assert client.get("/api/invite/ABCD2345").status_code == 404
+        refused = client.get("/api/invite/ABCD2345")
+        assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+
+
 def test_unauthenticated_and_bad_http_requests(tmp_path: Path) -> None:
     with make(f"sqlite:///{tmp_path / 'paiju.db'}") as client:
         assert client.get("/api/me").json()["error"]["code"] == "unauthorized"
@@ -510,6 +520,20 @@ def test_friends_sit_together_at_a_private_table_by_its_code(db_url: str) -> Non
             table = until(host, {"seated"})["table"]
             code = until(host, {"table"})["code"]
             assert isinstance(code, str) and len(code) == 8 and code.isupper()
+            # the invitation, as a friend opening the link sees it before logging in
+            invite = client.get(f"/api/invite/{code.lower()}", headers={"authorization": ""})
+            assert invite.status_code == 200, invite.text
+            shown = invite.json()
+            assert (shown["code"], shown["game"], shown["room"]["name"]) == (
+                code,
+                "mazhan",
+                "mazhan",
+            )
+            assert (shown["people"], shown["free"], shown["playing"]) == (["host"], 3, False)
+            gone = client.get("/api/invite/ZZZZZZZ2" if code != "ZZZZZZZ2" else "/api/invite/Z2")
+            assert gone.status_code == 404 and gone.json()["error"]["code"] == "unknown_table"
+            bad = client.get("/api/invite/ab-cd")
+            assert bad.status_code == 422 and bad.json()["error"]["code"] == "bad_request"
             host.send_json({"type": "ready"})
             stranger.send_json({"type": "join", "room": "mazhan"})
             assert until(stranger, {"seated"})["table"] != table
@@ -524,6 +548,8 @@ def test_friends_sit_together_at_a_private_table_by_its_code(db_url: str) -> Non
             assert until(friend, {"seated"})["table"] == table
             seen = until(friend, {"table"})
             assert seen["code"] == code and seen["seats"]["E"]["name"] == "host"
+            shown = client.get(f"/api/invite/{code}").json()
+            assert (sorted(shown["people"]), shown["free"]) == (["friend", "host"], 2)
             friend.send_json({"type": "ready"})
             friend.send_json({"type": "tuoguan", "on": True})  # the friend lets it play
             friend.send_json({"type": "fill"})
@@ -531,6 +557,8 @@ def test_friends_sit_together_at_a_private_table_by_its_code(db_url: str) -> Non
             frame = until(host, {"table"})
             bots = [s for s in frame["seats"].values() if s["bot"]]
             assert len(bots) == 2 and {s["level"] for s in bots} == {"easy"}
+            shown = client.get(f"/api/invite/{code}").json()
+            assert (shown["free"], shown["playing"]) == (0, True)
             late.send_json({"type": "join", "code": code})
             assert until(late, {"error"})["code"] == "table_playing"
             host.send_json({"type": "join", "room": "mazhan", "private": True})

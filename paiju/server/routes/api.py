@@ -25,6 +25,7 @@ from paiju.server.accounts import (
     set_password,
 )
 from paiju.server.errors import ServerError
+from paiju.server.hub import unknown_code
 from paiju.server.models import Account
 from paiju.server.passwords import check_policy, hash_password, verify
 from paiju.server.routes.deps import (
@@ -239,6 +240,33 @@ async def api_rooms(request: Request) -> dict[str, Any]:
     for r in rooms:
         r.update(world.get(r["name"], {"tables": 0, "players": 0}))
     return {"rooms": rooms, "online": world["_online"]["players"]}
+
+
+@router.get("/invite/{code}")
+async def api_invite(
+    request: Request,
+    code: Annotated[str, Path(min_length=1, max_length=16, pattern=r"^[A-Za-z0-9]+$")],
+) -> dict[str, Any]:
+    """What an invitation to a friend's private table shows before joining: its game and
+    room, the people sitting there, the seats free now and whether a hand is being played.
+    No account is needed (a friend opens the link before logging in); each address may look
+    up ``PAIJU_INVITE_LIMITS_ADDRESS`` invitations (``429 rate_limited``). Anyone with the
+    code could join and see as much.
+
+    Raises :class:`~paiju.server.errors.ServerError` ``unknown_table`` (404) for a code no
+    table plays under.
+    """
+    await security(request).throttle.invite(client_address(request))
+    svc = services(request)
+    info = svc.hub.invitation(code)
+    if info is None and svc.cluster is not None:
+        from paiju.server.cluster import Cluster
+
+        assert isinstance(svc.cluster, Cluster)
+        info = await svc.cluster.invitation(code)
+    if info is None:
+        raise unknown_code(code)
+    return info
 
 
 @router.get("/ledger")
