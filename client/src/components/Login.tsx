@@ -5,6 +5,7 @@ import { ApiError } from "../net/api";
 import { login } from "../session";
 import { inviteCode } from "../store";
 import { GuideLinks } from "./Chrome";
+import { Invitation } from "./Invitation";
 
 export function Login(): JSX.Element {
   const [name, setName] = useState("");
@@ -27,9 +28,12 @@ export function Login(): JSX.Element {
       <h2>{t("welcome")}</h2>
       <p class="muted">{t("intro")}</p>
       {inviteCode.value ? (
-        <p class="invited" id="login-invited">
-          {t("loginInvited", { code: inviteCode.value })}
-        </p>
+        <>
+          <p class="invited" id="login-invited">
+            {t("loginInvited", { code: inviteCode.value })}
+          </p>
+          <Invitation code={inviteCode.value} />
+        </>
       ) : null}
       <form
         onSubmit={(e) => {

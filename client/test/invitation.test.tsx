@@ -1,0 +1,65 @@
+import { act, render } from "@testing-library/preact";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Invitation } from "../src/components/Invitation";
+import { setLang } from "../src/i18n";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setLang("zh");
+});
+
+/** A fetch answering every call with this JSON and status. */
+function answer(body: unknown, status = 200) {
+  const fetch = vi.fn(
+    async (_path: string, _init?: RequestInit) =>
+      new Response(JSON.stringify(body), {
+        status,
+        headers: { "content-type": "application/json" },
+      }),
+  );
+  vi.stubGlobal("fetch", fetch);
+  return fetch;
+}
+
+const TABLE = {
+  code: "ABCD2345",
+  game: "mazhan",
+  room: { name: "mazhan", min_balance: 800 },
+  people: ["ana", "bo"],
+  free: 2,
+  playing: false,
+};
+
+async function shown(code: string): Promise<string> {
+  const { container } = render(<Invitation code={code} />);
+  await act(async () => {
+    await new Promise((done) => setTimeout(done, 0));
+  });
+  return container.querySelector("#invitation")?.textContent ?? "";
+}
+
+describe("an invitation before joining (GET /api/invite/{code})", () => {
+  it("names the room, the people there and the free seats", async () => {
+    setLang("en");
+    const fetch = answer(TABLE);
+    const text = await shown("ABCD2345");
+    expect(fetch.mock.calls[0]?.[0]).toBe("/api/invite/ABCD2345");
+    expect(text).toContain("Mazhan mahjong");
+    expect(text).toContain("ana, bo");
+    expect(text).toContain("800 points");
+    expect(text).toContain("2 of 4 seats free");
+  });
+
+  it("says when a hand is being played, in Chinese too", async () => {
+    answer({ ...TABLE, playing: true, free: 0 });
+    const text = await shown("ABCD2345");
+    expect(text).toContain("正在打一手牌");
+    expect(text).not.toContain("空");
+  });
+
+  it("says a closed table's code no longer plays", async () => {
+    setLang("en");
+    answer({ error: { code: "unknown_table", message: "no table has the code" } }, 404);
+    expect(await shown("ZZZZZZZ2")).toContain("No table plays under this code now");
+  });
+});
