@@ -89,10 +89,22 @@ describe("the Mazhan table", () => {
     ).toHaveLength(2);
   });
 
-  it("shows the wall, the indicator and the wild faces with the star", () => {
+  it("shows the wall, the indicator and the wild: its face clear, the ★ beside it, its name", () => {
     const { container } = table();
     expect(container.querySelector("[data-wall]")?.textContent).toBe("50");
-    expect(container.querySelector(".wild-faces .tile.wild .star")?.textContent).toBe("★");
+    const wild = container.querySelector(".wild-faces .tile.wild") as HTMLElement;
+    expect(wild.getAttribute("data-tile")).toBe("9s");
+    // nothing drawn over the face: the ★ is its own text beside the tile
+    expect(wild.querySelector(".star")).toBeNull();
+    expect(wild.classList.contains("tile-md")).toBe(true);
+    expect(container.querySelector(".wild-faces .times")?.textContent).toBe("★×3");
+    expect(container.querySelector(".table-center .tile:not(.wild)")?.classList).toContain(
+      "tile-md",
+    );
+    expect(container.querySelector(".wild-name")?.textContent).toBe("財神：九索");
+    expect(screen.getByRole("group", { name: "翻牌 九索; 財神：九索 ×3" })).toBeTruthy();
+    act(() => setLang("en"));
+    expect(container.querySelector(".wild-name")?.textContent).toBe("Wild: 9 Bamboo");
   });
 
   it("shows the waiting tiles (聽牌)", () => {

@@ -214,6 +214,7 @@ function OtherSeat(props: MazhanTableProps & { seat: Seat }): JSX.Element {
 }
 
 function Center({ view }: { view: MazhanView }): JSX.Element {
+  const wildIs = t("wildIs", { tile: tileName(view.wild) });
   return (
     <div class="table-center" role="group" aria-label={t("wall")}>
       <div class="center-row">
@@ -222,23 +223,27 @@ function Center({ view }: { view: MazhanView }): JSX.Element {
           <b data-wall={view.wall_left}>{view.wall_left}</b>
         </span>
       </div>
+      {/* the wild decides every hand: its face at a readable size, the ★ beside it (never
+          over it) and its name in words */}
       <div
         class="center-row indicator"
         role="group"
-        aria-label={`${t("indicator")} ${tileName(view.indicator)}; ${t("wild")} ${tileName(view.wild)} ×3`}
+        aria-label={`${t("indicator")} ${tileName(view.indicator)}; ${wildIs} ×3`}
       >
         <span class="stat-label">{t("indicator")}</span>
-        <Tile code={view.indicator} size="sm" />
-        <span class="stat-label">{t("wild")}</span>
+        <Tile code={view.indicator} size="md" />
         <span class="wild-faces">
-          <Tile code={view.wild} size="xs" wild />
+          <Tile code={view.wild} size="md" wild="framed" />
           <span class="times">★×3</span>
         </span>
+      </div>
+      <div class="center-row wild-name" data-wild={view.wild} aria-hidden="true">
+        {wildIs}
       </div>
       {view.set_aside.length ? (
         <div class="center-row set-aside">
           {view.set_aside.map((x) => (
-            <Tile key={x} code={x} size="xs" />
+            <Tile key={x} code={x} size="sm" />
           ))}
         </div>
       ) : null}

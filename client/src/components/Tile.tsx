@@ -249,7 +249,9 @@ export type TileSize = "lg" | "md" | "sm" | "xs";
 export interface TileProps {
   code: string | null;
   size?: TileSize;
-  wild?: boolean;
+  /** A wild face (★): framed in gold with a ★ on its corner; "framed" leaves the face clear
+   *  (the caller writes the ★ beside it, where the tile is small). */
+  wild?: boolean | "framed";
   /** Extra classes (last, claimed, win, drawn, new…). */
   class?: string;
   /** Overrides the accessible name (a button's action label). */
@@ -283,7 +285,7 @@ export function Tile({
           <rect x="3" y="3" width="24" height="34" rx="3" class="back-pattern" />
         )}
       </svg>
-      {wild ? (
+      {wild === true ? (
         <span class="star" aria-hidden="true">
           ★
         </span>
