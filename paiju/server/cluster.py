@@ -423,6 +423,10 @@ class Cluster:
             if conn is not None:
                 conn.send_bytes(orjson.dumps(payload["message"]))
             return
+        if payload.get("kind") == "join_failed":  # the join this process sent there failed
+            if self._pending.get(account) == payload.get("from"):
+                del self._pending[account]  # so later messages are answered here again
+            return
         if payload.get("kind") != "client":
             return
         source = str(payload["from"])
@@ -451,6 +455,8 @@ class Cluster:
                 await self.hub.handle(account, str(payload.get("name", "")), message)
         except ServerError as err:
             self.hub.deliver(account, {"type": "error", "code": err.code, "message": err.message})
+            if kind == "join" and runner is None:  # told after the error, in order
+                self.publish(source, {"kind": "join_failed", "account": account, "from": self.pid})
         finally:
             if kind == "join":
                 with contextlib.suppress(Exception):

@@ -397,3 +397,32 @@ def test_friends_on_two_processes_sit_at_one_private_table_by_its_code(world: Wo
     assert len({p.settlement["hand"] for p in players if p.settlement}) == 1
     stranger.close()
     books_balance(world.db_url)
+
+
+def test_after_a_join_refused_elsewhere_the_players_own_process_answers_again(
+    world: World,
+) -> None:
+    """A friend on B joins a private table playing on A by its code: A refuses
+    (``table_playing``) and tells B so, and B answers the friend's next messages itself,
+    even once A has died (it used to go on sending them to A, where nobody answered)."""
+    host_tok, friend_tok = token(world.bases["A"], "host2"), token(world.bases["B"], "friend2")
+    host = connect(f"ws://{world.bases['A']}/ws", additional_headers=bearer(host_tok))
+    friend = connect(f"ws://{world.bases['B']}/ws", additional_headers=bearer(friend_tok))
+    for ws in (host, friend):
+        recv_until(ws, {"hello"})
+    host.send(json.dumps({"type": "join", "room": "mazhan", "private": True}))
+    table = recv_until(host, {"seated"})["table"]
+    code = recv_until(host, {"table"})["code"]
+    end = time.time() + 30  # the table's lease is registered through the outbox
+    while not redis.Redis.from_url(REDIS).exists(f"{world.prefix}:lease:{table}"):
+        assert time.time() < end, "the private table's lease never appeared"
+        time.sleep(0.05)
+    host.send(json.dumps({"type": "ready"}))
+    host.send(json.dumps({"type": "fill"}))
+    recv_until(host, {"hand_start"})
+    friend.send(json.dumps({"type": "join", "code": code}))
+    assert recv_until(friend, {"error"})["code"] == "table_playing"
+    world.kill("A")
+    friend.send(json.dumps({"type": "ready"}))
+    assert recv_until(friend, {"error"})["code"] == "not_seated"
+    friend.close()
