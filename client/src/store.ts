@@ -5,6 +5,7 @@ import { batch, computed, signal } from "@preact/signals";
 import { entriesOf, type LogEntry, lostTo } from "./game/log";
 import { isSeat } from "./game/seats";
 import type {
+  BotLevel,
   Game,
   GameEvent,
   Move,
@@ -147,6 +148,15 @@ export const currentHint = computed(() => {
   return h && frame.value && h.version === frame.value.version ? h : null;
 });
 export const unseatedWhy = signal<UnseatedWhy | null>(null);
+/** The kind of table the player was unseated from (not confirming in time): the notice
+ *  that says so offers a seat at the same kind again. */
+export interface TableKind {
+  room: string;
+  /** Alone with bots (a table of one's own). */
+  alone: boolean;
+  level: BotLevel | null;
+}
+export const unseatedFrom = signal<TableKind | null>(null);
 /** The table waits for its storage (`paused`): clocks stand still, the board shows it. When
  *  set, the time it paused (ms) and each running clock's seconds left then. */
 export const paused = signal<{ at: number; left: number | null } | null>(null);
@@ -278,6 +288,18 @@ export function unseatedToast(why: UnseatedWhy): ToastKey {
   return UNSEATED_KEY[why] ?? { ui: "unseatedEscape" };
 }
 
+/** The kind of table this player sits at: its room, and whether every other seat is a bot
+ *  (then the bots' level). */
+export function tableKind(): TableKind | null {
+  const at = seated.value;
+  const seats = tableState.value?.seats;
+  if (!at || !seats) return at ? { room: at.room, alone: false, level: null } : null;
+  const others = ORDER.filter((s) => s !== at.seat).map((s) => seats[s]);
+  const alone = !tableState.value?.code && others.every((x) => x?.bot === true);
+  const level = alone ? ((others[0]?.level as BotLevel | undefined) ?? null) : null;
+  return { room: at.room, alone, level };
+}
+
 /** Fold one frame from the server into the state. Unknown frames are logged, not fatal. */
 export function handle(raw: unknown, now: number = Date.now()): void {
   if (!raw || typeof raw !== "object" || typeof (raw as { type?: unknown }).type !== "string") {
@@ -304,6 +326,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
         if (seated.value && seated.value.table !== m.table) clearTable();
         seated.value = { table: m.table, room: m.room, seat: m.seat };
         unseatedWhy.value = null;
+        unseatedFrom.value = null;
         inviteCode.value = null; // an invitation is done with once seated
         if (route.value.name !== "replay") route.value = { name: "table" };
       });
@@ -488,13 +511,15 @@ export function handle(raw: unknown, now: number = Date.now()): void {
       }
       batch(() => {
         unseatedWhy.value = m.why;
+        unseatedFrom.value = tableKind();
         const keep = settlement.value; // a settlement stays on screen until the player leaves
         const esc = escaped.value;
         seated.value = null;
         tableState.value = keep || esc ? tableState.value : null;
         readySent.value = false;
         if (!keep && !esc && route.value.name === "table") route.value = { name: "lobby" };
-        toast(unseatedToast(m.why), undefined, "warn");
+        // not confirming in time is said by a notice that stays (the table's or the lobby's)
+        if (m.why !== "not_ready") toast(unseatedToast(m.why), undefined, "warn");
       });
       return;
     case "paused": {

@@ -14,7 +14,9 @@ import {
   tableState,
   toasts,
   unknownFrames,
+  unseatedFrom,
   unseatedToast,
+  unseatedWhy,
 } from "../src/store";
 import { sitAt } from "./fixtures/frames";
 import { actView } from "./fixtures/mazhan";
@@ -116,7 +118,12 @@ describe("losing the seat", () => {
     handle({ type: "unseated", why } satisfies ServerMessage);
     expect(seated.value).toBeNull();
     expect(route.value.name).toBe("lobby");
-    expect(toasts.value.at(-1)?.key).toEqual(unseatedToast(why));
+    if (why === "not_ready") {
+      // said by a notice that stays, with a seat at the same kind of table (no toast)
+      expect(unseatedWhy.value).toBe("not_ready");
+      expect(unseatedFrom.value?.room).toBe("mazhan");
+      expect(toasts.value.some((x) => "ui" in x.key && x.key.ui === "unseatedReady")).toBe(false);
+    } else expect(toasts.value.at(-1)?.key).toEqual(unseatedToast(why));
   });
 
   it("gives each reason its own message", () => {

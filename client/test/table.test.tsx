@@ -1,12 +1,12 @@
 import { act, fireEvent, render } from "@testing-library/preact";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { seatName } from "../src/components/SeatBadge";
 import { TableScreen } from "../src/components/TableScreen";
-import type { ServerMessage } from "../src/protocol";
-import { hashToRoute, inviteLink, normaliseCode } from "../src/session";
+import type { SeatInfo, ServerMessage } from "../src/protocol";
+import { hashToRoute, inviteLink, normaliseCode, socket } from "../src/session";
 import { clearTable, handle, inviteCode, peopleChange, readySent, toasts } from "../src/store";
 import { person, sitAt, tableFrame, viewFrame } from "./fixtures/frames";
-import { actView } from "./fixtures/mazhan";
+import { actView, claimView, overView } from "./fixtures/mazhan";
 
 function sitDown(now: number): void {
   sitAt("S");
@@ -199,5 +199,110 @@ describe("who comes and goes at a table for friends", () => {
     const said = toasts.value.map((x) => x.params?.name);
     expect(said).toContain("c"); // left between hands: said
     expect(said).not.toContain("a"); // escaped: the notice, not a toast
+  });
+});
+
+describe("the ready clock for a new player", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("puts a Ready button in the guide's note; the guide stays open, Escape closes it", () => {
+    const sent = vi.spyOn(socket, "send").mockReturnValue(true);
+    act(() => sitDown(Date.now()));
+    const { container } = render(<TableScreen />);
+    act(() => {
+      fireEvent.click(container.querySelector("#to-rules-table") as HTMLButtonElement);
+    });
+    const button = container.querySelector("[data-action=ready-guide]") as HTMLButtonElement;
+    expect(button.textContent).toMatch(/準備（(19|20) 秒）/);
+    act(() => {
+      fireEvent.click(button);
+    });
+    expect(sent).toHaveBeenCalledWith({ type: "ready" });
+    expect(readySent.value).toBe(true);
+    expect(container.querySelector(".howto-over [data-ready-sent]")).not.toBeNull();
+    act(() => {
+      fireEvent.keyDown(document, { key: "Escape" });
+    });
+    expect(container.querySelector(".howto-over")).toBeNull();
+  });
+
+  it("counts down on the settlement's Ready button", () => {
+    act(() => {
+      sitDown(Date.now());
+      handle(viewFrame(overView));
+      handle({
+        type: "settlement",
+        hand: 3,
+        stake: 10,
+        fee: 10,
+        result: {},
+        moves: [],
+        balance: 4990,
+        balance_change: -10,
+        ready_seconds: 20,
+      } satisfies ServerMessage);
+    });
+    const { container } = render(<TableScreen />);
+    const button = container.querySelector(".settlement-panel [data-action=ready]") as HTMLElement;
+    expect(button.textContent).toMatch(/準備下一局（(19|20) 秒）/);
+  });
+
+  it("keeps a notice after an unseat for not confirming, and offers the same table", () => {
+    const sent = vi.spyOn(socket, "send").mockReturnValue(true);
+    const bot = (name: string): SeatInfo => ({ ...person(name, true), bot: true, level: "hard" });
+    act(() => {
+      sitAt("S");
+      handle(tableFrame({ E: bot("a"), S: person("me"), W: bot("c"), N: bot("d") }));
+      handle(viewFrame(overView));
+      handle({
+        type: "settlement",
+        hand: 3,
+        stake: 10,
+        fee: 10,
+        result: {},
+        moves: [],
+        balance: 4990,
+        balance_change: -10,
+        ready_seconds: 20,
+      } satisfies ServerMessage);
+      handle({ type: "unseated", why: "not_ready" } satisfies ServerMessage);
+    });
+    const { container } = render(<TableScreen />);
+    const notice = container.querySelector("[data-unseated=not_ready]") as HTMLElement;
+    expect(notice.textContent).toContain("不扣任何積分");
+    // the settlement stays, without the list of who confirmed the next hand
+    expect(container.querySelector(".settlement-panel")).not.toBeNull();
+    expect(container.querySelector(".confirmations")).toBeNull();
+    expect(toasts.value).toEqual([]);
+    const again = notice.querySelector("[data-action=sit-again]") as HTMLElement;
+    expect(again.getAttribute("data-alone")).toBe("true");
+    act(() => {
+      fireEvent.click(again);
+    });
+    expect(sent).toHaveBeenCalledWith({ type: "join", room: "mazhan", alone: true, level: "hard" });
+    expect(container.querySelector(".settlement-panel")).toBeNull();
+  });
+});
+
+describe("the turn clock", () => {
+  it("shows a countdown bar when it is your turn to discard", () => {
+    const discards = { ...actView, legal: actView.legal.filter((a) => a.kind === "discard") };
+    act(() => {
+      sitDown(Date.now());
+      handle(viewFrame(discards));
+    });
+    const { container } = render(<TableScreen />);
+    const bar = container.querySelector("[data-turn-clock] .countdown") as HTMLElement;
+    expect(bar.getAttribute("data-seconds")).toBe("12");
+  });
+
+  it("leaves a claim prompt's clock to the prompt", () => {
+    act(() => {
+      sitDown(Date.now());
+      handle(viewFrame(claimView, { clock: { seat: null, seconds: 8, left: 6 } }));
+    });
+    const { container } = render(<TableScreen />);
+    expect(container.querySelector("[data-turn-clock]")).toBeNull();
+    expect(container.querySelectorAll(".countdown").length).toBe(1);
   });
 });

@@ -3,7 +3,7 @@
 // table's own components. No account needed. The text lives in src/rules/ (one module per
 // game and language); this file only lays it out.
 import type { ComponentChildren, JSX } from "preact";
-import { useState } from "preact/hooks";
+import { useEffect, useState } from "preact/hooks";
 import { splitCodes } from "../game/notation";
 import { lang, t } from "../i18n";
 import { type Block, GUIDES, type Guide, RULES_GAMES, type RulesGame } from "../rules";
@@ -214,6 +214,18 @@ export function HowTo({
   const shown = picked ?? game ?? "mazhan";
   const guide = GUIDES[shown][lang.value];
   const Box = onClose ? "div" : "main";
+  // over the table, Escape closes the guide as its button does
+  useEffect(() => {
+    if (!onClose) return;
+    const onKey = (ev: KeyboardEvent) => {
+      if (ev.key === "Escape" && !ev.defaultPrevented) {
+        ev.preventDefault();
+        onClose();
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [onClose]);
   return (
     <Box
       class={`howto${onClose ? " howto-over" : ""}`}

@@ -11,6 +11,7 @@ import { STAKE_PER } from "../rules/figures";
 import { go, join, joinCode, joinPrivate, normaliseCode } from "../session";
 import { inviteCode, me } from "../store";
 import { GuideLinks } from "./Chrome";
+import { UnseatNotice } from "./TableScreen";
 
 const LEVELS: BotLevel[] = ["easy", "normal", "hard"];
 
@@ -205,6 +206,7 @@ export function Lobby(): JSX.Element {
           {errorText(error)}
         </p>
       ) : null}
+      <UnseatNotice inLobby />
       {inviteCode.value ? <FriendCode /> : null}
       <GuideLinks />
       <section aria-labelledby="rooms-title">

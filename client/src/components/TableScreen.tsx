@@ -1,9 +1,10 @@
 // The table a player sits at: the game, its controls, the move log, the settlement (which
 // stays until the player confirms the next hand or leaves), an escape notice.
+import { batch } from "@preact/signals";
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { SEATS } from "../game/seats";
-import { roomName, t, windName } from "../i18n";
+import { levelName, roomName, t, windName } from "../i18n";
 import type {
   MadiaoResult,
   MadiaoView,
@@ -13,8 +14,20 @@ import type {
   SeatInfo,
 } from "../protocol";
 import { ESCAPE_MULTIPLE } from "../rules/figures";
-import { act, askHint, fillBots, inviteLink, leave, ready, readyNext, send } from "../session";
 import {
+  act,
+  askHint,
+  fillBots,
+  go,
+  inviteLink,
+  join,
+  leave,
+  ready,
+  readyNext,
+  send,
+} from "../session";
+import {
+  clearTable,
   currentHint,
   escaped,
   frame,
@@ -29,8 +42,11 @@ import {
   settlement,
   tableState,
   toast,
+  unseatedFrom,
+  unseatedWhy,
 } from "../store";
 import { Confirm } from "./Chrome";
+import { Countdown, clockOf, type TableClock } from "./Clock";
 import { HowTo } from "./HowTo";
 import { secondsLeft, useNow } from "./hooks";
 import { MadiaoTable, madiaoActionLabel } from "./Madiao";
@@ -261,20 +277,124 @@ function HintControl({ tuoguan }: { tuoguan: boolean }): JSX.Element | null {
   );
 }
 
+/** Confirm the next hand: from the settlement (which then closes) or from the table. */
+function confirmNext(): void {
+  if (settlement.value) readyNext();
+  else ready();
+}
+
 /** Over the guide: the time this player has left to confirm the next hand (§10: not
- *  confirming in time unseats), if the clock runs for them. */
-function ReadyLeft(): JSX.Element | null {
+ *  confirming in time unseats) and the Ready button, the table's own; once confirmed, the
+ *  guide stays open (it closes itself when the hand goes live). */
+export function ReadyNote(): JSX.Element | null {
   const ts = tableState.value;
   const mine = seated.value?.seat ?? null;
-  const deadline = ts?.readyDeadline ?? null;
+  const deadline = settlement.value?.readyDeadline ?? ts?.readyDeadline ?? null;
   const now = useNow(deadline !== null);
-  const waiting = !!mine && !!ts && !ts.seats[mine]?.ready && !readySent.value;
-  const left = waiting ? secondsLeft(deadline, now) : null;
-  if (left === null) return null;
+  if (!mine || !ts || handLive.value) return null;
+  const done = readySent.value || !!ts.seats[mine]?.ready;
+  if (done) {
+    return (
+      <p class="banner ready-note" role="status" data-ready-sent="true">
+        ✓ {t("readyInGuide")}
+      </p>
+    );
+  }
+  const left = secondsLeft(deadline, now);
   return (
-    <p class="banner warn" role="status" data-ready-left={left}>
-      {t("confirmWithin", { n: left })}
+    <p class="banner warn ready-note" role="status" data-ready-left={left ?? undefined}>
+      <span>{left !== null ? t("confirmWithin", { n: left }) : t("waitingYou")}</span>
+      <button type="button" class="primary" data-action="ready-guide" onClick={confirmNext}>
+        {left !== null ? t("readyIn", { n: left }) : t("ready")}
+      </button>
     </p>
+  );
+}
+
+/** The settlement's Ready button, with the time left to press it. */
+function NextHandButton({ deadline }: { deadline: number | null }): JSX.Element {
+  const now = useNow(deadline !== null);
+  const left = secondsLeft(deadline, now);
+  return (
+    <button
+      type="button"
+      class={`primary${left !== null && left <= 5 ? " urgent" : ""}`}
+      data-action="ready"
+      data-ready-left={left ?? undefined}
+      onClick={() => readyNext()}
+    >
+      {left !== null ? t("nextHandIn", { n: left }) : t("nextHand")}
+    </button>
+  );
+}
+
+/** Unseated for not confirming the next hand in time: a notice that stays, with a seat at
+ *  the same kind of table (the same room; alone with bots at the same level if it was) and
+ *  the way back to the lobby. */
+export function UnseatNotice({ inLobby }: { inLobby?: boolean }): JSX.Element | null {
+  const kind = unseatedFrom.value;
+  if (unseatedWhy.value !== "not_ready" || seated.value) return null;
+  const again = () => {
+    if (!kind) return;
+    batch(() => {
+      clearTable();
+      unseatedWhy.value = null;
+      unseatedFrom.value = null;
+    });
+    join(kind.room, kind.alone, kind.level ?? undefined);
+  };
+  const toLobby = () => {
+    batch(() => {
+      clearTable();
+      unseatedWhy.value = null;
+      unseatedFrom.value = null;
+    });
+    go({ name: "lobby" });
+  };
+  return (
+    <section class="notice unseat" role="alert" data-unseated="not_ready">
+      <p>{t("unseatedReadyNotice")}</p>
+      <div class="row">
+        {kind ? (
+          <button
+            type="button"
+            class="primary"
+            data-action="sit-again"
+            data-room={kind.room}
+            data-alone={kind.alone ? "true" : "false"}
+            onClick={again}
+          >
+            {kind.alone ? t("sitAgainAlone") : t("sitAgain")} · {roomName(kind.room)}
+            {kind.alone && kind.level ? ` · ${levelName(kind.level)}` : ""}
+          </button>
+        ) : null}
+        <button
+          type="button"
+          class="ghost"
+          data-action={inLobby ? "dismiss-unseat" : "to-lobby"}
+          onClick={toLobby}
+        >
+          {inLobby ? t("close") : t("back")}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** Your turn to discard in Mazhan (no claim or declaration open, whose prompt has its own
+ *  bar): the turn's clock as the same countdown bar, not only the number on the badge. */
+export function TurnClockBar({ clock }: { clock: TableClock | null }): JSX.Element | null {
+  const f = frame.value;
+  if (f?.view.game !== "mazhan" || f.view.result !== null) return null;
+  const v = f.view as MazhanView;
+  if (!v.my_turn || v.window || v.legal.some((a) => a.kind !== "discard")) return null;
+  const mine = clockOf(clock, v.seat, v.seat);
+  if (!mine || mine.seat !== v.seat) return null;
+  return (
+    <div class="prompt quiet turn-clock" data-turn-clock="true">
+      <span class="turn-hint">{t("yourTurn")}</span>
+      <Countdown clock={mine} />
+    </div>
   );
 }
 
@@ -354,7 +474,7 @@ function SettlementPanel(): JSX.Element | null {
         </span>
       </h2>
       {body}
-      {tableState.value ? (
+      {tableState.value && seated.value ? (
         <Confirmations
           seats={tableState.value.seats}
           deadline={s.readyDeadline}
@@ -367,11 +487,7 @@ function SettlementPanel(): JSX.Element | null {
         <button type="button" class="ghost" data-action="leave" onClick={() => leave()}>
           {t("leave")}
         </button>
-        {seated.value ? (
-          <button type="button" class="primary" data-action="ready" onClick={() => readyNext()}>
-            {t("nextHand")}
-          </button>
-        ) : null}
+        {seated.value ? <NextHandButton deadline={s.readyDeadline} /> : null}
       </div>
     </section>
   );
@@ -417,7 +533,10 @@ export function TableScreen(): JSX.Element {
     };
     board =
       f.view.game === "mazhan" ? (
-        <MazhanTable {...common} view={f.view as MazhanView} />
+        <>
+          <MazhanTable {...common} view={f.view as MazhanView} />
+          <TurnClockBar clock={common.clock} />
+        </>
       ) : (
         <MadiaoTable {...common} view={f.view as MadiaoView} />
       );
@@ -493,6 +612,7 @@ export function TableScreen(): JSX.Element {
       <PausedBanner />
       <TimeoutBanner penalty={multiple * stake} tuoguan={!!mine?.tuoguan} />
       <EscapePanel />
+      <UnseatNotice />
       <div class="table-layout">
         <div class="table-main">
           <SettlementPanel />
@@ -504,7 +624,7 @@ export function TableScreen(): JSX.Element {
         <HowTo
           game={ts?.game ?? f?.view.game ?? "mazhan"}
           onClose={() => setReading(false)}
-          note={<ReadyLeft />}
+          note={<ReadyNote />}
         />
       ) : null}
       {confirming ? (

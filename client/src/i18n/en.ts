@@ -195,6 +195,7 @@ export const en: Table = {
       "You did not confirm the next hand in time, so you left the table. It cost nothing: no points were taken.",
     sitAgain: "Sit down again",
     sitAgainAlone: "Play the bots again",
+    readyIn: "Ready ({n} s)",
     nextHandIn: "Ready for the next hand ({n} s)",
     readyInGuide: "Ready: the hand starts once all four have confirmed (this guide then closes).",
     unseatedVoid:

@@ -194,6 +194,7 @@ export const zh = {
     unseatedReadyNotice: "你未在時限內確認下一局，已離開牌桌。這不扣任何積分。",
     sitAgain: "再次入座",
     sitAgainAlone: "再與機器人對局",
+    readyIn: "準備（{n} 秒）",
     nextHandIn: "準備下一局（{n} 秒）",
     readyInGuide: "已準備：四人都確認後開局（屆時本說明自動關閉）。",
     unseatedVoid: "伺服器重啟後本局無法恢復：本局作廢，台費退還。",
