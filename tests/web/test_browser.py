@@ -609,7 +609,8 @@ def test_a_pause_and_an_unknown_frame_in_the_browser(server: str, browser: Any) 
 def test_friends_meet_at_a_table_by_its_link(server: str, browser: Any) -> None:
     """A table for friends: the host opens it and gets its code and link; a friend opens
     the link (not yet registered: the code waits through the registration), joins by it on
-    a phone; the host fills the other seats with bots and the hand starts on both pages."""
+    a phone, having seen before logging in whose table it is; the host fills the other
+    seats with bots and the hand starts on both pages."""
     host = Player(browser, server, "東道主", DESKTOP)
     host.register()
     host.page.click("button[data-private=mazhan]")
@@ -620,6 +621,9 @@ def test_friends_meet_at_a_table_by_its_link(server: str, browser: Any) -> None:
     host.shot("friends-1-host-waits")
     friend = Player(browser, server, "好朋友", PHONE)
     friend.page.goto(link)
+    # before logging in, the invitation names the table: its room and who sits there
+    friend.page.wait_for_selector("#invitation:has-text('東道主')")
+    friend.shot("friends-1b-invitation-before-login")
     friend.page.fill("#name", friend.name)
     friend.page.fill("#password", "secret-pw-1")
     friend.page.click("#do-register")
