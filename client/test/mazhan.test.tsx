@@ -1,8 +1,8 @@
 import { act, fireEvent, render, screen, within } from "@testing-library/preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { actionLabel, MazhanTable } from "../src/components/Mazhan";
+import { actionWords, MazhanTable } from "../src/components/Mazhan";
 import { setLang } from "../src/i18n";
-import type { Seat, SeatInfo } from "../src/protocol";
+import type { MazhanView, Seat, SeatInfo } from "../src/protocol";
 import { actView, claimView } from "./fixtures/mazhan";
 
 const names: Record<Seat, SeatInfo | null> = {
@@ -114,11 +114,14 @@ describe("the Mazhan table", () => {
 
   it("offers claims with the tiles each uses, digits and Escape as keys", () => {
     const { container, onAction } = table(claimView);
-    const chow = screen.getByRole("button", { name: "吃 四萬 五萬 六萬" });
+    const chow = screen.getByRole("button", { name: "吃 四五六萬" });
+    expect(chow.querySelector(".act-name")?.textContent).toBe("吃 四五六萬");
     expect(
       [...chow.querySelectorAll("[data-tile]")].map((x) => x.getAttribute("data-tile")),
     ).toEqual(["4m", "5m", "6m"]);
-    expect(screen.getByRole("button", { name: "碰 五萬" })).toBeTruthy();
+    // a pung takes the discard the title names: its button says 碰
+    const pung = screen.getByRole("button", { name: "碰 五萬" });
+    expect(pung.querySelector(".act-name")?.textContent).toBe("碰");
     expect(container.querySelector(".prompt .countdown")).not.toBeNull();
     fireEvent.keyDown(window, { key: "2" });
     expect(onAction).toHaveBeenLastCalledWith("S peng");
@@ -135,7 +138,31 @@ describe("the Mazhan table", () => {
     const after = container.querySelector(".hand-drawn button");
     expect(after).toBe(before);
     expect(after?.getAttribute("aria-label")).toBe("Discard 5 Characters (Drawn)");
-    expect(actionLabel(claimView.legal[1]!)).toBe("Pung 5m");
+    expect(actionWords(claimView.legal[1]!)).toBe("Pung 5 Characters");
     expect(container.textContent).not.toMatch(/[碰吃槓]/);
+  });
+
+  it("writes each chow's run on its button, so two chows differ by more than their tiles", () => {
+    const twoChows: MazhanView = {
+      ...claimView,
+      window: { kind: "claim", tile: "7s", from: "E" },
+      last: { seat: "E", kind: "discard", tile: "7s" },
+      hand: ["5s", "6s", "8s", ...claimView.hand.slice(3)],
+      legal: [
+        { action: "S chi 567s", kind: "chi", tile: "7s", tiles: ["5s", "6s", "7s"] },
+        { action: "S chi 678s", kind: "chi", tile: "7s", tiles: ["6s", "7s", "8s"] },
+        { action: "S pass", kind: "pass", tile: null, tiles: [] },
+      ],
+    };
+    const { container } = table(twoChows);
+    const said = () =>
+      [...container.querySelectorAll(".prompt .act-name")].map((x) => x.textContent);
+    expect(said()).toEqual(["吃 五六七索", "吃 六七八索", "過"]);
+    act(() => setLang("en"));
+    expect(said()).toEqual(["Chow 5-6-7 Bamboo", "Chow 6-7-8 Bamboo", "Pass"]);
+    const second = screen.getByRole("button", { name: "Chow 6-7-8 Bamboo" });
+    expect(second.dataset.action).toBe("S chi 678s");
+    // the tiles stay beside the words, the claimed one ringed
+    expect(second.querySelector(".tile.claimed-in")?.getAttribute("data-tile")).toBe("7s");
   });
 });

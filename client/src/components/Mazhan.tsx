@@ -2,7 +2,7 @@
 import type { JSX } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { aroundFrom, isSeat, sideOf } from "../game/seats";
-import { actionName, meldName, t, tileName, tileShort, windName, windShort } from "../i18n";
+import { actionName, lang, meldName, runName, t, tileName, windName, windShort } from "../i18n";
 import type { MazhanAction, MazhanMeld, MazhanView, Seat, SeatInfo } from "../protocol";
 import { Countdown, clockOf, type TableClock } from "./Clock";
 import { useTurnFocus } from "./hooks";
@@ -28,17 +28,30 @@ export interface MazhanTableProps {
   revealed?: Partial<Record<Seat, string[]>>;
 }
 
-/** The label of an action in the current language: 「碰 五萬」, "Pung 5m". */
-export function actionLabel(a: MazhanAction): string {
-  const tiles = a.kind === "chi" ? a.tiles : a.tile ? [a.tile] : [];
-  const names = tiles.map((x) => tileShort(x));
-  return [actionName(a.kind), ...names].join(" ");
+/** A chow's run in words, as a player says it: 「五六七索」, "5-6-7 Bamboo". */
+export function runWords(codes: string[]): string {
+  if (lang.value !== "zh") return runName(codes);
+  const names = codes.map((x) => tileName(x));
+  const suit = names[0]?.slice(-1) ?? "";
+  // one suit's numbers (a chow always is): the numerals, then the suit once
+  if (!names.every((n) => n.length === 2 && n.endsWith(suit))) return names.join(" ");
+  return `${names.map((n) => n.slice(0, -1)).join("")}${suit}`;
 }
 
-/** An action said in words, tiles by name: 「碰 五萬」, "Pung 5 Characters" (the hint). */
+/** An action said in words, tiles by name: 「碰 五萬」, "Pung 5 Characters", a chow by its
+ *  run: 「吃 五六七索」, "Chow 5-6-7 Bamboo" (the hint, a claim button's accessible name). */
 export function actionWords(a: MazhanAction): string {
-  const tiles = a.kind === "chi" ? a.tiles : a.tile ? [a.tile] : [];
-  return [actionName(a.kind), ...tiles.map((x) => tileName(x))].join(" ");
+  if (a.kind === "chi") return `${actionName(a.kind)} ${runWords(a.tiles)}`;
+  return [actionName(a.kind), ...(a.tile ? [tileName(a.tile)] : [])].join(" ");
+}
+
+/** What a prompt's button says: the tiles in words where one choice may differ from another
+ *  of its kind only by them (a chow's run, the face of a kong declared on one's turn); a
+ *  claim of the discard (碰, 槓, 胡) says its name, the prompt's title names the tile. */
+export function optionText(a: MazhanAction): string {
+  if (a.kind === "chi") return actionWords(a);
+  if ((a.kind === "angang" || a.kind === "jiagang") && a.tile) return actionWords(a);
+  return actionName(a.kind);
 }
 
 /** The tiles of a meld the way a player lays them: the claimed tile turned, pointing at who gave it. */
@@ -285,12 +298,12 @@ function Prompt(props: MazhanTableProps & { options: MazhanAction[] }): JSX.Elem
             key={a.action}
             class={`act act-${a.kind}${a.action === props.hinted ? " hinted" : ""}`}
             data-action={a.action}
-            aria-label={actionLabel(a)}
+            aria-label={actionWords(a)}
             aria-keyshortcuts={a.kind === "pass" ? "Escape" : String(i + 1)}
             disabled={props.pending !== null}
             onClick={() => props.onAction(a.action)}
           >
-            <span class="act-name">{actionName(a.kind)}</span>
+            <span class="act-name">{optionText(a)}</span>
             {a.tiles.length && a.kind !== "pass" ? (
               <span class="act-tiles">
                 {(a.kind === "chi"
