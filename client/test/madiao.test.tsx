@@ -1,6 +1,8 @@
 import { fireEvent, render, screen } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
+import { Card, cardShortEn } from "../src/components/Card";
 import { MadiaoTable } from "../src/components/Madiao";
+import { setLang } from "../src/i18n";
 import type { Seat, SeatInfo } from "../src/protocol";
 import { trickView } from "./fixtures/madiao";
 
@@ -62,5 +64,32 @@ describe("the Ma Diao table", () => {
     expect(onAction).toHaveBeenCalledTimes(1);
     fireEvent.click(screen.getByRole("button", { name: "捉 八萬" }));
     expect(onAction).toHaveBeenLastCalledWith("W zhuo 8m");
+  });
+});
+
+describe("a card in English", () => {
+  it("carries a short English label at its foot; in Chinese only the glyphs", () => {
+    setLang("en");
+    const { container, rerender } = render(<Card code="4t" size="lg" />);
+    expect(container.querySelector(".card-en")?.textContent).toBe("40 My");
+    expect(cardShortEn("0c")).toBe("Empty");
+    expect(cardShortEn("hc")).toBe("½ Coin");
+    expect(cardShortEn("wt")).toBe("10k My");
+    expect(cardShortEn("9s")).toBe("9 Str");
+    expect(cardShortEn("1c")).toBe("1 Coin");
+    setLang("zh");
+    rerender(<Card code="4t" size="lg" />);
+    expect(container.querySelector(".card-en")).toBeNull();
+  });
+});
+
+describe("the trick area", () => {
+  it("is marked empty (compact on a phone) until a card is played", () => {
+    const props = { names, clock: null, pending: null, version: 9, onAction: vi.fn() };
+    const { container, rerender } = render(<MadiaoTable {...props} view={trickView} />);
+    expect(container.querySelector(".trick-area.empty")).toBeNull();
+    const fresh = { ...trickView, trick: { leader: "E" as const, plays: [] } };
+    rerender(<MadiaoTable {...props} view={fresh} />);
+    expect(container.querySelector(".trick-area.empty")).not.toBeNull();
   });
 });

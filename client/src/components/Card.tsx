@@ -1,12 +1,27 @@
 // Ma Diao cards: tall paper cards with the face written top to bottom in the system CJK font,
 // red ink for the red cards (紅張), a suit band at the foot; backs for hidden cards.
 import type { JSX } from "preact";
-import { cardName, TABLES } from "../i18n";
+import { cardName, lang, TABLES } from "../i18n";
 
 /** The red cards of the [Q] tradition (賞, 肩 and 百老): rules/madiao.md §1. */
 export const RED_CARDS = new Set(["wt", "qt", "bt", "9m", "8m", "9s", "8s", "0c", "hc"]);
 
 const SUIT_CLASS: Record<string, string> = { t: "suit-t", m: "suit-m", s: "suit-s", c: "suit-c" };
+
+/** A card's English name made short enough for the card's foot: "40 My", "9 Str", "3 Coin",
+ *  "½ Coin" (the words of en.ts's card names, abbreviated). */
+export function cardShortEn(code: string): string {
+  const name = TABLES.en.cards[code as keyof typeof TABLES.en.cards] ?? code;
+  return name
+    .replace(/^Myriad Myriads$/, "10k My")
+    .replace(/^Thousand /, "1000 ")
+    .replace(/^Hundred /, "100 ")
+    .replace(/^Empty Coin$/, "Empty")
+    .replace(/^Half /, "½ ")
+    .replace(/\bMyriads?\b/, "My")
+    .replace(/\bStrings?\b/, "Str")
+    .replace(/\bCoins\b/, "Coin");
+}
 
 export interface CardProps {
   code: string | null;
@@ -29,9 +44,12 @@ export function Card({ code, size = "md", class: extra, label }: CardProps): JSX
   }
   const glyphs = [...(TABLES.zh.cards[code as keyof typeof TABLES.zh.cards] ?? code)];
   const name = cardName(code);
+  // in English a small label at the foot names the card (a tap plays it: no tooltip to
+  // read on a phone); too small to read on the smallest cards, which keep the tooltip
+  const en = lang.value === "en" && size !== "sm";
   return (
     <span
-      class={`card card-${size} ${SUIT_CLASS[code[1] ?? ""] ?? ""}${RED_CARDS.has(code) ? " red" : ""}${extra ? ` ${extra}` : ""}`}
+      class={`card card-${size} ${SUIT_CLASS[code[1] ?? ""] ?? ""}${RED_CARDS.has(code) ? " red" : ""}${en ? " has-en" : ""}${extra ? ` ${extra}` : ""}`}
       data-card={code}
       role="img"
       aria-label={label ?? name}
@@ -42,6 +60,11 @@ export function Card({ code, size = "md", class: extra, label }: CardProps): JSX
           <span key={i}>{g}</span>
         ))}
       </span>
+      {en ? (
+        <span class="card-en" aria-hidden="true">
+          {cardShortEn(code)}
+        </span>
+      ) : null}
     </span>
   );
 }

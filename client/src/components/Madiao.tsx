@@ -107,8 +107,14 @@ function OtherSeat(props: MadiaoTableProps & { seat: Seat }): JSX.Element {
 function TrickArea({ view }: { view: MadiaoView }): JSX.Element {
   const trick = view.trick;
   const no = Math.min(Math.max(view.trick_no, 1), 8);
+  // no card played yet: on a phone the area shrinks to its line of facts (the hand rises)
+  const empty = !trick?.plays.length;
   return (
-    <div class="trick-area" role="group" aria-label={t("trick", { n: no })}>
+    <div
+      class={`trick-area${empty ? " empty" : ""}`}
+      role="group"
+      aria-label={t("trick", { n: no })}
+    >
       <div class="trick-info">
         <span class="center-stat">
           <span class="stat-label">{t("mian")}</span>

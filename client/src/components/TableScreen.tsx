@@ -534,8 +534,8 @@ export function TableScreen(): JSX.Element {
     board =
       f.view.game === "mazhan" ? (
         <>
-          <MazhanTable {...common} view={f.view as MazhanView} />
           <TurnClockBar clock={common.clock} />
+          <MazhanTable {...common} view={f.view as MazhanView} />
         </>
       ) : (
         <MadiaoTable {...common} view={f.view as MadiaoView} />
