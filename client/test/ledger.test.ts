@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { playing } from "../src/components/Lobby";
 import { groupLedger } from "../src/game/ledger";
+import { setLang } from "../src/i18n";
 import type { LedgerEntry } from "../src/net/api";
 
 const entry = (
@@ -84,5 +86,17 @@ describe("this player's points by the other side", () => {
       ["house", 1400],
       ["bo", 30],
     ]);
+  });
+});
+
+describe("who plays in a room", () => {
+  it("is said in words, not as 'Players 0 · 0 tables'", () => {
+    setLang("en");
+    expect(playing(0, 0)).toBe("nobody is playing now");
+    expect(playing(3, 1)).toBe("3 playing at 1 table");
+    expect(playing(8, 2)).toBe("8 playing at 2 tables");
+    setLang("zh");
+    expect(playing(0, 0)).toBe("目前無人對局");
+    expect(playing(3, 1)).toBe("3 人在 1 桌對局");
   });
 });

@@ -88,6 +88,12 @@ export function BalanceChart({ entries }: { entries: LedgerEntry[] }): JSX.Eleme
   );
 }
 
+/** Who plays in a room now, said in words: "nobody is playing now", "3 playing at 1 table". */
+export function playing(players: number, tables: number): string {
+  if (!players) return t("playingNone");
+  return t(tables === 1 ? "playingOne" : "playingMany", { n: players, tables });
+}
+
 function result(h: HandSummary): string {
   if (h.status === "aborted" || h.result === "escape")
     return h.escaper && h.escaper !== h.seat
@@ -224,8 +230,8 @@ export function Lobby(): JSX.Element {
                   <dt>{t("yourStake")}</dt>
                   <dd data-stake={stakeFor(balance)}>{stakeFor(balance)}</dd>
                   <dt>{t("players")}</dt>
-                  <dd>
-                    {r.players} · {r.tables} {t("tables")}
+                  <dd data-players={r.players} data-tables={r.tables}>
+                    {playing(r.players, r.tables)}
                   </dd>
                 </dl>
                 <div class="row">
@@ -319,7 +325,7 @@ export function Lobby(): JSX.Element {
             <tbody>
               {hands.map((h) => (
                 <tr key={h.hand} data-hand={h.hand}>
-                  <td>#{h.hand}</td>
+                  <td class="hand-no">#{h.hand}</td>
                   <td
                     class={h.net && h.net > 0 ? "plus" : h.net && h.net < 0 ? "minus" : undefined}
                   >
@@ -350,12 +356,14 @@ export function Lobby(): JSX.Element {
                       </a>
                     )}
                   </td>
-                  <td>{gameName(h.game)}</td>
-                  <td>
+                  <td data-label={t("game")}>{gameName(h.game)}</td>
+                  <td data-label={t("time")}>
                     <time dateTime={h.at}>{shortTime(h.at)}</time>
                   </td>
-                  <td>{windName(h.seat)}</td>
-                  <td class="num">{h.stake}</td>
+                  <td data-label={t("seat")}>{windName(h.seat)}</td>
+                  <td class="num" data-label={t("stake")}>
+                    {h.stake}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -383,17 +391,19 @@ export function Lobby(): JSX.Element {
                 .slice(0, 60)
                 .map((e) => (
                   <tr key={e.id} data-ledger={e.id}>
-                    <td>
+                    <td class="when">
                       <time dateTime={e.at}>{shortTime(e.at)}</time>
                     </td>
                     <td class={`num ${e.amount >= 0 ? "plus" : "minus"}`}>
                       {e.amount > 0 ? "+" : ""}
                       {e.amount}
                     </td>
-                    <td>{reasonName(e.reason)}</td>
-                    <td>{e.hand ? `#${e.hand}` : "—"}</td>
-                    <td>{counterpart(e)}</td>
-                    <td class="num">{e.balance_after}</td>
+                    <td class="why">{reasonName(e.reason)}</td>
+                    <td data-label={t("hand")}>{e.hand ? `#${e.hand}` : "—"}</td>
+                    <td data-label={t("counterpart")}>{counterpart(e)}</td>
+                    <td class="num" data-label={t("balanceAfter")}>
+                      {e.balance_after}
+                    </td>
                   </tr>
                 ))}
             </tbody>
