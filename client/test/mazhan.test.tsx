@@ -89,6 +89,24 @@ describe("the Mazhan table", () => {
     ).toHaveLength(2);
   });
 
+  it("keeps a meld's claimed tile upright, ringed, with the giver's wind under it", () => {
+    const { container } = table();
+    const east = container.querySelector('.seat-area[data-seat="E"]') as HTMLElement;
+    const chow = within(east).getByRole("group", { name: "吃 一萬 二萬 三萬 ← 北" });
+    const slot = chow.querySelector(".claimed-slot") as HTMLElement;
+    expect(slot.dataset.from).toBe("N");
+    expect(slot.querySelector(".tile.claimed-in")?.getAttribute("data-tile")).toBe("2m");
+    expect(slot.querySelector(".claimed-from")?.textContent).toBe("北");
+    // the claimed tile is in its place in the run, one per meld
+    expect(
+      [...chow.querySelectorAll("[data-tile]")].map((x) => x.getAttribute("data-tile")),
+    ).toEqual(["1m", "2m", "3m"]);
+    expect(container.querySelectorAll(".my-area .claimed-slot")).toHaveLength(1);
+    // marked by its ring and the wind, not by turning it (no side class, no transform)
+    expect(slot.querySelector(".tile")?.className).toBe("tile tile-sm claimed-in");
+    expect(slot.querySelector(".tile")?.getAttribute("style")).toBeNull();
+  });
+
   it("shows the wall, the indicator and the wild: its face clear, the ★ beside it, its name", () => {
     const { container } = table();
     expect(container.querySelector("[data-wall]")?.textContent).toBe("50");

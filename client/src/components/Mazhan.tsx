@@ -54,16 +54,9 @@ export function optionText(a: MazhanAction): string {
   return actionName(a.kind);
 }
 
-/** The tiles of a meld the way a player lays them: the claimed tile turned, pointing at who gave it. */
-function Meld({
-  meld,
-  owner,
-  isMine,
-}: {
-  meld: MazhanMeld;
-  owner: Seat;
-  isMine: boolean;
-}): JSX.Element {
+/** The tiles of a meld, every one upright (a turned tile cannot be read at this size): the
+ *  claimed tile ringed, with the wind of the seat that gave it under it. */
+function Meld({ meld, isMine }: { meld: MazhanMeld; isMine: boolean }): JSX.Element {
   const faceDown = meld.tiles === null;
   const label = meldName(meld.kind);
   const tiles = meld.tiles ?? [null, null, null, null];
@@ -73,27 +66,33 @@ function Meld({
   const aria = faceDown
     ? t("concealedKong")
     : `${label} ${(meld.tiles ?? []).map((x) => tileName(x)).join(" ")}${from ? ` ← ${from}` : ""}`;
-  const side = meld.from ? sideOf(meld.from, owner) : null;
   return (
     <span class={`meld meld-${meld.kind}`} role="group" aria-label={aria} data-meld={meld.kind}>
       <span class="meld-label">{label}</span>
       <span class="meld-tiles">
-        {tiles.map((code, i) => (
-          <Tile
-            key={i}
-            code={code}
-            size="sm"
-            class={
-              i === claimedIndex
-                ? `claimed-in from-${side ?? "x"}`
-                : isMine && meld.kind === "ckong" && (i === 0 || i === 3)
-                  ? "own-ckong"
-                  : undefined
-            }
-          />
-        ))}
+        {tiles.map((code, i) =>
+          i === claimedIndex ? (
+            <span key={i} class="claimed-slot" data-from={meld.from ?? undefined}>
+              <Tile code={code} size="sm" class="claimed-in" />
+              {meld.from ? (
+                <span class="claimed-from" aria-hidden="true">
+                  {windShort(meld.from)}
+                </span>
+              ) : null}
+            </span>
+          ) : (
+            <Tile
+              key={i}
+              code={code}
+              size="sm"
+              class={
+                isMine && meld.kind === "ckong" && (i === 0 || i === 3) ? "own-ckong" : undefined
+              }
+            />
+          ),
+        )}
       </span>
-      {meld.from ? <span class="meld-from">{windShort(meld.from)}</span> : null}
+      {meld.from && claimedIndex < 0 ? <span class="meld-from">{windShort(meld.from)}</span> : null}
     </span>
   );
 }
@@ -106,7 +105,7 @@ function Melds({ seat, view }: { seat: Seat; view: MazhanView }): JSX.Element | 
       {s.melds.length ? (
         <span class="group" role="group" aria-label={t("melds")}>
           {s.melds.map((m, i) => (
-            <Meld key={i} meld={m} owner={seat} isMine={seat === view.seat} />
+            <Meld key={i} meld={m} isMine={seat === view.seat} />
           ))}
         </span>
       ) : null}
