@@ -149,6 +149,21 @@ describe("the Mazhan table", () => {
     expect(container.querySelectorAll(".hand button:not([disabled])")).toHaveLength(0);
   });
 
+  it("calls a claim or a win out beside the seat's discards, in a cell of its own", () => {
+    const won: MazhanView = {
+      ...actView,
+      version: 46,
+      last: { seat: "E", kind: "hu", tile: "5m" },
+    };
+    const { container } = table(won);
+    // East sits on the left: the callout takes the empty corner under East's discards (the
+    // styles place callout-left there), never the cell of a pond
+    const callout = container.querySelector(".ponds > .callout") as HTMLElement;
+    expect(callout.className).toBe("callout callout-left");
+    expect(callout.textContent).toBe("胡");
+    expect(callout.getAttribute("aria-hidden")).toBe("true");
+  });
+
   it("switches language without re-creating the table", () => {
     const { container } = table();
     const before = container.querySelector(".hand-drawn button");
