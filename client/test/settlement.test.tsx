@@ -1,6 +1,11 @@
 import { act, render } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
-import { formulaSteps, MazhanSettlement } from "../src/components/Settlement";
+import {
+  formulaSteps,
+  MazhanSettlement,
+  netPairs,
+  PenaltyText,
+} from "../src/components/Settlement";
 import { setLang } from "../src/i18n";
 import type { Formula, Seat, SeatInfo } from "../src/protocol";
 import { seedResult } from "./fixtures/mazhan";
@@ -157,6 +162,67 @@ describe("the Mazhan settlement", () => {
     expect(container.textContent).toContain("Who pays whom");
     expect(container.textContent).toContain("exposed pung of red dragons");
     expect(container.textContent).not.toMatch(/[胡碰莊]/);
+    act(() => setLang("zh"));
+  });
+});
+
+describe("the points between two sides", () => {
+  it("are one line per pair: the net, with the two amounts it nets", () => {
+    const pairs = netPairs([
+      { from: "me", to: "house", amount: 1600, reason: "hand" },
+      { from: "house", to: "me", amount: 400, reason: "hand" },
+      { from: "bo", to: "me", amount: 300, reason: "hand" },
+    ]);
+    expect(pairs).toEqual([
+      { from: "me", to: "house", amount: 1200, gross: [1600, 400] },
+      { from: "bo", to: "me", amount: 300, gross: null },
+    ]);
+  });
+
+  it("shows the player's own result beside the winner, and one row per pair", () => {
+    const { container } = render(
+      <MazhanSettlement
+        hand={7}
+        stake={10}
+        fee={10}
+        moves={[
+          { from: "amy", to: "house", amount: 1600, reason: "hand" },
+          { from: "house", to: "amy", amount: 400, reason: "hand" },
+        ]}
+        balance={3790}
+        balanceChange={-1210}
+        names={names}
+        me="E"
+        myName="amy"
+        result={seedResult}
+      />,
+    );
+    const top = container.querySelector(".outcome + .my-result") as HTMLElement;
+    expect(top.getAttribute("data-net")).toBe(String(seedResult.net.E));
+    expect(top.querySelector("[data-change]")?.textContent).toContain("-1210");
+    const rows = container.querySelectorAll("table.moves tbody tr:not(.fee)");
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.textContent).toContain("1200");
+    expect(rows[0]?.textContent).toContain("付 1600、收回 400 相抵");
+  });
+});
+
+describe("a 包賠 situation of Ma Diao", () => {
+  it("is said with its meaning, not only its name", () => {
+    const x = {
+      seat: "E" as const,
+      kind: "zongbai" as const,
+      card: "qt",
+      trick: 3,
+      zh: "縱百老",
+      en: "spent Thousand Myriads in trick 3, and 百老 later went 上桌",
+    };
+    const { container } = render(<PenaltyText penalty={x} />);
+    expect(container.textContent).toContain("縱百老");
+    expect(container.textContent).toContain("第 3 墩先出了千萬");
+    expect(container.textContent).toContain("包賠");
+    act(() => setLang("en"));
+    expect(container.textContent).toContain("spent Thousand Myriads in trick 3");
     act(() => setLang("zh"));
   });
 });

@@ -5,9 +5,10 @@ import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { mergeMoves, netByOther } from "../game/ledger";
 import { SEATS } from "../game/seats";
-import { cardName, meldName, named, t, tileName, winByName, windName } from "../i18n";
+import { cardName, lang, meldName, named, t, tileName, winByName, windName } from "../i18n";
 import type {
   Formula,
+  MadiaoPenalty,
   MadiaoResult,
   MazhanResult,
   MazhanScore,
@@ -221,6 +222,61 @@ function Payments({
   );
 }
 
+/** A hand's movements (fee apart) as one line per pair of sides: who paid whom the net, and,
+ *  where money went both ways (a payment one way, the U settlement back, or the house paying
+ *  for one bot and paid for another), the two amounts it nets. */
+export function netPairs(
+  moves: Move[],
+): { from: string; to: string; amount: number; gross: [number, number] | null }[] {
+  const pairs = new Map<string, { a: string; b: string; ab: number; ba: number }>();
+  for (const m of moves) {
+    const [a, b] = m.from < m.to ? [m.from, m.to] : [m.to, m.from];
+    const key = `${a}\u0000${b}`;
+    const p = pairs.get(key) ?? { a, b, ab: 0, ba: 0 };
+    if (m.from === a) p.ab += m.amount;
+    else p.ba += m.amount;
+    pairs.set(key, p);
+  }
+  const out: { from: string; to: string; amount: number; gross: [number, number] | null }[] = [];
+  for (const p of pairs.values()) {
+    const net = p.ab - p.ba;
+    if (net === 0 && !p.ab) continue;
+    const [from, to] = net >= 0 ? [p.a, p.b] : [p.b, p.a];
+    const both = p.ab > 0 && p.ba > 0;
+    const gross: [number, number] | null = both ? (net >= 0 ? [p.ab, p.ba] : [p.ba, p.ab]) : null;
+    out.push({ from, to, amount: Math.abs(net), gross });
+  }
+  return out;
+}
+
+/** This player's result at the top of the settlement, beside the winner: the net in the
+ *  game's units and, when known, in points (the full account is further down). */
+function MyResult({
+  net,
+  unit,
+  change,
+}: {
+  net: number | null;
+  unit: (n: string) => string;
+  change: number | null;
+}): JSX.Element | null {
+  if (net === null) return null;
+  return (
+    <p class="my-result" data-net={net}>
+      <b>{t("yourResult")}</b>{" "}
+      <span class={`net ${net >= 0 ? "plus" : "minus"}`}>{unit(signed(net))}</span>
+      {change !== null ? (
+        <>
+          {" · "}
+          <span class={`net ${change >= 0 ? "plus" : "minus"}`} data-change={change}>
+            {signed(change)} {t("points")}
+          </span>
+        </>
+      ) : null}
+    </p>
+  );
+}
+
 /** The points block: the fee, the hand's movements (one line per payer and payee: the
  *  ledger's entry per bot is summed into the house's), the total. */
 function Points({
@@ -234,6 +290,7 @@ function Points({
   const who = (x: string) => (x === "house" ? t("house") : x);
   // the fee has its own line; the rest is the hand's settlement, one line per pair
   const moves = mergeMoves(props.moves.filter((m) => m.reason !== "fee"));
+  const pairs = netPairs(moves);
   const mine = moves.filter((m) => m.from === name || m.to === name);
   const paid = mine.reduce((acc, m) => acc + (m.to === name ? m.amount : -m.amount), 0);
   const bots = SEATS.some((s) => props.names[s]?.bot);
@@ -250,18 +307,28 @@ function Points({
             <th scope="col">{t("seat")}</th>
             <th scope="col">→</th>
             <th scope="col">{t("paid")}</th>
+            <th scope="col">{t("pairWhy")}</th>
           </tr>
         </thead>
         <tbody>
           <tr class="fee">
             <td colSpan={2}>{t("feeLine", { fee: props.fee })}</td>
             <td class="num">{props.fee}</td>
+            <td />
           </tr>
-          {moves.map((m, i) => (
-            <tr key={i} class={m.from === name || m.to === name ? "mine" : undefined}>
+          {pairs.map((m, i) => (
+            <tr
+              key={i}
+              class={m.from === name || m.to === name ? "mine" : undefined}
+              data-from={m.from}
+              data-to={m.to}
+            >
               <td>{who(m.from)}</td>
               <td>{who(m.to)}</td>
               <td class="num">{m.amount}</td>
+              <td class="muted small">
+                {m.gross ? t("pairNet", { a: m.gross[0], b: m.gross[1] }) : ""}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -375,6 +442,11 @@ export function MazhanSettlement({
   return (
     <div class="settlement mazhan" data-hand={props.hand}>
       <Outcome result={result} props={props} />
+      <MyResult
+        net={props.me ? result.net[props.me] : null}
+        unit={(n) => t("hu", { n })}
+        change={props.showPoints === false ? null : props.balanceChange}
+      />
       <section class="reveal" aria-label={t("allHands")}>
         {order.map((s) => (
           <HandRow key={s} seat={s} result={result} props={props} />
@@ -460,12 +532,31 @@ function ChongDraws({
   );
 }
 
+/** A 包賠 situation with its meaning (rules §3.3): 「縱百老（第 3 墩先出了千萬，…）」,
+ *  "spent Thousand Myriads in trick 3, and 百老 later went 上桌 (…)". */
+export function PenaltyText({ penalty }: { penalty: MadiaoPenalty }): JSX.Element {
+  const key = penalty.kind === "zongbai" ? "penaltyZongbai" : "penaltyZongzhuang";
+  const gloss = t(key, { card: cardName(penalty.card), trick: penalty.trick });
+  return lang.value === "zh" ? (
+    <>
+      <b>{penalty.zh}</b>（{gloss}）
+    </>
+  ) : (
+    <span>{gloss}</span>
+  );
+}
+
 export function MadiaoSettlement({
   result,
   ...props
 }: SettlementProps & { result: MadiaoResult }): JSX.Element {
   return (
     <div class="settlement madiao" data-hand={props.hand}>
+      <MyResult
+        net={props.me ? result.net[props.me] : null}
+        unit={(n) => t("zhu", { n })}
+        change={props.showPoints === false ? null : props.balanceChange}
+      />
       {result.special ? (
         <p class="special-hand" data-special={result.special.seat}>
           {t("specialHand", {
@@ -492,7 +583,7 @@ export function MadiaoSettlement({
         <ul class="penalties">
           {result.penalties.map((x, i) => (
             <li key={i} data-seat={x.seat}>
-              {seatName(x.seat, props.names)}: {named(x)}
+              {seatName(x.seat, props.names)}: <PenaltyText penalty={x} />
             </li>
           ))}
           <li class="muted small">{t("penaltiesNote")}</li>

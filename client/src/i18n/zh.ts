@@ -245,6 +245,9 @@ export const zh = {
     botsHouse: "機器人代表系統：它們的輸贏歸系統。",
     scaledNote: "付不起的一方按比例減付，餘數歸系統。",
     feeLine: "台費（每家 {fee}）",
+    yourResult: "你",
+    pairNet: "付 {a}、收回 {b} 相抵",
+    pairWhy: "說明",
     yourChange: "你的積分變化",
     concealed: "手牌",
     tai: "{n} 台",
@@ -265,6 +268,10 @@ export const zh = {
     faceDownCount: "滅 {n}",
     chongNote:
       "八墩之後，八張底牌逐一翻開。翻出的牌若與某家上桌的領牌（賞、肩、極，本門成環）相連，即為該家得分、併入其上桌牌並可再摸；無人能用即為死牌。",
+    penaltyZongbai:
+      "第 {trick} 墩先出了{card}，之後百老上桌（千萬、萬萬應留着擋百老；放走百老者包賠，分擔他家所輸）",
+    penaltyZongzhuang:
+      "第 {trick} 墩本可用{card}捉樁家的牌卻滅牌，樁家隨後賞上桌（故意放樁家贏，包賠）",
     penaltiesNote: "僅作記錄：本版規則不因此罰分。",
     chong: "開沖",
     chongDraw: "{drawer}摸出 {card}",
