@@ -178,6 +178,16 @@ TWO_STEP_MOST = 3
 #:   +3.90] (13);
 #: - a cost of 30 on claiming a kong from a discard: −0.75 [−2.94, +1.44] (13).
 #:
+#: Also tried (2026-12-03, stop 29, seed 13, 4,000 hands, as above; none kept):
+#:
+#: - the pair weight left out of a ready hand's winning tiles (a win on a discard comes
+#:   from any seat whatever the wait's shape): −1.58 [−5.19, +2.04];
+#: - a ready hand's waits weighted by how readily the others let the face go (an honour
+#:   × 1.5 and a terminal × 1.2; × 2 and × 1.4): −0.25 [−4.20, +3.71], −0.13 [−3.94, +3.69];
+#: - declining a cheap self-drawn win to wait for 平胡 on a discard (100 胡, or 400 with two
+#:   ★, against about 30): the chance arose 3 times in 400 hands (a seat ends a hand with no
+#:   bonus tile in about 7% of hands), too rare to matter; not built.
+#:
 #: ``benchmarks/expert_pairs.py`` plays the rating's choice and an alternative from the true
 #: state with the real bots: no kind of decision where the alternative measured better, and
 #: one pair's difference varies by about 280 胡, so a search would need about 3,000 pairs per
