@@ -11,6 +11,7 @@ import { STAKE_PER } from "../rules/figures";
 import { go, join, joinCode, joinPrivate, normaliseCode } from "../session";
 import { inviteCode, me } from "../store";
 import { GuideLinks } from "./Chrome";
+import { Invitation } from "./Invitation";
 import { UnseatNotice } from "./TableScreen";
 
 const LEVELS: BotLevel[] = ["easy", "normal", "hard"];
@@ -140,6 +141,7 @@ function FriendCode(): JSX.Element {
     >
       <h3>{t("joinFriend")}</h3>
       {invited ? <p class="invited">{t("invited", { code: invited })}</p> : null}
+      {invited ? <Invitation code={invited} /> : null}
       <div class="row">
         <input
           id="table-code"
