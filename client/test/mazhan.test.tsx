@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { actionWords, MazhanTable } from "../src/components/Mazhan";
 import { setLang } from "../src/i18n";
 import type { MazhanView, Seat, SeatInfo } from "../src/protocol";
-import { actView, claimView } from "./fixtures/mazhan";
+import { actView, claimView, overView } from "./fixtures/mazhan";
 
 const names: Record<Seat, SeatInfo | null> = {
   E: { name: "東家", bot: true, ready: true, tuoguan: false, connected: true },
@@ -162,6 +162,27 @@ describe("the Mazhan table", () => {
     expect(callout.className).toBe("callout callout-left");
     expect(callout.textContent).toBe("胡");
     expect(callout.getAttribute("aria-hidden")).toBe("true");
+  });
+
+  it("marks a wild among another seat's revealed tiles (the replay) with its frame and ★", () => {
+    const { container } = render(
+      <MazhanTable
+        view={overView}
+        names={names}
+        clock={null}
+        pending={null}
+        version={overView.version}
+        onAction={vi.fn()}
+        readOnly
+        revealed={{ E: ["1m", "9s", "2m"] }}
+      />,
+    );
+    const east = container.querySelector('.seat-area[data-seat="E"] .revealed-hand') as HTMLElement;
+    const wild = east.querySelector(".tile.wild") as HTMLElement;
+    expect(wild.getAttribute("data-tile")).toBe("9s");
+    expect(wild.classList.contains("tile-sm")).toBe(true);
+    expect(wild.querySelector(".star")?.textContent).toBe("★");
+    expect(east.querySelectorAll(".tile.wild")).toHaveLength(1);
   });
 
   it("switches language without re-creating the table", () => {
