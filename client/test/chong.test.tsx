@@ -11,24 +11,12 @@ import {
 import { Scorer } from "../src/components/Scorer";
 import { setLang } from "../src/i18n";
 import { hashToRoute, routeToHash } from "../src/session";
+import { answer } from "./fixtures/fetch";
 
 afterEach(() => {
   vi.unstubAllGlobals();
   setLang("zh");
 });
-
-/** A fetch answering every call with this JSON and status. */
-function answer(body: unknown, status = 200) {
-  const fetch = vi.fn(
-    async (_path: string, _init?: RequestInit) =>
-      new Response(JSON.stringify(body), {
-        status,
-        headers: { "content-type": "application/json" },
-      }),
-  );
-  vi.stubGlobal("fetch", fetch);
-  return fetch;
-}
 
 const sent = (fetch: ReturnType<typeof answer>, call = 0): unknown =>
   JSON.parse(String(fetch.mock.calls[call]?.[1]?.body));

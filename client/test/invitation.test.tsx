@@ -2,24 +2,12 @@ import { act, render } from "@testing-library/preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Invitation } from "../src/components/Invitation";
 import { setLang } from "../src/i18n";
+import { answer } from "./fixtures/fetch";
 
 afterEach(() => {
   vi.unstubAllGlobals();
   setLang("zh");
 });
-
-/** A fetch answering every call with this JSON and status. */
-function answer(body: unknown, status = 200) {
-  const fetch = vi.fn(
-    async (_path: string, _init?: RequestInit) =>
-      new Response(JSON.stringify(body), {
-        status,
-        headers: { "content-type": "application/json" },
-      }),
-  );
-  vi.stubGlobal("fetch", fetch);
-  return fetch;
-}
 
 const TABLE = {
   code: "ABCD2345",

@@ -18,7 +18,7 @@ import {
   unseatedToast,
   unseatedWhy,
 } from "../src/store";
-import { sitAt } from "./fixtures/frames";
+import { settlementFrame, sitAt } from "./fixtures/frames";
 import { actView } from "./fixtures/mazhan";
 
 const seat = { name: "me", bot: false, ready: false, tuoguan: false, connected: true };
@@ -190,17 +190,7 @@ describe("a finished hand's names", () => {
       hand_no: 3,
       seats: { E: a, S: { ...seat }, W: c, N: d },
     } satisfies ServerMessage);
-    handle({
-      type: "settlement",
-      hand: 3,
-      stake: 10,
-      fee: 10,
-      result: {},
-      moves: [],
-      balance: 4990,
-      balance_change: -10,
-      ready_seconds: 20,
-    } satisfies ServerMessage);
+    handle(settlementFrame());
     handle({
       type: "table",
       table: 7,

@@ -5,7 +5,7 @@ import { TableScreen } from "../src/components/TableScreen";
 import type { SeatInfo, ServerMessage } from "../src/protocol";
 import { hashToRoute, inviteLink, normaliseCode, socket } from "../src/session";
 import { clearTable, handle, inviteCode, peopleChange, readySent, toasts } from "../src/store";
-import { person, sitAt, tableFrame, viewFrame } from "./fixtures/frames";
+import { person, settlementFrame, sitAt, tableFrame, viewFrame } from "./fixtures/frames";
 import { actView, claimView, overView } from "./fixtures/mazhan";
 
 function sitDown(now: number): void {
@@ -230,17 +230,7 @@ describe("the ready clock for a new player", () => {
     act(() => {
       sitDown(Date.now());
       handle(viewFrame(overView));
-      handle({
-        type: "settlement",
-        hand: 3,
-        stake: 10,
-        fee: 10,
-        result: {},
-        moves: [],
-        balance: 4990,
-        balance_change: -10,
-        ready_seconds: 20,
-      } satisfies ServerMessage);
+      handle(settlementFrame());
     });
     const { container } = render(<TableScreen />);
     const button = container.querySelector(".settlement-panel [data-action=ready]") as HTMLElement;
@@ -254,17 +244,7 @@ describe("the ready clock for a new player", () => {
       sitAt("S");
       handle(tableFrame({ E: bot("a"), S: person("me"), W: bot("c"), N: bot("d") }));
       handle(viewFrame(overView));
-      handle({
-        type: "settlement",
-        hand: 3,
-        stake: 10,
-        fee: 10,
-        result: {},
-        moves: [],
-        balance: 4990,
-        balance_change: -10,
-        ready_seconds: 20,
-      } satisfies ServerMessage);
+      handle(settlementFrame());
       handle({ type: "unseated", why: "not_ready" } satisfies ServerMessage);
     });
     const { container } = render(<TableScreen />);

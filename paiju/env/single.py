@@ -78,6 +78,11 @@ _SEAT_CHOICES = ("rotate", "E", "S", "W", "N")
 DEFAULT_OPPONENTS = {"mazhan": "greedy", "madiao": "heuristic"}
 
 
+def _name(bot: Any) -> str:
+    """A bot's name for messages: its ``name``, else its type's."""
+    return str(getattr(bot, "name", type(bot).__name__))
+
+
 class _CallableBot:
     def __init__(self, fn: Callable[..., Any]) -> None:
         self.fn = fn
@@ -273,10 +278,9 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
             try:
                 nets = table.step(p, index)
             except ValueError:
-                name = getattr(bot, "name", type(bot).__name__)
                 raise ValueError(
-                    f"opponent {name!r} at seat {seat} chose {action}, which is not legal now: "
-                    "an opponent returns one of the legal actions it is given"
+                    f"opponent {_name(bot)!r} at seat {seat} chose {action}, which is not legal "
+                    "now: an opponent returns one of the legal actions it is given"
                 ) from None
             if nets is not None:
                 self._last_net = nets[self.me]
@@ -291,9 +295,8 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
         try:
             return int(self.table.spec.action_index(action))
         except Exception:
-            name = getattr(bot, "name", type(bot).__name__)
             raise TypeError(
-                f"opponent {name!r} at seat {seat} returned {action!r}: an opponent returns "
+                f"opponent {_name(bot)!r} at seat {seat} returned {action!r}: an opponent returns "
                 "one of the legal actions it is given (an action object, not an index)"
             ) from None
 

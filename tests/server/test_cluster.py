@@ -239,6 +239,19 @@ def play_until_mid_hand(world: World, players: list[Player]) -> tuple[str, str]:
     return owner, lease
 
 
+def open_private_table(world: World, host: ClientConnection) -> tuple[int, str]:
+    """The host opens a table for friends; its id and code, once its lease is in Redis (it
+    is registered through the outbox, just after seating)."""
+    host.send(json.dumps({"type": "join", "room": "mazhan", "private": True}))
+    table: int = recv_until(host, {"seated"})["table"]
+    code: str = recv_until(host, {"table"})["code"]
+    end = time.time() + 30
+    while not redis.Redis.from_url(REDIS).exists(f"{world.prefix}:lease:{table}"):
+        assert time.time() < end, "the private table's lease never appeared"
+        time.sleep(0.05)
+    return table, code
+
+
 def books_balance(url: str) -> None:
     engine = make_engine(url)
     with make_sessions(engine)() as s:
@@ -365,13 +378,7 @@ def test_friends_on_two_processes_sit_at_one_private_table_by_its_code(world: Wo
     stranger = connect(f"ws://{world.bases['B']}/ws", additional_headers=bearer(stranger_tok))
     for ws in (host, friend, stranger):
         recv_until(ws, {"hello"})
-    host.send(json.dumps({"type": "join", "room": "mazhan", "private": True}))
-    table = recv_until(host, {"seated"})["table"]
-    code = recv_until(host, {"table"})["code"]
-    end = time.time() + 30  # the table's lease is registered through the outbox
-    while not redis.Redis.from_url(REDIS).exists(f"{world.prefix}:lease:{table}"):
-        assert time.time() < end, "the private table's lease never appeared"
-        time.sleep(0.05)
+    table, code = open_private_table(world, host)
     # the invitation reads the same on either process (B asks the registry and the database)
     for base in world.bases.values():
         shown = httpx.get(f"http://{base}/api/invite/{code}", timeout=10).json()
@@ -410,13 +417,7 @@ def test_after_a_join_refused_elsewhere_the_players_own_process_answers_again(
     friend = connect(f"ws://{world.bases['B']}/ws", additional_headers=bearer(friend_tok))
     for ws in (host, friend):
         recv_until(ws, {"hello"})
-    host.send(json.dumps({"type": "join", "room": "mazhan", "private": True}))
-    table = recv_until(host, {"seated"})["table"]
-    code = recv_until(host, {"table"})["code"]
-    end = time.time() + 30  # the table's lease is registered through the outbox
-    while not redis.Redis.from_url(REDIS).exists(f"{world.prefix}:lease:{table}"):
-        assert time.time() < end, "the private table's lease never appeared"
-        time.sleep(0.05)
+    _table, code = open_private_table(world, host)
     host.send(json.dumps({"type": "ready"}))
     host.send(json.dumps({"type": "fill"}))
     recv_until(host, {"hand_start"})
