@@ -155,6 +155,8 @@ export interface TableKind {
   /** Alone with bots (a table of one's own). */
   alone: boolean;
   level: BotLevel | null;
+  /** A table for friends: its code (sitting again goes back there, not to strangers). */
+  code: string | null;
 }
 export const unseatedFrom = signal<TableKind | null>(null);
 /** The table waits for its storage (`paused`): clocks stand still, the board shows it. When
@@ -293,11 +295,12 @@ export function unseatedToast(why: UnseatedWhy): ToastKey {
 export function tableKind(): TableKind | null {
   const at = seated.value;
   const seats = tableState.value?.seats;
-  if (!at || !seats) return at ? { room: at.room, alone: false, level: null } : null;
+  if (!at || !seats) return at ? { room: at.room, alone: false, level: null, code: null } : null;
+  const code = tableState.value?.code ?? null;
   const others = ORDER.filter((s) => s !== at.seat).map((s) => seats[s]);
-  const alone = !tableState.value?.code && others.every((x) => x?.bot === true);
+  const alone = !code && others.every((x) => x?.bot === true);
   const level = alone ? ((others[0]?.level as BotLevel | undefined) ?? null) : null;
-  return { room: at.room, alone, level };
+  return { room: at.room, alone, level, code };
 }
 
 /** Fold one frame from the server into the state. Unknown frames are logged, not fatal. */

@@ -237,6 +237,19 @@ describe("the ready clock for a new player", () => {
     expect(button.textContent).toMatch(/準備下一局（(19|20) 秒）/);
   });
 
+  it("shows no countdown while the table's clock stands (a seat is empty after the hand)", () => {
+    act(() => {
+      sitDown(Date.now());
+      handle(viewFrame(overView));
+      handle(settlementFrame()); // says 20 s, but the table that follows has a seat empty
+      handle(tableFrame({ E: person("a", true), S: person("me"), W: null, N: null }));
+    });
+    const { container } = render(<TableScreen />);
+    const button = container.querySelector(".settlement-panel [data-action=ready]") as HTMLElement;
+    expect(button.textContent).not.toMatch(/秒/);
+    expect(button.getAttribute("data-ready-left")).toBeNull();
+  });
+
   it("keeps a notice after an unseat for not confirming, and offers the same table", () => {
     const sent = vi.spyOn(socket, "send").mockReturnValue(true);
     const bot = (name: string): SeatInfo => ({ ...person(name, true), bot: true, level: "hard" });
@@ -261,6 +274,27 @@ describe("the ready clock for a new player", () => {
     });
     expect(sent).toHaveBeenCalledWith({ type: "join", room: "mazhan", alone: true, level: "hard" });
     expect(container.querySelector(".settlement-panel")).toBeNull();
+  });
+
+  it("sends a player unseated at a table for friends back to it by its code", () => {
+    const sent = vi.spyOn(socket, "send").mockReturnValue(true);
+    act(() => {
+      sitAt("S");
+      handle(
+        tableFrame(
+          { E: person("host", true), S: person("me"), W: null, N: null },
+          { code: "ABCD2345" },
+        ),
+      );
+      handle({ type: "unseated", why: "not_ready" } satisfies ServerMessage);
+    });
+    const { container } = render(<TableScreen />);
+    const again = container.querySelector("[data-action=sit-again]") as HTMLElement;
+    expect(again.textContent).toContain("ABCD2345");
+    act(() => {
+      fireEvent.click(again);
+    });
+    expect(sent).toHaveBeenCalledWith({ type: "join", code: "ABCD2345" });
   });
 });
 

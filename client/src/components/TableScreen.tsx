@@ -21,6 +21,7 @@ import {
   go,
   inviteLink,
   join,
+  joinCode,
   leave,
   ready,
   readyNext,
@@ -289,7 +290,8 @@ function confirmNext(): void {
 export function ReadyNote(): JSX.Element | null {
   const ts = tableState.value;
   const mine = seated.value?.seat ?? null;
-  const deadline = settlement.value?.readyDeadline ?? ts?.readyDeadline ?? null;
+  // the table frame's clock, not the settlement's: the clock stands while a seat is empty
+  const deadline = ts?.readyDeadline ?? null;
   const now = useNow(deadline !== null);
   if (!mine || !ts || handLive.value) return null;
   const done = readySent.value || !!ts.seats[mine]?.ready;
@@ -334,21 +336,20 @@ function NextHandButton({ deadline }: { deadline: number | null }): JSX.Element 
 export function UnseatNotice({ inLobby }: { inLobby?: boolean }): JSX.Element | null {
   const kind = unseatedFrom.value;
   if (unseatedWhy.value !== "not_ready" || seated.value) return null;
+  const forget = () =>
+    batch(() => {
+      clearTable();
+      unseatedWhy.value = null;
+      unseatedFrom.value = null;
+    });
   const again = () => {
     if (!kind) return;
-    batch(() => {
-      clearTable();
-      unseatedWhy.value = null;
-      unseatedFrom.value = null;
-    });
-    join(kind.room, kind.alone, kind.level ?? undefined);
+    forget();
+    if (kind.code) joinCode(kind.code);
+    else join(kind.room, kind.alone, kind.level ?? undefined);
   };
   const toLobby = () => {
-    batch(() => {
-      clearTable();
-      unseatedWhy.value = null;
-      unseatedFrom.value = null;
-    });
+    forget();
     go({ name: "lobby" });
   };
   return (
@@ -366,6 +367,7 @@ export function UnseatNotice({ inLobby }: { inLobby?: boolean }): JSX.Element | 
           >
             {kind.alone ? t("sitAgainAlone") : t("sitAgain")} · {roomName(kind.room)}
             {kind.alone && kind.level ? ` · ${levelName(kind.level)}` : ""}
+            {kind.code ? ` · ${kind.code}` : ""}
           </button>
         ) : null}
         <button
@@ -477,7 +479,7 @@ function SettlementPanel(): JSX.Element | null {
       {tableState.value && seated.value ? (
         <Confirmations
           seats={tableState.value.seats}
-          deadline={s.readyDeadline}
+          deadline={tableState.value.readyDeadline}
           mine={seated.value?.seat ?? null}
           was={s.view?.seat ?? null}
           next
@@ -487,7 +489,9 @@ function SettlementPanel(): JSX.Element | null {
         <button type="button" class="ghost" data-action="leave" onClick={() => leave()}>
           {t("leave")}
         </button>
-        {seated.value ? <NextHandButton deadline={s.readyDeadline} /> : null}
+        {seated.value ? (
+          <NextHandButton deadline={tableState.value?.readyDeadline ?? null} />
+        ) : null}
       </div>
     </section>
   );

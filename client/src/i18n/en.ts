@@ -33,7 +33,7 @@ export const en: Table = {
     codeBad: "A table code has eight letters and digits",
     invited: "You were invited to table {code}",
     privateTable: "Table for friends · code {code}",
-    privateShare: "Give your friends the code or the link: nobody else is seated here.",
+    privateShare: "Give your friends the code or the link: only those who have it can sit here.",
     copyLink: "Copy link",
     linkCopied: "Link copied",
     friendJoined: "{name} sat down",
