@@ -280,6 +280,8 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self._phi = {}
         self._live = True
         self._select()
+        if self.render_mode == "human":
+            self.render()
 
     def _select(self) -> None:
         table = self.table
@@ -410,6 +412,8 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
             self._select()
         else:
             self._end_hand(nets)
+        if self.render_mode == "human":
+            self.render()
         if self._dirty:
             self._accumulate_rewards()
 

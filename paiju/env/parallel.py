@@ -110,6 +110,8 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         self._phi = {}
         rewards = [0.0] * 4
         self._shape(rewards)
+        if self.render_mode == "human":
+            self.render()
         return self._observations(), {a: {} for a in AGENTS}
 
     def _observations(self) -> dict[str, Any]:
@@ -176,11 +178,14 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         if missing:
             raise ValueError(f"no action for {', '.join(missing)}, who must decide now")
         n = table.spec.n_actions
-        for p in deciders:
-            index = action_in_space(actions[AGENTS[p]], n, AGENTS[p])
-            if index not in table.legal(p):
-                if rules.illegal == "raise":
+        # every decider's action checked before any is played: an error leaves the step undone
+        chosen = [(p, action_in_space(actions[AGENTS[p]], n, AGENTS[p])) for p in deciders]
+        if rules.illegal == "raise":
+            for p, index in chosen:
+                if index not in table.legal(p):
                     raise ValueError(f"action {index} is not legal for {AGENTS[p]} now")
+        for p, index in chosen:
+            if index not in table.legal(p):
                 rewards = rules.illegal_rewards(p)
                 infos[AGENTS[p]] = {"illegal_action": index}
                 done = True
@@ -205,6 +210,8 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         rew = {a: rewards[AGENTS.index(a)] for a in agents}
         if done:
             self.agents = []
+        if self.render_mode == "human":
+            self.render()
         return obs, rew, terms, truncs, infos
 
     def state(self) -> npt.NDArray[np.float32]:

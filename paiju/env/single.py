@@ -196,6 +196,7 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
         self._ready = False
         self._started = False
         self._last_net = 0.0
+        self._carry = 0.0
 
     @property
     def seat(self) -> str:
@@ -222,7 +223,10 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
         A hand that ends before the learner has a decision (another seat's 天胡 or 地胡 at
         Mazhan, about 1 hand in 300 from the North seat) is not an episode: the next hand of
         the sequence is dealt, and the learner's reward in each such hand is in
-        ``info["skipped"]`` (a list), so that an evaluation can count it.
+        ``info["skipped"]`` (a list), so that an evaluation can count it. In a match
+        (``match_hands``) a hand that ends before the learner's first decision is part of the
+        episode: its reward comes with the first step's, so the episode's rewards sum to the
+        learner's match score.
 
         Raises ``TypeError`` for a seed that is not an integer (a NumPy integer is taken)
         and ``ValueError`` for a negative one.
@@ -243,12 +247,15 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
             # its reward is reported, not lost, and the next hand of the sequence is dealt
             skipped.append(reward)
             self.table.reset()
+        self._carry = reward  # a match's hand that ended before the first decision
         self._ready = True
         self._started = True
         self._phi = self.reward_rules.potential(self.table, self.me)
         info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8)}
         if skipped:
             info["skipped"] = skipped
+        if self.render_mode == "human":
+            self.render()
         return self._obs(), info
 
     def _new_hand_rngs(self) -> None:
@@ -321,9 +328,9 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
             if rules.illegal == "raise":
                 raise ValueError(f"action {index} is not legal now")
             self._ready = False
-            reward = rules.illegal_rewards(0)[0]
+            reward, self._carry = rules.illegal_rewards(0)[0] + self._carry, 0.0
             return self._obs(), reward, True, False, {"illegal_action": index}
-        reward = 0.0
+        reward, self._carry = self._carry, 0.0
         nets = table.step(self.me, index)
         done = False
         if nets is not None:
@@ -345,6 +352,8 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
             self._ready = False
             info["score"] = table.scores[self.me]
             info["net"] = self._last_net  # the last hand's (the AEC environment's too)
+        if self.render_mode == "human":
+            self.render()
         return self._obs(), reward, done, False, info
 
     def _obs(self) -> npt.NDArray[np.float32]:

@@ -343,12 +343,17 @@ def test_an_opponent_that_breaks_the_contract_is_named() -> None:
 
 
 def test_the_gym_env_says_the_last_hands_net_at_the_end() -> None:
-    env = PaijuSingleEnv("mazhan")
+    """In a match, ``net`` is the last hand's (the engine's net for the learner's seat in
+    the final state) and ``score`` the match's."""
+    env = PaijuSingleEnv("mazhan", match_hands=3)
     env.reset(seed=2)
     done, info = False, dict[str, Any]()
     while not done:
         _o, _r, done, _t, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
-    assert info["net"] == info["score"] * 1.0  # one hand: its net is the score
+    table = env.table
+    last = table.rules.nets(table.state)[table.seat_of[env.me]]
+    assert info["net"] == last
+    assert info["score"] == table.scores[env.me]
     with pytest.raises(RuntimeError, match=r"the episode is over: call reset\(\)"):
         env.step(0)
 
@@ -369,3 +374,37 @@ def test_render_modes_ansi_and_human_pass_pettingzoos_render_test(
     assert isinstance(text.render(), str)
     with pytest.raises(ValueError, match="render_mode must be None, 'ansi' or 'human'"):
         module.env(render_mode="rgb_array")
+
+
+def test_a_slip_of_one_claimant_plays_nobodys_action() -> None:
+    """In a claim window with two claimants, a mistyped action of the second is refused
+    before the first's is played: the step is undone as a whole and can be sent again."""
+    env = mazhan_v0.parallel_env()
+    rng = np.random.default_rng(0)
+    for seed in range(40):
+        obs, _ = env.reset(seed=seed)
+        while env.agents:
+            deciders = [a for a in env.agents if obs[a]["action_mask"].any()]
+            acts = {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in deciders}
+            if len(deciders) >= 2:
+                slip = {**acts, deciders[1]: 999}
+                with pytest.raises(ValueError, match="outside the action space"):
+                    env.step(slip)
+                assert env.table.deciders() == [int(a[-1]) for a in deciders]
+                env.step(acts)  # the same step, sent right, plays
+                return
+            obs, *_ = env.step(acts)
+    pytest.fail("no claim window with two claimants in 40 hands")
+
+
+def test_a_match_hand_lost_before_the_learners_first_decision_counts() -> None:
+    """In a match, a hand that ends before the learner's first decision belongs to the
+    episode: its reward comes with the first step's, so the rewards sum to the score."""
+    for seed in range(100, 140):
+        env = PaijuSingleEnv("mazhan", match_hands=4)
+        env.reset(seed=seed)
+        total, done, info = 0.0, False, dict[str, Any]()
+        while not done:
+            _o, r, done, _t, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+            total += r
+        assert total == pytest.approx(info["score"] / 400)
