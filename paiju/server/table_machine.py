@@ -323,7 +323,9 @@ class TableMachine:
                 # a bot that gave its seat up for this person sits down again
                 back = self._displaced.pop(write.account, (seat, None))
                 self.seats[seat] = back[1] if back[0] == seat else None
+                self._seat_clocks()  # a seat is empty again: the clocks stand, bots may come
                 self._broadcast_table()
+                self._arm_fill()
             self._error(write.account, "already_seated", "you sit at another table already")
             self._changed()
             self._maybe_empty()
@@ -364,7 +366,8 @@ class TableMachine:
 
     def _send(self, account: int, frame: dict[str, Any], hold: bool = True) -> None:
         after = self._op if hold else 0
-        if hold and self._pending:
+        # behind the held frames too: sent now, it would overtake older ones still held
+        if hold and (self._pending or self._held):
             self._held.append((after, io.Send(account, frame, after)))
         else:
             self._out.append(io.Send(account, frame, after))

@@ -558,6 +558,29 @@ def test_a_table_waiting_for_players_runs_no_ready_clock_until_four_sit_there() 
     assert sim.last(1, "unseated")["why"] == "not_ready"
 
 
+def test_a_seat_claim_that_fails_leaves_no_clock_running_and_the_bots_come() -> None:
+    """A person's seat claim is still being written when the bots fill the table; it then
+    fails (they sit elsewhere): the seat is empty again, so the clocks stand, and a bot takes
+    the seat after the usual wait, so the table does not stall."""
+    ledger = Ledger()
+    elsewhere = Sim(MAZHAN, ledger=ledger, table_id=2)
+    elsewhere.join(3, "cy")  # cy sits at table 2 already
+    sim = Sim(MAZHAN, ledger=ledger, table_id=1)
+    sim.join(1, "ana")
+    sim.auto_store = False
+    sim.run(9.99)
+    sim.join(3, "cy")  # cy's seat claim is being written...
+    sim.run(0.02)  # ...when the bots come (the fill fires at 10 s)
+    sim.settle_storage()  # cy's claim fails: seat_taken
+    sim.auto_store = True
+    assert any(p is None for p in sim.machine.seats)
+    assert sim.last(1, "table")["ready_seconds"] is None  # the clock stands
+    sim.ready(1)
+    sim.run(10.5)  # the bots' wait
+    assert all(p is not None for p in sim.machine.seats)
+    assert sim.machine.phase == "live"
+
+
 def test_a_table_for_friends_runs_its_ready_clock_only_while_four_sit_there() -> None:
     """Friends gathering are not unseated for not confirming; once four sit there (friends
     or bots) the clock runs as at any table, and stands again when a seat empties."""
