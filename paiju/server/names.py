@@ -27,7 +27,7 @@ import icu
 
 from paiju.server.errors import ServerError
 
-__all__ = ["MAX_LENGTH", "MIN_LENGTH", "key", "lenient_key", "normalise"]
+__all__ = ["MAX_LENGTH", "MIN_LENGTH", "RESERVED", "key", "lenient_key", "normalise"]
 
 MIN_LENGTH = 2
 MAX_LENGTH = 20
@@ -39,6 +39,11 @@ _CHECKER.setChecks(
 )
 _CHECKER.setRestrictionLevel(icu.URestrictionLevel.HIGHLY_RESTRICTIVE)
 _IGNORABLE = icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT
+
+
+#: Names a person may not take: what the settlements and the ledger call the house, in the
+#: server's frames ("house") and on the page (系統), so that no row reads "house → house".
+RESERVED = ("house", "系統")
 
 
 def _bad(message: str) -> ServerError:
@@ -69,6 +74,10 @@ def normalise(raw: object) -> str:
     Traceback (most recent call last):
     ...
     paiju.server.errors.ServerError: a name may not mix scripts (such as Latin and Cyrillic)
+    >>> normalise("House")
+    Traceback (most recent call last):
+    ...
+    paiju.server.errors.ServerError: that name is the house's (it takes the fees): choose another
 
     Raises :class:`~paiju.server.errors.ServerError` ``bad_name`` (the message never quotes
     the input).
@@ -97,6 +106,8 @@ def normalise(raw: object) -> str:
         raise _bad("a name may not mix digits of different scripts")
     if spoof:
         raise _bad("a name may not mix scripts (such as Latin and Cyrillic)")
+    if key(name) in _RESERVED_KEYS:
+        raise _bad("that name is the house's (it takes the fees): choose another")
     return name
 
 
@@ -123,3 +134,6 @@ def lenient_key(raw: str) -> str:
     text = unicodedata.normalize("NFKC", raw[:400])
     text = "".join(ch for ch in text if ch == " " or not _invisible(ch)).strip()
     return key(text[:80])
+
+
+_RESERVED_KEYS = frozenset(key(n) for n in RESERVED)

@@ -43,6 +43,15 @@ def test_five_spellings_of_admin_are_one_name(base: str) -> None:
     assert r.status_code == 400 and error_of(r)["code"] == "bad_name"
 
 
+def test_nobody_may_be_called_the_house(base: str) -> None:
+    """The settlements and the ledger call the house "house" (系統 on the page): a person
+    of that name would read as the house ("house → house")."""
+    for spelling in ["house", "House", "HOUSE", "ｈｏｕｓｅ", "系統"]:
+        r = try_register(base, spelling)
+        assert r.status_code == 400 and error_of(r)["code"] == "bad_name", spelling
+        assert "house" in error_of(r)["message"]
+
+
 def test_a_trailing_newline_or_an_invisible_name_is_refused(base: str) -> None:
     register(base, "trailnl")
     for attack in ["trailnl\n", "trailnl ", " trailnl", "ㅤㅤ", "ana\u200bbo", "a\u202eb", "x"]:
