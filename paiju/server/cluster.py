@@ -172,7 +172,9 @@ class Cluster:
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._seated: dict[int, set[int]] = {}
-        self._pending: dict[int, str] = {}  # account → the process a join was sent to
+        # account → the process a join was sent to, and that join's own mark (a refusal
+        # clears only the join it answers, not one sent since)
+        self._pending: dict[int, tuple[str, str]] = {}
         self._ticks = 0
         hub.on_changed = self.table_changed
         hub.on_lost = self._forget
@@ -308,7 +310,7 @@ class Cluster:
                 return
             pending = self._pending.get(account_id)
             if pending is not None:  # a join went to that process: keep the order
-                self._forward(pending, account_id, name, data)
+                self._forward(pending[0], account_id, name, data)
                 return
             raise ServerError("not_seated", "join a room first")
         self._pending.pop(account_id, None)
@@ -339,6 +341,13 @@ class Cluster:
              "message": message},
         )  # fmt: skip
 
+    def _forward_join(self, pid: str, account_id: int, name: str, data: dict[str, Any]) -> None:
+        """Send a join to the process that holds the table, marked so that its refusal, if
+        any, is matched to it (:meth:`_receive`)."""
+        mark = uuid.uuid4().hex[:12]
+        self._pending[account_id] = (pid, mark)
+        self._forward(pid, account_id, name, {**data, "_join": mark})
+
     async def _matchmake(self, account_id: int, name: str, message: Join) -> None:
         """Seat a player: at a table waiting for players anywhere in the world (the seat is
         reserved in one atomic step, so no lock is held), else at a new table here. One
@@ -366,8 +375,8 @@ class Cluster:
                     await self.redis.delete(joining)
                 raise unknown_code(message.code)
             if holder != self.pid:
-                self._pending[account_id] = holder
-                self._forward(holder, account_id, name, {**message.model_dump(), "_table": found})
+                data = {**message.model_dump(), "_table": found}
+                self._forward_join(holder, account_id, name, data)
                 return
             await self._join_here(account_id, name, message, found, joining)
             return
@@ -376,9 +385,8 @@ class Cluster:
         )
         owner = _text(owner)
         if owner is not None and owner != self.pid:
-            self._pending[account_id] = owner
             data = {**message.model_dump(), "_table": int(_text(tid) or 0)}
-            self._forward(owner, account_id, name, data)
+            self._forward_join(owner, account_id, name, data)
             return
         table = int(_text(tid) or 0) or None
         await self._join_here(account_id, name, message, table, joining)
@@ -423,8 +431,8 @@ class Cluster:
             if conn is not None:
                 conn.send_bytes(orjson.dumps(payload["message"]))
             return
-        if payload.get("kind") == "join_failed":  # the join this process sent there failed
-            if self._pending.get(account) == payload.get("from"):
+        if payload.get("kind") == "join_failed":  # a join this process sent there failed
+            if self._pending.get(account) == (payload.get("from"), payload.get("join")):
                 del self._pending[account]  # so later messages are answered here again
             return
         if payload.get("kind") != "client":
@@ -445,6 +453,7 @@ class Cluster:
                 runner.feed(io.Disconnect(account))
             return
         table = data.pop("_table", None)
+        mark = data.pop("_join", None)
         try:
             message = CLIENT.validate_python(data)
             if isinstance(message, Join) and runner is None:
@@ -456,7 +465,8 @@ class Cluster:
         except ServerError as err:
             self.hub.deliver(account, {"type": "error", "code": err.code, "message": err.message})
             if kind == "join" and runner is None:  # told after the error, in order
-                self.publish(source, {"kind": "join_failed", "account": account, "from": self.pid})
+                failed = {"kind": "join_failed", "account": account, "from": self.pid}
+                self.publish(source, {**failed, "join": mark})
         finally:
             if kind == "join":
                 with contextlib.suppress(Exception):
