@@ -222,12 +222,19 @@ function Payments({
   );
 }
 
+/** One line of the points table: who paid whom the net, and the two amounts it nets where
+ *  money went both ways (else null). */
+export interface NetPair {
+  from: string;
+  to: string;
+  amount: number;
+  gross: [number, number] | null;
+}
+
 /** A hand's movements (fee apart) as one line per pair of sides: who paid whom the net, and,
  *  where money went both ways (a payment one way, the U settlement back, or the house paying
  *  for one bot and paid for another), the two amounts it nets. */
-export function netPairs(
-  moves: Move[],
-): { from: string; to: string; amount: number; gross: [number, number] | null }[] {
+export function netPairs(moves: Move[]): NetPair[] {
   const pairs = new Map<string, { a: string; b: string; ab: number; ba: number }>();
   for (const m of moves) {
     const [a, b] = m.from < m.to ? [m.from, m.to] : [m.to, m.from];
@@ -237,7 +244,7 @@ export function netPairs(
     else p.ba += m.amount;
     pairs.set(key, p);
   }
-  const out: { from: string; to: string; amount: number; gross: [number, number] | null }[] = [];
+  const out: NetPair[] = [];
   for (const p of pairs.values()) {
     const net = p.ab - p.ba;
     if (net === 0 && !p.ab) continue;

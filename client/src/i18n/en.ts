@@ -272,9 +272,9 @@ export const en: Table = {
     chongNote:
       "After the 8 tricks the 8 stock cards are turned up one by one. A card next to a leading card a player won to the table (its top, second or bottom card, in a ring of its suit) scores for that player, joins their table and lets them draw again; a card nobody can use is dead.",
     penaltyZongbai:
-      "spent {card} in trick {trick}, and the Hundred Myriads later won to the table (the Thousand and the Myriad Myriads are kept back to stop it; whoever lets it through pays part of the others' losses)",
+      "spent {card} in trick {trick}, and the Hundred Myriads later won to the table (the Thousand and the Myriad Myriads are kept back to stop it; in the full rules whoever lets it through pays part of the others' losses)",
     penaltyZongzhuang:
-      "could capture the banker's card with {card} in trick {trick} but played face down, and the banker then won a top card to the table (letting the banker win pays part of the losses)",
+      "could capture the banker's card with {card} in trick {trick} but played face down, and the banker then won a top card to the table (in the full rules, letting the banker win pays part of the losses)",
     penaltiesNote:
       "Recorded only: these breaches of play cost nothing in this version of the rules.",
     chong: "Kai chong (stock draws)",
