@@ -205,6 +205,16 @@ describe("who comes and goes at a table for friends", () => {
 describe("the ready clock for a new player", () => {
   afterEach(() => vi.restoreAllMocks());
 
+  it("counts down on the table bar's Ready while the clock runs, not while it stands", () => {
+    act(() => sitDown(Date.now()));
+    const { container } = render(<TableScreen />);
+    expect(container.querySelector("#ready")?.textContent).toMatch(/準備（(19|20) 秒）/);
+    act(() => {
+      handle(tableFrame({ E: person("a", true), S: person("me"), W: null, N: null }));
+    });
+    expect(container.querySelector("#ready")?.textContent).toBe("準備");
+  });
+
   it("puts a Ready button in the guide's note; the guide stays open, Escape closes it", () => {
     const sent = vi.spyOn(socket, "send").mockReturnValue(true);
     act(() => sitDown(Date.now()));

@@ -330,6 +330,24 @@ function NextHandButton({ deadline }: { deadline: number | null }): JSX.Element 
   );
 }
 
+/** The table bar's Ready, with the time left to confirm while the clock runs. */
+function BarReadyButton({ deadline }: { deadline: number | null }): JSX.Element {
+  const now = useNow(deadline !== null);
+  const left = secondsLeft(deadline, now);
+  return (
+    <button
+      type="button"
+      class={`primary${left !== null && left <= 5 ? " urgent" : ""}`}
+      id="ready"
+      data-action="ready"
+      data-ready-left={left ?? undefined}
+      onClick={() => ready()}
+    >
+      {left !== null ? t("readyIn", { n: left }) : t("ready")}
+    </button>
+  );
+}
+
 /** Unseated for not confirming the next hand in time: a notice that stays, with a seat at
  *  the same kind of table (the same room; alone with bots at the same level if it was) and
  *  the way back to the lobby. */
@@ -598,17 +616,7 @@ export function TableScreen(): JSX.Element {
             <span>{t("tuoguan")}</span>
           </label>
         ) : null}
-        {canReady ? (
-          <button
-            type="button"
-            class="primary"
-            id="ready"
-            data-action="ready"
-            onClick={() => ready()}
-          >
-            {t("ready")}
-          </button>
-        ) : null}
+        {canReady ? <BarReadyButton deadline={ts?.readyDeadline ?? null} /> : null}
         <button type="button" class="ghost" id="leave" data-action="leave" onClick={askLeave}>
           {seated.value ? t("leave") : t("back")}
         </button>
