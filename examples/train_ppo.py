@@ -138,20 +138,26 @@ def evaluate(model: Any, deals: int, seed: int, lookahead: bool) -> dict[str, An
     wins = hands = 0
     for d in range(deals):
         total = 0.0
+        played = 0
         for env in envs.values():
-            obs, _ = env.reset(seed=seed + d)
+            obs, info = env.reset(seed=seed + d)
+            # hands that ended before the policy's first decision (a 天胡 or 地胡) count too
+            for reward in info.get("skipped", []):
+                total += reward / env.reward_rules.scale
+                played += 1
             done = False
             while not done:
                 action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
                 obs, _r, done, _t, _i = env.step(int(action))
             net = env.table.scores[env.me]
             total += net
-            hands += 1
+            played += 1
             result = env.table.state.result
             wins += (
                 result.winner is not None and result.winner.number - 1 == env.table.seat_of[env.me]
             )
-        per_deal.append(total / 4)
+        hands += played
+        per_deal.append(total / played)
     return summarize(per_deal, wins, hands)
 
 
