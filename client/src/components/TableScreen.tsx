@@ -4,7 +4,7 @@ import { batch } from "@preact/signals";
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { SEATS } from "../game/seats";
-import { levelName, roomName, t, windName } from "../i18n";
+import { levelName, roomName, t, type UiKey, windName } from "../i18n";
 import type {
   MadiaoResult,
   MadiaoView,
@@ -313,37 +313,31 @@ export function ReadyNote(): JSX.Element | null {
   );
 }
 
-/** The settlement's Ready button, with the time left to press it. */
-function NextHandButton({ deadline }: { deadline: number | null }): JSX.Element {
+/** A Ready button with the time left to press it while the clock runs (the settlement's,
+ *  which confirms the next hand, and the table bar's). */
+function ReadyButton({
+  deadline,
+  next,
+}: {
+  deadline: number | null;
+  /** The settlement's: "Ready for the next hand", and it closes the settlement. */
+  next?: boolean;
+}): JSX.Element {
   const now = useNow(deadline !== null);
   const left = secondsLeft(deadline, now);
+  const [plain, counting]: [UiKey, UiKey] = next
+    ? ["nextHand", "nextHandIn"]
+    : ["ready", "readyIn"];
   return (
     <button
       type="button"
       class={`primary${left !== null && left <= 5 ? " urgent" : ""}`}
+      id={next ? undefined : "ready"}
       data-action="ready"
       data-ready-left={left ?? undefined}
-      onClick={() => readyNext()}
+      onClick={() => (next ? readyNext() : ready())}
     >
-      {left !== null ? t("nextHandIn", { n: left }) : t("nextHand")}
-    </button>
-  );
-}
-
-/** The table bar's Ready, with the time left to confirm while the clock runs. */
-function BarReadyButton({ deadline }: { deadline: number | null }): JSX.Element {
-  const now = useNow(deadline !== null);
-  const left = secondsLeft(deadline, now);
-  return (
-    <button
-      type="button"
-      class={`primary${left !== null && left <= 5 ? " urgent" : ""}`}
-      id="ready"
-      data-action="ready"
-      data-ready-left={left ?? undefined}
-      onClick={() => ready()}
-    >
-      {left !== null ? t("readyIn", { n: left }) : t("ready")}
+      {left !== null ? t(counting, { n: left }) : t(plain)}
     </button>
   );
 }
@@ -508,7 +502,7 @@ function SettlementPanel(): JSX.Element | null {
           {t("leave")}
         </button>
         {seated.value ? (
-          <NextHandButton deadline={tableState.value?.readyDeadline ?? null} />
+          <ReadyButton deadline={tableState.value?.readyDeadline ?? null} next />
         ) : null}
       </div>
     </section>
@@ -616,7 +610,7 @@ export function TableScreen(): JSX.Element {
             <span>{t("tuoguan")}</span>
           </label>
         ) : null}
-        {canReady ? <BarReadyButton deadline={ts?.readyDeadline ?? null} /> : null}
+        {canReady ? <ReadyButton deadline={ts?.readyDeadline ?? null} /> : null}
         <button type="button" class="ghost" id="leave" data-action="leave" onClick={askLeave}>
           {seated.value ? t("leave") : t("back")}
         </button>
