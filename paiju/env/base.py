@@ -213,6 +213,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         )  # fmt: skip
         self.metadata = {**PaijuAECEnv.metadata, "name": f"paiju_{game}_v0"}
         self.render_mode = check_render_mode(render_mode)
+        self._human = render_mode == "human"  # printed at every reset and step
         self.copy_obs = check_flag(copy_obs, "copy_obs")
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
@@ -280,7 +281,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self._phi = {}
         self._live = True
         self._select()
-        if self.render_mode == "human":
+        if self._human:
             self.render()
 
     def _select(self) -> None:
@@ -412,7 +413,7 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
             self._select()
         else:
             self._end_hand(nets)
-        if self.render_mode == "human":
+        if self._human:
             self.render()
         if self._dirty:
             self._accumulate_rewards()

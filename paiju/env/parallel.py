@@ -76,6 +76,7 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         )  # fmt: skip
         self.metadata = {**PaijuParallelEnv.metadata, "name": f"paiju_{game}_parallel_v0"}
         self.render_mode = check_render_mode(render_mode)
+        self._human = render_mode == "human"  # printed at every reset and step
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         n = self.table.spec.n_actions
@@ -110,7 +111,7 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         self._phi = {}
         rewards = [0.0] * 4
         self._shape(rewards)
-        if self.render_mode == "human":
+        if self._human:
             self.render()
         return self._observations(), {a: {} for a in AGENTS}
 
@@ -210,7 +211,7 @@ class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
         rew = {a: rewards[AGENTS.index(a)] for a in agents}
         if done:
             self.agents = []
-        if self.render_mode == "human":
+        if self._human:
             self.render()
         return obs, rew, terms, truncs, infos
 

@@ -188,6 +188,7 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
         # the learner is the player sitting at a fixed seat (hands) or player 0 (rotation)
         self.me = 0 if seat == "rotate" or match_hands is not None else _SEATS.index(seat)
         self.render_mode = check_render_mode(render_mode)
+        self._human = render_mode == "human"  # printed at every reset and step
         self.observation_space = spaces.Box(-np.inf, np.inf, self.table.obs_shape, np.float32)
         self.action_space: spaces.Discrete = spaces.Discrete(spec.n_actions)  # type: ignore[assignment]
         self._rules = spec.rules
@@ -254,7 +255,7 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
         info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8)}
         if skipped:
             info["skipped"] = skipped
-        if self.render_mode == "human":
+        if self._human:
             self.render()
         return self._obs(), info
 
@@ -352,7 +353,7 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
             self._ready = False
             info["score"] = table.scores[self.me]
             info["net"] = self._last_net  # the last hand's (the AEC environment's too)
-        if self.render_mode == "human":
+        if self._human:
             self.render()
         return self._obs(), reward, done, False, info
 
