@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
@@ -84,6 +85,30 @@ def sit_down(ws: WebSocketTestSession, room: str) -> str:
     return seat
 
 
+#: How long a test waits for one frame: far beyond any answer on a loaded machine, and well
+#: under pytest's own timeout, so that a frame that never comes fails with what was seen.
+FRAME_WAIT = 120.0
+
+
+def _receive(ws: WebSocketTestSession, seen: list[str]) -> dict[str, Any]:
+    """The next frame, or an AssertionError naming the frames seen since the last wait began
+    (a lost answer fails here, with its context, instead of hanging until pytest's timeout)."""
+
+    async def bounded() -> Any:
+        with anyio.fail_after(FRAME_WAIT):
+            return await ws._send_rx.receive()
+
+    try:
+        message = ws.portal.call(bounded)
+    except TimeoutError:
+        last = seen[-40:]
+        raise AssertionError(f"no frame in {FRAME_WAIT:.0f} s; the last frames: {last}") from None
+    ws._raise_on_close(message)
+    text = message.get("text") or message["bytes"].decode("utf-8")
+    frame: dict[str, Any] = json.loads(text)
+    return frame
+
+
 def until(
     ws: WebSocketTestSession,
     kinds: set[str],
@@ -92,9 +117,11 @@ def until(
 ) -> dict[str, Any]:
     """Read frames until one of ``kinds`` (each checked against the protocol's models);
     with ``play``, answer every view with its last legal action (a pass, or the last
-    discard)."""
+    discard). A wait of :data:`FRAME_WAIT` for any frame fails the test."""
+    seen: list[str] = []
     while True:
-        m: dict[str, Any] = ws.receive_json()
+        m = _receive(ws, seen)
+        seen.append(m["type"] if m["type"] != "error" else f"error:{m.get('code')}")
         SERVER.validate_python(m)
         if log is not None:
             log.append(m)
