@@ -278,8 +278,8 @@ def _madiao_chong(args: argparse.Namespace) -> int:
 def _simulate(args: argparse.Namespace) -> int:
     from paiju.simulate import parse_bots, simulate
 
-    if args.games < 0:
-        _fail(f"--games must be 0 or more, got {args.games}")
+    if args.games < 1:
+        _fail(f"--games must be 1 or more, got {args.games}")
     try:
         names = parse_bots(args.game, args.bots)
     except ValueError as err:
@@ -291,7 +291,7 @@ def _simulate(args: argparse.Namespace) -> int:
         except OSError as err:
             _fail(f"cannot write {args.out}: {err.strerror}")
     try:
-        if sys.stderr.isatty() and args.games > 0:
+        if sys.stderr.isatty():
             from rich.progress import Progress
 
             with Progress(transient=True) as bar:

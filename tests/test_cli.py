@@ -239,6 +239,14 @@ def test_a_negative_seed_is_refused(command: str) -> None:
 
 
 @pytest.mark.parametrize("command", ["simulate", "arena"])
+@pytest.mark.parametrize("games", ["0", "-3"])
+def test_no_hands_to_play_is_refused(command: str, games: str) -> None:
+    proc = run(command, "mazhan", "--games", games)
+    assert proc.returncode != 0 and proc.stdout == b""
+    assert f"--games must be 1 or more, got {games}" in proc.stderr.decode()
+
+
+@pytest.mark.parametrize("command", ["simulate", "arena"])
 def test_help_names_every_bot_and_each_games_default(command: str) -> None:
     text = " ".join(run(command, "--help").stdout.decode().split())
     assert "mazhan: expert, greedy (default), random, strong" in text
