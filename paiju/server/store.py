@@ -294,7 +294,16 @@ class Store:
             return {i: int(b) for i, b in rows}
 
     def names_of(self, account_ids: Sequence[int]) -> list[str]:
-        """The names of these accounts, in the order given (unknown ids left out)."""
+        """The names of these accounts, in the order given (unknown ids left out).
+
+        >>> from paiju.server.db import make_engine, make_sessions, migrate
+        >>> engine = make_engine("sqlite://"); migrate(engine)
+        >>> store = Store(make_sessions(engine), writer="w1")
+        >>> with store.sessions.begin() as s:
+        ...     ids = [ledger.new_account(s, n, "", 1000).id for n in ("ana", "bo")]
+        >>> store.names_of([ids[1], 999, ids[0]])
+        ['bo', 'ana']
+        """
         with self.sessions() as s:
             rows = s.execute(
                 sa.select(Account.id, Account.name).where(Account.id.in_(list(account_ids)))

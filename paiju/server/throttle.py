@@ -214,6 +214,17 @@ class Throttle:
         its limits (``GET /api/invite/{code}`` needs no account).
 
         Raises :class:`Throttled`.
+
+        >>> import asyncio
+        >>> from pathlib import Path
+        >>> from paiju.server.config import Settings
+        >>> t = Throttle(Settings(data_dir=Path("."), invite_limits_address="1/minute"))
+        >>> asyncio.run(t.invite("10.0.0.1"))
+        >>> try:
+        ...     asyncio.run(t.invite("10.0.0.1"))
+        ... except Throttled as refused:
+        ...     print(refused.message)
+        too many invitations from your address; try again in 60 s
         """
         await self._take(self.invite_limits, ("invite-addr", _id(address)), "invitations")
 
