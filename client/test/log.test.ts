@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { logLine } from "../src/components/MoveLog";
-import { entriesOf } from "../src/game/log";
+import { entriesOf, type LogEntry } from "../src/game/log";
 import { setLang } from "../src/i18n";
 import type { GameEvent } from "../src/protocol";
 
@@ -43,6 +43,26 @@ describe("the move log", () => {
     expect(entries.map((e) => e.kind)).toEqual(["fa", "mie", "chong"]);
     expect(logLine(entries[1] as (typeof entries)[number])).not.toContain("null");
     expect(logLine(entries[2] as (typeof entries)[number])).toContain("+2");
+  });
+
+  it("says a 開沖 draw as a sentence: who turned up what, and who scored", () => {
+    setLang("en");
+    const [chong, claim, dead] = entriesOf(
+      [
+        { kind: "chong", seat: "S", card: "2c", detail: "1" },
+        { kind: "claim", seat: "W", card: "9t", detail: "2" },
+        { kind: "dead", seat: "N", card: "3s", detail: "" },
+      ],
+      1,
+      1,
+    );
+    expect(logLine(chong as LogEntry)).toBe("South turns up 2 Coins from the stock: +1");
+    expect(logLine(claim as LogEntry)).toBe("West claims Ninety Myriads from the stock: +2");
+    expect(logLine(dead as LogEntry)).toBe(
+      "North turns up 3 Strings from the stock: nobody scores",
+    );
+    setLang("zh");
+    expect(logLine(chong as LogEntry)).toBe("南 開沖 二文：+1");
   });
 
   it("leaves out what a player would not follow (another seat's hidden draw)", () => {

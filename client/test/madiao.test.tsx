@@ -2,7 +2,7 @@ import { fireEvent, render, screen } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
 import { Card, cardShortEn } from "../src/components/Card";
 import { MadiaoTable } from "../src/components/Madiao";
-import { setLang } from "../src/i18n";
+import { setLang, TABLES } from "../src/i18n";
 import type { Seat, SeatInfo } from "../src/protocol";
 import { trickView } from "./fixtures/madiao";
 
@@ -42,7 +42,10 @@ describe("the Ma Diao table", () => {
     const mine = container.querySelector('.my-area .face-down [data-card="7c"]');
     expect(mine).not.toBeNull();
     const south = container.querySelector('.seat-area[data-seat="S"] .face-down');
-    expect(south?.querySelectorAll(".card.back")).toHaveLength(2);
+    // another seat's: one back and the count (a row of backs wrapped on a phone)
+    expect(south?.querySelectorAll(".card.back")).toHaveLength(1);
+    expect(south?.querySelector(".face-down-count")?.textContent).toBe("×2");
+    expect(south?.getAttribute("aria-label")).toContain("2");
   });
 
   it("plays a card with one legal action at once, and asks when it has two", () => {
@@ -71,15 +74,33 @@ describe("a card in English", () => {
   it("carries a short English label at its foot; in Chinese only the glyphs", () => {
     setLang("en");
     const { container, rerender } = render(<Card code="4t" size="lg" />);
-    expect(container.querySelector(".card-en")?.textContent).toBe("40 My");
+    expect(container.querySelector(".card-en")?.textContent).toBe("Forty");
+    expect(cardShortEn("4m")).toBe("4 Myr");
     expect(cardShortEn("0c")).toBe("Empty");
     expect(cardShortEn("hc")).toBe("½ Coin");
-    expect(cardShortEn("wt")).toBe("10k My");
+    expect(cardShortEn("wt")).toBe("Myr²");
     expect(cardShortEn("9s")).toBe("9 Str");
     expect(cardShortEn("1c")).toBe("1 Coin");
     setLang("zh");
     rerender(<Card code="4t" size="lg" />);
     expect(container.querySelector(".card-en")).toBeNull();
+  });
+
+  it("names each of the 40 cards differently, in 7 characters at most", () => {
+    const codes = Object.keys(TABLES.en.cards).filter((c) =>
+      /^[wqb2-9]t$|^[1-9][ms]$|^[0h1-9]c$/.test(c),
+    );
+    expect(codes).toHaveLength(40);
+    const shorts = codes.map(cardShortEn);
+    expect(new Set(shorts).size).toBe(40);
+    for (const s of shorts) expect([...s].length).toBeLessThanOrEqual(7);
+  });
+
+  it("shows the card's name at the foot of a small card too (a phone has no tooltip)", () => {
+    setLang("en");
+    const { container } = render(<Card code="9t" size="sm" />);
+    expect(container.querySelector(".card-en")?.textContent).toBe("Ninety");
+    setLang("zh");
   });
 });
 

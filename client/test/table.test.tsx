@@ -118,6 +118,14 @@ describe("a bot's name", () => {
       seatName({ ...bot, name: "a（高級）", bot: false, tuoguan: false, connected: true }),
     ).toBe("a（高級）");
   });
+
+  it("is romanised first on an English page (Xiayu 夏雨); a player's name is never changed", () => {
+    const bot = { name: "夏雨（高級）", bot: true, level: "hard" as const, ready: true };
+    const seat = { ...bot, tuoguan: false, connected: true };
+    expect(seatName(seat, "en")).toBe("Xiayu 夏雨");
+    expect(seatName(seat, "zh")).toBe("夏雨");
+    expect(seatName({ ...seat, name: "夏雨", bot: false }, "en")).toBe("夏雨");
+  });
 });
 
 describe("a table for friends", () => {

@@ -133,10 +133,26 @@ def _name_zh(suit: Suit, rank: int) -> str:
     return f"{_NUM[9 - rank]}文"
 
 
+#: The 十字 suit's faces in words, as its top three are named ("Ninety Myriads" next to
+#: "Hundred Myriads"), so that 九十萬 never reads like 九萬 ("9 Myriads") of the 萬 suit.
+_SHI_EN = (
+    "Twenty",
+    "Thirty",
+    "Forty",
+    "Fifty",
+    "Sixty",
+    "Seventy",
+    "Eighty",
+    "Ninety",
+    "Hundred",
+    "Thousand",
+    "Myriad",
+)
+
+
 def _name_en(suit: Suit, rank: int) -> str:
     if suit is Suit.SHI:
-        named = {11: "Myriad Myriads", 10: "Thousand Myriads", 9: "Hundred Myriads"}
-        return named.get(rank) or f"{rank + 1}0 Myriads"
+        return f"{_SHI_EN[rank - 1]} Myriads"
     if suit is Suit.WAN:
         return "1 Myriad" if rank == 1 else f"{rank} Myriads"
     if suit is Suit.SUO:

@@ -179,6 +179,8 @@ _BONUS_ROLES_EN = {Role.SHANG: "top card", Role.JIAN: "second card", Role.JI: "b
 #: 雌突 (八萬, 六萬, 五萬) and 公突 (百老 大公突, 九十 小公突), for the 突 module (§3.5).
 CI_TU = frozenset(ALL_CARDS[i] for i in (18, 16, 15))
 NINETY = ALL_CARDS[7]
+#: The 雌突 cards as an English bonus line names them.
+_TU_EN = "tu card (8, 6 or 5 Myriads)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,22 +318,45 @@ def _bailao(
     if holder is seat:
         on_table = zhengben and BAILAO in table[i]
         if on_table and tu and opts.tu == "q" and NINETY in hand and hand >= CI_TU:
-            items.append(Bonus("全突大活", "大活百 with 九十 and every 雌突 (突, [Q])", 30))
+            items.append(
+                Bonus(
+                    "全突大活",
+                    "Hundred Myriads won to the table, 2+ tricks, with Ninety Myriads"
+                    " and all three tu cards (8, 6, 5 Myriads) ([Q])",
+                    30,
+                )
+            )
         elif on_table and tu:
             zhu = 10 if opts.tu == "q" else 2 * opts.dahuobai
-            items.append(Bonus("大活百突", "大活百 with a 雌突 (突)", zhu))
+            items.append(
+                Bonus(
+                    "大活百突", f"Hundred Myriads won to the table, 2+ tricks, with a {_TU_EN}", zhu
+                )
+            )
         elif on_table:
-            items.append(Bonus("大活百", "百老 won to the table, 正本", opts.dahuobai))
+            items.append(
+                Bonus("大活百", "Hundred Myriads won to the table, 2+ tricks", opts.dahuobai)
+            )
         elif zhengben and tu and opts.tu == "m":
-            items.append(Bonus("小活百突", "小活百 with a 雌突 (突, [M])", 4))
+            items.append(
+                Bonus(
+                    "小活百突",
+                    f"Hundred Myriads held, 2+ tricks, not on the table, with a {_TU_EN} ([M])",
+                    4,
+                )
+            )
         elif zhengben:
-            items.append(Bonus("小活百", "百老 held, 正本, not on the table", 2))
+            items.append(Bonus("小活百", "Hundred Myriads held, 2+ tricks, not on the table", 2))
         elif tu and opts.tu == "m":
-            items.append(Bonus("死百突", "死百 with a 雌突 (突, [M])", 2))
+            items.append(
+                Bonus("死百突", f"Hundred Myriads held, under 2 tricks, with a {_TU_EN} ([M])", 2)
+            )
         else:
-            items.append(Bonus("死百", "百老 held, not 正本", 1))
+            items.append(Bonus("死百", "Hundred Myriads held, under 2 tricks", 1))
     elif tu and zhengben and NINETY in hand:
-        items.append(Bonus("小突", "九十 with a 雌突 (突)", 2 if opts.tu == "q" else 1))
+        items.append(
+            Bonus("小突", f"Ninety Myriads with a {_TU_EN}, 2+ tricks", 2 if opts.tu == "q" else 1)
+        )
     return items
 
 

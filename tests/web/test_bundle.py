@@ -38,3 +38,16 @@ def test_the_server_serves_the_bundle() -> None:
             if "/static/assets/" in line:
                 path = next(p for p in line.split('"') if p.startswith("/static/assets/"))
                 assert client.get(path).status_code == 200, path
+
+
+def test_the_client_romanises_every_house_bot() -> None:
+    """An English page names a bot "Xiayu 夏雨": the client's table (SeatBadge.tsx's
+    BOT_ROMAN) must hold every name the server gives its bots, or a bot shows untranslated."""
+    import re
+
+    from paiju.server.table_machine import BOT_NAMES
+
+    source = (ROOT / "client" / "src" / "components" / "SeatBadge.tsx").read_text("utf-8")
+    block = source[source.index("BOT_ROMAN") :].split("};", 1)[0]
+    romanised = dict(re.findall(r'(\S+): "([A-Za-z]+)"', block))
+    assert sorted(romanised) == sorted(BOT_NAMES)

@@ -8,19 +8,38 @@ export const RED_CARDS = new Set(["wt", "qt", "bt", "9m", "8m", "9s", "8s", "0c"
 
 const SUIT_CLASS: Record<string, string> = { t: "suit-t", m: "suit-m", s: "suit-s", c: "suit-c" };
 
-/** A card's English name made short enough for the card's foot: "40 My", "9 Str", "3 Coin",
- *  "½ Coin" (the words of en.ts's card names, abbreviated). */
+/** The short English words of the suits whose faces are numbered. */
+const SUIT_SHORT_EN: Record<string, string> = { m: "Myr", s: "Str", c: "Coin" };
+
+/** The 十字 suit (tens of myriads) is named in words, as en.ts names it ("Ninety Myriads"),
+ *  so that 九十萬 ("Ninety") never reads like 九萬 ("9 Myr"); the two top coins are named. */
+const NAMED_SHORT_EN: Record<string, string> = {
+  wt: "Myr²",
+  qt: "Thous.",
+  bt: "Hund.",
+  "9t": "Ninety",
+  "8t": "Eighty",
+  "7t": "Seventy",
+  "6t": "Sixty",
+  "5t": "Fifty",
+  "4t": "Forty",
+  "3t": "Thirty",
+  "2t": "Twenty",
+  "0c": "Empty",
+  hc: "½ Coin",
+};
+
+/** A card's English name made short enough for the card's foot (7 characters at most):
+ *  "Ninety" (九十萬), "9 Myr" (九萬), "9 Str", "3 Coin", "Hund." (百萬), "Myr²" (萬萬,
+ *  "Myriad Myriads"): the words of en.ts's card names, abbreviated.
+ *
+ *  @example cardShortEn("4t") === "Forty" && cardShortEn("4m") === "4 Myr"
+ */
 export function cardShortEn(code: string): string {
-  const name = TABLES.en.cards[code as keyof typeof TABLES.en.cards] ?? code;
-  return name
-    .replace(/^Myriad Myriads$/, "10k My")
-    .replace(/^Thousand /, "1000 ")
-    .replace(/^Hundred /, "100 ")
-    .replace(/^Empty Coin$/, "Empty")
-    .replace(/^Half /, "½ ")
-    .replace(/\bMyriads?\b/, "My")
-    .replace(/\bStrings?\b/, "Str")
-    .replace(/\bCoins\b/, "Coin");
+  const named = NAMED_SHORT_EN[code];
+  if (named) return named;
+  const [face, suit] = [code[0] ?? "", code[1] ?? ""];
+  return `${face} ${SUIT_SHORT_EN[suit] ?? suit}`;
 }
 
 export interface CardProps {
@@ -44,9 +63,9 @@ export function Card({ code, size = "md", class: extra, label }: CardProps): JSX
   }
   const glyphs = [...(TABLES.zh.cards[code as keyof typeof TABLES.zh.cards] ?? code)];
   const name = cardName(code);
-  // in English a small label at the foot names the card (a tap plays it: no tooltip to
-  // read on a phone); too small to read on the smallest cards, which keep the tooltip
-  const en = lang.value === "en" && size !== "sm";
+  // in English a label at the foot names the card at every size (no tooltip to read on a
+  // phone); a small card is widened a little in English to carry it (styles.css)
+  const en = lang.value === "en";
   return (
     <span
       class={`card card-${size} ${SUIT_CLASS[code[1] ?? ""] ?? ""}${RED_CARDS.has(code) ? " red" : ""}${en ? " has-en" : ""}${extra ? ` ${extra}` : ""}`}
@@ -61,7 +80,7 @@ export function Card({ code, size = "md", class: extra, label }: CardProps): JSX
         ))}
       </span>
       {en ? (
-        <span class="card-en" aria-hidden="true">
+        <span class={`card-en${cardShortEn(code).length > 6 ? " long" : ""}`} aria-hidden="true">
           {cardShortEn(code)}
         </span>
       ) : null}

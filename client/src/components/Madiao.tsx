@@ -7,7 +7,7 @@ import { actionName, cardName, t, windName } from "../i18n";
 import type { MadiaoAction, MadiaoView, Seat, SeatInfo } from "../protocol";
 import { Card, CardButton } from "./Card";
 import { Countdown, clockOf, type TableClock } from "./Clock";
-import { useTurnFocus } from "./hooks";
+import { hasFinePointer, useTurnFocus } from "./hooks";
 import { SeatBadge } from "./SeatBadge";
 
 export interface MadiaoTableProps {
@@ -55,9 +55,17 @@ function SeatCards({ view, seat }: { view: MadiaoView; seat: Seat }): JSX.Elemen
           aria-label={t("faceDownCount", { n: s.face_down })}
         >
           <span class="meld-label">{t("faceDown")}</span>
-          {own && s.face_down_cards
-            ? s.face_down_cards.map((c) => <Card key={c} code={c} size="sm" class="mie" />)
-            : Array.from({ length: s.face_down }, (_, i) => <Card key={i} code={null} size="sm" />)}
+          {own && s.face_down_cards ? (
+            s.face_down_cards.map((c) => <Card key={c} code={c} size="sm" class="mie" />)
+          ) : (
+            // another seat's: one back and the count, kept on the label's line on a phone
+            <>
+              <Card code={null} size="sm" />
+              <span class="face-down-count" aria-hidden="true">
+                ×{s.face_down}
+              </span>
+            </>
+          )}
         </span>
       ) : null}
     </div>
@@ -273,7 +281,9 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
           );
         })}
       </div>
-      {props.readOnly ? null : <p class="keys-hint muted small">{t("madiaoKeys")}</p>}
+      {props.readOnly || !hasFinePointer() ? null : (
+        <p class="keys-hint muted small">{t("madiaoKeys")}</p>
+      )}
     </section>
   );
 }

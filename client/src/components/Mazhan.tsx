@@ -5,7 +5,7 @@ import { aroundFrom, isSeat, sideOf } from "../game/seats";
 import { actionName, lang, meldName, runName, t, tileName, windName, windShort } from "../i18n";
 import type { MazhanAction, MazhanMeld, MazhanView, Seat, SeatInfo } from "../protocol";
 import { Countdown, clockOf, type TableClock } from "./Clock";
-import { useTurnFocus } from "./hooks";
+import { hasFinePointer, useTurnFocus } from "./hooks";
 import { SeatBadge } from "./SeatBadge";
 import { Tile, TileButton } from "./Tile";
 
@@ -464,7 +464,9 @@ function MyArea(props: MazhanTableProps): JSX.Element {
           <span class="hand-drawn">{tileButton(view.drawn, tiles.length, true)}</span>
         ) : null}
       </div>
-      {props.readOnly ? null : <p class="keys-hint muted small">{t("mahjongKeys")}</p>}
+      {props.readOnly || !hasFinePointer() ? null : (
+        <p class="keys-hint muted small">{t("mahjongKeys")}</p>
+      )}
     </section>
   );
 }

@@ -36,8 +36,12 @@ export function logLine(e: LogEntry): string {
     return to ? `${what}: ${windName(to.seat)} ${actionName(to.kind)}` : what;
   }
   if (e.kind === "trick" && e.detail) return `${who} ${what} (${e.detail})`;
-  if ((e.kind === "chong" || e.kind === "claim") && e.detail)
-    return [who, what, ...tiles, `+${e.detail}`].filter(Boolean).join(" ");
+  // a 開沖 draw said as a sentence: "South turns up 2 Coins from the stock: +1"
+  if (e.kind === "chong" || e.kind === "claim" || e.kind === "dead") {
+    const key = e.kind === "chong" ? "logChong" : e.kind === "claim" ? "logClaim" : "logDead";
+    const card = e.card ? cardName(e.card) : "";
+    return t(key, { seat: who, card, points: e.detail || "0" }).trim();
+  }
   return [who, what, ...tiles].filter(Boolean).join(" ");
 }
 

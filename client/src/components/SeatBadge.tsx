@@ -1,15 +1,27 @@
 // A seat's plate: wind, name, dealer mark, points, status, and the clock ring.
 import type { JSX } from "preact";
-import { levelName, t, windName, windShort } from "../i18n";
+import { type Lang, lang, levelName, t, windName, windShort } from "../i18n";
 import type { Seat, SeatInfo } from "../protocol";
 import { ClockRing, type TableClock } from "./Clock";
 
+/** The house's bots (the server's BOT_NAMES) in pinyin, for pages in English. */
+export const BOT_ROMAN: Record<string, string> = {
+  春風: "Chunfeng",
+  夏雨: "Xiayu",
+  秋月: "Qiuyue",
+  冬雪: "Dongxue",
+};
+
 /** A seat's name as shown: a bot's name without the level the server appends in Chinese
- *  (「夏雨（高級）」), since its tag says the level in the current language. */
-export function seatName(info: SeatInfo | null): string {
+ *  (「夏雨（高級）」), since its tag says the level in the current language; on an English
+ *  page a bot's name romanised first, the Chinese after it ("Xiayu 夏雨"). */
+export function seatName(info: SeatInfo | null, l: Lang = lang.value): string {
   if (!info) return "";
   const suffix = info.bot && info.level ? `（${levelName(info.level, "zh")}）` : "";
-  return suffix && info.name.endsWith(suffix) ? info.name.slice(0, -suffix.length) : info.name;
+  const name =
+    suffix && info.name.endsWith(suffix) ? info.name.slice(0, -suffix.length) : info.name;
+  const roman = info.bot && l === "en" ? BOT_ROMAN[name] : undefined;
+  return roman ? `${roman} ${name}` : name;
 }
 
 export interface SeatBadgeProps {

@@ -45,3 +45,9 @@ export function useTurnFocus(
     onFocus?.(index);
   }, [active, version]);
 }
+
+/** Whether the page has a fine pointer (a mouse): keyboard help is shown only there (a
+ *  phone, `(pointer: coarse)`, has no keys to press). True where it cannot be told. */
+export function hasFinePointer(): boolean {
+  return typeof matchMedia !== "function" || matchMedia("(pointer: fine)").matches;
+}
