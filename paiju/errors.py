@@ -12,15 +12,65 @@ True
 
 from __future__ import annotations
 
+#: The most of an input string a :meth:`RulesError.detail` repeats.
+DETAIL_CHARS = 200
+
+#: A parameter of an error's ``why``: a tile or card code, a seat letter, a count.
+Param = str | int
+
 
 class RulesError(ValueError):
     """Base class of every rule, notation and input error raised by a game core.
 
+    Besides its English message, an error about input a person typed may say what is wrong
+    in a form a client can put into any language: ``why``, a stable key (``"seat_size"``);
+    ``field``, where in the input (``"players.S"``); and ``params``, the key's values (tile
+    codes, seat letters, counts). :meth:`detail` gathers them for the wire.
+
     >>> RulesError("no").code
     'rules'
+    >>> err = RulesError("players.S: holds 15 tiles", why="seat_size", field="players.S", size=15)
+    >>> err.detail()
+    {'why': 'seat_size', 'field': 'players.S', 'params': {'size': 15}}
+    >>> RulesError("no").detail() is None
+    True
     """
 
     code = "rules"
+
+    def __init__(self, message: str = "", *, why: str = "", field: str = "", **params: Param):
+        super().__init__(message)
+        self.why = why
+        self.field = field
+        self.params = params
+
+    def detail(self) -> dict[str, object] | None:
+        """``why``, ``field`` and ``params`` as a JSON object; ``None`` when the error has no
+        ``why`` (its message is all there is).
+
+        >>> InvalidHandError("x", why="one_tile", field="wild", got="").detail()
+        {'why': 'one_tile', 'field': 'wild', 'params': {'got': ''}}
+        """
+        if not self.why:
+            return None
+        params = {
+            k: v[:DETAIL_CHARS] + "…" if isinstance(v, str) and len(v) > DETAIL_CHARS else v
+            for k, v in self.params.items()
+        }
+        return {"why": self.why, "field": self.field, "params": params}
+
+    def under(self, field: str) -> InvalidHandError:
+        """This error as found in the input's ``field``: the message prefixed with it, the
+        ``why`` and ``params`` kept.
+
+        >>> err = NotationError("unknown suit letter 'x'", "9x", 1, why="notation_letter")
+        >>> bad = err.under("wild")
+        >>> str(bad)
+        "wild: unknown suit letter 'x' in '9x' at position 1"
+        >>> bad.detail()
+        {'why': 'notation_letter', 'field': 'wild', 'params': {'text': '9x', 'position': 1}}
+        """
+        return InvalidHandError(f"{field}: {self}", why=self.why, field=field, **self.params)
 
 
 class NotationError(RulesError):
@@ -39,11 +89,15 @@ class NotationError(RulesError):
 
     code = "notation"
 
-    def __init__(self, problem: str, text: str, position: int) -> None:
+    def __init__(
+        self, problem: str, text: str, position: int, *, why: str = "", **params: Param
+    ) -> None:
         self.problem = problem
         self.text = text
         self.position = position
-        super().__init__(f"{problem} in {quote(text, position)} at position {position}")
+        super().__init__(f"{problem} in {quote(text, position)} at position {position}", why=why)
+        if why:
+            self.params = {**params, "text": text, "position": position}
 
 
 class InvalidHandError(RulesError):

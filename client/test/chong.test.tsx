@@ -214,6 +214,28 @@ describe("the 開沖 page", () => {
     expect(document.activeElement?.id).toBe("ch-captured-qt");
   });
 
+  it("words the server's detail in the page's language, on the captor's field", async () => {
+    const message = "captured: qt cannot capture the higher wt";
+    const detail = {
+      why: "captive_higher",
+      field: "captured",
+      params: { card: "wt", captor: "qt" },
+    };
+    answer({ error: { code: "invalid_hand", message, detail } }, 400);
+    const { container } = render(<Scorer game="madiao" />);
+    type(container, "ch-table", "qtbt");
+    type(container, "ch-captured-qt", "wt");
+    type(container, "ch-draws", "9t");
+    await score(container);
+    await vi.waitFor(() => expect(container.querySelector("#ch-error")).not.toBeNull());
+    const text = container.querySelector("#ch-error")?.textContent ?? "";
+    expect(text).toContain("不能捉比它大的");
+    expect(text).not.toContain("cannot");
+    expect(input(container, "ch-captured-qt").getAttribute("aria-invalid")).toBe("true");
+    expect(container.querySelector("#ch-captured-qt-problem")?.textContent).toContain("不能捉");
+    expect(document.activeElement?.id).toBe("ch-captured-qt");
+  });
+
   it("says a refusal for speed in the page's words", async () => {
     answer({ error: { code: "rate_limited", message: "too many" } }, 429);
     const { container } = render(<Scorer game="madiao" />);

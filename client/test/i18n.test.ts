@@ -28,6 +28,12 @@ const BILINGUAL = new Set([
   "ui.chongBreak",
   "ui.chongHelp",
   "ui.chongHelpLink",
+  // the scorers' problems quote the notation a player types (pung 777z, qt)
+  "problems.no_card",
+  "problems.meld_shape",
+  "problems.meld_kind",
+  "problems.captor_not_top",
+  "problems.captive_not_top",
 ]);
 
 describe("language tables", () => {

@@ -1,9 +1,11 @@
 import { act, fireEvent, render } from "@testing-library/preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { BLANK, EXAMPLE, errorPlace, meldList, Scorer, toRecord } from "../src/components/Scorer";
+import { errorText, problemText, setLang, t } from "../src/i18n";
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  setLang("zh");
 });
 
 describe("the scorer's form", () => {
@@ -67,6 +69,113 @@ describe("the scorer page", () => {
     expect(container.querySelector("#sc-error")?.textContent).toBe("東: 2 tiles");
     expect(container.querySelector("#sc-error")?.getAttribute("data-field")).toBe("sc-E-concealed");
     expect(fetch).toHaveBeenCalledOnce();
+  });
+});
+
+describe("the scorer's problem in the page's language", () => {
+  const bad = (error: unknown, status = 400) =>
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ error }), {
+            status,
+            headers: { "content-type": "application/json" },
+          }),
+      ),
+    );
+  const submit = async () => {
+    const view = render(<Scorer />);
+    await act(async () => {
+      fireEvent.submit(view.container.querySelector("form") as HTMLFormElement);
+    });
+    await vi.waitFor(() => expect(view.container.querySelector("#sc-error")).not.toBeNull());
+    return view.container;
+  };
+
+  it("words the server's detail in Chinese, not its English message, at the field too", async () => {
+    bad({
+      code: "invalid_hand",
+      message: "players.S: holds 15 tiles (13 concealed + 0 melds × 3), the winner holds 17",
+      detail: {
+        why: "seat_size",
+        field: "players.S",
+        params: { seat: "S", size: 15, concealed: 15, melds: 0, expected: 17 },
+      },
+    });
+    const container = await submit();
+    const text = container.querySelector("#sc-error")?.textContent ?? "";
+    expect(text).toBe(
+      "南: 共 15 張（手牌 15 張＋副露 0 組 × 3），應為 17 張（胡牌者 17 張，其餘 16 張）",
+    );
+    expect(text).not.toMatch(/holds|winner/);
+    const field = container.querySelector("#sc-S-concealed") as HTMLInputElement;
+    expect(field.getAttribute("aria-invalid")).toBe("true");
+    expect(field.getAttribute("aria-describedby")).toBe("sc-S-concealed-problem");
+    // the problem under the field itself: on a phone the form's error line is screens away
+    expect(container.querySelector("#sc-S-concealed-problem")?.textContent).toBe(
+      "共 15 張（手牌 15 張＋副露 0 組 × 3），應為 17 張（胡牌者 17 張，其餘 16 張）",
+    );
+    expect(document.activeElement?.id).toBe("sc-S-concealed");
+  });
+
+  it("names tiles and seats in the page's language, and follows a switch of language", async () => {
+    bad({
+      code: "invalid_hand",
+      message: "5 copies of 1m (一萬) at the table: there are only four",
+      detail: { why: "copies", field: "", params: { n: 5, tile: "1m", limit: 4, seats: "EN" } },
+    });
+    const container = await submit();
+    expect(container.querySelector("#sc-error")?.textContent).toBe(
+      "桌上有 5 張 1m（一萬）（東、北）：這張牌只有 4 張",
+    );
+    expect(container.querySelector("#sc-error")?.getAttribute("data-field")).toBeNull();
+    expect(container.querySelector(".field-problem")).toBeNull();
+    await act(() => setLang("en"));
+    expect(container.querySelector("#sc-error")?.textContent).toBe(
+      "5 of 1m (1 Character) at the table (East, North): there are only 4",
+    );
+  });
+
+  it("shows the server's words for a problem this page has none for", async () => {
+    bad({
+      code: "invalid_hand",
+      message: "win_tile: something new",
+      detail: { why: "a_newer_key", field: "win_tile", params: {} },
+    });
+    const container = await submit();
+    expect(container.querySelector("#sc-error")?.textContent).toBe("胡牌: something new");
+  });
+
+  it("says a refusal for speed as such, not as a hand that could not be scored", async () => {
+    bad({ code: "rate_limited", message: "too many", retry_after: 9 }, 429);
+    const container = await submit();
+    const text = container.querySelector("#sc-error")?.textContent ?? "";
+    expect(text).toBe(errorText("rate_limited"));
+    expect(text).not.toBe(t("scorerFailed"));
+  });
+});
+
+describe("a problem's words", () => {
+  it("fill every value: tiles and cards named, seats as winds, the character counted from 1", () => {
+    const d = (why: string, params: Record<string, string | number>) => ({
+      why,
+      field: "",
+      params,
+    });
+    expect(problemText(d("notation_letter", { letter: "x", text: "9x", position: 1 }), "en")).toBe(
+      "“x” is not a suit letter (character 2)",
+    );
+    expect(problemText(d("drawn_on_table", { card: "9m" }), "zh")).toBe("9m（九萬）已在桌上");
+    expect(
+      problemText(d("first_turn_seat", { seat: "S", meld: "pung 777z", flag: "dihu" }), "en"),
+    ).toBe(
+      "South holds “pung 777z”, but before an Earthly hand only the dealer (East) has had a turn",
+    );
+    expect(
+      problemText(d("meld_size", { meld: "pung 77z", kind: "pung", size: 3, n: 2 }), "zh"),
+    ).toBe("「pung 77z」：碰是 3 張，不是 2 張");
+    expect(problemText(d("no_such_key", {}), "en")).toBeNull();
   });
 });
 

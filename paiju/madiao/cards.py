@@ -367,11 +367,13 @@ def parse_cards(text: str) -> list[Card]:
     for pos, ch in enumerate(text):
         if ch.isspace():
             if pending:
+                faces = text[pending[0] : pos]
                 raise NotationError(
-                    f"whitespace inside a group: faces {quote(text[pending[0] : pos])} lack a "
-                    "suit letter",
+                    f"whitespace inside a group: faces {quote(faces)} lack a suit letter",
                     text,
                     pos,
+                    why="notation_space",
+                    digits=faces,
                 )
             continue
         suit = _SUIT_BY_LETTER.get(ch)
@@ -379,10 +381,21 @@ def parse_cards(text: str) -> list[Card]:
             if ch.isdigit() or ch in "wqbh":
                 pending.append(pos)
                 continue
-            what = "unknown suit letter" if ch.isalpha() else "unexpected character"
-            raise NotationError(f"{what} {ch!r}", text, pos)
+            if ch.isalpha():
+                raise NotationError(
+                    f"unknown suit letter {ch!r}", text, pos, why="notation_letter", letter=ch
+                )
+            raise NotationError(
+                f"unexpected character {ch!r}", text, pos, why="notation_char", char=ch
+            )
         if not pending:
-            raise NotationError(f"suit letter {ch!r} has no faces before it", text, pos)
+            raise NotationError(
+                f"suit letter {ch!r} has no faces before it",
+                text,
+                pos,
+                why="notation_no_digits",
+                letter=ch,
+            )
         for fpos in pending:
             rank = _FACES[suit].get(text[fpos])
             if rank is None:
@@ -390,12 +403,21 @@ def parse_cards(text: str) -> list[Card]:
                     f"{text[fpos]!r} is not a face of {suit.name_zh} ({_FACE_HINT[suit]})",
                     text,
                     fpos,
+                    why="notation_face",
+                    code=text[fpos] + ch,
+                    letter=ch,
+                    faces=_FACE_HINT[suit],
                 )
             cards.append(ALL_CARDS[suit.offset + rank - 1])
         pending.clear()
     if pending:
+        faces = text[pending[0] :]
         raise NotationError(
-            f"faces {quote(text[pending[0] :])} lack a suit letter", text, pending[0]
+            f"faces {quote(faces)} lack a suit letter",
+            text,
+            pending[0],
+            why="notation_no_suit",
+            digits=faces,
         )
     return cards
 

@@ -505,13 +505,28 @@ def score_sequence(
     seen: set[Card] = set()
     for c in table_cards:
         if c in seen:
-            raise InvalidHandError(f"table: {c} ({c.name_zh}) appears twice")
+            raise InvalidHandError(
+                f"table: {c} ({c.name_zh}) appears twice",
+                why="table_twice",
+                field="table",
+                card=str(c),
+            )
         seen.add(c)
     for c in draw_cards:
         if c in table_cards:
-            raise InvalidHandError(f"draws: {c} ({c.name_zh}) is already on the table")
+            raise InvalidHandError(
+                f"draws: {c} ({c.name_zh}) is already on the table",
+                why="drawn_on_table",
+                field="draws",
+                card=str(c),
+            )
         if c in seen:
-            raise InvalidHandError(f"draws: {c} ({c.name_zh}) is drawn twice")
+            raise InvalidHandError(
+                f"draws: {c} ({c.name_zh}) is drawn twice",
+                why="drawn_twice",
+                field="draws",
+                card=str(c),
+            )
         seen.add(c)
     group = Group(table_cards, [], cap, roles or base_roles())
     return [group.take(c) for c in draw_cards]
@@ -526,7 +541,12 @@ MAX_DRAWS = 8
 def _one(text: str, name: str) -> Card:
     cards = _field_cards(text, name)
     if len(cards) != 1:
-        raise InvalidHandError(f"{name}: expected one card, got {quote(text)}")
+        raise InvalidHandError(
+            f"{name}: expected one card, got {quote(text)}",
+            why="one_card" if cards else "no_card",
+            field=name,
+            n=len(cards),
+        )
     return cards[0]
 
 
@@ -534,7 +554,7 @@ def _field_cards(text: str, name: str) -> list[Card]:
     try:
         return parse_cards(text)
     except NotationError as err:
-        raise InvalidHandError(f"{name}: {err}") from None
+        raise err.under(name) from None
 
 
 def _check_captured(
@@ -552,16 +572,35 @@ def _check_captured(
         holder = _one(key, "captured")
         if not holder.is_top or holder not in table:
             raise InvalidHandError(
-                f"captured: {holder} is not a 十字 top card (wt, qt, bt) on the table"
+                f"captured: {holder} is not a 十字 top card (wt, qt, bt) on the table",
+                why="captor_not_top",
+                field="captured",
+                card=str(holder),
             )
         cards = tuple(_field_cards(value, "captured"))
         for c in cards:
             if not c.is_top:
-                raise InvalidHandError(f"captured: {c} is not a 十字 top card (wt, qt, bt)")
+                raise InvalidHandError(
+                    f"captured: {c} is not a 十字 top card (wt, qt, bt)",
+                    why="captive_not_top",
+                    field="captured",
+                    card=str(c),
+                )
             if c in table or c in draws or c in used or c == holder:
-                raise InvalidHandError(f"captured: {c} appears elsewhere")
+                raise InvalidHandError(
+                    f"captured: {c} appears elsewhere",
+                    why="captive_elsewhere",
+                    field="captured",
+                    card=str(c),
+                )
             if c.rank > holder.rank:
-                raise InvalidHandError(f"captured: {holder} cannot capture the higher {c}")
+                raise InvalidHandError(
+                    f"captured: {holder} cannot capture the higher {c}",
+                    why="captive_higher",
+                    field="captured",
+                    card=str(c),
+                    captor=str(holder),
+                )
             used.add(c)
         out[holder] = cards
     return out
@@ -616,7 +655,13 @@ def parse_chong_input(data: object) -> list[int]:
     ):
         n = len(parse_cards(data[key]))
         if n > most:
-            raise InvalidHandError(f"{key}: {n} cards, but {why.format(most=most)}")
+            raise InvalidHandError(
+                f"{key}: {n} cards, but {why.format(most=most)}",
+                why=f"{key}_too_many",
+                field=key,
+                n=n,
+                most=most,
+            )
     return points
 
 

@@ -84,13 +84,18 @@ class Meld:
         parts = text.split(None, 1)
         if len(parts) != 2:
             raise InvalidHandError(
-                f"meld {text!r}: expected 'kind tiles', like 'pung 777z' or 'chow 123m'"
+                f"meld {text!r}: expected 'kind tiles', like 'pung 777z' or 'chow 123m'",
+                why="meld_shape",
+                meld=text,
             )
         try:
             kind = MeldKind(parts[0])
         except ValueError:
             raise InvalidHandError(
-                f"meld {text!r}: unknown kind {parts[0]!r} (chow, pung, kong or ckong)"
+                f"meld {text!r}: unknown kind {parts[0]!r} (chow, pung, kong or ckong)",
+                why="meld_kind",
+                meld=text,
+                kind=parts[0],
             ) from None
         return Meld.of(kind, parse_tiles(parts[1]), text=text)
 
@@ -108,9 +113,18 @@ class Meld:
         ts = tuple(sorted(tiles))
         label = text if text is not None else f"{kind.value} {format_tiles(ts)}"
         if any(t.is_bonus for t in ts):
-            raise InvalidHandError(f"meld {label!r}: bonus tiles are never melded")
+            raise InvalidHandError(
+                f"meld {label!r}: bonus tiles are never melded", why="meld_bonus", meld=label
+            )
         if len(ts) != kind.size:
-            raise InvalidHandError(f"meld {label!r}: a {kind.value} has {kind.size} tiles")
+            raise InvalidHandError(
+                f"meld {label!r}: a {kind.value} has {kind.size} tiles",
+                why="meld_size",
+                meld=label,
+                kind=kind.value,
+                size=kind.size,
+                n=len(ts),
+            )
         if kind is MeldKind.CHOW:
             ok = (
                 ts[0].is_suited
@@ -120,11 +134,18 @@ class Meld:
             )
             if not ok:
                 raise InvalidHandError(
-                    f"meld {label!r}: a chow is three consecutive tiles of one suit"
+                    f"meld {label!r}: a chow is three consecutive tiles of one suit",
+                    why="meld_chow",
+                    meld=label,
                 )
         elif len(set(ts)) != 1:
             what = "a pung is three" if kind is MeldKind.PUNG else "a kong is four"
-            raise InvalidHandError(f"meld {label!r}: {what} identical tiles")
+            raise InvalidHandError(
+                f"meld {label!r}: {what} identical tiles",
+                why="meld_same",
+                meld=label,
+                kind=kind.value,
+            )
         return Meld(kind, ts)
 
     @property

@@ -94,7 +94,10 @@ class SeatHand:
             if tile.is_bonus:
                 raise InvalidHandError(
                     f"{path}.concealed: {tile} ({tile.name_zh}) is a bonus tile; "
-                    "list it under bonus"
+                    "list it under bonus",
+                    why="concealed_bonus",
+                    field=f"{path}.concealed",
+                    tile=str(tile),
                 )
         melds_raw = obj.get("melds", [])
         if not isinstance(melds_raw, list):
@@ -112,12 +115,15 @@ class SeatHand:
             try:
                 melds.append(Meld.parse(text))
             except (InvalidHandError, NotationError) as err:
-                raise InvalidHandError(f"{path}.melds[{i}]: {err}") from None
+                raise err.under(f"{path}.melds[{i}]") from None
         bonus = _tiles(obj.get("bonus", ""), f"{path}.bonus")
         for tile in bonus:
             if not tile.is_bonus:
                 raise InvalidHandError(
-                    f"{path}.bonus: {tile} is not a bonus tile (only 5z, 1h–4h, 1j–4j)"
+                    f"{path}.bonus: {tile} is not a bonus tile (only 5z, 1h–4h, 1j–4j)",
+                    why="not_bonus",
+                    field=f"{path}.bonus",
+                    tile=str(tile),
                 )
         return SeatHand(tuple(concealed), tuple(melds), tuple(bonus))
 
@@ -168,7 +174,12 @@ class FinishedHand:
         )
         wild = _one_tile(obj["wild"], "wild")
         if wild.is_bonus:
-            raise InvalidHandError(f"wild: {wild} is a bonus tile; the wild is never a bonus tile")
+            raise InvalidHandError(
+                f"wild: {wild} is a bonus tile; the wild is never a bonus tile",
+                why="wild_bonus",
+                field="wild",
+                tile=str(wild),
+            )
         winner = _seat(obj["winner"], "winner")
         discarder = _seat(obj.get("discarder"), "discarder")
         win_tile = None if obj.get("win_tile") is None else _one_tile(obj["win_tile"], "win_tile")
@@ -219,7 +230,11 @@ class FinishedHand:
                 if self.wild in meld.tiles:
                     raise InvalidHandError(
                         f"players.{seat.value}.melds: {meld} holds the wild face {self.wild}; "
-                        "a ★ is never part of a meld"
+                        "a ★ is never part of a meld",
+                        why="meld_wild",
+                        field=f"players.{seat.value}.melds",
+                        meld=str(meld),
+                        tile=str(self.wild),
                     )
             expected = 17 if seat is self.winner else 16
             if sh.size != expected:
@@ -228,7 +243,14 @@ class FinishedHand:
                 melds = "meld" if len(sh.melds) == 1 else "melds"
                 raise InvalidHandError(
                     f"players.{seat.value}: holds {sh.size} {tiles} ({len(sh.concealed)} "
-                    f"concealed + {len(sh.melds)} {melds} × 3), {role} holds {expected}"
+                    f"concealed + {len(sh.melds)} {melds} × 3), {role} holds {expected}",
+                    why="seat_size",
+                    field=f"players.{seat.value}",
+                    seat=seat.value,
+                    size=sh.size,
+                    concealed=len(sh.concealed),
+                    melds=len(sh.melds),
+                    expected=expected,
                 )
         if self.winner is None:
             self._check_draw()
@@ -253,14 +275,31 @@ class FinishedHand:
             if index == wild and n > 3:
                 raise InvalidHandError(
                     f"{n} copies of the wild face {tile} in play: the indicator is the fourth, "
-                    "so at most three ★"
+                    "so at most three ★",
+                    why="wild_copies",
+                    n=n,
+                    tile=str(tile),
+                    seats=self._holders(tile),
                 )
             limit = 1 if tile.index >= 34 else 4
             if n > limit:
                 raise InvalidHandError(
                     f"{n} copies of {tile} ({tile.name_zh}) at the table: there "
-                    + ("is only one" if limit == 1 else "are only four")
+                    + ("is only one" if limit == 1 else "are only four"),
+                    why="copies",
+                    n=n,
+                    tile=str(tile),
+                    limit=limit,
+                    seats=self._holders(tile),
                 )
+
+    def _holders(self, tile: Tile) -> str:
+        """The seats that list ``tile`` anywhere, as letters (``"ES"``): where to look."""
+        return "".join(
+            seat.value
+            for seat, sh in self.players.items()
+            if tile in sh.concealed or tile in sh.bonus or any(tile in m.tiles for m in sh.melds)
+        )
 
     def _check_draw(self) -> None:
         for name in ("win_tile", "win_by", "discarder"):
@@ -279,14 +318,25 @@ class FinishedHand:
             for meld in self.players[seat].melds:
                 held = f"{flag}: players.{seat.value}.melds holds {str(meld)!r}"
                 if seat is not Seat.E:
-                    why = f"only the dealer (E) has had a turn before {name}"
+                    key, why = (
+                        "first_turn_seat",
+                        f"only the dealer (E) has had a turn before {name}",
+                    )
                 elif meld.kind is not MeldKind.CKONG:
+                    key = "first_turn_claim"
                     why = f"there is no discard to claim and no pung to add to before {name}"
                 elif flag == "dihu":
-                    why = "地胡 needs no kong before the dealer's first discard"
+                    key, why = "dihu_kong", "地胡 needs no kong before the dealer's first discard"
                 else:
                     continue  # the dealer's concealed kong before 天胡
-                raise InvalidHandError(f"{held}, but {why}")
+                raise InvalidHandError(
+                    f"{held}, but {why}",
+                    why=key,
+                    field=f"players.{seat.value}.melds",
+                    flag=flag,
+                    seat=seat.value,
+                    meld=str(meld),
+                )
 
     def _check_win(self, winner: Seat) -> None:
         win_by = self.win_by
@@ -298,38 +348,70 @@ class FinishedHand:
                 "(self_draw, discard, robbed_kong, kong_replacement or sha_zhu)"
             )
         if self.tianhu and self.dihu:
-            raise InvalidHandError("tianhu and dihu: a hand cannot be both")
+            raise InvalidHandError(
+                "tianhu and dihu: a hand cannot be both", why="tianhu_and_dihu", field="tianhu"
+            )
         if self.tianhu:
             if winner is not Seat.E:
-                raise InvalidHandError("tianhu: only the dealer (E) can win 天胡")
+                raise InvalidHandError(
+                    "tianhu: only the dealer (E) can win 天胡", why="tianhu_dealer", field="tianhu"
+                )
             if not win_by.is_self_drawn:
-                raise InvalidHandError("tianhu: 天胡 is won before the first discard, not on one")
+                raise InvalidHandError(
+                    "tianhu: 天胡 is won before the first discard, not on one",
+                    why="tianhu_discard",
+                    field="tianhu",
+                )
             self._check_first_turn("tianhu")
         if self.dihu:
             if winner is Seat.E:
-                raise InvalidHandError("dihu: 地胡 is won by a non-dealer, not by E")
+                raise InvalidHandError(
+                    "dihu: 地胡 is won by a non-dealer, not by E", why="dihu_dealer", field="dihu"
+                )
             if win_by is not WinBy.DISCARD or self.discarder is not Seat.E:
-                raise InvalidHandError("dihu: 地胡 is a win on the dealer's (E's) first discard")
+                raise InvalidHandError(
+                    "dihu: 地胡 is a win on the dealer's (E's) first discard",
+                    why="dihu_first",
+                    field="dihu",
+                )
             self._check_first_turn("dihu")
         if win_by is WinBy.KONG_REPLACEMENT and not any(
             m.kind in (MeldKind.KONG, MeldKind.CKONG) for m in sh.melds
         ):
             raise InvalidHandError(
                 f"win_by: kong_replacement needs a kong of the winner's ({winner.value}), "
-                "exposed or concealed, in their melds; none is listed"
+                "exposed or concealed, in their melds; none is listed",
+                why="replacement_kong",
+                field="win_by",
+                seat=winner.value,
             )
         if win_by.is_discard_like:
             if self.discarder is None:
-                raise InvalidHandError(f"discarder: required for a {win_by.value} win")
+                raise InvalidHandError(
+                    f"discarder: required for a {win_by.value} win",
+                    why="discarder_required",
+                    field="discarder",
+                    win_by=win_by.value,
+                )
             if self.discarder is winner:
-                raise InvalidHandError("discarder: the winner cannot win on their own discard")
+                raise InvalidHandError(
+                    "discarder: the winner cannot win on their own discard",
+                    why="discarder_self",
+                    field="discarder",
+                    seat=winner.value,
+                )
         elif self.discarder is not None:
             raise InvalidHandError(f"discarder: must be null for a {win_by.value} win")
         if win_by is WinBy.SHA_ZHU:
             if stars != 3:
                 raise InvalidHandError(
                     f"win_by: sha_zhu (殺豬) needs all three ★ ({self.wild}) in "
-                    f"{winner.value}'s concealed tiles; found {stars}"
+                    f"{winner.value}'s concealed tiles; found {stars}",
+                    why="sha_zhu_stars",
+                    field="win_by",
+                    seat=winner.value,
+                    tile=str(self.wild),
+                    stars=stars,
                 )
             if self.win_tile is not None and self.win_tile not in sh.concealed:
                 raise InvalidHandError(
@@ -339,16 +421,28 @@ class FinishedHand:
             return
         if self.win_tile is None:
             if not self.tianhu:
-                raise InvalidHandError(f"win_tile: required for a {win_by.value} win")
+                raise InvalidHandError(
+                    f"win_tile: required for a {win_by.value} win",
+                    why="win_tile_required",
+                    field="win_tile",
+                    win_by=win_by.value,
+                )
         else:
             if self.win_tile not in sh.concealed:
                 raise InvalidHandError(
                     f"win_tile: {self.win_tile} is not among {winner.value}'s concealed tiles "
-                    "(the winner's concealed tiles include the winning tile)"
+                    "(the winner's concealed tiles include the winning tile)",
+                    why="win_tile_missing",
+                    field="win_tile",
+                    seat=winner.value,
+                    tile=str(self.win_tile),
                 )
             if win_by.is_discard_like and self.win_tile == self.wild:
                 raise InvalidHandError(
-                    f"win_tile: {self.win_tile} is the wild face; a ★ is never discarded"
+                    f"win_tile: {self.win_tile} is the wild face; a ★ is never discarded",
+                    why="win_tile_wild",
+                    field="win_tile",
+                    tile=str(self.win_tile),
                 )
         if win_by is WinBy.ROBBED_KONG:
             robbed = self.players[self.discarder] if self.discarder else None
@@ -356,15 +450,22 @@ class FinishedHand:
                 m.kind is MeldKind.PUNG and m.face == self.win_tile for m in robbed.melds
             )
             if not pung:
+                seat = self.discarder.value if self.discarder else "?"
                 raise InvalidHandError(
                     f"discarder: a robbed kong (搶槓) leaves the robbed player "
-                    f"{self.discarder.value if self.discarder else '?'} an exposed pung of "
-                    f"{self.win_tile}; none is listed"
+                    f"{seat} an exposed pung of {self.win_tile}; none is listed",
+                    why="robbed_pung",
+                    field="discarder",
+                    seat=seat,
+                    tile=str(self.win_tile),
                 )
         if not HandTiles.parse(sh.concealed, self.wild).is_complete():
             raise InvalidHandError(
                 f"players.{winner.value}: the winner's hand is not complete "
-                "(five sets and a pair, ★ read as needed)"
+                "(five sets and a pair, ★ read as needed)",
+                why="incomplete",
+                field=f"players.{winner.value}.concealed",
+                seat=winner.value,
             )
 
 
@@ -437,13 +538,18 @@ def _tiles(value: object, path: str) -> list[Tile]:
     try:
         return parse_tiles(value)
     except NotationError as err:
-        raise InvalidHandError(f"{path}: {err}") from None
+        raise err.under(path) from None
 
 
 def _one_tile(value: object, path: str) -> Tile:
     tiles = _tiles(value, path)
     if len(tiles) != 1:
-        raise InvalidHandError(f"{path}: expected one tile, got {_shown(value)}")
+        raise InvalidHandError(
+            f"{path}: expected one tile, got {_shown(value)}",
+            why="one_tile" if tiles else "no_tile",
+            field=path,
+            n=len(tiles),
+        )
     return tiles[0]
 
 

@@ -356,23 +356,50 @@ def parse_tiles(text: str) -> list[Tile]:
                     f"whitespace inside a group: digits {quote(digits)} lack a suit letter",
                     text,
                     pos,
+                    why="notation_space",
+                    digits=digits,
                 )
             continue
         suit = _SUIT_BY_LETTER.get(ch)
         if suit is None:
-            what = "unknown suit letter" if ch.isalpha() else "unexpected character"
-            raise NotationError(f"{what} {ch!r}", text, pos)
+            if ch.isalpha():
+                raise NotationError(
+                    f"unknown suit letter {ch!r}", text, pos, why="notation_letter", letter=ch
+                )
+            raise NotationError(
+                f"unexpected character {ch!r}", text, pos, why="notation_char", char=ch
+            )
         if not pending:
-            raise NotationError(f"suit letter {ch!r} has no digits before it", text, pos)
+            raise NotationError(
+                f"suit letter {ch!r} has no digits before it",
+                text,
+                pos,
+                why="notation_no_digits",
+                letter=ch,
+            )
         for dpos in pending:
             rank = ord(text[dpos]) - 48
             if not 1 <= rank <= suit.size:
-                raise NotationError(f"{rank}{ch} is not a tile ({_range_hint(suit)})", text, dpos)
+                raise NotationError(
+                    f"{rank}{ch} is not a tile ({_range_hint(suit)})",
+                    text,
+                    dpos,
+                    why="notation_rank",
+                    code=f"{rank}{ch}",
+                    letter=ch,
+                    top=suit.size,
+                )
             tiles.append(ALL_TILES[suit.offset + rank - 1])
         pending.clear()
     if pending:
         digits = text[pending[0] :]
-        raise NotationError(f"digits {quote(digits)} lack a suit letter", text, pending[0])
+        raise NotationError(
+            f"digits {quote(digits)} lack a suit letter",
+            text,
+            pending[0],
+            why="notation_no_suit",
+            digits=digits,
+        )
     return tiles
 
 

@@ -122,9 +122,7 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
 
     @app.exception_handler(ServerError)
     async def _server_error(_request: Request, err: ServerError) -> JSONResponse:
-        return JSONResponse(
-            {"error": {"code": err.code, "message": err.message}}, status_code=err.status
-        )
+        return JSONResponse(err.body(), status_code=err.status)
 
     app.include_router(api.router)
     app.include_router(scorer.router)

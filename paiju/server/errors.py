@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 __all__ = ["HandConflict", "ServerError"]
 
 
@@ -17,11 +19,34 @@ class ServerError(Exception):
     400
     """
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        status: int = 400,
+        *,
+        detail: Mapping[str, object] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        #: What is wrong in a form a client can word in its own language (the scorer's
+        #: ``invalid_hand``: a rules error's :meth:`~paiju.errors.RulesError.detail`).
+        self.detail = detail
+
+    def body(self) -> dict[str, object]:
+        """The error as the client reads it: ``{"error": {"code", "message", "detail"?}}``.
+
+        >>> ServerError("bad", "no").body()
+        {'error': {'code': 'bad', 'message': 'no'}}
+        >>> ServerError("bad", "no", detail={"why": "x"}).body()["error"]["detail"]
+        {'why': 'x'}
+        """
+        error: dict[str, object] = {"code": self.code, "message": self.message}
+        if self.detail is not None:
+            error["detail"] = dict(self.detail)
+        return {"error": error}
 
 
 class HandConflict(ServerError):

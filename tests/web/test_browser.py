@@ -648,13 +648,13 @@ def test_friends_meet_at_a_table_by_its_link(server: str, browser: Any) -> None:
 
 
 def test_a_scorekeeper_scores_a_hand_without_an_account(server: str, browser: Any) -> None:
-    """The scorer page from the login page, no account: the rules' example 1 (South
-    self-draws, H = 320, the dealer pays double) scored and shown as a settlement; a seat
-    with too few tiles gets the server's own words; Ma Diao's 開沖 tab scores its rules'
-    example (14); all on a phone in Chinese. Then How to play from the login page's link
-    (both games' tabs, on the phone in Chinese) and from the address on a desktop in English
-    (the contents jump to a section); the 開沖 scorer from its address, its help's link to the
-    guide's 開沖 section."""
+    """The scorer page from the login page, no account: the rules' example 1 (South self-draws,
+    H = 320, the dealer pays double) scored and shown as a settlement; a seat with too few tiles
+    gets its problem in the page's words, under the field; Ma Diao's 開沖 tab scores its rules'
+    example (14); all on a phone in Chinese. Then How to play from the login page's link (both
+    games' tabs, on the phone in Chinese) and from the address on a desktop in English (the
+    contents jump to a section); the 開沖 scorer from its address, its help's link to the guide's
+    開沖 section."""
     page = browser.new_page(viewport=PHONE, locale="zh-TW")
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -672,9 +672,16 @@ def test_a_scorekeeper_scores_a_hand_without_an_account(server: str, browser: An
     page.fill("#sc-E-concealed", "11m")
     page.click("#sc-score")
     page.wait_for_selector("#sc-error[data-field=sc-E-concealed]")
-    assert page.inner_text("#sc-error").startswith("東: ")
+    assert page.inner_text("#sc-error").startswith("東: 共 2 張")
+    assert "holds" not in page.inner_text("#sc-error")  # the page's words, not the server's
     assert page.get_attribute("#sc-E-concealed", "aria-invalid") == "true"
     assert page.evaluate("document.activeElement.id") == "sc-E-concealed"
+    # on the phone the problem shows under the field that took the focus, in sight
+    problem = page.locator("#sc-E-concealed-problem")
+    assert problem.inner_text().startswith("共 2 張")
+    box = problem.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+    page.screenshot(path=str(ARTIFACTS / "scorer-1b-problem-phone.png"))
     assert page.query_selector("#sc-result") is None
     _no_horizontal_scroll(page)
     # Ma Diao's 開沖 on its tab: the rules' example (千萬 that captured 百萬), 10 + 4

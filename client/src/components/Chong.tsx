@@ -5,11 +5,11 @@
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { splitCodes } from "../game/notation";
-import { cardName, errorText, TABLES, t, type UiKey } from "../i18n";
-import { ApiError, api } from "../net/api";
+import { cardName, errorText, problemText, TABLES, t, type UiKey } from "../i18n";
+import { ApiError, api, type ProblemDetail } from "../net/api";
 import { routeToHash } from "../session";
 import { Card } from "./Card";
-import { TextField, type TextFieldProps } from "./TextField";
+import { showFailure, TextField, type TextFieldProps } from "./TextField";
 
 /** The 十字 top cards that may have captured others face up in their trick (百萬, the lowest,
  *  captures none of them). */
@@ -72,11 +72,18 @@ export interface ChongErrorPlace {
 /** Where the server's error points (its leading `table:`, `draws:` or `captured:`): the
  *  field and its input. A capture's error marks the field of the top card the message is
  *  about (the first card it names: a captor, or a card one took), else the first one sent. */
-export function chongErrorPlace(message: string, body: Record<string, unknown>): ChongErrorPlace {
+export function chongErrorPlace(
+  message: string,
+  body: Record<string, unknown>,
+  detail: ProblemDetail | null = null,
+): ChongErrorPlace {
+  const known = detail ? problemText(detail) : null;
   const m = /^(table|draws|captured): (.*)$/s.exec(message);
-  if (!m) return { field: null, id: null, text: message };
-  const field = m[1] as ChongField;
-  const text = m[2] ?? "";
+  const path = detail && known !== null ? detail.field : m?.[1];
+  if (path !== "table" && path !== "draws" && path !== "captured")
+    return { field: null, id: null, text: known ?? message };
+  const field: ChongField = path;
+  const text = known ?? m?.[2] ?? message;
   if (field !== "captured") return { field, id: `ch-${field}`, text };
   const captured = (body.captured ?? {}) as Record<string, string>;
   const holders = Object.keys(captured);
@@ -85,7 +92,9 @@ export function chongErrorPlace(message: string, body: Record<string, unknown>):
     holders.includes(code)
       ? code
       : holders.find((h) => splitCodes(captured[h] ?? "", "madiao").includes(code));
-  const named = text.match(/\b[0-9wqbh][tmsc]\b/g) ?? [];
+  const named = detail
+    ? [detail.params.captor, detail.params.card].filter((c): c is string => typeof c === "string")
+    : (text.match(/\b[0-9wqbh][tmsc]\b/g) ?? []);
   const holder = named.map(about).find((h) => h !== undefined) ?? holders[0];
   return { field, id: holder ? `ch-captured-${holder}` : null, text };
 }
@@ -206,7 +215,6 @@ export function ChongScorer(props: {
         result: null,
         error: { field: "draws", id: "ch-draws", text: t("chongNoDraws") },
       });
-      document.getElementById("ch-draws")?.focus();
       return;
     }
     setBusy(true);
@@ -219,7 +227,7 @@ export function ChongScorer(props: {
     } catch (err) {
       let place: ChongErrorPlace;
       if (err instanceof ApiError && err.code === "invalid_hand")
-        place = chongErrorPlace(err.message, body);
+        place = chongErrorPlace(err.message, body, err.detail);
       else if (err instanceof ApiError && (err.code === "rate_limited" || err.code === "network"))
         place = { field: null, id: null, text: errorText(err.code) };
       else place = { field: null, id: null, text: t("chongFailed") };
@@ -228,11 +236,13 @@ export function ChongScorer(props: {
     setBusy(false);
     if (typed.current !== form) return; // typed on meanwhile: the answer is an old form's
     props.onState(next);
-    if (next.error?.id) document.getElementById(next.error.id)?.focus();
   };
   useEffect(() => {
     if (result) document.getElementById("ch-result")?.scrollIntoView?.({ block: "nearest" });
   }, [result]);
+  useEffect(() => {
+    if (error) showFailure(error.id, "ch-error");
+  }, [error]);
   const bad = error?.id ?? null;
   const holders = holdersOf(form.table);
   return (
@@ -246,6 +256,7 @@ export function ChongScorer(props: {
             value={form.table}
             onValue={(v) => set({ table: v })}
             bad={bad}
+            problem={error?.text}
             placeholder="98m"
           />
           {holders.map((h) => (
@@ -256,6 +267,7 @@ export function ChongScorer(props: {
               value={form.captured[h] ?? ""}
               onValue={(v) => set({ captured: { ...form.captured, [h]: v } })}
               bad={bad}
+              problem={error?.text}
               placeholder={h === "wt" ? "qt" : "bt"}
             />
           ))}
@@ -265,6 +277,7 @@ export function ChongScorer(props: {
             value={form.draws}
             onValue={(v) => set({ draws: v })}
             bad={bad}
+            problem={error?.text}
             placeholder="76854m"
           />
         </fieldset>

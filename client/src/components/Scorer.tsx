@@ -6,8 +6,8 @@ import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { splitCodes } from "../game/notation";
 import { SEATS } from "../game/seats";
-import { t, type UiKey, winByName, windName } from "../i18n";
-import { ApiError, api } from "../net/api";
+import { errorText, problemText, t, type UiKey, winByName, windName } from "../i18n";
+import { ApiError, api, type ProblemDetail } from "../net/api";
 import type { MazhanResult, Seat } from "../protocol";
 import { go } from "../session";
 import { me, type ScoreGame } from "../store";
@@ -20,7 +20,7 @@ import {
   type ChongState,
 } from "./Chong";
 import { MazhanSettlement } from "./Settlement";
-import { TextField, type TextFieldProps } from "./TextField";
+import { FieldProblem, showFailure, TextField, type TextFieldProps } from "./TextField";
 import { Tile } from "./Tile";
 
 type WinBy = "self_draw" | "discard" | "robbed_kong" | "kong_replacement" | "sha_zhu";
@@ -109,23 +109,18 @@ export function toRecord(f: ScorerForm): Record<string, unknown> {
   };
 }
 
-/** Where the scorer's error points (its leading path, as `players.E.melds[0]: …`): the
- *  input's id and the field named in the page's language; the rest is the scorer's text. */
-export function errorPlace(message: string): { id: string | null; where: string; text: string } {
-  const m =
-    /^(players\.([ESWN])(?:\.(concealed|melds|bonus)(?:\[\d+\])?)?|wild|win_tile|winner|win_by|discarder|tianhu|dihu): (.*)$/s.exec(
-      message,
-    );
-  if (!m) return { id: null, where: "", text: message };
-  const [, path = "", seat, field, text = ""] = m;
-  if (seat) {
+/** A field of §11's object (`players.E.melds[0]`, `win_tile`) as the form's input and the
+ *  field's name in the page's words (no input: the hand as a whole). */
+export function fieldPlace(path: string): { id: string | null; where: string } {
+  const m = /^players\.([ESWN])(?:\.(concealed|melds|bonus)(?:\[\d+\])?)?$/.exec(path);
+  if (m) {
     // a seat's field, or the seat as a whole (its count of tiles: the concealed tiles)
+    const [, seat = "", field] = m;
     const label = { concealed: "scorerConcealed", melds: "scorerMelds", bonus: "bonus" } as const;
     const part = (field ?? "concealed") as keyof typeof label;
     return {
       id: `sc-${seat}-${part}`,
       where: field ? `${windName(seat)} · ${t(label[part])}` : windName(seat),
-      text,
     };
   }
   const fields: Record<string, { id: string; label: UiKey }> = {
@@ -138,7 +133,25 @@ export function errorPlace(message: string): { id: string | null; where: string;
     dihu: { id: "sc-dihu", label: "scorerDihu" },
   };
   const f = fields[path];
-  return f ? { id: f.id, where: t(f.label), text } : { id: null, where: "", text: message };
+  return f ? { id: f.id, where: t(f.label) } : { id: null, where: "" };
+}
+
+/** Where the scorer's error points and what it says, in the page's words: from the error's
+ *  `detail` when the page knows its key, else from the message's leading path (as
+ *  `players.E.melds[0]: …`) and the server's own words after it. */
+export function errorPlace(
+  message: string,
+  detail: ProblemDetail | null = null,
+): { id: string | null; where: string; text: string } {
+  if (detail) {
+    const text = problemText(detail);
+    if (text !== null) return { ...fieldPlace(detail.field), text };
+  }
+  const m = /^([\w.[\]]+): (.*)$/s.exec(message);
+  const place = m ? fieldPlace(m[1] ?? "") : { id: null, where: "" };
+  if (!m || (place.id === null && place.where === ""))
+    return { id: null, where: "", text: message };
+  return { ...place, text: m[2] ?? "" };
 }
 
 function Preview({ text, wild }: { text: string; wild: string }): JSX.Element | null {
@@ -166,8 +179,26 @@ function TileField(
   );
 }
 
-function ScorerError({ message }: { message: string }): JSX.Element {
-  const place = errorPlace(message);
+/** Why the last hand was not scored: the server's `invalid_hand` (its message and detail),
+ *  or another error's code (`rate_limited`, `network`, `busy`, …). Kept raw, so that the
+ *  words follow a switch of language. */
+export type ScorerFailure =
+  | { code: "invalid_hand"; message: string; detail: ProblemDetail | null }
+  | { code: string; message?: undefined; detail?: undefined };
+
+/** A failure in the page's words, placed on the form. */
+export function failurePlace(f: ScorerFailure): { id: string | null; where: string; text: string } {
+  if (f.message !== undefined) return errorPlace(f.message, f.detail);
+  const known = ["rate_limited", "network", "busy", "storage_unavailable", "unavailable"];
+  return {
+    id: null,
+    where: "",
+    text: known.includes(f.code) ? errorText(f.code) : t("scorerFailed"),
+  };
+}
+
+function ScorerError({ failure }: { failure: ScorerFailure }): JSX.Element {
+  const place = failurePlace(failure);
   return (
     <p class="error scorer-error" role="alert" id="sc-error" data-field={place.id ?? undefined}>
       {place.where ? <b>{place.where}: </b> : null}
@@ -186,7 +217,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
   const [form, setForm] = useState<ScorerForm>(BLANK);
   const [chong, setChong] = useState<ChongState>(CHONG_START);
   const [result, setResult] = useState<MazhanResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ScorerFailure | null>(null);
   const [busy, setBusy] = useState(false);
   const set = (patch: Partial<ScorerForm>) => {
     setForm({ ...form, ...patch });
@@ -203,11 +234,11 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
       setResult(answer.result);
     } catch (err) {
       setResult(null);
-      if (err instanceof ApiError && err.code === "invalid_hand") {
-        setError(err.message);
-        const place = errorPlace(err.message);
-        if (place.id) document.getElementById(place.id)?.focus();
-      } else setError(t("scorerFailed"));
+      const failure: ScorerFailure =
+        err instanceof ApiError && err.code === "invalid_hand"
+          ? { code: err.code, message: err.message, detail: err.detail }
+          : { code: err instanceof ApiError ? err.code : "other" };
+      setError(failure);
     } finally {
       setBusy(false);
     }
@@ -216,7 +247,12 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
     // the settlement comes below a long form: bring it into sight (on a phone, off screen)
     if (result) document.getElementById("sc-result")?.scrollIntoView?.({ block: "start" });
   }, [result]);
-  const bad = error ? errorPlace(error).id : null;
+  useEffect(() => {
+    if (error) showFailure(failurePlace(error).id, "sc-error");
+  }, [error]);
+  const place = error ? failurePlace(error) : null;
+  const bad = place?.id ?? null;
+  const problem = place?.text ?? null;
   const wild = form.wild.trim().toLowerCase();
   const won = form.winner !== "";
   const discardLike = form.winBy === "discard" || form.winBy === "robbed_kong";
@@ -286,6 +322,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                 value={form.wild}
                 onValue={(v) => set({ wild: v })}
                 bad={bad}
+                problem={problem}
                 maxLength={4}
                 placeholder="9s"
                 preview={wild}
@@ -311,6 +348,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                     </option>
                   ))}
                 </select>
+                <FieldProblem id="sc-winner" bad={bad} text={problem} />
               </label>
               {won ? (
                 <>
@@ -330,6 +368,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                         </option>
                       ))}
                     </select>
+                    <FieldProblem id="sc-winby" bad={bad} text={problem} />
                   </label>
                   {form.winBy !== "sha_zhu" && !form.tianhu ? (
                     <TileField
@@ -338,6 +377,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                       value={form.winTile}
                       onValue={(v) => set({ winTile: v })}
                       bad={bad}
+                      problem={problem}
                       maxLength={4}
                       placeholder="2p"
                       preview={wild}
@@ -365,6 +405,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                           </option>
                         ))}
                       </select>
+                      <FieldProblem id="sc-discarder" bad={bad} text={problem} />
                     </label>
                   ) : null}
                   <label class="check">
@@ -378,6 +419,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                       }
                     />
                     <span>天胡 {t("scorerTianhu")}</span>
+                    <FieldProblem id="sc-tianhu" bad={bad} text={problem} />
                   </label>
                   <label class="check">
                     <input
@@ -388,6 +430,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                       onChange={(e) => set({ dihu: (e.currentTarget as HTMLInputElement).checked })}
                     />
                     <span>地胡 {t("scorerDihu")}</span>
+                    <FieldProblem id="sc-dihu" bad={bad} text={problem} />
                   </label>
                 </>
               ) : null}
@@ -407,6 +450,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                     value={form.players[s].concealed}
                     onValue={(v) => setSeat(s, { concealed: v })}
                     bad={bad}
+                    problem={problem}
                     maxLength={120}
                     preview={wild}
                   />
@@ -416,6 +460,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                     value={form.players[s].melds}
                     onValue={(v) => setSeat(s, { melds: v })}
                     bad={bad}
+                    problem={problem}
                     maxLength={200}
                     placeholder="pung 777z, chow 789m"
                     preview={null}
@@ -426,6 +471,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                     value={form.players[s].bonus}
                     onValue={(v) => setSeat(s, { bonus: v })}
                     bad={bad}
+                    problem={problem}
                     maxLength={60}
                     placeholder="2h 5z"
                     preview={wild}
@@ -438,7 +484,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                 {t("scorerScore")}
               </button>
             </div>
-            {error ? <ScorerError message={error} /> : null}
+            {error ? <ScorerError failure={error} /> : null}
           </form>
           {result ? (
             <section class="scorer-result" id="sc-result" aria-label={t("scorerResult")}>

@@ -11,7 +11,34 @@ export interface TextFieldProps {
   bad: string | null;
   maxLength: number;
   placeholder?: string;
+  /** What the last error says, shown under the field it points at. */
+  problem?: string | null;
   children?: ComponentChildren;
+}
+
+/** The last error's words under the input it points at (on a phone the form's own error line
+ *  is screens away from the field that takes the focus). */
+export function FieldProblem(props: {
+  id: string;
+  bad: string | null;
+  text: string | null | undefined;
+}): JSX.Element | null {
+  if (props.bad !== props.id || !props.text) return null;
+  return (
+    <span class="field-problem" id={`${props.id}-problem`}>
+      {props.text}
+    </span>
+  );
+}
+
+/** After a failed submit: the input the error points at takes the focus (and comes into
+ *  sight, with its problem under it); an error about the form as a whole is scrolled to. */
+export function showFailure(id: string | null, errorId: string): void {
+  const field = id ? document.getElementById(id) : null;
+  if (field) {
+    field.focus();
+    field.scrollIntoView?.({ block: "center" });
+  } else document.getElementById(errorId)?.scrollIntoView?.({ block: "center" });
 }
 
 export function TextField(props: TextFieldProps): JSX.Element {
@@ -21,6 +48,9 @@ export function TextField(props: TextFieldProps): JSX.Element {
       <input
         id={props.id}
         aria-invalid={props.bad === props.id ? "true" : undefined}
+        aria-describedby={
+          props.bad === props.id && props.problem ? `${props.id}-problem` : undefined
+        }
         value={props.value}
         maxLength={props.maxLength}
         autocomplete="off"
@@ -29,6 +59,7 @@ export function TextField(props: TextFieldProps): JSX.Element {
         placeholder={props.placeholder}
         onInput={(e) => props.onValue((e.currentTarget as HTMLInputElement).value)}
       />
+      <FieldProblem id={props.id} bad={props.bad} text={props.problem} />
       {props.children}
     </label>
   );

@@ -1,5 +1,6 @@
 // One table per language; `t` formats a string of the current language's table.
 import { computed, signal } from "@preact/signals";
+import type { ProblemDetail } from "../net/api";
 import { en } from "./en";
 import { zh } from "./zh";
 
@@ -101,6 +102,40 @@ export const winByName = (how: string, l: Lang = lang.value): string =>
 export function errorText(code: string, l: Lang = lang.value): string {
   const errors: Record<string, string> = TABLES[l].errors;
   return errors[code] ?? TABLES[l].errors.other;
+}
+
+/** A code with its name: "9m (Nine of Characters)", 「9m（九萬）」 (an unknown code as is). */
+function namedCode(code: string, names: Record<string, string>, l: Lang): string {
+  const name = names[code];
+  if (name === undefined) return code;
+  return l === "zh" ? `${code}（${name}）` : `${code} (${name})`;
+}
+
+/** The scorer's problem in the page's language, or null when this page has no words for its
+ *  key (a newer server's): then the server's English message is shown. */
+export function problemText(detail: ProblemDetail, l: Lang = lang.value): string | null {
+  const template = (TABLES[l].problems as Record<string, string>)[detail.why];
+  if (template === undefined) return null;
+  const p = detail.params;
+  const shown: Record<string, string | number> = { ...p };
+  const winds: Record<string, string> = TABLES[l].winds;
+  const melds: Record<string, string> = TABLES[l].melds;
+  for (const key of ["tile"] as const)
+    if (typeof p[key] === "string") shown[key] = namedCode(String(p[key]), TABLES[l].tiles, l);
+  for (const key of ["card", "captor"] as const)
+    if (typeof p[key] === "string") shown[key] = namedCode(String(p[key]), TABLES[l].cards, l);
+  if (typeof p.seat === "string") shown.seat = winds[p.seat] ?? p.seat;
+  if (typeof p.seats === "string")
+    shown.seats = [...p.seats].map((s) => winds[s] ?? s).join(l === "zh" ? "、" : ", ");
+  if (typeof p.win_by === "string") shown.win_by = winByName(p.win_by, l);
+  if (typeof p.kind === "string" && detail.why !== "meld_kind")
+    shown.kind = (melds[p.kind] ?? p.kind).toLowerCase();
+  if (typeof p.flag === "string") {
+    const hand = TABLES[l].ui[p.flag === "tianhu" ? "tianhu" : "dihu"];
+    shown.flag = l === "zh" ? hand : `${p.flag === "tianhu" ? "a" : "an"} ${hand}`;
+  }
+  if (typeof p.position === "number") shown.at = p.position + 1;
+  return fill(template, shown);
 }
 
 /** Action kinds as the view may spell them (format 2 may use the English meld words). */

@@ -2,14 +2,35 @@
 // by this page (nothing in localStorage, nothing in a URL).
 import type { BotLevel, GameEvent, Move, Seat, View } from "../protocol";
 
+/** What the scorer's server found wrong (`invalid_hand`'s `detail`): a stable key, the
+ *  input's path, and the key's values (tile or card codes, seat letters, counts). */
+export interface ProblemDetail {
+  why: string;
+  field: string;
+  params: Record<string, string | number>;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly code: string,
     message: string,
     readonly status: number,
+    readonly detail: ProblemDetail | null = null,
   ) {
     super(message);
   }
+}
+
+function isDetail(value: unknown): value is ProblemDetail {
+  const d = value as ProblemDetail | null;
+  return (
+    typeof d === "object" &&
+    d !== null &&
+    typeof d.why === "string" &&
+    typeof d.field === "string" &&
+    typeof d.params === "object" &&
+    d.params !== null
+  );
 }
 
 export async function api<T>(path: string, body?: unknown, method?: string): Promise<T> {
@@ -37,11 +58,13 @@ export async function api<T>(path: string, body?: unknown, method?: string): Pro
     data = null;
   }
   if (!response.ok) {
-    const error = (data as { error?: { code?: string; message?: string } } | null)?.error;
+    const error = (data as { error?: { code?: string; message?: string; detail?: unknown } } | null)
+      ?.error;
     throw new ApiError(
       error?.code ?? "other",
       error?.message ?? response.statusText,
       response.status,
+      isDetail(error?.detail) ? error.detail : null,
     );
   }
   return data as T;

@@ -57,7 +57,7 @@ def score_hand(data: object) -> dict[str, Any]:
     try:
         return {"result": scored_json(FinishedHand.from_json(data))}
     except (RulesError, ValueError) as err:
-        raise ServerError("invalid_hand", str(err)[:300], 400) from None
+        raise _invalid(err) from None
 
 
 def score_chong(data: object) -> dict[str, Any]:
@@ -70,6 +70,11 @@ def score_chong(data: object) -> dict[str, Any]:
     Traceback (most recent call last):
     ...
     paiju.server.errors.ServerError: draws: 9m (九萬) is already on the table
+    >>> try:
+    ...     score_chong({"table": "9m", "draws": "9m"})
+    ... except ServerError as err:
+    ...     err.detail
+    {'why': 'drawn_on_table', 'field': 'draws', 'params': {'card': '9m'}}
 
     Raises :class:`~paiju.server.errors.ServerError` ``invalid_hand`` (400) naming the
     first thing wrong.
@@ -77,8 +82,15 @@ def score_chong(data: object) -> dict[str, Any]:
     try:
         points = parse_chong_input(data)
     except (RulesError, ValueError) as err:
-        raise ServerError("invalid_hand", str(err)[:300], 400) from None
+        raise _invalid(err) from None
     return {"points": points, "total": sum(points)}
+
+
+def _invalid(err: ValueError) -> ServerError:
+    """A rules error as ``400 invalid_hand``: its message, and its ``detail`` (what is wrong,
+    for the browser to say in the page's language) when it has one."""
+    detail = err.detail() if isinstance(err, RulesError) else None
+    return ServerError("invalid_hand", str(err)[:300], 400, detail=detail)
 
 
 def parse_body(body: bytes) -> object:

@@ -1,0 +1,243 @@
+"""The scorers' input problems: each bad input the forms can send gets its ``why`` key, the
+field it points at and the values the browser words it with, and the browser has words for
+every key in both languages (client/src/i18n: ``problems``).
+
+Each case is an executable example of one problem: what a scorekeeper typed, and what the
+page is told about it.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from paiju.mazhan.record import EXAMPLE
+from paiju.server.errors import ServerError
+from paiju.server.routes.scorer import score_chong, score_hand
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def _hand(**changes: Any) -> dict[str, Any]:
+    """Rules §7's example 1 (South self-draws 2p, ★ = 9s) with fields changed; a seat's
+    fields as ``E_concealed="..."`` or ``S_melds=[...]``."""
+    hand = copy.deepcopy(EXAMPLE)
+    for key, value in changes.items():
+        seat, _, part = key.partition("_")
+        if seat in {"E", "S", "W", "N"} and part in {"concealed", "melds", "bonus"}:
+            hand["players"][seat][part] = value
+        else:
+            hand[key] = value
+    return hand
+
+
+def _swapped(**changes: Any) -> dict[str, Any]:
+    """The example with East's and South's tiles swapped: the dealer East is the winner."""
+    hand = _hand(winner="E", **changes)
+    players = hand["players"]
+    players["E"], players["S"] = EXAMPLE["players"]["S"], EXAMPLE["players"]["E"]
+    return hand
+
+
+#: (why, field, the hand, the params the page is told (a subset)).
+MAZHAN: list[tuple[str, str, dict[str, Any], dict[str, object]]] = [
+    ("notation_space", "players.E.melds[0]", _hand(E_melds=["pung 7 77z"]), {"digits": "7"}),
+    ("notation_letter", "wild", _hand(wild="9x"), {"letter": "x", "position": 1}),
+    ("notation_char", "wild", _hand(wild="9#"), {"char": "#"}),
+    ("notation_no_digits", "wild", _hand(wild="s"), {"letter": "s", "position": 0}),
+    ("notation_rank", "wild", _hand(wild="8z"), {"code": "8z", "top": 7}),
+    ("notation_no_suit", "win_tile", _hand(win_tile="2"), {"digits": "2"}),
+    ("no_tile", "wild", _hand(wild=""), {"n": 0}),
+    ("one_tile", "win_tile", _hand(win_tile="22p"), {"n": 2}),
+    (
+        "concealed_bonus",
+        "players.E.concealed",
+        _hand(E_concealed="1123456789m12345s1h"),
+        {"tile": "1h"},
+    ),
+    ("not_bonus", "players.S.bonus", _hand(S_bonus="1m"), {"tile": "1m"}),
+    ("wild_bonus", "wild", _hand(wild="5z"), {"tile": "5z"}),
+    (
+        "meld_wild",
+        "players.S.melds",
+        _hand(S_melds=["pung 777z", "pung 999s"]),
+        {"meld": "pung 999s", "tile": "9s"},
+    ),
+    ("meld_shape", "players.S.melds[0]", _hand(S_melds=["pung"]), {"meld": "pung"}),
+    ("meld_kind", "players.S.melds[0]", _hand(S_melds=["peng 777z"]), {"kind": "peng"}),
+    ("meld_bonus", "players.S.melds[0]", _hand(S_melds=["pung 111h"]), {}),
+    ("meld_size", "players.S.melds[0]", _hand(S_melds=["pung 77z"]), {"size": 3, "n": 2}),
+    ("meld_chow", "players.S.melds[0]", _hand(S_melds=["chow 135m"]), {}),
+    ("meld_same", "players.S.melds[0]", _hand(S_melds=["pung 123m"]), {"kind": "pung"}),
+    (
+        "seat_size",
+        "players.E",
+        _hand(E_concealed="1123456789m12345s"),
+        {"seat": "E", "size": 15, "expected": 16},
+    ),
+    (
+        "wild_copies",
+        "",
+        _hand(E_concealed="1123456789m12349999s"),
+        {"n": 4, "tile": "9s", "seats": "E"},
+    ),
+    (
+        "copies",
+        "",
+        _hand(E_concealed="1111123456789m12345s"),
+        {"n": 5, "tile": "1m", "limit": 4, "seats": "E"},
+    ),
+    (
+        "first_turn_seat",
+        "players.S.melds",
+        _hand(dihu=True, win_by="discard", discarder="E"),
+        {"seat": "S", "flag": "dihu"},
+    ),
+    ("first_turn_claim", "players.E.melds", _swapped(tianhu=True), {"meld": "pung 777z"}),
+    (
+        "dihu_kong",
+        "players.E.melds",
+        _hand(
+            dihu=True,
+            win_by="discard",
+            discarder="E",
+            E_concealed="1123456789m123s",
+            E_melds=["ckong 4444s"],
+        ),
+        {"meld": "ckong 4444s"},
+    ),
+    ("tianhu_and_dihu", "tianhu", _hand(tianhu=True, dihu=True), {}),
+    ("tianhu_dealer", "tianhu", _hand(tianhu=True), {}),
+    ("tianhu_discard", "tianhu", _swapped(tianhu=True, win_by="discard", discarder="S"), {}),
+    ("dihu_dealer", "dihu", _swapped(dihu=True), {}),
+    ("dihu_first", "dihu", _hand(dihu=True), {}),
+    ("replacement_kong", "win_by", _hand(win_by="kong_replacement"), {"seat": "S"}),
+    ("discarder_required", "discarder", _hand(win_by="discard"), {"win_by": "discard"}),
+    ("discarder_self", "discarder", _hand(win_by="discard", discarder="S"), {"seat": "S"}),
+    (
+        "sha_zhu_stars",
+        "win_by",
+        _hand(win_by="sha_zhu", win_tile=None),
+        {"seat": "S", "tile": "9s", "stars": 0},
+    ),
+    ("win_tile_required", "win_tile", _hand(win_tile=None), {"win_by": "self_draw"}),
+    ("win_tile_missing", "win_tile", _hand(win_tile="9m"), {"seat": "S", "tile": "9m"}),
+    (
+        "win_tile_wild",
+        "win_tile",
+        _hand(win_by="discard", discarder="E", win_tile="9s", S_concealed="9s3p678p789p2p2p2p"),
+        {"tile": "9s"},
+    ),
+    (
+        "robbed_pung",
+        "discarder",
+        _hand(win_by="robbed_kong", discarder="E"),
+        {"seat": "E", "tile": "2p"},
+    ),
+    (
+        "incomplete",
+        "players.S.concealed",
+        _hand(S_concealed="1p4p678p789p2p2p2p"),
+        {"seat": "S"},
+    ),
+]
+
+#: (why, field, the 開沖 input, params).
+CHONG: list[tuple[str, str, dict[str, Any], dict[str, object]]] = [
+    (
+        "notation_face",
+        "table",
+        {"table": "1t", "draws": "9m"},
+        {"code": "1t", "faces": "w q b 9–2"},
+    ),
+    ("table_twice", "table", {"table": "99m", "draws": "8m"}, {"card": "9m"}),
+    ("drawn_on_table", "draws", {"table": "9m", "draws": "9m"}, {"card": "9m"}),
+    ("drawn_twice", "draws", {"table": "9m", "draws": "88m"}, {"card": "8m"}),
+    ("no_card", "captured", {"table": "qt", "draws": "9t", "captured": {"": "bt"}}, {"n": 0}),
+    ("one_card", "captured", {"table": "qt", "draws": "9t", "captured": {"qtwt": "bt"}}, {"n": 2}),
+    ("captor_not_top", "captured", {"table": "9m", "draws": "8m", "captured": {"qt": "bt"}}, {}),
+    ("captive_not_top", "captured", {"table": "qt", "draws": "8m", "captured": {"qt": "9m"}}, {}),
+    (
+        "captive_elsewhere",
+        "captured",
+        {"table": "qtbt", "draws": "8m", "captured": {"qt": "bt"}},
+        {"card": "bt"},
+    ),
+    (
+        "captive_higher",
+        "captured",
+        {"table": "qt", "draws": "8m", "captured": {"qt": "wt"}},
+        {"card": "wt", "captor": "qt"},
+    ),
+    ("table_too_many", "table", {"table": "987654321m", "draws": "9s"}, {"n": 9, "most": 8}),
+    ("draws_too_many", "draws", {"table": "9m", "draws": "87654321m9s"}, {"n": 9, "most": 8}),
+]
+
+
+def _detail(score: Any, data: dict[str, Any]) -> dict[str, Any]:
+    with pytest.raises(ServerError) as caught:
+        score(data)
+    assert caught.value.code == "invalid_hand"
+    assert caught.value.detail is not None, caught.value.message
+    return dict(caught.value.detail)
+
+
+@pytest.mark.parametrize(("why", "field", "hand", "params"), MAZHAN, ids=[c[0] for c in MAZHAN])
+def test_a_bad_hand_says_what_is_wrong_and_where(
+    why: str, field: str, hand: dict[str, Any], params: dict[str, object]
+) -> None:
+    detail = _detail(score_hand, hand)
+    assert (detail["why"], detail["field"]) == (why, field)
+    assert params.items() <= detail["params"].items()
+
+
+@pytest.mark.parametrize(("why", "field", "data", "params"), CHONG, ids=[c[0] for c in CHONG])
+def test_a_bad_chong_input_says_what_is_wrong_and_where(
+    why: str, field: str, data: dict[str, Any], params: dict[str, object]
+) -> None:
+    detail = _detail(score_chong, data)
+    assert (detail["why"], detail["field"]) == (why, field)
+    assert params.items() <= detail["params"].items()
+
+
+def _client_problems(lang: str) -> set[str]:
+    source = (ROOT / "client" / "src" / "i18n" / f"{lang}.ts").read_text("utf-8")
+    block = source[source.index("  problems: {") :].split("\n  },", 1)[0]
+    return set(re.findall(r"^    (\w+):", block, re.MULTILINE))
+
+
+def test_the_page_has_words_for_every_problem_in_both_languages() -> None:
+    """Every key the cases above raise, and every key written in the cores, is worded in the
+    client's English and Chinese tables, and the tables word nothing else."""
+    raised = {c[0] for c in MAZHAN + CHONG}
+    written: set[str] = set()
+    for path in (ROOT / "paiju").rglob("*.py"):
+        written |= set(re.findall(r'\bwhy="(\w+)"', path.read_text("utf-8")))
+    for lang in ("en", "zh"):
+        worded = _client_problems(lang)
+        assert written <= worded, (lang, sorted(written - worded))
+        assert worded == raised | written, (lang, sorted(worded ^ (raised | written)))
+
+
+def test_the_detail_is_sent_over_http() -> None:
+    from fastapi.testclient import TestClient
+
+    from paiju.server.app import create_app
+    from paiju.server.config import Settings
+
+    app = create_app(Settings.from_env({"PAIJU_DATABASE_URL": "sqlite://"}))
+    with TestClient(app) as client:
+        answer = client.post("/api/score", json=_hand(wild="9x"))
+    assert answer.status_code == 400
+    error = answer.json()["error"]
+    assert error["code"] == "invalid_hand"
+    assert error["message"].startswith("wild: unknown suit letter 'x'")
+    assert error["detail"] == {
+        "why": "notation_letter",
+        "field": "wild",
+        "params": {"letter": "x", "text": "9x", "position": 1},
+    }
