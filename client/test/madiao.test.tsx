@@ -78,7 +78,7 @@ describe("a card in English", () => {
     expect(cardShortEn("4m")).toBe("4 Myr");
     expect(cardShortEn("0c")).toBe("Empty");
     expect(cardShortEn("hc")).toBe("½ Coin");
-    expect(cardShortEn("wt")).toBe("Myr²");
+    expect(cardShortEn("wt")).toBe("Myr·Myr");
     expect(cardShortEn("9s")).toBe("9 Str");
     expect(cardShortEn("1c")).toBe("1 Coin");
     setLang("zh");

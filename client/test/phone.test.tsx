@@ -89,6 +89,42 @@ const names: Record<Seat, SeatInfo | null> = {
   N: person("di"),
 };
 
+describe("the 開沖 row while it is revealed", () => {
+  it("turns the draws up one by one, the 面張 (the last stock card, public all hand) face up from the start", () => {
+    const draws = ["9m", "8m", "2c", "hc", "5s", "qt", "7m", "1s"];
+    const result: MadiaoResult = {
+      ...madiaoResult,
+      chong: draws.map((card, i) => ({
+        drawer: "S",
+        card,
+        scorer: i % 2 ? null : "S",
+        points: i % 2 ? 0 : 1,
+      })),
+    };
+    const { container } = render(
+      <MadiaoSettlement
+        hand={3}
+        stake={10}
+        fee={10}
+        moves={[]}
+        balance={null}
+        balanceChange={null}
+        names={names}
+        me="E"
+        myName={LONG}
+        showPoints={false}
+        result={result}
+      />,
+    );
+    const rows = [...container.querySelectorAll(".chong-draws li")];
+    expect(rows).toHaveLength(8);
+    expect(container.querySelector(".chong")?.getAttribute("data-revealed")).toBe("false");
+    const faces = rows.map((li) => li.querySelector(".card")?.getAttribute("data-card") ?? null);
+    expect(faces.slice(0, 7).every((f) => f === null)).toBe(true);
+    expect(faces[7]).toBe("1s");
+  });
+});
+
 describe("the Ma Diao scores", () => {
   it("name every column on its cells, as the header does (a phone shows a row as a block)", () => {
     for (const lang of ["zh", "en"] as const) {

@@ -14,7 +14,7 @@ const SUIT_SHORT_EN: Record<string, string> = { m: "Myr", s: "Str", c: "Coin" };
 /** The 十字 suit (tens of myriads) is named in words, as en.ts names it ("Ninety Myriads"),
  *  so that 九十萬 ("Ninety") never reads like 九萬 ("9 Myr"); the two top coins are named. */
 const NAMED_SHORT_EN: Record<string, string> = {
-  wt: "Myr²",
+  wt: "Myr·Myr",
   qt: "Thous.",
   bt: "Hund.",
   "9t": "Ninety",
@@ -30,7 +30,7 @@ const NAMED_SHORT_EN: Record<string, string> = {
 };
 
 /** A card's English name made short enough for the card's foot (7 characters at most):
- *  "Ninety" (九十萬), "9 Myr" (九萬), "9 Str", "3 Coin", "Hund." (百萬), "Myr²" (萬萬,
+ *  "Ninety" (九十萬), "9 Myr" (九萬), "9 Str", "3 Coin", "Hund." (百萬), "Myr·Myr" (萬萬,
  *  "Myriad Myriads"): the words of en.ts's card names, abbreviated.
  *
  *  @example cardShortEn("4t") === "Forty" && cardShortEn("4m") === "4 Myr"

@@ -334,7 +334,11 @@ function Points({
               <td>{who(m.to)}</td>
               <td class="num">{m.amount}</td>
               <td class="muted small">
-                {m.gross ? t("pairNet", { a: m.gross[0], b: m.gross[1] }) : ""}
+                {m.gross
+                  ? t("pairNet", { a: m.gross[0], b: m.gross[1] })
+                  : m.from === "house" || m.to === "house"
+                    ? t("pairHouse")
+                    : ""}
               </td>
             </tr>
           ))}
@@ -530,7 +534,8 @@ function ChongDraws({
                 </span>
               </>
             ) : (
-              <Card code={null} size="sm" />
+              // the last stock card is the 面張, face up all hand: it waits face up
+              <Card code={i === 7 && result.chong.length === 8 ? d.card : null} size="sm" />
             )}
           </li>
         ))}

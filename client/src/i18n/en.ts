@@ -234,7 +234,7 @@ export const en: Table = {
     payments: "Who pays whom",
     payWin: "win",
     payDifference: "difference",
-    payDiao: "tricks (under 2 pays)",
+    payDiao: "tricks (diao)",
     payBonus: "bonuses and stock draws",
     payHe: "congratulation (he)",
     wonCards: "Cards won to the table",
@@ -250,6 +250,7 @@ export const en: Table = {
     feeLine: "Table fee ({fee} each)",
     yourResult: "You",
     pairNet: "net of {a} paid and {b} back",
+    pairHouse: "the bots' points are the house's",
     pairWhy: "Why",
     yourChange: "Your points change",
     concealed: "Hand",
@@ -270,7 +271,7 @@ export const en: Table = {
     faceDown: "Face down",
     faceDownCount: "{n} face down",
     chongNote:
-      "After the 8 tricks the 8 stock cards are turned up one by one. A card scores for a player who won a leading card of its suit to the table (its top or bottom card; its second card once the top has shown): 2 when it touches that player's cards of the suit (a suit is a ring: the top touches the bottom), 1 when it does not, 3 for top and bottom drawing each other or the second drawing the top; with several leaders in the suit the points add up. It joins their table and they draw again. A card the drawer cannot use may be claimed by the next player who can; one nobody can use is dead. The tens of myriads score their own way (How to play).",
+      "After the 8 tricks the 8 stock cards are turned up one by one. A card scores for a player who won a leading card of its suit to the table: the suit's top or bottom card, or its second card, which leads once that player holds the top (drawing the top itself scores it 3). Each leader scores the card: 3 for top and bottom drawing each other; 2 for the second drawn by a top or bottom; 2 when the card touches the leader's connected cards (a suit is a ring: the top touches the bottom); 1 otherwise. Several leaders add up. The card joins the drawer's table and they draw again. A card the drawer cannot use may be claimed by the next player who can; one nobody can use is dead. The tens of myriads score their own way (How to play).",
     penaltyZongbai:
       "spent {card} in trick {trick}, and the Hundred Myriads later won to the table (the Thousand and the Myriad Myriads are kept back to stop it; in the full rules whoever lets it through pays part of the others' losses)",
     penaltyZongzhuang:
@@ -285,8 +286,8 @@ export const en: Table = {
     logChong: "{seat} turns up {card} from the stock: +{points}",
     logClaim: "{seat} claims {card} from the stock: +{points}",
     logDead: "{seat} turns up {card} from the stock: nobody scores",
-    zhengben: "2+ tricks",
-    chijiao: "under 2 tricks",
+    zhengben: "safe",
+    chijiao: "short",
     diao: "Trick pool",
     bonuses: "Bonuses",
     chongPoints: "Kai chong (stock draws)",

@@ -247,6 +247,7 @@ export const zh = {
     feeLine: "台費（每家 {fee}）",
     yourResult: "你",
     pairNet: "付 {a}、收回 {b} 相抵",
+    pairHouse: "機器人的輸贏歸系統",
     pairWhy: "說明",
     yourChange: "你的積分變化",
     concealed: "手牌",
@@ -267,7 +268,7 @@ export const zh = {
     faceDown: "滅牌",
     faceDownCount: "滅 {n}",
     chongNote:
-      "八墩之後，八張底牌逐一翻開。某門有上桌領牌（賞、極；肩須見賞）的一家，翻出該門的牌即為他得分：與他本門的牌相連得 2（本門成環，賞極相接），不相連得 1，賞極互沖、肩沖賞得 3；數個領牌各算一次。得分的牌併入其上桌牌，並再摸一張。摸者用不上的牌，他家依序可截；無人能用即為死牌。十字門另有算法（見玩法說明）。",
+      "八墩之後，八張底牌逐一翻開。某門有上桌領牌的一家，翻出該門的牌即為他得分。領牌是賞、極，以及肩（肩須他已有賞才開沖；肩沖出賞得 3）。每個領牌各算：賞極互沖得 3；賞或極沖出肩得 2；與該領牌相連的牌得 2（本門成環，賞極相接）；不相連得 1。數個領牌相加。得分的牌併入摸者的上桌牌，他再摸一張。摸者用不上的牌，他家依序可截；無人能用即為死牌。十字門另有算法（見玩法說明）。",
     penaltyZongbai:
       "第 {trick} 墩先出了{card}，之後百老上桌（千萬、萬萬應留着擋百老；按完整規則，放走百老者包賠，分擔他家所輸）",
     penaltyZongzhuang:
@@ -277,7 +278,7 @@ export const zh = {
     chongDraw: "{drawer} 摸出 {card}",
     chongScore: "{scorer} +{points}",
     chongClaimed: "{scorer} 截開沖 +{points}",
-    chongDead: "無人沖",
+    chongDead: "無人得分",
     logChong: "{seat} 開沖 {card}：+{points}",
     logClaim: "{seat} 截開沖 {card}：+{points}",
     logDead: "{seat} 開沖 {card}：無人得分",
