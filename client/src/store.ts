@@ -135,6 +135,9 @@ export const frame = signal<ViewFrame | null>(null);
 export const moveLog = signal<LogEntry[]>([]);
 export const settlement = signal<SettlementFrame | null>(null);
 export const escaped = signal<EscapeNotice | null>(null);
+/** How many of the hand's last 開沖 draws the settlement has yet to turn up: the move log
+ *  holds their lines back until then (else it told the draws before the cards showed). */
+export const chongUnshown = signal(0);
 export const toasts = signal<Toast[]>([]);
 export const readySent = signal(false);
 /** The action sent for the current version (buttons wait for the next view). */
@@ -235,6 +238,7 @@ export function clearTable(): void {
     moveLog.value = [];
     settlement.value = null;
     escaped.value = null;
+    chongUnshown.value = 0;
     readySent.value = false;
     pending.value = null;
     hint.value = null;

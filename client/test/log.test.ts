@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { logLine } from "../src/components/MoveLog";
-import { entriesOf, type LogEntry } from "../src/game/log";
+import { entriesOf, type LogEntry, withoutUnshownChong } from "../src/game/log";
 import { setLang } from "../src/i18n";
 import type { GameEvent } from "../src/protocol";
 
@@ -85,5 +85,32 @@ describe("the replay's move list", () => {
       ]),
     ).toBe("West pungs 4 Dots");
     expect(moveText("E pass", "mazhan", [])).toBe("East passes");
+  });
+});
+
+describe("the log while the 開沖 is turned up", () => {
+  const entry = (id: number, kind: string): LogEntry => ({
+    id,
+    hand: 1,
+    version: id,
+    seat: "S",
+    kind,
+    tiles: [],
+    card: kind === "trick" ? null : "9m",
+    detail: "",
+  });
+  const log = [
+    entry(1, "trick"),
+    entry(2, "chong"),
+    entry(3, "claim"),
+    entry(4, "dead"),
+    entry(5, "chong"),
+  ];
+
+  it("holds back the last draws not yet shown, and nothing else", () => {
+    expect(withoutUnshownChong(log, 0)).toBe(log);
+    expect(withoutUnshownChong(log, 2).map((e) => e.id)).toEqual([1, 2, 3]);
+    expect(withoutUnshownChong(log, 4).map((e) => e.id)).toEqual([1]);
+    expect(withoutUnshownChong(log, 9).map((e) => e.id)).toEqual([1]);
   });
 });

@@ -123,6 +123,41 @@ describe("the 開沖 row while it is revealed", () => {
     expect(faces.slice(0, 7).every((f) => f === null)).toBe(true);
     expect(faces[7]).toBe("1s");
   });
+
+  it("keeps the scores back until the draws are shown (they would tell them), and can skip", () => {
+    const told: number[] = [];
+    const result: MadiaoResult = {
+      ...madiaoResult,
+      chong: ["9m", "8m"].map((card) => ({ drawer: "S", card, scorer: "S", points: 2 })),
+    };
+    const { container } = render(
+      <MadiaoSettlement
+        hand={3}
+        stake={10}
+        fee={10}
+        moves={[]}
+        balance={null}
+        balanceChange={null}
+        names={names}
+        me="E"
+        myName={LONG}
+        showPoints={false}
+        result={result}
+        onChongUnshown={(n) => told.push(n)}
+      />,
+    );
+    expect(container.querySelector(".md-scores")).toBeNull();
+    expect(container.querySelector(".my-result")).toBeNull();
+    expect(told.at(-1)).toBe(2);
+    act(() => {
+      (container.querySelector("[data-action=chong-skip]") as HTMLButtonElement).click();
+    });
+    expect(container.querySelector(".chong")?.getAttribute("data-revealed")).toBe("true");
+    expect(container.querySelector(".md-scores")).not.toBeNull();
+    expect(container.querySelector(".my-result")?.getAttribute("data-net")).toBe("-3");
+    expect(container.querySelector("[data-action=chong-skip]")).toBeNull();
+    expect(told.at(-1)).toBe(0);
+  });
 });
 
 describe("the Ma Diao scores", () => {

@@ -513,7 +513,25 @@ def test_madiao_in_english_on_a_desktop_to_the_replay(server: str, browser: Any)
         f".move-log li[data-seat={seat}]:is([data-kind=fa], [data-kind=zhuo], [data-kind=mie])"
     )
     me.play_to_settlement()
+    # while the 開沖 is being turned up, neither the scores nor the move log tell its draws
+    # (read in one go: what the page shows at one moment)
+    revealed, scores, lines = me.page.evaluate(
+        """() => [
+            document.querySelector('#result .chong')?.dataset.revealed === 'true',
+            !!document.querySelector('#result .md-scores, #result .my-result'),
+            document.querySelectorAll(
+                '.move-log li:is([data-kind=chong], [data-kind=claim], [data-kind=dead])'
+            ).length,
+        ]"""
+    )
+    assert revealed or (not scores and lines < 8), (revealed, scores, lines)
     me.page.wait_for_selector("#result .chong[data-revealed=true]")
+    assert (
+        me.page.locator(
+            ".move-log li:is([data-kind=chong], [data-kind=claim], [data-kind=dead])"
+        ).count()
+        == 8
+    )
     text = me.page.inner_text("#result")
     assert "Kai chong" in text and "Who pays whom" in text, text
     assert "開沖" not in text and "誰付誰" not in text

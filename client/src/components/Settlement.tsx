@@ -488,27 +488,42 @@ export function MazhanSettlement({
 }
 
 /** The 開沖 draws, revealed one by one (all at once with reduced motion). */
+/** The 開沖 draws turned up one by one (600 ms apart; at once for reduced motion), the
+ *  count shown so far, and a skip to the end. */
+function useChongReveal(
+  total: number,
+  onUnshown?: (n: number) => void,
+): { shown: number; skip: () => void } {
+  const reduce =
+    typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const [shown, setShown] = useState(reduce ? total : 0);
+  useEffect(() => {
+    if (shown >= total) return;
+    const id = setTimeout(() => setShown((n) => n + 1), 600);
+    return () => clearTimeout(id);
+  }, [shown, total]);
+  useEffect(() => {
+    onUnshown?.(Math.max(0, total - shown));
+  }, [shown, total, onUnshown]);
+  // leaving the settlement (the next hand, the lobby) holds nothing back
+  useEffect(() => () => onUnshown?.(0), [onUnshown]);
+  return { shown, skip: () => setShown(total) };
+}
+
 function ChongDraws({
   result,
   names,
+  shown,
+  onSkip,
 }: {
   result: MadiaoResult;
   names: Record<Seat, SeatInfo | null>;
+  shown: number;
+  onSkip: () => void;
 }): JSX.Element {
-  const reduce =
-    typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
-  const [shown, setShown] = useState(reduce ? result.chong.length : 0);
-  useEffect(() => {
-    if (shown >= result.chong.length) return;
-    const id = setTimeout(() => setShown((n) => n + 1), 600);
-    return () => clearTimeout(id);
-  }, [shown, result.chong.length]);
+  const revealed = shown >= result.chong.length;
   return (
-    <section
-      class="chong"
-      aria-label={t("chong")}
-      data-revealed={shown >= result.chong.length ? "true" : "false"}
-    >
+    <section class="chong" aria-label={t("chong")} data-revealed={revealed ? "true" : "false"}>
       <h3>{t("chong")}</h3>
       <p class="muted small">{t("chongNote")}</p>
       <ol class="chong-draws">
@@ -540,6 +555,11 @@ function ChongDraws({
           </li>
         ))}
       </ol>
+      {revealed ? null : (
+        <button type="button" class="ghost chong-skip" data-action="chong-skip" onClick={onSkip}>
+          {t("chongSkip")}
+        </button>
+      )}
     </section>
   );
 }
@@ -560,15 +580,25 @@ export function PenaltyText({ penalty }: { penalty: MadiaoPenalty }): JSX.Elemen
 
 export function MadiaoSettlement({
   result,
+  onChongUnshown,
   ...props
-}: SettlementProps & { result: MadiaoResult }): JSX.Element {
+}: SettlementProps & {
+  result: MadiaoResult;
+  /** Told how many 開沖 draws are still face down (the table's move log holds them back). */
+  onChongUnshown?: (n: number) => void;
+}): JSX.Element {
+  const { shown, skip } = useChongReveal(result.chong.length, onChongUnshown);
+  // the scores wait for the 開沖 to be turned up: they would tell its draws before they show
+  const done = shown >= result.chong.length;
   return (
     <div class="settlement madiao" data-hand={props.hand}>
-      <MyResult
-        net={props.me ? result.net[props.me] : null}
-        unit={(n) => t("zhu", { n })}
-        change={props.showPoints === false ? null : props.balanceChange}
-      />
+      {done ? (
+        <MyResult
+          net={props.me ? result.net[props.me] : null}
+          unit={(n) => t("zhu", { n })}
+          change={props.showPoints === false ? null : props.balanceChange}
+        />
+      ) : null}
       {result.special ? (
         <p class="special-hand" data-special={result.special.seat}>
           {t("specialHand", {
@@ -601,7 +631,21 @@ export function MadiaoSettlement({
           <li class="muted small">{t("penaltiesNote")}</li>
         </ul>
       ) : null}
-      <ChongDraws result={result} names={props.names} />
+      <ChongDraws result={result} names={props.names} shown={shown} onSkip={skip} />
+      {done ? <MadiaoScores result={result} props={props} /> : null}
+    </div>
+  );
+}
+
+function MadiaoScores({
+  result,
+  props,
+}: {
+  result: MadiaoResult;
+  props: SettlementProps;
+}): JSX.Element {
+  return (
+    <>
       {/* the net first after the seat; on a phone each seat's row is a block (seat and net,
           then the other columns named by their data-label), never wider than the screen */}
       <table class="md-scores">
@@ -662,6 +706,6 @@ export function MadiaoSettlement({
       {props.showPoints === false ? null : (
         <Points props={props} owedNet={props.me ? result.net[props.me] : null} />
       )}
-    </div>
+    </>
   );
 }

@@ -3,6 +3,7 @@
 import { batch } from "@preact/signals";
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { withoutUnshownChong } from "../game/log";
 import { SEATS } from "../game/seats";
 import { levelName, roomName, t, type UiKey, windName } from "../i18n";
 import type {
@@ -28,6 +29,7 @@ import {
   send,
 } from "../session";
 import {
+  chongUnshown,
   clearTable,
   currentHint,
   escaped,
@@ -55,6 +57,11 @@ import { actionWords, MazhanTable } from "./Mazhan";
 import { MoveLog } from "./MoveLog";
 import { seatName } from "./SeatBadge";
 import { MadiaoSettlement, MazhanSettlement } from "./Settlement";
+
+/** The move log holds back the 開沖 draws the settlement has not turned up yet. */
+const holdBackChong = (n: number): void => {
+  chongUnshown.value = n;
+};
 
 const EMPTY: Record<Seat, SeatInfo | null> = { E: null, S: null, W: null, N: null };
 
@@ -473,7 +480,14 @@ function SettlementPanel(): JSX.Element | null {
         dealer={v?.dealer}
       />
     );
-  } else body = <MadiaoSettlement {...common} result={result as MadiaoResult} />;
+  } else
+    body = (
+      <MadiaoSettlement
+        {...common}
+        result={result as MadiaoResult}
+        onChongUnshown={holdBackChong}
+      />
+    );
   return (
     <section
       class="settlement-panel"
@@ -624,7 +638,7 @@ export function TableScreen(): JSX.Element {
           <SettlementPanel />
           {board ?? (settlement.value ? null : <WaitingRoom />)}
         </div>
-        <MoveLog entries={moveLog.value} />
+        <MoveLog entries={withoutUnshownChong(moveLog.value, chongUnshown.value)} />
       </div>
       {reading && !live ? (
         <HowTo

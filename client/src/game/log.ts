@@ -78,3 +78,21 @@ export function lostTo(detail: string): { seat: Seat; kind: string } | null {
   if (!m) return null;
   return { seat: m[1] as Seat, kind: m[2] as string };
 }
+
+/** The log without its last `unshown` 開沖 lines (a draw, a claim or a dead card: one line a
+ *  draw), while the settlement is still turning those draws up.
+ *
+ *  @example withoutUnshownChong(entries, 0) === entries */
+export function withoutUnshownChong(entries: LogEntry[], unshown: number): LogEntry[] {
+  if (unshown <= 0) return entries;
+  const out = [...entries];
+  let left = unshown;
+  for (let i = out.length - 1; i >= 0 && left > 0; i--) {
+    const kind = out[i]?.kind;
+    if (kind === "chong" || kind === "claim" || kind === "dead") {
+      out.splice(i, 1);
+      left--;
+    }
+  }
+  return out;
+}

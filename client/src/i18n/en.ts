@@ -279,6 +279,7 @@ export const en: Table = {
     penaltiesNote:
       "Recorded only: these breaches of play cost nothing in this version of the rules.",
     chong: "Kai chong (stock draws)",
+    chongSkip: "Show them all",
     chongDraw: "{drawer} draws {card}",
     chongScore: "{scorer} +{points}",
     chongClaimed: "{scorer} claims it: +{points}",

@@ -275,6 +275,7 @@ export const zh = {
       "第 {trick} 墩本可用{card}捉樁家的牌卻滅牌，樁家隨後賞上桌（按完整規則，故意放樁家贏須包賠）",
     penaltiesNote: "僅作記錄：本版規則不因此罰分。",
     chong: "開沖",
+    chongSkip: "全部翻開",
     chongDraw: "{drawer} 摸出 {card}",
     chongScore: "{scorer} +{points}",
     chongClaimed: "{scorer} 截開沖 +{points}",
