@@ -236,6 +236,47 @@ describe("the 開沖 page", () => {
     expect(document.activeElement?.id).toBe("ch-captured-qt");
   });
 
+  it("rewords its problem on a switch of language, and does not jump back to it on a tab's return", async () => {
+    const detail = { why: "drawn_twice", field: "draws", params: { card: "8m" } };
+    answer({ error: { code: "invalid_hand", message: "draws: 8m is drawn twice", detail } }, 400);
+    const { container, rerender } = render(<Scorer game="madiao" />);
+    type(container, "ch-table", "9m");
+    type(container, "ch-draws", "88m");
+    await score(container);
+    await vi.waitFor(() => expect(container.querySelector("#ch-error")).not.toBeNull());
+    expect(container.querySelector("#ch-error")?.textContent).toContain("摸了兩次");
+    expect(document.activeElement?.id).toBe("ch-draws");
+    await act(() => setLang("en"));
+    expect(container.querySelector("#ch-error")?.textContent).toContain("is drawn twice");
+    expect(container.querySelector("#ch-error")?.textContent).not.toContain("摸了兩次");
+    await act(() => setLang("zh"));
+    // to the Mazhan tab and back: the problem is still there, the focus stays where it is
+    (document.activeElement as HTMLElement | null)?.blur();
+    rerender(<Scorer game="mazhan" />);
+    rerender(<Scorer game="madiao" />);
+    expect(container.querySelector("#ch-error")?.textContent).toContain("摸了兩次");
+    expect(document.activeElement?.id).not.toBe("ch-draws");
+  });
+
+  it("marks a capture's notation fault on the field it quotes", async () => {
+    const detail = {
+      why: "notation_letter",
+      field: "captured",
+      params: { letter: "x", text: "5x", position: 1 },
+    };
+    const message = "captured: unknown suit letter 'x' in '5x' at position 1";
+    answer({ error: { code: "invalid_hand", message, detail } }, 400);
+    const { container } = render(<Scorer game="madiao" />);
+    type(container, "ch-table", "wtqt");
+    type(container, "ch-captured-qt", "bt");
+    type(container, "ch-captured-wt", "5x");
+    type(container, "ch-draws", "9t");
+    await score(container);
+    await vi.waitFor(() => expect(container.querySelector("#ch-error")).not.toBeNull());
+    expect(input(container, "ch-captured-wt").getAttribute("aria-invalid")).toBe("true");
+    expect(input(container, "ch-captured-qt").getAttribute("aria-invalid")).toBeNull();
+  });
+
   it("says a refusal for speed in the page's words", async () => {
     answer({ error: { code: "rate_limited", message: "too many" } }, 429);
     const { container } = render(<Scorer game="madiao" />);

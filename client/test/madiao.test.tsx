@@ -48,6 +48,23 @@ describe("the Ma Diao table", () => {
     expect(south?.getAttribute("aria-label")).toContain("2");
   });
 
+  it("says the tricks are done once the hand is over, not who is to lead", () => {
+    const over = { ...trickView, phase: "over" as const, trick_no: 8, legal: [], my_turn: false };
+    const { container } = render(
+      <MadiaoTable
+        view={over}
+        names={names}
+        clock={null}
+        pending={null}
+        version={9}
+        onAction={vi.fn()}
+      />,
+    );
+    const info = container.querySelector(".trick-info")?.textContent ?? "";
+    expect(info).toContain("八墩已打完");
+    expect(info).not.toContain("輪到");
+  });
+
   it("plays a card with one legal action at once, and asks when it has two", () => {
     const onAction = vi.fn();
     const { container } = render(

@@ -127,7 +127,7 @@ describe("the scorer's problem in the page's language", () => {
     });
     const container = await submit();
     expect(container.querySelector("#sc-error")?.textContent).toBe(
-      "桌上有 5 張 1m（一萬）（東、北）：這張牌只有 4 張",
+      "東家、北家共有 5 張 1m（一萬）：這張牌只有 4 張",
     );
     expect(container.querySelector("#sc-error")?.getAttribute("data-field")).toBeNull();
     expect(container.querySelector(".field-problem")).toBeNull();
@@ -157,20 +157,28 @@ describe("the scorer's problem in the page's language", () => {
 });
 
 describe("a problem's words", () => {
-  it("fill every value: tiles and cards named, seats as winds, the character counted from 1", () => {
+  it("fill every value: tiles and cards named, seats as players, a meld named", () => {
     const d = (why: string, params: Record<string, string | number>) => ({
       why,
       field: "",
       params,
     });
     expect(problemText(d("notation_letter", { letter: "x", text: "9x", position: 1 }), "en")).toBe(
-      "“x” is not a suit letter (character 2)",
+      "“x” is not a suit letter",
+    );
+    // a fault in a meld's tiles names the meld: the field holds several
+    const inMeld = { letter: "x", text: "chow 12x", position: 7, meld: "chow 12x" };
+    expect(problemText(d("notation_letter", inMeld), "zh")).toBe(
+      "「chow 12x」中：「x」不是花色字母",
     );
     expect(problemText(d("drawn_on_table", { card: "9m" }), "zh")).toBe("9m（九萬）已在桌上");
     expect(
       problemText(d("first_turn_seat", { seat: "S", meld: "pung 777z", flag: "dihu" }), "en"),
     ).toBe(
       "South holds “pung 777z”, but before an Earthly hand only the dealer (East) has had a turn",
+    );
+    expect(problemText(d("incomplete", { seat: "S" }), "zh")).toBe(
+      "南家的牌不成胡：要五組加一對，財神可當任何牌",
     );
     expect(
       problemText(d("meld_size", { meld: "pung 77z", kind: "pung", size: 3, n: 2 }), "zh"),

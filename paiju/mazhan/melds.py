@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from paiju.errors import InvalidHandError
+from paiju.errors import InvalidHandError, NotationError
 from paiju.mazhan.tiles import Tile, format_tiles, parse_tiles
 
 __all__ = ["Meld", "MeldKind"]
@@ -75,6 +75,10 @@ class Meld:
         <MeldKind.CKONG: 'ckong'>
         >>> Meld.parse("  chow 1m 2m 3m ")
         Meld.parse('chow 123m')
+        >>> Meld.parse("chow 12x")
+        Traceback (most recent call last):
+        ...
+        paiju.errors.NotationError: unknown suit letter 'x' in 'chow 12x' at position 7
 
         Raises :class:`~paiju.errors.InvalidHandError` (or a
         :class:`~paiju.errors.NotationError` for the tiles).
@@ -97,7 +101,20 @@ class Meld:
                 meld=text,
                 kind=parts[0],
             ) from None
-        return Meld.of(kind, parse_tiles(parts[1]), text=text)
+        start = len(text) - len(parts[1])  # where the tiles begin in what was written
+        try:
+            tiles = parse_tiles(parts[1])
+        except NotationError as err:
+            # the fault's place in the whole meld, which the error names
+            raise NotationError(
+                err.problem,
+                text,
+                start + err.position,
+                why=err.why,
+                meld=text,
+                **{k: v for k, v in err.params.items() if k not in ("text", "position")},
+            ) from None
+        return Meld.of(kind, tiles, text=text)
 
     @staticmethod
     def of(

@@ -45,7 +45,18 @@ def _swapped(**changes: Any) -> dict[str, Any]:
 
 #: (why, field, the hand, the params the page is told (a subset)).
 MAZHAN: list[tuple[str, str, dict[str, Any], dict[str, object]]] = [
-    ("notation_space", "players.E.melds[0]", _hand(E_melds=["pung 7 77z"]), {"digits": "7"}),
+    (
+        "notation_space",
+        "players.E.melds[0]",
+        _hand(E_melds=["pung 7 77z"]),
+        {"digits": "7", "meld": "pung 7 77z", "position": 6},
+    ),
+    (
+        "notation_letter",
+        "players.S.melds[1]",
+        _hand(S_melds=["pung 777z", "chow 12x"]),
+        {"letter": "x", "meld": "chow 12x", "position": 7},
+    ),
     ("notation_letter", "wild", _hand(wild="9x"), {"letter": "x", "position": 1}),
     ("notation_char", "wild", _hand(wild="9#"), {"char": "#"}),
     ("notation_no_digits", "wild", _hand(wild="s"), {"letter": "s", "position": 0}),
@@ -117,6 +128,7 @@ MAZHAN: list[tuple[str, str, dict[str, Any], dict[str, object]]] = [
     ("dihu_first", "dihu", _hand(dihu=True), {}),
     ("replacement_kong", "win_by", _hand(win_by="kong_replacement"), {"seat": "S"}),
     ("discarder_required", "discarder", _hand(win_by="discard"), {"win_by": "discard"}),
+    ("robbed_required", "discarder", _hand(win_by="robbed_kong"), {"win_by": "robbed_kong"}),
     ("discarder_self", "discarder", _hand(win_by="discard", discarder="S"), {"seat": "S"}),
     (
         "sha_zhu_stars",

@@ -95,7 +95,9 @@ export function chongErrorPlace(
   const named = detail
     ? [detail.params.captor, detail.params.card].filter((c): c is string => typeof c === "string")
     : (text.match(/\b[0-9wqbh][tmsc]\b/g) ?? []);
-  const holder = named.map(about).find((h) => h !== undefined) ?? holders[0];
+  // a notation fault names no card: the field whose text it quotes
+  const quoted = holders.find((h) => captured[h] === detail?.params.text);
+  const holder = named.map(about).find((h) => h !== undefined) ?? quoted ?? holders[0];
   return { field, id: holder ? `ch-captured-${holder}` : null, text };
 }
 
@@ -112,11 +114,34 @@ export interface ChongResult {
   total: number;
 }
 
+/** Why the last draws were not scored, kept raw (the words follow a switch of language):
+ *  the server's `invalid_hand` with the body it was about, another error's code, or
+ *  `no_draws` (nothing typed to draw). */
+export type ChongFailure =
+  | {
+      code: "invalid_hand";
+      message: string;
+      detail: ProblemDetail | null;
+      body: Record<string, unknown>;
+    }
+  | { code: string; message?: undefined; detail?: undefined; body?: undefined };
+
+/** A failure in the page's words, placed on the form. */
+export function chongFailurePlace(f: ChongFailure): ChongErrorPlace {
+  if (f.message !== undefined) return chongErrorPlace(f.message, f.body, f.detail);
+  if (f.code === "no_draws") return { field: "draws", id: "ch-draws", text: t("chongNoDraws") };
+  const known = ["rate_limited", "network", "busy", "storage_unavailable", "unavailable"];
+  return {
+    field: null,
+    id: null,
+    text: known.includes(f.code) ? errorText(f.code) : t("chongFailed"),
+  };
+}
+
 export interface ChongState {
   form: ChongForm;
   result: ChongResult | null;
-  /** The server's `invalid_hand` message placed on the form, or a message of our own. */
-  error: ChongErrorPlace | null;
+  error: ChongFailure | null;
 }
 
 export const CHONG_START: ChongState = { form: CHONG_BLANK, result: null, error: null };
@@ -204,17 +229,15 @@ export function ChongScorer(props: {
   const [busy, setBusy] = useState(false);
   const typed = useRef(form);
   typed.current = form;
+  const tried = useRef(false);
   const set = (patch: Partial<ChongForm>) =>
     props.onState({ ...props.state, form: { ...form, ...patch }, result: null });
   const submit = async (e: Event) => {
     e.preventDefault();
     if (!form.draws.trim()) {
       // nothing drawn scores nothing: say what is missing instead of a total of 0
-      props.onState({
-        form,
-        result: null,
-        error: { field: "draws", id: "ch-draws", text: t("chongNoDraws") },
-      });
+      tried.current = true;
+      props.onState({ form, result: null, error: { code: "no_draws" } });
       return;
     }
     setBusy(true);
@@ -225,25 +248,27 @@ export function ChongScorer(props: {
       const draws = splitCodes(String(body.draws), "madiao");
       next = { form, result: { draws, points: answer.points, total: answer.total }, error: null };
     } catch (err) {
-      let place: ChongErrorPlace;
-      if (err instanceof ApiError && err.code === "invalid_hand")
-        place = chongErrorPlace(err.message, body, err.detail);
-      else if (err instanceof ApiError && (err.code === "rate_limited" || err.code === "network"))
-        place = { field: null, id: null, text: errorText(err.code) };
-      else place = { field: null, id: null, text: t("chongFailed") };
-      next = { form, result: null, error: place };
+      const error: ChongFailure =
+        err instanceof ApiError && err.code === "invalid_hand"
+          ? { code: err.code, message: err.message, detail: err.detail, body }
+          : { code: err instanceof ApiError ? err.code : "other" };
+      next = { form, result: null, error };
     }
     setBusy(false);
     if (typed.current !== form) return; // typed on meanwhile: the answer is an old form's
+    tried.current = true;
     props.onState(next);
   };
   useEffect(() => {
     if (result) document.getElementById("ch-result")?.scrollIntoView?.({ block: "nearest" });
   }, [result]);
+  const place = error ? chongFailurePlace(error) : null;
   useEffect(() => {
-    if (error) showFailure(error.id, "ch-error");
+    // after a submit only: coming back to the tab does not jump to an old error
+    if (error && tried.current) showFailure(chongFailurePlace(error).id, "ch-error");
+    tried.current = false;
   }, [error]);
-  const bad = error?.id ?? null;
+  const bad = place?.id ?? null;
   const holders = holdersOf(form.table);
   return (
     <div class="chong" id="chong">
@@ -256,7 +281,7 @@ export function ChongScorer(props: {
             value={form.table}
             onValue={(v) => set({ table: v })}
             bad={bad}
-            problem={error?.text}
+            problem={place?.text}
             placeholder="98m"
           />
           {holders.map((h) => (
@@ -267,7 +292,7 @@ export function ChongScorer(props: {
               value={form.captured[h] ?? ""}
               onValue={(v) => set({ captured: { ...form.captured, [h]: v } })}
               bad={bad}
-              problem={error?.text}
+              problem={place?.text}
               placeholder={h === "wt" ? "qt" : "bt"}
             />
           ))}
@@ -277,7 +302,7 @@ export function ChongScorer(props: {
             value={form.draws}
             onValue={(v) => set({ draws: v })}
             bad={bad}
-            problem={error?.text}
+            problem={place?.text}
             placeholder="76854m"
           />
         </fieldset>
@@ -295,15 +320,15 @@ export function ChongScorer(props: {
             {t("chongExampleTwins")}
           </button>
         </div>
-        {error ? (
+        {place ? (
           <p
             class="error scorer-error"
             role="alert"
             id="ch-error"
-            data-field={error.id ?? undefined}
+            data-field={place.id ?? undefined}
           >
-            {error.field ? <b>{t(FIELD_LABEL[error.field])}: </b> : null}
-            {error.text}
+            {place.field ? <b>{t(FIELD_LABEL[place.field])}: </b> : null}
+            {place.text}
           </p>
         ) : null}
         <p class="chong-help small">

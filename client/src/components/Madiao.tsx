@@ -131,7 +131,10 @@ function TrickArea({ view }: { view: MadiaoView }): JSX.Element {
         <span class="center-stat">
           <b>{t("trick", { n: no })}</b> / 8
         </span>
-        {trick ? (
+        {view.phase === "over" ? (
+          // the eight tricks are played: nobody is to lead (the 開沖 follows in the settlement)
+          <span class="center-stat">{t("tricksDone")}</span>
+        ) : trick ? (
           <span class="center-stat">
             {t(trick.plays.length ? "leader" : "toLead", { seat: windName(trick.leader) })}
           </span>

@@ -20,7 +20,13 @@ import {
   type ChongState,
 } from "./Chong";
 import { MazhanSettlement } from "./Settlement";
-import { FieldProblem, showFailure, TextField, type TextFieldProps } from "./TextField";
+import {
+  describedBy,
+  FieldProblem,
+  showFailure,
+  TextField,
+  type TextFieldProps,
+} from "./TextField";
 import { Tile } from "./Tile";
 
 type WinBy = "self_draw" | "discard" | "robbed_kong" | "kong_replacement" | "sha_zhu";
@@ -129,8 +135,8 @@ export function fieldPlace(path: string): { id: string | null; where: string } {
     winner: { id: "sc-winner", label: "scorerWinner" },
     win_by: { id: "sc-winby", label: "scorerHow" },
     discarder: { id: "sc-discarder", label: "scorerDiscarder" },
-    tianhu: { id: "sc-tianhu", label: "scorerTianhu" },
-    dihu: { id: "sc-dihu", label: "scorerDihu" },
+    tianhu: { id: "sc-tianhu", label: "tianhu" },
+    dihu: { id: "sc-dihu", label: "dihu" },
   };
   const f = fields[path];
   return f ? { id: f.id, where: t(f.label) } : { id: null, where: "" };
@@ -332,6 +338,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                 <select
                   id="sc-winner"
                   aria-invalid={bad === "sc-winner" ? "true" : undefined}
+                  aria-describedby={problem ? describedBy("sc-winner", bad) : undefined}
                   value={form.winner}
                   onChange={(e) =>
                     // a discarder that is now the winner is no discarder
@@ -357,6 +364,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                     <select
                       id="sc-winby"
                       aria-invalid={bad === "sc-winby" ? "true" : undefined}
+                      aria-describedby={problem ? describedBy("sc-winby", bad) : undefined}
                       value={form.winBy}
                       onChange={(e) =>
                         set({ winBy: (e.currentTarget as HTMLSelectElement).value as WinBy })
@@ -391,6 +399,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                       <select
                         id="sc-discarder"
                         aria-invalid={bad === "sc-discarder" ? "true" : undefined}
+                        aria-describedby={problem ? describedBy("sc-discarder", bad) : undefined}
                         value={form.discarder}
                         onChange={(e) =>
                           set({
@@ -408,30 +417,38 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                       <FieldProblem id="sc-discarder" bad={bad} text={problem} />
                     </label>
                   ) : null}
-                  <label class="check">
-                    <input
-                      type="checkbox"
-                      id="sc-tianhu"
-                      aria-invalid={bad === "sc-tianhu" ? "true" : undefined}
-                      checked={form.tianhu}
-                      onChange={(e) =>
-                        set({ tianhu: (e.currentTarget as HTMLInputElement).checked })
-                      }
-                    />
-                    <span>天胡 {t("scorerTianhu")}</span>
+                  <div class="check-field">
+                    <label class="check">
+                      <input
+                        type="checkbox"
+                        id="sc-tianhu"
+                        aria-invalid={bad === "sc-tianhu" ? "true" : undefined}
+                        aria-describedby={problem ? describedBy("sc-tianhu", bad) : undefined}
+                        checked={form.tianhu}
+                        onChange={(e) =>
+                          set({ tianhu: (e.currentTarget as HTMLInputElement).checked })
+                        }
+                      />
+                      <span>天胡 {t("scorerTianhu")}</span>
+                    </label>
                     <FieldProblem id="sc-tianhu" bad={bad} text={problem} />
-                  </label>
-                  <label class="check">
-                    <input
-                      type="checkbox"
-                      id="sc-dihu"
-                      aria-invalid={bad === "sc-dihu" ? "true" : undefined}
-                      checked={form.dihu}
-                      onChange={(e) => set({ dihu: (e.currentTarget as HTMLInputElement).checked })}
-                    />
-                    <span>地胡 {t("scorerDihu")}</span>
+                  </div>
+                  <div class="check-field">
+                    <label class="check">
+                      <input
+                        type="checkbox"
+                        id="sc-dihu"
+                        aria-invalid={bad === "sc-dihu" ? "true" : undefined}
+                        aria-describedby={problem ? describedBy("sc-dihu", bad) : undefined}
+                        checked={form.dihu}
+                        onChange={(e) =>
+                          set({ dihu: (e.currentTarget as HTMLInputElement).checked })
+                        }
+                      />
+                      <span>地胡 {t("scorerDihu")}</span>
+                    </label>
                     <FieldProblem id="sc-dihu" bad={bad} text={problem} />
-                  </label>
+                  </div>
                 </>
               ) : null}
             </fieldset>

@@ -25,11 +25,16 @@ export function FieldProblem(props: {
 }): JSX.Element | null {
   if (props.bad !== props.id || !props.text) return null;
   return (
-    <span class="field-problem" id={`${props.id}-problem`}>
+    // read as the input's description (aria-describedby), not as part of its label's name
+    <span class="field-problem" id={`${props.id}-problem`} aria-hidden="true">
       {props.text}
     </span>
   );
 }
+
+/** The `aria-describedby` of an input the last error points at (its problem, under it). */
+export const describedBy = (id: string, bad: string | null): string | undefined =>
+  bad === id ? `${id}-problem` : undefined;
 
 /** After a failed submit: the input the error points at takes the focus (and comes into
  *  sight, with its problem under it); an error about the form as a whole is scrolled to. */

@@ -251,6 +251,7 @@ export const en: Table = {
     yourResult: "You",
     pairNet: "net of {a} paid and {b} back",
     pairHouse: "the bots' points are the house's",
+    problemInMeld: "in “{meld}”: {problem}",
     pairWhy: "Why",
     yourChange: "Your points change",
     concealed: "Hand",
@@ -265,6 +266,7 @@ export const en: Table = {
     tricksWon: "{n} tricks",
     tricksWonOne: "{n} trick",
     lead: "Lead",
+    tricksDone: "All 8 tricks played",
     toLead: "{seat} to lead",
     leader: "{seat} led",
     tableCards: "Won to the table",
@@ -365,13 +367,13 @@ export const en: Table = {
   /** The scorers' input problems (the server's `invalid_hand` detail: `why` and its params;
    *  `{at}` is the character's number in the field, `{tile}`, `{card}`, `{seat}` are named). */
   problems: {
-    notation_space: "a space after “{digits}”, before their suit letter (character {at})",
-    notation_letter: "“{letter}” is not a suit letter (character {at})",
-    notation_char: "“{char}” is not part of the notation (character {at})",
-    notation_no_digits: "the suit letter “{letter}” has nothing before it (character {at})",
-    notation_rank: "{code} is not a tile: this suit runs 1{letter}–{top}{letter} (character {at})",
-    notation_face: "{code} is not a card: this suit's faces are {faces} (character {at})",
-    notation_no_suit: "“{digits}” needs a suit letter after it (character {at})",
+    notation_space: "a space after “{digits}”, before their suit letter",
+    notation_letter: "“{letter}” is not a suit letter",
+    notation_char: "“{char}” is not part of the notation",
+    notation_no_digits: "the suit letter “{letter}” has nothing before it",
+    notation_rank: "{code} is not a tile: this suit runs 1{letter}–{top}{letter}",
+    notation_face: "{code} is not a card: this suit's faces are {faces}",
+    notation_no_suit: "“{digits}” needs a suit letter after it",
     no_tile: "type one tile here, like 9s",
     one_tile: "type one tile here, not {n}",
     no_card: "type one card here, like qt",
@@ -387,7 +389,7 @@ export const en: Table = {
     meld_chow: "“{meld}”: a chow is three tiles in a row of one suit",
     meld_same: "“{meld}”: a {kind} is made of one tile, repeated",
     seat_size:
-      "{size} tiles ({concealed} concealed + {melds} melds × 3), but this seat holds {expected} (the winner 17, everyone else 16)",
+      "{size} tiles ({concealed} concealed, {melds} × 3 in melds), but this seat holds {expected} (the winner 17, everyone else 16)",
     wild_copies:
       "{n} of the wild face {tile} at the table ({seats}): the indicator is the fourth, so at most three ★",
     copies: "{n} of {tile} at the table ({seats}): there are only {limit}",
@@ -403,11 +405,12 @@ export const en: Table = {
     dihu_first:
       "an Earthly hand is a win on the dealer's first discard: won on a discard, discarded by East",
     replacement_kong: "a win on a kong's replacement tile needs a kong among {seat}'s melds",
-    discarder_required: "choose who discarded the tile ({win_by})",
+    discarder_required: "choose who discarded the winning tile",
+    robbed_required: "choose whose kong was robbed",
     discarder_self: "{seat} cannot win on their own discard",
     sha_zhu_stars:
       "a three-wilds win needs all three ★, each a {tile}, among {seat}'s concealed tiles; there are {stars}",
-    win_tile_required: "type the winning tile ({win_by})",
+    win_tile_required: "type the winning tile",
     win_tile_missing:
       "{tile} is not among {seat}'s concealed tiles, and they include the winning tile",
     win_tile_wild: "{tile} is the wild face, and a ★ is never discarded",

@@ -124,9 +124,11 @@ export function problemText(detail: ProblemDetail, l: Lang = lang.value): string
     if (typeof p[key] === "string") shown[key] = namedCode(String(p[key]), TABLES[l].tiles, l);
   for (const key of ["card", "captor"] as const)
     if (typeof p[key] === "string") shown[key] = namedCode(String(p[key]), TABLES[l].cards, l);
-  if (typeof p.seat === "string") shown.seat = winds[p.seat] ?? p.seat;
+  // a seat said as a player is: 「南家」, "South"
+  const seat = (s: string): string => (winds[s] ? (l === "zh" ? `${winds[s]}家` : winds[s]) : s);
+  if (typeof p.seat === "string") shown.seat = seat(p.seat);
   if (typeof p.seats === "string")
-    shown.seats = [...p.seats].map((s) => winds[s] ?? s).join(l === "zh" ? "、" : ", ");
+    shown.seats = [...p.seats].map(seat).join(l === "zh" ? "、" : ", ");
   if (typeof p.win_by === "string") shown.win_by = winByName(p.win_by, l);
   if (typeof p.kind === "string" && detail.why !== "meld_kind")
     shown.kind = (melds[p.kind] ?? p.kind).toLowerCase();
@@ -134,8 +136,11 @@ export function problemText(detail: ProblemDetail, l: Lang = lang.value): string
     const hand = TABLES[l].ui[p.flag === "tianhu" ? "tianhu" : "dihu"];
     shown.flag = l === "zh" ? hand : `${p.flag === "tianhu" ? "a" : "an"} ${hand}`;
   }
-  if (typeof p.position === "number") shown.at = p.position + 1;
-  return fill(template, shown);
+  const text = fill(template, shown);
+  // a fault in a meld's tiles names the meld (the field holds several)
+  return detail.why.startsWith("notation_") && typeof p.meld === "string"
+    ? fill(TABLES[l].ui.problemInMeld, { meld: p.meld, problem: text })
+    : text;
 }
 
 /** Action kinds as the view may spell them (format 2 may use the English meld words). */
