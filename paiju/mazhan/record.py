@@ -387,10 +387,10 @@ class FinishedHand:
             )
         if win_by.is_discard_like:
             if self.discarder is None:
-                robbed = win_by is WinBy.ROBBED_KONG
+                robbing = win_by is WinBy.ROBBED_KONG
                 raise InvalidHandError(
                     f"discarder: required for a {win_by.value} win",
-                    why="robbed_required" if robbed else "discarder_required",
+                    why="robbed_required" if robbing else "discarder_required",
                     field="discarder",
                     win_by=win_by.value,
                 )
