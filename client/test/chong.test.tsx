@@ -191,7 +191,7 @@ describe("the 開沖 page", () => {
     await vi.waitFor(() => expect(container.querySelector("#ch-error")).not.toBeNull());
     expect(fetch).toHaveBeenCalledOnce();
     expect(container.querySelector("#ch-error")?.textContent).toBe(
-      "翻出的牌（依序）: 9m (九萬) is already on the table",
+      "翻出的牌（依序）：9m (九萬) is already on the table",
     );
     expect(container.querySelector("#ch-error")?.getAttribute("data-field")).toBe("ch-draws");
     expect(input(container, "ch-draws").getAttribute("aria-invalid")).toBe("true");

@@ -30,6 +30,7 @@ const BILINGUAL = new Set([
   "ui.chongHelpLink",
   // the scorers' problems quote the notation a player types (pung 777z, qt)
   "problems.no_card",
+  "ui.problemCardWords",
   "problems.meld_shape",
   "problems.meld_kind",
   "problems.captor_not_top",

@@ -66,7 +66,7 @@ describe("the scorer page", () => {
     });
     await vi.waitFor(() => expect(container.querySelector("#sc-error")).not.toBeNull());
     // the seat in the page's words, the scorer's own words after it
-    expect(container.querySelector("#sc-error")?.textContent).toBe("東: 2 tiles");
+    expect(container.querySelector("#sc-error")?.textContent).toBe("東：2 tiles");
     expect(container.querySelector("#sc-error")?.getAttribute("data-field")).toBe("sc-E-concealed");
     expect(fetch).toHaveBeenCalledOnce();
   });
@@ -106,7 +106,7 @@ describe("the scorer's problem in the page's language", () => {
     const container = await submit();
     const text = container.querySelector("#sc-error")?.textContent ?? "";
     expect(text).toBe(
-      "南: 共 15 張（手牌 15 張＋副露 0 組 × 3），應為 17 張（胡牌者 17 張，其餘 16 張）",
+      "南：共 15 張（手牌 15 張＋副露 0 組 × 3），應為 17 張（胡牌者 17 張，其餘 16 張）",
     );
     expect(text).not.toMatch(/holds|winner/);
     const field = container.querySelector("#sc-S-concealed") as HTMLInputElement;
@@ -144,7 +144,7 @@ describe("the scorer's problem in the page's language", () => {
       detail: { why: "a_newer_key", field: "win_tile", params: {} },
     });
     const container = await submit();
-    expect(container.querySelector("#sc-error")?.textContent).toBe("胡牌: something new");
+    expect(container.querySelector("#sc-error")?.textContent).toBe("胡牌：something new");
   });
 
   it("says a refusal for speed as such, not as a hand that could not be scored", async () => {
@@ -153,6 +153,73 @@ describe("the scorer's problem in the page's language", () => {
     const text = container.querySelector("#sc-error")?.textContent ?? "";
     expect(text).toBe(errorText("rate_limited"));
     expect(text).not.toBe(t("scorerFailed"));
+  });
+});
+
+describe("what a Chinese input method types", () => {
+  it("reads full-width digits, letters and commas, and melds named in Chinese", () => {
+    expect(meldList("碰 777z，吃７８９ｍ、暗槓 1111p；槓9999s")).toEqual([
+      "pung 777z",
+      "chow 789m",
+      "ckong 1111p",
+      "kong 9999s",
+    ]);
+    const f = { ...EXAMPLE, wild: "９Ｓ", players: { ...EXAMPLE.players } };
+    f.players.E = { ...f.players.E, concealed: "１１２３４５６７８９ｍ　１２３４５６ｓ" };
+    const r = toRecord(f);
+    expect(r.wild).toBe("9s");
+    expect((r.players as Record<string, { concealed: string }>).E?.concealed).toBe(
+      "1123456789m123456s",
+    );
+  });
+
+  it("says how to write a tile typed as a Chinese character", () => {
+    const d = { why: "notation_letter", field: "wild", params: { letter: "九", position: 0 } };
+    expect(problemText(d, "zh")).toBe("「九」不是花色字母；牌要用上面的記法：一萬寫 1m、紅中寫 7z");
+    const card = { ...d, field: "draws", params: { letter: "千", position: 0 } };
+    expect(problemText(card, "en")).toContain("qt for Thousand Myriads");
+  });
+
+  it("names a robbed kong's seat field as the form does, and an edit clears the mark", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(
+        async () =>
+          new Response(
+            JSON.stringify({
+              error: {
+                code: "invalid_hand",
+                message: "discarder: required for a robbed_kong win",
+                detail: { why: "robbed_required", field: "discarder", params: {} },
+              },
+            }),
+            { status: 400, headers: { "content-type": "application/json" } },
+          ),
+      ),
+    );
+    const { container } = render(<Scorer />);
+    await act(async () => {
+      fireEvent.click(container.querySelector("[data-action=example]") as HTMLButtonElement);
+    });
+    await act(async () => {
+      fireEvent.change(container.querySelector("#sc-winby") as HTMLSelectElement, {
+        target: { value: "robbed_kong" },
+      });
+    });
+    await act(async () => {
+      fireEvent.submit(container.querySelector("form") as HTMLFormElement);
+    });
+    await vi.waitFor(() => expect(container.querySelector("#sc-error")).not.toBeNull());
+    expect(container.querySelector("#sc-error")?.textContent).toBe(
+      `${t("scorerRobbed")}：請選被搶槓的一家`,
+    );
+    await act(async () => {
+      fireEvent.input(container.querySelector("#sc-wild") as HTMLInputElement, {
+        target: { value: "9s" },
+      });
+    });
+    expect(container.querySelector("#sc-error")).toBeNull();
+    expect(container.querySelector("[aria-invalid=true]")).toBeNull();
   });
 });
 

@@ -381,6 +381,18 @@ def parse_cards(text: str) -> list[Card]:
             if ch.isdigit() or ch in "wqbh":
                 pending.append(pos)
                 continue
+            after = _SUIT_BY_LETTER.get(text[pos + 1 : pos + 2])
+            if after is not None and not pending:
+                # a letter where a face goes, before a suit letter ('xt'): a bad face
+                raise NotationError(
+                    f"{ch!r} is not a face of {after.name_zh} ({_FACE_HINT[after]})",
+                    text,
+                    pos,
+                    why="notation_face",
+                    code=text[pos : pos + 2],
+                    letter=text[pos + 1],
+                    faces=_FACE_HINT[after],
+                )
             if ch.isalpha():
                 raise NotationError(
                     f"unknown suit letter {ch!r}", text, pos, why="notation_letter", letter=ch

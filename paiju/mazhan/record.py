@@ -277,6 +277,7 @@ class FinishedHand:
                     f"{n} copies of the wild face {tile} in play: the indicator is the fourth, "
                     "so at most three ★",
                     why="wild_copies",
+                    field=self._most(tile),
                     n=n,
                     tile=str(tile),
                     seats=self._holders(tile),
@@ -287,6 +288,7 @@ class FinishedHand:
                     f"{n} copies of {tile} ({tile.name_zh}) at the table: there "
                     + ("is only one" if limit == 1 else "are only four"),
                     why="copies",
+                    field=self._most(tile),
                     n=n,
                     tile=str(tile),
                     limit=limit,
@@ -300,6 +302,17 @@ class FinishedHand:
             for seat, sh in self.players.items()
             if tile in sh.concealed or tile in sh.bonus or any(tile in m.tiles for m in sh.melds)
         )
+
+    def _most(self, tile: Tile) -> str:
+        """The field that lists the most copies of ``tile`` (the first seat's, on a tie):
+        where a surplus copy was most likely typed (``"players.E.concealed"``)."""
+        counts = []
+        for seat, sh in self.players.items():
+            counts.append((sh.concealed.count(tile), f"players.{seat.value}.concealed"))
+            counts.append((sh.bonus.count(tile), f"players.{seat.value}.bonus"))
+            in_melds = sum(m.tiles.count(tile) for m in sh.melds)
+            counts.append((in_melds, f"players.{seat.value}.melds"))
+        return max(counts, key=lambda c: c[0])[1]
 
     def _check_draw(self) -> None:
         for name in ("win_tile", "win_by", "discarder"):
@@ -456,7 +469,7 @@ class FinishedHand:
                     f"discarder: a robbed kong (搶槓) leaves the robbed player "
                     f"{seat} an exposed pung of {self.win_tile}; none is listed",
                     why="robbed_pung",
-                    field="discarder",
+                    field=f"players.{seat}.melds" if self.discarder else "discarder",
                     seat=seat,
                     tile=str(self.win_tile),
                 )

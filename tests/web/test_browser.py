@@ -690,7 +690,7 @@ def test_a_scorekeeper_scores_a_hand_without_an_account(server: str, browser: An
     page.fill("#sc-E-concealed", "11m")
     page.click("#sc-score")
     page.wait_for_selector("#sc-error[data-field=sc-E-concealed]")
-    assert page.inner_text("#sc-error").startswith("東: 共 2 張")
+    assert page.inner_text("#sc-error").startswith("東：共 2 張")
     assert "holds" not in page.inner_text("#sc-error")  # the page's words, not the server's
     assert page.get_attribute("#sc-E-concealed", "aria-invalid") == "true"
     assert page.evaluate("document.activeElement.id") == "sc-E-concealed"

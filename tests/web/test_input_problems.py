@@ -92,13 +92,13 @@ MAZHAN: list[tuple[str, str, dict[str, Any], dict[str, object]]] = [
     ),
     (
         "wild_copies",
-        "",
+        "players.E.concealed",
         _hand(E_concealed="1123456789m12349999s"),
         {"n": 4, "tile": "9s", "seats": "E"},
     ),
     (
         "copies",
-        "",
+        "players.E.concealed",
         _hand(E_concealed="1111123456789m12345s"),
         {"n": 5, "tile": "1m", "limit": 4, "seats": "E"},
     ),
@@ -146,7 +146,7 @@ MAZHAN: list[tuple[str, str, dict[str, Any], dict[str, object]]] = [
     ),
     (
         "robbed_pung",
-        "discarder",
+        "players.E.melds",
         _hand(win_by="robbed_kong", discarder="E"),
         {"seat": "E", "tile": "2p"},
     ),
@@ -166,6 +166,7 @@ CHONG: list[tuple[str, str, dict[str, Any], dict[str, object]]] = [
         {"table": "1t", "draws": "9m"},
         {"code": "1t", "faces": "w q b 9–2"},
     ),
+    ("notation_face", "draws", {"table": "9m", "draws": "xt"}, {"code": "xt", "letter": "t"}),
     ("table_twice", "table", {"table": "99m", "draws": "8m"}, {"card": "9m"}),
     ("drawn_on_table", "draws", {"table": "9m", "draws": "9m"}, {"card": "9m"}),
     ("drawn_twice", "draws", {"table": "9m", "draws": "88m"}, {"card": "8m"}),

@@ -4,7 +4,7 @@
 // is not added) and the running total. No account.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { splitCodes } from "../game/notation";
+import { plainTyped, splitCodes } from "../game/notation";
 import { cardName, errorText, problemText, TABLES, t, type UiKey } from "../i18n";
 import { ApiError, api, type ProblemDetail } from "../net/api";
 import { routeToHash } from "../session";
@@ -33,7 +33,7 @@ export const CHONG_EXAMPLE: ChongForm = { table: "qt", draws: "29t", captured: {
 export const CHONG_EXAMPLE_TWINS: ChongForm = { table: "98m", draws: "1m2m5m7m", captured: {} };
 
 /** Cards as typed: spaces and commas dropped, letters in the notation's lower case. */
-export const cardsOf = (text: string): string => text.replace(/[\s,]+/g, "").toLowerCase();
+export const cardsOf = (text: string): string => plainTyped(text).replace(/[\s,、]+/g, "");
 
 const isCard = (code: string): boolean => code in TABLES.zh.cards;
 
@@ -230,8 +230,9 @@ export function ChongScorer(props: {
   const typed = useRef(form);
   typed.current = form;
   const tried = useRef(false);
+  // an edit is a fix under way: the old mark would say it is still wrong
   const set = (patch: Partial<ChongForm>) =>
-    props.onState({ ...props.state, form: { ...form, ...patch }, result: null });
+    props.onState({ form: { ...form, ...patch }, result: null, error: null });
   const submit = async (e: Event) => {
     e.preventDefault();
     if (!form.draws.trim()) {
@@ -327,7 +328,12 @@ export function ChongScorer(props: {
             id="ch-error"
             data-field={place.id ?? undefined}
           >
-            {place.field ? <b>{t(FIELD_LABEL[place.field])}: </b> : null}
+            {place.field ? (
+              <b>
+                {t(FIELD_LABEL[place.field])}
+                {t("fieldSep")}
+              </b>
+            ) : null}
             {place.text}
           </p>
         ) : null}

@@ -4,9 +4,9 @@
 // A second tab (`#/score/madiao`) scores one Ma Diao player's 開沖 draws (`Chong.tsx`).
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { splitCodes } from "../game/notation";
+import { meldWord, plainTyped, splitCodes } from "../game/notation";
 import { SEATS } from "../game/seats";
-import { errorText, problemText, t, type UiKey, winByName, windName } from "../i18n";
+import { errorText, problemText, TABLES, t, type UiKey, winByName, windName } from "../i18n";
 import { ApiError, api, type ProblemDetail } from "../net/api";
 import type { MazhanResult, Seat } from "../protocol";
 import { go } from "../session";
@@ -79,16 +79,18 @@ export const EXAMPLE: ScorerForm = {
   },
 };
 
-/** The melds as typed ("pung 777z, chow 789m" or one a line) as §11's list. */
+/** The melds as typed ("pung 777z, chow 789m", 「碰 777z、吃 789m」 or one a line) as §11's
+ *  list. */
 export function meldList(text: string): string[] {
-  return text
-    .split(/[,;\n]+/)
-    .map((m) => m.trim().replace(/\s+/g, " "))
+  return plainTyped(text)
+    .split(/[,;、\n]+/)
+    .map((m) => meldWord(m.trim()).replace(/\s+/g, " "))
     .filter((m) => m.length > 0);
 }
 
-/** Tiles as typed: spaces dropped, letters in the notation's lower case ("9P" is 9p). */
-const tilesOf = (text: string): string => text.replace(/\s+/g, "").toLowerCase();
+/** Tiles as typed: spaces dropped, full-width made plain, letters in lower case ("9P" is
+ *  9p). */
+const tilesOf = (text: string): string => plainTyped(text).replace(/\s+/g, "");
 
 /** The form as §11's JSON object (a drawn hand: no winner, no winning tile). */
 export function toRecord(f: ScorerForm): Record<string, unknown> {
@@ -98,7 +100,7 @@ export function toRecord(f: ScorerForm): Record<string, unknown> {
     const p = f.players[s];
     players[s] = {
       concealed: tilesOf(p.concealed),
-      melds: meldList(p.melds.toLowerCase()),
+      melds: meldList(p.melds),
       bonus: tilesOf(p.bonus),
     };
   }
@@ -151,7 +153,11 @@ export function errorPlace(
 ): { id: string | null; where: string; text: string } {
   if (detail) {
     const text = problemText(detail);
-    if (text !== null) return { ...fieldPlace(detail.field), text };
+    const place = fieldPlace(detail.field);
+    // the seat field of a robbed kong is labelled as such on the form
+    if (detail.field === "discarder" && detail.why.startsWith("robbed"))
+      place.where = t("scorerRobbed");
+    if (text !== null) return { ...place, text };
   }
   const m = /^([\w.[\]]+): (.*)$/s.exec(message);
   const place = m ? fieldPlace(m[1] ?? "") : { id: null, where: "" };
@@ -161,7 +167,8 @@ export function errorPlace(
 }
 
 function Preview({ text, wild }: { text: string; wild: string }): JSX.Element | null {
-  const codes = splitCodes(text.replace(/\s+/g, ""));
+  // what is not a tile yet draws nothing (the server names it)
+  const codes = splitCodes(tilesOf(text)).filter((c) => c in TABLES.zh.tiles);
   if (!codes.length) return null;
   return (
     <span class="scorer-preview" aria-hidden="true">
@@ -207,7 +214,12 @@ function ScorerError({ failure }: { failure: ScorerFailure }): JSX.Element {
   const place = failurePlace(failure);
   return (
     <p class="error scorer-error" role="alert" id="sc-error" data-field={place.id ?? undefined}>
-      {place.where ? <b>{place.where}: </b> : null}
+      {place.where ? (
+        <b>
+          {place.where}
+          {t("fieldSep")}
+        </b>
+      ) : null}
       {place.text}
     </p>
   );
@@ -228,6 +240,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
   const set = (patch: Partial<ScorerForm>) => {
     setForm({ ...form, ...patch });
     setResult(null);
+    setError(null); // an edit is a fix under way: the old mark would say it is still wrong
   };
   const setSeat = (s: Seat, patch: Partial<SeatFields>) =>
     set({ players: { ...form.players, [s]: { ...form.players[s], ...patch } } });

@@ -30,3 +30,27 @@ export function parseRecordAction(text: string, game: "mazhan" | "madiao"): Reco
   const [seat, kind = "", arg = ""] = text.trim().split(/\s+/);
   return { seat: isSeat(seat) ? seat : null, kind, codes: arg ? splitCodes(arg, game) : [] };
 }
+
+/** What was typed as the notation reads it: full-width digits, letters and commas made
+ *  plain (a Chinese input method types 「２ｐ，」), letters in lower case.
+ *
+ *  @example plainTyped("２Ｐ，３ｐ") === "2p,3p" */
+export function plainTyped(text: string): string {
+  return text.normalize("NFKC").toLowerCase();
+}
+
+/** A meld's kind as a Chinese player may write it: 吃 chow, 碰 pung, 槓 kong, 暗槓 ckong. */
+const MELD_WORDS: [RegExp, string][] = [
+  [/^暗[槓杠]\s*/, "ckong "],
+  [/^明?[槓杠]\s*/, "kong "],
+  [/^碰\s*/, "pung "],
+  [/^吃\s*/, "chow "],
+];
+
+/** One meld as typed, its kind in the notation's word ("碰 777z" is "pung 777z").
+ *
+ *  @example meldWord("碰777z") === "pung 777z" */
+export function meldWord(meld: string): string {
+  for (const [word, kind] of MELD_WORDS) if (word.test(meld)) return meld.replace(word, kind);
+  return meld;
+}

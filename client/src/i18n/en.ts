@@ -252,6 +252,10 @@ export const en: Table = {
     pairNet: "net of {a} paid and {b} back",
     pairHouse: "the bots' points are the house's",
     problemInMeld: "in “{meld}”: {problem}",
+    fieldSep: ": ",
+    problemTileWords: "write tiles in the notation above: 1m for 1 Character, 7z for Red Dragon",
+    problemCardWords:
+      "write cards in the notation above: 9m for 9 Myriads, qt for Thousand Myriads",
     pairWhy: "Why",
     yourChange: "Your points change",
     concealed: "Hand",
@@ -367,7 +371,7 @@ export const en: Table = {
   /** The scorers' input problems (the server's `invalid_hand` detail: `why` and its params;
    *  `{at}` is the character's number in the field, `{tile}`, `{card}`, `{seat}` are named). */
   problems: {
-    notation_space: "a space after “{digits}”, before their suit letter",
+    notation_space: "a space between “{digits}” and its suit letter: remove it",
     notation_letter: "“{letter}” is not a suit letter",
     notation_char: "“{char}” is not part of the notation",
     notation_no_digits: "the suit letter “{letter}” has nothing before it",
@@ -403,7 +407,7 @@ export const en: Table = {
     tianhu_discard: "a Heavenly hand is won before the first discard, so it is self-drawn",
     dihu_dealer: "an Earthly hand is won by a player other than the dealer (East)",
     dihu_first:
-      "an Earthly hand is a win on the dealer's first discard: won on a discard, discarded by East",
+      "an Earthly hand is a win on the dealer's first discard: set Won by to “on a discard” and Discarded by to East",
     replacement_kong: "a win on a kong's replacement tile needs a kong among {seat}'s melds",
     discarder_required: "choose who discarded the winning tile",
     robbed_required: "choose whose kong was robbed",

@@ -136,7 +136,14 @@ export function problemText(detail: ProblemDetail, l: Lang = lang.value): string
     const hand = TABLES[l].ui[p.flag === "tianhu" ? "tianhu" : "dihu"];
     shown.flag = l === "zh" ? hand : `${p.flag === "tianhu" ? "a" : "an"} ${hand}`;
   }
-  const text = fill(template, shown);
+  let text = fill(template, shown);
+  // a Chinese character where the notation goes: how to write what was meant
+  const odd = String(p.letter ?? p.char ?? "");
+  if (/^[\u3400-\u9fff]$/.test(odd)) {
+    const cards = ["table", "draws", "captured"].includes(detail.field);
+    text += l === "zh" ? "；" : "; ";
+    text += TABLES[l].ui[cards ? "problemCardWords" : "problemTileWords"];
+  }
   // a fault in a meld's tiles names the meld (the field holds several)
   return detail.why.startsWith("notation_") && typeof p.meld === "string"
     ? fill(TABLES[l].ui.problemInMeld, { meld: p.meld, problem: text })

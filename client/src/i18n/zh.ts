@@ -67,7 +67,7 @@ export const zh = {
     scorerTianhu: "莊家起手即胡",
     scorerDihu: "閒家胡莊家第一張打出的牌",
     scorerNotation:
-      "牌：數字加花色，m 萬、p 筒、s 索、z 字牌（1–4 東南西北、5 白、6 發、7 中）、h 花、j 季：123m 55p 777z。明牌：pung 777z（碰）、chow 789m（吃）、kong 9999m（明槓）、ckong 1111p（暗槓）。胡家的手牌包括胡的那張。",
+      "牌：數字加花色，m 萬、p 筒、s 索、z 字牌（1–4 東南西北、5 白、6 發、7 中）、h 花、j 季：123m 55p 777z。明牌：pung 777z（碰）、chow 789m（吃）、kong 9999m（明槓）、ckong 1111p（暗槓），也可寫「碰 777z」，以逗號分開。胡家的手牌包括胡的那張。",
     scorerConcealed: "手牌",
     scorerMelds: "明牌",
     scorerScore: "算分",
@@ -249,6 +249,9 @@ export const zh = {
     pairNet: "付 {a}、收回 {b} 相抵",
     pairHouse: "機器人的輸贏歸系統",
     problemInMeld: "「{meld}」中：{problem}",
+    fieldSep: "：",
+    problemTileWords: "牌要用上面的記法：一萬寫 1m、紅中寫 7z",
+    problemCardWords: "牌要用上面的記法：九萬寫 9m、千萬寫 qt",
     pairWhy: "說明",
     yourChange: "你的積分變化",
     concealed: "手牌",
@@ -360,7 +363,7 @@ export const zh = {
   },
   /** 算分器的輸入問題（伺服器 `invalid_hand` 的 detail：`why` 與其參數）。 */
   problems: {
-    notation_space: "「{digits}」與花色字母之間有空格",
+    notation_space: "「{digits}」與花色字母之間有空格：請刪去",
     notation_letter: "「{letter}」不是花色字母",
     notation_char: "「{char}」不是記法中的字",
     notation_no_digits: "花色字母「{letter}」前面沒有點數",
@@ -392,7 +395,7 @@ export const zh = {
     tianhu_dealer: "只有莊家（東）能天胡",
     tianhu_discard: "天胡在第一張打牌之前，只能自摸",
     dihu_dealer: "地胡是閒家胡的，不是莊家（東）",
-    dihu_first: "地胡是胡莊家的第一張打牌：放炮，放炮者是東",
+    dihu_first: "地胡是胡莊家的第一張打牌：胡法選放炮，放炮者選東家",
     replacement_kong: "槓上開花要{seat}的副露中有槓",
     discarder_required: "請選放炮者",
     robbed_required: "請選被搶槓的一家",
