@@ -99,6 +99,16 @@ class NotationError(RulesError):
         if why:
             self.params = {**params, "text": text, "position": position}
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled whole (a worker process's error reaches its parent as raised).
+
+        >>> import pickle
+        >>> err = pickle.loads(pickle.dumps(NotationError("bad", "9x", 1, why="notation_letter")))
+        >>> str(err), err.why, err.params
+        ("bad in '9x' at position 1", 'notation_letter', {'text': '9x', 'position': 1})
+        """
+        return (type(self), (self.problem, self.text, self.position), self.__dict__)
+
 
 class InvalidHandError(RulesError):
     """A hand or finished-hand record that cannot be scored as given.
