@@ -3,23 +3,26 @@ import { describe, expect, it, vi } from "vitest";
 import { Card, cardShortEn } from "../src/components/Card";
 import { MadiaoTable } from "../src/components/Madiao";
 import { setLang, TABLES } from "../src/i18n";
-import type { Seat, SeatInfo } from "../src/protocol";
+import type { MadiaoView, Seat, SeatInfo } from "../src/protocol";
 import { trickView } from "./fixtures/madiao";
 
 const names: Record<Seat, SeatInfo | null> = { E: null, S: null, W: null, N: null };
 
+/** The table as its view's seat sees it, no clock, nothing pending. */
+const tableOf = (view: MadiaoView, onAction: (action: string) => void = vi.fn()) => (
+  <MadiaoTable
+    view={view}
+    names={names}
+    clock={null}
+    pending={null}
+    version={9}
+    onAction={onAction}
+  />
+);
+
 describe("the Ma Diao table", () => {
   it("shows the trick with its leader, face-down plays hidden", () => {
-    const { container } = render(
-      <MadiaoTable
-        view={trickView}
-        names={names}
-        clock={null}
-        pending={null}
-        version={9}
-        onAction={vi.fn()}
-      />,
-    );
+    const { container } = render(tableOf(trickView, vi.fn()));
     const plays = container.querySelectorAll(".trick-play");
     expect(plays).toHaveLength(2);
     expect(plays[0]?.classList.contains("leader")).toBe(true);
@@ -29,16 +32,7 @@ describe("the Ma Diao table", () => {
   });
 
   it("shows your own face-down cards to you and only counts the others'", () => {
-    const { container } = render(
-      <MadiaoTable
-        view={trickView}
-        names={names}
-        clock={null}
-        pending={null}
-        version={9}
-        onAction={vi.fn()}
-      />,
-    );
+    const { container } = render(tableOf(trickView, vi.fn()));
     const mine = container.querySelector('.my-area .face-down [data-card="7c"]');
     expect(mine).not.toBeNull();
     const south = container.querySelector('.seat-area[data-seat="S"] .face-down');
@@ -50,16 +44,7 @@ describe("the Ma Diao table", () => {
 
   it("says the tricks are done once the hand is over, not who is to lead", () => {
     const over = { ...trickView, phase: "over" as const, trick_no: 8, legal: [], my_turn: false };
-    const { container } = render(
-      <MadiaoTable
-        view={over}
-        names={names}
-        clock={null}
-        pending={null}
-        version={9}
-        onAction={vi.fn()}
-      />,
-    );
+    const { container } = render(tableOf(over, vi.fn()));
     const info = container.querySelector(".trick-info")?.textContent ?? "";
     expect(info).toContain("八墩已打完");
     expect(info).not.toContain("輪到");
@@ -67,16 +52,7 @@ describe("the Ma Diao table", () => {
 
   it("plays a card with one legal action at once, and asks when it has two", () => {
     const onAction = vi.fn();
-    const { container } = render(
-      <MadiaoTable
-        view={trickView}
-        names={names}
-        clock={null}
-        pending={null}
-        version={9}
-        onAction={onAction}
-      />,
-    );
+    const { container } = render(tableOf(trickView, onAction));
     fireEvent.click(screen.getByRole("button", { name: "滅 萬萬" }));
     expect(onAction).toHaveBeenLastCalledWith("W mie wt");
     const eight = container.querySelector('button[data-card="8m"]') as HTMLButtonElement;

@@ -89,6 +89,24 @@ const names: Record<Seat, SeatInfo | null> = {
   N: person("di"),
 };
 
+/** A Ma Diao settlement of `result` as East sees it, points not shown. */
+const settlementOf = (result: MadiaoResult, onChongUnshown?: (n: number) => void) => (
+  <MadiaoSettlement
+    hand={3}
+    stake={10}
+    fee={10}
+    moves={[]}
+    balance={null}
+    balanceChange={null}
+    names={names}
+    me="E"
+    myName={LONG}
+    showPoints={false}
+    result={result}
+    onChongUnshown={onChongUnshown}
+  />
+);
+
 describe("the 開沖 row while it is revealed", () => {
   it("turns the draws up one by one, the 面張 (the last stock card, public all hand) face up from the start", () => {
     const draws = ["9m", "8m", "2c", "hc", "5s", "qt", "7m", "1s"];
@@ -101,21 +119,7 @@ describe("the 開沖 row while it is revealed", () => {
         points: i % 2 ? 0 : 1,
       })),
     };
-    const { container } = render(
-      <MadiaoSettlement
-        hand={3}
-        stake={10}
-        fee={10}
-        moves={[]}
-        balance={null}
-        balanceChange={null}
-        names={names}
-        me="E"
-        myName={LONG}
-        showPoints={false}
-        result={result}
-      />,
-    );
+    const { container } = render(settlementOf(result));
     const rows = [...container.querySelectorAll(".chong-draws li")];
     expect(rows).toHaveLength(8);
     expect(container.querySelector(".chong")?.getAttribute("data-revealed")).toBe("false");
@@ -130,22 +134,7 @@ describe("the 開沖 row while it is revealed", () => {
       ...madiaoResult,
       chong: ["9m", "8m"].map((card) => ({ drawer: "S", card, scorer: "S", points: 2 })),
     };
-    const { container } = render(
-      <MadiaoSettlement
-        hand={3}
-        stake={10}
-        fee={10}
-        moves={[]}
-        balance={null}
-        balanceChange={null}
-        names={names}
-        me="E"
-        myName={LONG}
-        showPoints={false}
-        result={result}
-        onChongUnshown={(n) => told.push(n)}
-      />,
-    );
+    const { container } = render(settlementOf(result, (n) => told.push(n)));
     expect(container.querySelector(".md-scores")).toBeNull();
     expect(container.querySelector(".my-result")).toBeNull();
     expect(told.at(-1)).toBe(2);
@@ -164,21 +153,7 @@ describe("the Ma Diao scores", () => {
   it("name every column on its cells, as the header does (a phone shows a row as a block)", () => {
     for (const lang of ["zh", "en"] as const) {
       act(() => setLang(lang));
-      const { container, unmount } = render(
-        <MadiaoSettlement
-          hand={3}
-          stake={10}
-          fee={10}
-          moves={[]}
-          balance={null}
-          balanceChange={null}
-          names={names}
-          me="E"
-          myName={LONG}
-          showPoints={false}
-          result={madiaoResult}
-        />,
-      );
+      const { container, unmount } = render(settlementOf(madiaoResult));
       const heads = [...container.querySelectorAll(".md-scores thead th")].map(
         (th) => th.textContent,
       );

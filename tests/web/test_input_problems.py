@@ -199,20 +199,19 @@ def _detail(score: Any, data: dict[str, Any]) -> dict[str, Any]:
     return dict(caught.value.detail)
 
 
-@pytest.mark.parametrize(("why", "field", "hand", "params"), MAZHAN, ids=[c[0] for c in MAZHAN])
-def test_a_bad_hand_says_what_is_wrong_and_where(
-    why: str, field: str, hand: dict[str, Any], params: dict[str, object]
-) -> None:
-    detail = _detail(score_hand, hand)
-    assert (detail["why"], detail["field"]) == (why, field)
-    assert params.items() <= detail["params"].items()
+CASES = [(score_hand, *c) for c in MAZHAN] + [(score_chong, *c) for c in CHONG]
 
 
-@pytest.mark.parametrize(("why", "field", "data", "params"), CHONG, ids=[c[0] for c in CHONG])
-def test_a_bad_chong_input_says_what_is_wrong_and_where(
-    why: str, field: str, data: dict[str, Any], params: dict[str, object]
+@pytest.mark.parametrize(
+    ("score", "why", "field", "data", "params"),
+    CASES,
+    ids=[f"{c[0].__name__}-{c[1]}" for c in CASES],
+)
+def test_a_bad_input_says_what_is_wrong_and_where(
+    score: Any, why: str, field: str, data: dict[str, Any], params: dict[str, object]
 ) -> None:
-    detail = _detail(score_chong, data)
+    """A hand for the Mazhan scorer or draws for the 開沖 one, each with one mistake."""
+    detail = _detail(score, data)
     assert (detail["why"], detail["field"]) == (why, field)
     assert params.items() <= detail["params"].items()
 

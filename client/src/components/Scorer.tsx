@@ -210,6 +210,35 @@ export function failurePlace(f: ScorerFailure): { id: string | null; where: stri
   };
 }
 
+/** A flag of the hand (天胡, 地胡): its box, and the last error's problem under it (outside
+ *  its label: a click on the words would tick the box). */
+function FlagBox(props: {
+  flag: "tianhu" | "dihu";
+  label: string;
+  checked: boolean;
+  onFlag: (on: boolean) => void;
+  bad: string | null;
+  problem: string | null;
+}): JSX.Element {
+  const id = `sc-${props.flag}`;
+  return (
+    <div class="check-field">
+      <label class="check">
+        <input
+          type="checkbox"
+          id={id}
+          aria-invalid={props.bad === id ? "true" : undefined}
+          aria-describedby={props.problem ? describedBy(id, props.bad) : undefined}
+          checked={props.checked}
+          onChange={(e) => props.onFlag((e.currentTarget as HTMLInputElement).checked)}
+        />
+        <span>{props.label}</span>
+      </label>
+      <FieldProblem id={id} bad={props.bad} text={props.problem} />
+    </div>
+  );
+}
+
 function ScorerError({ failure }: { failure: ScorerFailure }): JSX.Element {
   const place = failurePlace(failure);
   return (
@@ -430,38 +459,22 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                       <FieldProblem id="sc-discarder" bad={bad} text={problem} />
                     </label>
                   ) : null}
-                  <div class="check-field">
-                    <label class="check">
-                      <input
-                        type="checkbox"
-                        id="sc-tianhu"
-                        aria-invalid={bad === "sc-tianhu" ? "true" : undefined}
-                        aria-describedby={problem ? describedBy("sc-tianhu", bad) : undefined}
-                        checked={form.tianhu}
-                        onChange={(e) =>
-                          set({ tianhu: (e.currentTarget as HTMLInputElement).checked })
-                        }
-                      />
-                      <span>天胡 {t("scorerTianhu")}</span>
-                    </label>
-                    <FieldProblem id="sc-tianhu" bad={bad} text={problem} />
-                  </div>
-                  <div class="check-field">
-                    <label class="check">
-                      <input
-                        type="checkbox"
-                        id="sc-dihu"
-                        aria-invalid={bad === "sc-dihu" ? "true" : undefined}
-                        aria-describedby={problem ? describedBy("sc-dihu", bad) : undefined}
-                        checked={form.dihu}
-                        onChange={(e) =>
-                          set({ dihu: (e.currentTarget as HTMLInputElement).checked })
-                        }
-                      />
-                      <span>地胡 {t("scorerDihu")}</span>
-                    </label>
-                    <FieldProblem id="sc-dihu" bad={bad} text={problem} />
-                  </div>
+                  <FlagBox
+                    flag="tianhu"
+                    label={`天胡 ${t("scorerTianhu")}`}
+                    checked={form.tianhu}
+                    onFlag={(on) => set({ tianhu: on })}
+                    bad={bad}
+                    problem={problem}
+                  />
+                  <FlagBox
+                    flag="dihu"
+                    label={`地胡 ${t("scorerDihu")}`}
+                    checked={form.dihu}
+                    onFlag={(on) => set({ dihu: on })}
+                    bad={bad}
+                    problem={problem}
+                  />
                 </>
               ) : null}
             </fieldset>
