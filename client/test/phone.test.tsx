@@ -9,7 +9,7 @@ import { MadiaoSettlement } from "../src/components/Settlement";
 import { TableScreen } from "../src/components/TableScreen";
 import { setLang } from "../src/i18n";
 import type { MadiaoResult, MadiaoSeatResult, Seat, SeatInfo } from "../src/protocol";
-import { clearTable, handle, me, readySent, toasts } from "../src/store";
+import { chongUnshown, clearTable, handle, me, readySent, toasts } from "../src/store";
 import { person, sitAt, tableFrame, viewFrame } from "./fixtures/frames";
 import { overView } from "./fixtures/mazhan";
 
@@ -106,6 +106,32 @@ const settlementOf = (result: MadiaoResult, onChongUnshown?: (n: number) => void
     onChongUnshown={onChongUnshown}
   />
 );
+
+describe("the header while the 開沖 is turned up", () => {
+  it("holds the balance as it was before the hand was settled, then shows the new one", () => {
+    act(() => {
+      me.value = { name: "ana", balance: 9860 }; // after the hand: 10000 − 10 fee − 130
+      handle({
+        type: "settlement",
+        hand: 1,
+        stake: 10,
+        fee: 10,
+        result: madiaoResult,
+        moves: [],
+        balance: 9860,
+        balance_change: -140,
+      });
+      chongUnshown.value = 3;
+    });
+    const { container } = render(<Header />);
+    const shown = () => container.querySelector(".who-balance")?.getAttribute("data-balance");
+    expect(shown()).toBe("9990");
+    act(() => {
+      chongUnshown.value = 0;
+    });
+    expect(shown()).toBe("9860");
+  });
+});
 
 describe("the 開沖 row while it is revealed", () => {
   it("turns the draws up one by one, the 面張 (the last stock card, public all hand) face up from the start", () => {

@@ -4,7 +4,7 @@ import { useEffect, useRef } from "preact/hooks";
 import { actionName, errorText, fill, lang, setLang, TABLES, t, windName } from "../i18n";
 import { TAKEN_OVER } from "../net/socket";
 import { logout, socket } from "../session";
-import { dismissToast, me, type Toast, toasts } from "../store";
+import { chongUnshown, dismissToast, me, settlement, type Toast, toasts } from "../store";
 import { secondsLeft, useNow } from "./hooks";
 
 /** The pages anyone may open, without an account: the scorer and the guide (the login page
@@ -55,6 +55,14 @@ export function ConnectionBanner(): JSX.Element | null {
   return null;
 }
 
+/** The balance as the header shows it: while a Ma Diao settlement is still turning the 開沖
+ *  up, as it stood before the hand was settled (the new one would tell the draws). */
+export function shownBalance(balance: number): number {
+  const s = settlement.value;
+  if (chongUnshown.value <= 0 || !s || s.balanceChange === null) return balance;
+  return balance - (s.balanceChange + s.fee); // the fee was taken when the hand began
+}
+
 export function Header(): JSX.Element {
   const who = me.value;
   return (
@@ -69,8 +77,8 @@ export function Header(): JSX.Element {
             <span class="who-name" title={who.name}>
               {who.name}
             </span>
-            <span class="who-balance" data-balance={who.balance}>
-              {t("balance")} <b>{who.balance}</b>
+            <span class="who-balance" data-balance={shownBalance(who.balance)}>
+              {t("balance")} <b>{shownBalance(who.balance)}</b>
             </span>
           </>
         ) : null}

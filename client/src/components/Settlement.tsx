@@ -487,7 +487,6 @@ export function MazhanSettlement({
   );
 }
 
-/** The 開沖 draws, revealed one by one (all at once with reduced motion). */
 /** The 開沖 draws turned up one by one (600 ms apart; at once for reduced motion), the
  *  count shown so far, and a skip to the end. */
 function useChongReveal(
@@ -524,8 +523,20 @@ function ChongDraws({
   const revealed = shown >= result.chong.length;
   return (
     <section class="chong" aria-label={t("chong")} data-revealed={revealed ? "true" : "false"}>
-      <h3>{t("chong")}</h3>
-      <p class="muted small">{t("chongNote")}</p>
+      <div class="row chong-head">
+        <h3>{t("chong")}</h3>
+        {/* by the heading: below the draws it was under the settlement's bar, or off screen */}
+        {revealed ? null : (
+          <button type="button" class="ghost chong-skip" data-action="chong-skip" onClick={onSkip}>
+            {t("chongSkip")}
+          </button>
+        )}
+      </div>
+      {/* folded: open, it filled a phone's screen and pushed the draws out of sight */}
+      <details class="chong-note">
+        <summary>{t("chongHow")}</summary>
+        <p class="muted small">{t("chongNote")}</p>
+      </details>
       <ol class="chong-draws">
         {result.chong.map((d, i) => (
           <li
@@ -540,26 +551,25 @@ function ChongDraws({
                   {t("chongDraw", { drawer: seatName(d.drawer, names), card: cardName(d.card) })}
                 </span>
                 <span class={d.scorer ? "plus" : "muted"}>
-                  {d.scorer
-                    ? t(d.scorer === d.drawer ? "chongScore" : "chongClaimed", {
-                        scorer: seatName(d.scorer, names),
-                        points: d.points,
-                      })
-                    : t("chongDead")}
+                  {d.scorer === d.drawer
+                    ? `+${d.points}` // the drawer named once: "South draws 8 Coins +2"
+                    : d.scorer
+                      ? t("chongClaimed", { scorer: seatName(d.scorer, names), points: d.points })
+                      : t("chongDead")}
                 </span>
               </>
+            ) : i === 7 && result.chong.length === 8 ? (
+              // the last stock card is the 面張, face up all hand: it waits face up, named
+              <>
+                <Card code={d.card} size="sm" />
+                <span class="muted small">{t("mian")}</span>
+              </>
             ) : (
-              // the last stock card is the 面張, face up all hand: it waits face up
-              <Card code={i === 7 && result.chong.length === 8 ? d.card : null} size="sm" />
+              <Card code={null} size="sm" />
             )}
           </li>
         ))}
       </ol>
-      {revealed ? null : (
-        <button type="button" class="ghost chong-skip" data-action="chong-skip" onClick={onSkip}>
-          {t("chongSkip")}
-        </button>
-      )}
     </section>
   );
 }
