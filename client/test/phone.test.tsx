@@ -171,6 +171,7 @@ describe("the 開沖 row while it is revealed", () => {
     expect(container.querySelector(".md-scores")).not.toBeNull();
     expect(container.querySelector(".my-result")?.getAttribute("data-net")).toBe("-3");
     expect(container.querySelector("[data-action=chong-skip]")).toBeNull();
+    expect(document.activeElement?.classList.contains("chong")).toBe(true);
     expect(told.at(-1)).toBe(0);
   });
 });

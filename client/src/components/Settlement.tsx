@@ -2,7 +2,7 @@
 // with the formula exactly as the scorer gives it, who pays whom (dealer ×2), then the same
 // in points (× 底注) with the table fee, line by line as the ledger records it.
 import type { JSX } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { mergeMoves, netByOther } from "../game/ledger";
 import { SEATS } from "../game/seats";
 import { cardName, lang, meldName, named, t, tileName, winByName, windName } from "../i18n";
@@ -521,13 +521,28 @@ function ChongDraws({
   onSkip: () => void;
 }): JSX.Element {
   const revealed = shown >= result.chong.length;
+  const box = useRef<HTMLElement>(null);
   return (
-    <section class="chong" aria-label={t("chong")} data-revealed={revealed ? "true" : "false"}>
+    <section
+      ref={box}
+      class="chong"
+      tabIndex={-1}
+      aria-label={t("chong")}
+      data-revealed={revealed ? "true" : "false"}
+    >
       <div class="row chong-head">
         <h3>{t("chong")}</h3>
         {/* by the heading: below the draws it was under the settlement's bar, or off screen */}
         {revealed ? null : (
-          <button type="button" class="ghost chong-skip" data-action="chong-skip" onClick={onSkip}>
+          <button
+            type="button"
+            class="ghost chong-skip"
+            data-action="chong-skip"
+            onClick={() => {
+              onSkip();
+              box.current?.focus(); // the button goes: the focus stays with the draws
+            }}
+          >
             {t("chongSkip")}
           </button>
         )}

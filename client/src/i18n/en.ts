@@ -300,7 +300,7 @@ export const en: Table = {
     chongPoints: "Kai chong (stock draws)",
     bonusTotal: "Bonus total",
     qiaomen: "knock (Hundred Myriads on the table)",
-    replayOf: "Replay: hand {n}",
+    replayOf: "Replay: hand #{n}",
     step: "Step {n} of {m}",
     prev: "Previous",
     next: "Next",

@@ -295,7 +295,7 @@ export const zh = {
     chongPoints: "沖",
     bonusTotal: "賞沖合計",
     qiaomen: "敲門",
-    replayOf: "重播：第 {n} 局",
+    replayOf: "重播：牌局 #{n}",
     step: "第 {n} / {m} 步",
     prev: "上一步",
     next: "下一步",
