@@ -5,7 +5,7 @@
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { plainTyped, splitCodes } from "../game/notation";
-import { cardName, errorText, problemText, TABLES, t, type UiKey } from "../i18n";
+import { cardName, failureText, problemText, TABLES, t, type UiKey } from "../i18n";
 import { ApiError, api, type ProblemDetail } from "../net/api";
 import { routeToHash } from "../session";
 import { Card } from "./Card";
@@ -130,12 +130,7 @@ export type ChongFailure =
 export function chongFailurePlace(f: ChongFailure): ChongErrorPlace {
   if (f.message !== undefined) return chongErrorPlace(f.message, f.body, f.detail);
   if (f.code === "no_draws") return { field: "draws", id: "ch-draws", text: t("chongNoDraws") };
-  const known = ["rate_limited", "network", "busy", "storage_unavailable", "unavailable"];
-  return {
-    field: null,
-    id: null,
-    text: known.includes(f.code) ? errorText(f.code) : t("chongFailed"),
-  };
+  return { field: null, id: null, text: failureText(f.code, "chongFailed") };
 }
 
 export interface ChongState {
@@ -264,11 +259,12 @@ export function ChongScorer(props: {
     if (result) document.getElementById("ch-result")?.scrollIntoView?.({ block: "nearest" });
   }, [result]);
   const place = error ? chongFailurePlace(error) : null;
+  const failedAt = place?.id ?? null;
   useEffect(() => {
     // after a submit only: coming back to the tab does not jump to an old error
-    if (error && tried.current) showFailure(chongFailurePlace(error).id, "ch-error");
+    if (error && tried.current) showFailure(failedAt, "ch-error");
     tried.current = false;
-  }, [error]);
+  }, [error, failedAt]);
   const bad = place?.id ?? null;
   const holders = holdersOf(form.table);
   return (

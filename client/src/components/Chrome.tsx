@@ -65,6 +65,7 @@ export function shownBalance(balance: number): number {
 
 export function Header(): JSX.Element {
   const who = me.value;
+  const balance = who ? shownBalance(who.balance) : 0;
   return (
     <header class="top-bar">
       <h1>
@@ -77,8 +78,8 @@ export function Header(): JSX.Element {
             <span class="who-name" title={who.name}>
               {who.name}
             </span>
-            <span class="who-balance" data-balance={shownBalance(who.balance)}>
-              {t("balance")} <b>{shownBalance(who.balance)}</b>
+            <span class="who-balance" data-balance={balance}>
+              {t("balance")} <b>{balance}</b>
             </span>
           </>
         ) : null}

@@ -6,7 +6,7 @@ import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { meldWord, plainTyped, splitCodes } from "../game/notation";
 import { SEATS } from "../game/seats";
-import { errorText, problemText, TABLES, t, type UiKey, winByName, windName } from "../i18n";
+import { failureText, problemText, TABLES, t, type UiKey, winByName, windName } from "../i18n";
 import { ApiError, api, type ProblemDetail } from "../net/api";
 import type { MazhanResult, Seat } from "../protocol";
 import { go } from "../session";
@@ -202,12 +202,7 @@ export type ScorerFailure =
 /** A failure in the page's words, placed on the form. */
 export function failurePlace(f: ScorerFailure): { id: string | null; where: string; text: string } {
   if (f.message !== undefined) return errorPlace(f.message, f.detail);
-  const known = ["rate_limited", "network", "busy", "storage_unavailable", "unavailable"];
-  return {
-    id: null,
-    where: "",
-    text: known.includes(f.code) ? errorText(f.code) : t("scorerFailed"),
-  };
+  return { id: null, where: "", text: failureText(f.code, "scorerFailed") };
 }
 
 /** A flag of the hand (天胡, 地胡): its box, and the last error's problem under it (outside
@@ -295,10 +290,11 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
     // the settlement comes below a long form: bring it into sight (on a phone, off screen)
     if (result) document.getElementById("sc-result")?.scrollIntoView?.({ block: "start" });
   }, [result]);
-  useEffect(() => {
-    if (error) showFailure(failurePlace(error).id, "sc-error");
-  }, [error]);
   const place = error ? failurePlace(error) : null;
+  const failedAt = place?.id ?? null;
+  useEffect(() => {
+    if (error) showFailure(failedAt, "sc-error");
+  }, [error, failedAt]);
   const bad = place?.id ?? null;
   const problem = place?.text ?? null;
   const wild = form.wild.trim().toLowerCase();

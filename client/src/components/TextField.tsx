@@ -53,9 +53,7 @@ export function TextField(props: TextFieldProps): JSX.Element {
       <input
         id={props.id}
         aria-invalid={props.bad === props.id ? "true" : undefined}
-        aria-describedby={
-          props.bad === props.id && props.problem ? `${props.id}-problem` : undefined
-        }
+        aria-describedby={props.problem ? describedBy(props.id, props.bad) : undefined}
         value={props.value}
         maxLength={props.maxLength}
         autocomplete="off"

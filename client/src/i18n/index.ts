@@ -104,7 +104,15 @@ export function errorText(code: string, l: Lang = lang.value): string {
   return errors[code] ?? TABLES[l].errors.other;
 }
 
-/** A code with its name: "9m (Nine of Characters)", 「9m（九萬）」 (an unknown code as is). */
+/** A scorer's words for a failure other than a bad hand: the error's own when it is one a
+ *  person can wait out (too fast, the network, a busy or unreachable server), else the
+ *  scorer's "could not be scored" (`fallback`). */
+export function failureText(code: string, fallback: UiKey, l: Lang = lang.value): string {
+  const transient = ["rate_limited", "network", "busy", "storage_unavailable", "unavailable"];
+  return transient.includes(code) ? errorText(code, l) : t(fallback, undefined, l);
+}
+
+/** A code with its name: "9m (9 Characters)", 「9m（九萬）」 (an unknown code as is). */
 function namedCode(code: string, names: Record<string, string>, l: Lang): string {
   const name = names[code];
   if (name === undefined) return code;
@@ -120,8 +128,7 @@ export function problemText(detail: ProblemDetail, l: Lang = lang.value): string
   const shown: Record<string, string | number> = { ...p };
   const winds: Record<string, string> = TABLES[l].winds;
   const melds: Record<string, string> = TABLES[l].melds;
-  for (const key of ["tile"] as const)
-    if (typeof p[key] === "string") shown[key] = namedCode(String(p[key]), TABLES[l].tiles, l);
+  if (typeof p.tile === "string") shown.tile = namedCode(p.tile, TABLES[l].tiles, l);
   for (const key of ["card", "captor"] as const)
     if (typeof p[key] === "string") shown[key] = namedCode(String(p[key]), TABLES[l].cards, l);
   // a seat said as a player is: 「南家」, "South"
