@@ -254,10 +254,17 @@ def _read_json(path: str | None, contract: str) -> Any:
 
 
 def _mazhan_score(args: argparse.Namespace) -> int:
-    from paiju.mazhan.scoring import score_json
+    from paiju.mazhan.record import FinishedHand
+    from paiju.mazhan.scoring import score
 
     data = _read_json(args.file, "Mazhan rules §11")
-    result = score_json(data)
+    hand, problems = FinishedHand.read(data)
+    if hand is None:
+        # every problem the hand has, one a line, so that one run shows them all
+        for problem in problems:
+            print(f"paiju: error: {problem}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    result = score(hand).to_json()
     if args.explain:
         from paiju.explain import print_settlement
 

@@ -1,4 +1,5 @@
-"""`paiju mazhan score` as a user runs it: JSON in, JSON out, one-line errors, exit code 2."""
+"""`paiju mazhan score` as a user runs it: JSON in, JSON out, a line for each problem, exit
+code 2."""
 
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ BAD_INPUTS = {
     "unknown tile": _mutate(["players", "S", "concealed"], "1p3p678p789p2p2p2x"),
     "trailing digits": _mutate(["players", "S", "concealed"], "1p3p678p789p2p2p2"),
     "eight z": _mutate(["wild"], "8z"),
-    "five copies": _mutate(["players", "E", "concealed"], "1111123456789m12s"),
+    "five copies": _mutate(["players", "E", "concealed"], "1111123456789m123s"),
     "four wilds": _mutate(["players", "E", "concealed"], "1123456789m9s9s9s9s12s"),
     "wild in a meld": _mutate(["players", "S", "melds"], ["pung 777z", "chow 789s"]),
     "incomplete winner": _mutate(["players", "S", "concealed"], "1p3p678p789p2p2p4p"),
@@ -107,6 +108,24 @@ def test_bad_input_gets_one_line_and_exit_2(name: str) -> None:
     assert err.startswith("paiju: error: ")
     assert err.count("\n") == 1, err
     assert "Traceback" not in err
+
+
+def test_every_problem_a_scorekeeper_can_fix_is_a_line_of_its_own() -> None:
+    """Two seats short of a tile and a misspelt meld: one run names all three, in the form's
+    order (the fields first, then the seats' counts)."""
+    hand = json.loads(BAD_INPUTS["melds not a list"])
+    hand["players"]["S"]["melds"] = ["pung 777z", "pong 555p"]
+    hand["players"]["E"]["concealed"] = "1123456789m12345s"
+    hand["players"]["N"]["concealed"] = "15678s23456p99p44z6z"
+    proc = run("mazhan", "score", stdin=json.dumps(hand))
+    assert proc.returncode == 2 and proc.stdout == b""
+    short = "holds 15 tiles (15 concealed + 0 melds × 3), a non-winner holds 16"
+    assert proc.stderr.decode().splitlines() == [
+        "paiju: error: players.S.melds[1]: meld 'pong 555p': unknown kind 'pong' "
+        "(chow, pung, kong or ckong)",
+        f"paiju: error: players.E: {short}",
+        f"paiju: error: players.N: {short}",
+    ]
 
 
 def test_non_utf8_input_is_a_clear_error() -> None:

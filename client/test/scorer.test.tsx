@@ -147,6 +147,45 @@ describe("the scorer's problem in the page's language", () => {
     expect(container.querySelector("#sc-error")?.textContent).toBe("胡牌：something new");
   });
 
+  it("marks every problem the server found, each under its field, the first focused", async () => {
+    const size = (seat: string) => ({
+      message: `players.${seat}: holds 15 tiles (15 concealed + 0 melds × 3), a non-winner holds 16`,
+      detail: {
+        why: "seat_size",
+        field: `players.${seat}`,
+        params: { seat, size: 15, concealed: 15, melds: 0, expected: 16 },
+      },
+    });
+    const meld = {
+      message:
+        "players.S.melds[1]: meld 'pong 555p': unknown kind 'pong' (chow, pung, kong or ckong)",
+      detail: null,
+    };
+    bad({
+      code: "invalid_hand",
+      message: meld.message,
+      detail: null,
+      problems: [meld, size("E"), size("N")],
+    });
+    const container = await submit();
+    const error = container.querySelector("#sc-error") as HTMLElement;
+    expect(error.querySelector("p")?.textContent).toBe("有 3 處要改（各處欄位下也有說明）：");
+    const items = [...error.querySelectorAll("li")].map((li) => li.getAttribute("data-field"));
+    // in the form's order, not the server's (which names the fields it cannot read first)
+    expect(items).toEqual(["sc-E-concealed", "sc-S-melds", "sc-N-concealed"]);
+    for (const id of items) {
+      const field = container.querySelector(`#${id}`) as HTMLInputElement;
+      expect(field.getAttribute("aria-invalid")).toBe("true");
+      expect(container.querySelector(`#${id}-problem`)?.textContent).not.toBe("");
+    }
+    expect(container.querySelector("#sc-N-concealed-problem")?.textContent).toBe(
+      "共 15 張（手牌 15 張＋副露 0 組 × 3），應為 16 張（胡牌者 17 張，其餘 16 張）",
+    );
+    // the fields with nothing wrong are not marked
+    expect(container.querySelectorAll("[aria-invalid]")).toHaveLength(3);
+    expect(document.activeElement?.id).toBe("sc-E-concealed");
+  });
+
   it("says a refusal for speed as such, not as a hand that could not be scored", async () => {
     bad({ code: "rate_limited", message: "too many", retry_after: 9 }, 429);
     const container = await submit();

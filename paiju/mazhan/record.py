@@ -16,18 +16,44 @@ paiju.errors.InvalidHandError: players: expected the four seats E, S, W, N; miss
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Protocol
+from functools import partial
+from typing import Any, Protocol, TypeVar
 
-from paiju.errors import InvalidHandError, NotationError, json_kind, quote
+from paiju.errors import InvalidHandError, NotationError, RulesError, json_kind, quote
 from paiju.mazhan.hand import HandTiles
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.seats import SEATS, Seat
 from paiju.mazhan.tiles import ALL_TILES, Tile, parse_tiles
 
-__all__ = ["Ending", "FinishedHand", "SeatHand", "WinBy", "ending_json"]
+__all__ = ["PROBLEMS_MOST", "Ending", "FinishedHand", "SeatHand", "WinBy", "ending_json"]
+
+#: At most this many problems are gathered from one hand (:meth:`FinishedHand.read`).
+PROBLEMS_MOST = 12
+
+_T = TypeVar("_T")
+
+
+class _Problems:
+    """The problems found so far in one hand, each field's read once: a field that cannot be
+    read adds its problem and gives ``default``, and the reading goes on to the next field."""
+
+    def __init__(self) -> None:
+        self.found: list[RulesError] = []
+
+    def take(self, read: Callable[[], _T], default: _T) -> _T:
+        try:
+            return read()
+        except RulesError as err:
+            if len(self.found) < PROBLEMS_MOST:
+                self.found.append(err)
+            return default
+
+    def add(self, err: RulesError) -> None:
+        if len(self.found) < PROBLEMS_MOST:
+            self.found.append(err)
 
 
 class WinBy(Enum):
@@ -85,46 +111,69 @@ class SeatHand:
         ...
         paiju.errors.InvalidHandError: players.S: unknown field 'flowers' (expected concealed, ...)
 
-        Raises :class:`~paiju.errors.InvalidHandError`.
+        Raises :class:`~paiju.errors.InvalidHandError` naming the first problem.
         """
+        problems = _Problems()
+        seat = SeatHand._read(data, where, problems)
+        if problems.found:
+            raise problems.found[0]
+        assert seat is not None
+        return seat
+
+    @staticmethod
+    def _read(data: object, where: str, problems: _Problems) -> SeatHand | None:
+        """One seat's fields, each read on its own: every problem goes to ``problems``; the
+        seat when all of them could be read, else ``None``."""
         path = f"players.{where}"
-        obj = _object(data, path, required=("concealed",), optional=("melds", "bonus"))
-        concealed = _tiles(obj["concealed"], f"{path}.concealed")
-        for tile in concealed:
+        before = len(problems.found)
+        obj = problems.take(
+            lambda: _object(data, path, required=("concealed",), optional=("melds", "bonus")),
+            None,
+        )
+        if obj is None:
+            return None
+        concealed = problems.take(lambda: _tiles(obj["concealed"], f"{path}.concealed"), None)
+        for tile in concealed or ():
             if tile.is_bonus:
-                raise InvalidHandError(
-                    f"{path}.concealed: {tile} ({tile.name_zh}) is a bonus tile; "
-                    "list it under bonus",
-                    why="concealed_bonus",
-                    field=f"{path}.concealed",
-                    tile=str(tile),
+                problems.add(
+                    InvalidHandError(
+                        f"{path}.concealed: {tile} ({tile.name_zh}) is a bonus tile; "
+                        "list it under bonus",
+                        why="concealed_bonus",
+                        field=f"{path}.concealed",
+                        tile=str(tile),
+                    )
                 )
+                break
+        melds: list[Meld] = []
         melds_raw = obj.get("melds", [])
         if not isinstance(melds_raw, list):
-            raise InvalidHandError(
-                f"{path}.melds: expected an array of strings like 'pung 777z', "
-                f"got {json_kind(melds_raw)}"
-            )
-        melds = []
-        for i, text in enumerate(melds_raw):
-            if not isinstance(text, str) or len(text) > _MELD_CHARS:
-                shown = quote(text) if isinstance(text, str) else json_kind(text)
-                raise InvalidHandError(
-                    f"{path}.melds[{i}]: expected a meld like 'pung 777z', got {shown}"
+            problems.add(
+                InvalidHandError(
+                    f"{path}.melds: expected an array of strings like 'pung 777z', "
+                    f"got {json_kind(melds_raw)}"
                 )
-            try:
-                melds.append(Meld.parse(text))
-            except (InvalidHandError, NotationError) as err:
-                raise err.under(f"{path}.melds[{i}]") from None
-        bonus = _tiles(obj.get("bonus", ""), f"{path}.bonus")
+            )
+            melds_raw = []
+        for i, text in enumerate(melds_raw):
+            meld = problems.take(partial(_meld, text, f"{path}.melds[{i}]"), None)
+            if meld is not None:
+                melds.append(meld)
+        no_tiles: list[Tile] = []
+        bonus = problems.take(lambda: _tiles(obj.get("bonus", ""), f"{path}.bonus"), no_tiles)
         for tile in bonus:
             if not tile.is_bonus:
-                raise InvalidHandError(
-                    f"{path}.bonus: {tile} is not a bonus tile (only 5z, 1h–4h, 1j–4j)",
-                    why="not_bonus",
-                    field=f"{path}.bonus",
-                    tile=str(tile),
+                problems.add(
+                    InvalidHandError(
+                        f"{path}.bonus: {tile} is not a bonus tile (only 5z, 1h–4h, 1j–4j)",
+                        why="not_bonus",
+                        field=f"{path}.bonus",
+                        tile=str(tile),
+                    )
                 )
+                break
+        if len(problems.found) > before or concealed is None:
+            return None
         return SeatHand(tuple(concealed), tuple(melds), tuple(bonus))
 
     @property
@@ -164,100 +213,99 @@ class FinishedHand:
         ...
         paiju.errors.InvalidHandError: winner: expected "E", "S", "W", "N" or null, got 'X'
 
-        Raises :class:`~paiju.errors.InvalidHandError` naming the field and the problem.
+        Raises :class:`~paiju.errors.InvalidHandError` naming the field and the problem (the
+        first of :meth:`read`'s).
         """
-        obj = _object(
-            data,
-            "hand",
-            required=("wild", "winner", "players"),
-            optional=("win_tile", "win_by", "discarder", "tianhu", "dihu"),
-        )
-        wild = _one_tile(obj["wild"], "wild")
-        if wild.is_bonus:
-            raise InvalidHandError(
-                f"wild: {wild} is a bonus tile; the wild is never a bonus tile",
-                why="wild_bonus",
-                field="wild",
-                tile=str(wild),
-            )
-        winner = _seat(obj["winner"], "winner")
-        discarder = _seat(obj.get("discarder"), "discarder")
-        win_tile = None if obj.get("win_tile") is None else _one_tile(obj["win_tile"], "win_tile")
-        win_by_raw = obj.get("win_by")
-        win_by = None
-        if win_by_raw is not None:
-            try:
-                win_by = WinBy(win_by_raw)
-            except ValueError:
-                choices = ", ".join(w.value for w in WinBy)
-                raise InvalidHandError(
-                    f"win_by: expected one of {choices}, got {_shown(win_by_raw)}"
-                ) from None
-        tianhu = _flag(obj.get("tianhu", False), "tianhu")
-        dihu = _flag(obj.get("dihu", False), "dihu")
-        players_raw = obj["players"]
-        if not isinstance(players_raw, dict):
-            raise InvalidHandError(
-                "players: expected an object with the seats E, S, W, N, "
-                f"got {json_kind(players_raw)}"
-            )
-        missing = [s.value for s in SEATS if s.value not in players_raw]
-        extra = [k for k in players_raw if k not in {s.value for s in SEATS}]
-        if missing or extra:
-            parts = []
-            if missing:
-                parts.append("missing " + ", ".join(missing))
-            if extra:
-                parts.append("unknown " + ", ".join(quote(k) for k in extra))
-            raise InvalidHandError(
-                "players: expected the four seats E, S, W, N; " + "; ".join(parts)
-            )
-        players = {s: SeatHand.parse(players_raw[s.value], s.value) for s in SEATS}
-        hand = FinishedHand(wild, winner, win_tile, win_by, discarder, tianhu, dihu, players)
-        hand.validate()
+        hand, problems = FinishedHand.read(data)
+        if problems:
+            raise problems[0]
+        assert hand is not None
         return hand
+
+    @staticmethod
+    def read(data: object) -> tuple[FinishedHand | None, list[RulesError]]:
+        """Read and check a finished hand, gathering every problem a scorekeeper can fix at
+        once (at most :data:`PROBLEMS_MOST`): the hand and ``[]``, or ``None`` and the
+        problems, the first being what :meth:`from_json` raises.
+
+        Each field is read on its own, so every field that cannot be read is named (a typo
+        in one seat's tiles and another in a second seat's melds), and every seat that could
+        be read is counted. Once all are read, the copies of each tile are counted too; the
+        win is checked last, when nothing else is wrong, and only its first problem is named
+        (each of its checks assumes the one before).
+
+        >>> hand, problems = FinishedHand.read({**EXAMPLE, "wild": "9x", "winner": "X"})
+        >>> hand, [str(p).split(":")[0] for p in problems]
+        (None, ['wild', 'winner'])
+        >>> FinishedHand.read(EXAMPLE)[1]
+        []
+        """
+        problems = _Problems()
+        obj = problems.take(
+            lambda: _object(
+                data,
+                "hand",
+                required=("wild", "winner", "players"),
+                optional=("win_tile", "win_by", "discarder", "tianhu", "dihu"),
+            ),
+            None,
+        )
+        if obj is None:
+            return None, problems.found
+        wild = problems.take(lambda: _wild(obj["wild"]), None)
+        before = len(problems.found)
+        winner = problems.take(lambda: _seat(obj["winner"], "winner"), None)
+        winner_read = len(problems.found) == before
+        discarder = problems.take(lambda: _seat(obj.get("discarder"), "discarder"), None)
+        win_tile = problems.take(
+            lambda: None if obj.get("win_tile") is None else _one_tile(obj["win_tile"], "win_tile"),
+            None,
+        )
+        win_by = problems.take(lambda: _win_by(obj.get("win_by")), None)
+        tianhu = problems.take(lambda: _flag(obj.get("tianhu", False), "tianhu"), False)
+        dihu = problems.take(lambda: _flag(obj.get("dihu", False), "dihu"), False)
+        players: dict[Seat, SeatHand] = {}
+        seats = problems.take(lambda: _seats(obj["players"]), None)
+        if seats is not None:
+            for s in SEATS:
+                seat = SeatHand._read(seats[s.value], s.value, problems)
+                if seat is not None:
+                    players[s] = seat
+        if problems.found or wild is None:
+            # the seats that could be read are still counted, each on its own
+            if winner_read:
+                _check_seats(players, wild, winner, problems)
+            return None, problems.found
+        hand = FinishedHand(wild, winner, win_tile, win_by, discarder, tianhu, dihu, players)
+        hand._check(problems)
+        return (None, problems.found) if problems.found else (hand, [])
 
     def validate(self) -> None:
         """Check the hand against the rules (tile counts, sizes, the win); raise if wrong.
 
         >>> FinishedHand.from_json(EXAMPLE).validate()
 
-        Raises :class:`~paiju.errors.InvalidHandError` naming the problem.
+        Raises :class:`~paiju.errors.InvalidHandError` naming the first problem.
         """
-        self._check_counts()
-        for seat, sh in self.players.items():
-            for meld in sh.melds:
-                if self.wild in meld.tiles:
-                    raise InvalidHandError(
-                        f"players.{seat.value}.melds: {meld} holds the wild face {self.wild}; "
-                        "a ★ is never part of a meld",
-                        why="meld_wild",
-                        field=f"players.{seat.value}.melds",
-                        meld=str(meld),
-                        tile=str(self.wild),
-                    )
-            expected = 17 if seat is self.winner else 16
-            if sh.size != expected:
-                role = "the winner" if seat is self.winner else "a non-winner"
-                tiles = "tile" if sh.size == 1 else "tiles"
-                melds = "meld" if len(sh.melds) == 1 else "melds"
-                raise InvalidHandError(
-                    f"players.{seat.value}: holds {sh.size} {tiles} ({len(sh.concealed)} "
-                    f"concealed + {len(sh.melds)} {melds} × 3), {role} holds {expected}",
-                    why="seat_size",
-                    field=f"players.{seat.value}",
-                    seat=seat.value,
-                    size=sh.size,
-                    concealed=len(sh.concealed),
-                    melds=len(sh.melds),
-                    expected=expected,
-                )
-        if self.winner is None:
-            self._check_draw()
-        else:
-            self._check_win(self.winner)
+        problems = _Problems()
+        self._check(problems)
+        if problems.found:
+            raise problems.found[0]
 
-    def _check_counts(self) -> None:
+    def _check(self, problems: _Problems) -> None:
+        """The rules' checks of a hand read whole: every count, meld and size problem, then
+        (only when there are none) the first problem of the win."""
+        self._check_counts(problems)
+        _check_seats(self.players, self.wild, self.winner, problems)
+        if problems.found:
+            return
+        if self.winner is None:
+            problems.take(self._check_draw, None)
+        else:
+            winner = self.winner
+            problems.take(lambda: self._check_win(winner), None)
+
+    def _check_counts(self, problems: _Problems) -> None:
         counts = [0] * 42  # by face index, the tiles' own order
         for sh in self.players.values():
             for t in sh.concealed:
@@ -273,26 +321,31 @@ class FinishedHand:
                 continue
             tile = ALL_TILES[index]
             if index == wild and n > 3:
-                raise InvalidHandError(
-                    f"{n} copies of the wild face {tile} in play: the indicator is the fourth, "
-                    "so at most three ★",
-                    why="wild_copies",
-                    field=self._most(tile),
-                    n=n,
-                    tile=str(tile),
-                    seats=self._holders(tile),
+                problems.add(
+                    InvalidHandError(
+                        f"{n} copies of the wild face {tile} in play: the indicator is the fourth, "
+                        "so at most three ★",
+                        why="wild_copies",
+                        field=self._most(tile),
+                        n=n,
+                        tile=str(tile),
+                        seats=self._holders(tile),
+                    )
                 )
+                continue
             limit = 1 if tile.index >= 34 else 4
             if n > limit:
-                raise InvalidHandError(
-                    f"{n} copies of {tile} ({tile.name_zh}) at the table: there "
-                    + ("is only one" if limit == 1 else "are only four"),
-                    why="copies",
-                    field=self._most(tile),
-                    n=n,
-                    tile=str(tile),
-                    limit=limit,
-                    seats=self._holders(tile),
+                problems.add(
+                    InvalidHandError(
+                        f"{n} copies of {tile} ({tile.name_zh}) at the table: there "
+                        + ("is only one" if limit == 1 else "are only four"),
+                        why="copies",
+                        field=self._most(tile),
+                        n=n,
+                        tile=str(tile),
+                        limit=limit,
+                        seats=self._holders(tile),
+                    )
                 )
 
     def _holders(self, tile: Tile) -> str:
@@ -517,6 +570,48 @@ def ending_json(how: Ending) -> dict[str, Any]:
     }
 
 
+def _check_seats(
+    players: Mapping[Seat, SeatHand],
+    wild: Tile | None,
+    winner: Seat | None,
+    problems: _Problems,
+) -> None:
+    """Each seat's own problems: a ★ in a meld (when the wild is known), a wrong number of
+    tiles."""
+    for seat, sh in players.items():
+        for meld in sh.melds:
+            if wild is not None and wild in meld.tiles:
+                problems.add(
+                    InvalidHandError(
+                        f"players.{seat.value}.melds: {meld} holds the wild face "
+                        f"{wild}; a ★ is never part of a meld",
+                        why="meld_wild",
+                        field=f"players.{seat.value}.melds",
+                        meld=str(meld),
+                        tile=str(wild),
+                    )
+                )
+                break
+        expected = 17 if seat is winner else 16
+        if sh.size != expected:
+            role = "the winner" if seat is winner else "a non-winner"
+            tiles = "tile" if sh.size == 1 else "tiles"
+            melds = "meld" if len(sh.melds) == 1 else "melds"
+            problems.add(
+                InvalidHandError(
+                    f"players.{seat.value}: holds {sh.size} {tiles} ({len(sh.concealed)} "
+                    f"concealed + {len(sh.melds)} {melds} × 3), {role} holds {expected}",
+                    why="seat_size",
+                    field=f"players.{seat.value}",
+                    seat=seat.value,
+                    size=sh.size,
+                    concealed=len(sh.concealed),
+                    melds=len(sh.melds),
+                    expected=expected,
+                )
+            )
+
+
 def _shown(value: object) -> str:
     """A JSON value as an error message shows it: a string quoted (cut short when long),
     anything else by its JSON kind."""
@@ -555,6 +650,16 @@ def _tiles(value: object, path: str) -> list[Tile]:
         raise err.under(path) from None
 
 
+def _meld(text: object, path: str) -> Meld:
+    if not isinstance(text, str) or len(text) > _MELD_CHARS:
+        shown = quote(text) if isinstance(text, str) else json_kind(text)
+        raise InvalidHandError(f"{path}: expected a meld like 'pung 777z', got {shown}")
+    try:
+        return Meld.parse(text)
+    except (InvalidHandError, NotationError) as err:
+        raise err.under(path) from None
+
+
 def _one_tile(value: object, path: str) -> Tile:
     tiles = _tiles(value, path)
     if len(tiles) != 1:
@@ -565,6 +670,46 @@ def _one_tile(value: object, path: str) -> Tile:
             n=len(tiles),
         )
     return tiles[0]
+
+
+def _wild(value: object) -> Tile:
+    wild = _one_tile(value, "wild")
+    if wild.is_bonus:
+        raise InvalidHandError(
+            f"wild: {wild} is a bonus tile; the wild is never a bonus tile",
+            why="wild_bonus",
+            field="wild",
+            tile=str(wild),
+        )
+    return wild
+
+
+def _win_by(value: object) -> WinBy | None:
+    if value is None:
+        return None
+    try:
+        return WinBy(value)
+    except ValueError:
+        choices = ", ".join(w.value for w in WinBy)
+        raise InvalidHandError(f"win_by: expected one of {choices}, got {_shown(value)}") from None
+
+
+def _seats(value: object) -> dict[str, object]:
+    """``players``: an object with the four seats' hands, by letter."""
+    if not isinstance(value, dict):
+        raise InvalidHandError(
+            f"players: expected an object with the seats E, S, W, N, got {json_kind(value)}"
+        )
+    missing = [s.value for s in SEATS if s.value not in value]
+    extra = [k for k in value if k not in {s.value for s in SEATS}]
+    if missing or extra:
+        parts = []
+        if missing:
+            parts.append("missing " + ", ".join(missing))
+        if extra:
+            parts.append("unknown " + ", ".join(quote(k) for k in extra))
+        raise InvalidHandError("players: expected the four seats E, S, W, N; " + "; ".join(parts))
+    return value
 
 
 def _seat(value: object, path: str) -> Seat | None:

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 __all__ = ["HandConflict", "ServerError"]
 
@@ -26,6 +26,7 @@ class ServerError(Exception):
         status: int = 400,
         *,
         detail: Mapping[str, object] | None = None,
+        problems: Sequence[Mapping[str, object]] | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -34,6 +35,9 @@ class ServerError(Exception):
         #: What is wrong in a form a client can word in its own language (the scorer's
         #: ``invalid_hand``: a rules error's :meth:`~paiju.errors.RulesError.detail`).
         self.detail = detail
+        #: Every problem found, the first being ``message`` and ``detail`` (the scorer's
+        #: ``invalid_hand``: each ``{"message", "detail"?}``), so a form can mark them all.
+        self.problems = problems
 
     def body(self) -> dict[str, object]:
         """The error as the client reads it: ``{"error": {"code", "message", "detail"?}}``.
@@ -42,10 +46,14 @@ class ServerError(Exception):
         {'error': {'code': 'bad', 'message': 'no'}}
         >>> ServerError("bad", "no", detail={"why": "x"}).body()["error"]["detail"]
         {'why': 'x'}
+        >>> ServerError("bad", "no", problems=[{"message": "no"}]).body()["error"]["problems"]
+        [{'message': 'no'}]
         """
         error: dict[str, object] = {"code": self.code, "message": self.message}
         if self.detail is not None:
             error["detail"] = dict(self.detail)
+        if self.problems is not None:
+            error["problems"] = [dict(p) for p in self.problems]
         return {"error": error}
 
 

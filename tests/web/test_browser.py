@@ -701,6 +701,19 @@ def test_a_scorekeeper_scores_a_hand_without_an_account(server: str, browser: An
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
     page.screenshot(path=str(ARTIFACTS / "scorer-1b-problem-phone.png"))
     assert page.query_selector("#sc-result") is None
+    # two mistakes at once: both said, each under its own field, counted by the Score button
+    page.fill("#sc-N-melds", "pong 555p")
+    page.click("#sc-score")
+    page.wait_for_selector("#sc-error li[data-field=sc-N-melds]")
+    listed = page.query_selector_all("#sc-error li")
+    # in the form's order, the first focused
+    assert [li.get_attribute("data-field") for li in listed] == ["sc-E-concealed", "sc-N-melds"]
+    assert page.inner_text("#sc-error p").startswith("有 2 處要改")
+    assert page.get_attribute("#sc-E-concealed", "aria-invalid") == "true"
+    assert page.get_attribute("#sc-N-melds", "aria-invalid") == "true"
+    assert page.inner_text("#sc-E-concealed-problem").startswith("共 2 張")
+    assert page.evaluate("document.activeElement.id") == "sc-E-concealed"
+    page.screenshot(path=str(ARTIFACTS / "scorer-1c-problems-phone.png"), full_page=True)
     _no_horizontal_scroll(page)
     # Ma Diao's 開沖 on its tab: the rules' example (千萬 that captured 百萬), 10 + 4
     page.click(".scorer-tabs a[data-game=madiao]")

@@ -14,8 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from paiju.mazhan.record import EXAMPLE
+from paiju.errors import InvalidHandError
+from paiju.mazhan.record import EXAMPLE, PROBLEMS_MOST, FinishedHand
 from paiju.server.errors import ServerError
 from paiju.server.routes.scorer import score_chong, score_hand
 
@@ -253,3 +256,140 @@ def test_the_detail_is_sent_over_http() -> None:
         "field": "wild",
         "params": {"letter": "x", "text": "9x", "position": 1},
     }
+
+
+# Every problem at once: a scorekeeper who typed four seats' tiles fixes them in one pass.
+
+
+def _problems(data: object) -> list[tuple[str, str]]:
+    """What ``FinishedHand.read`` finds: each problem's ``why`` (or ``-`` when it has none)
+    and the field its message names first."""
+    hand, problems = FinishedHand.read(data)
+    assert (hand is None) == bool(problems)
+    return [(p.why or "-", str(p).split(": ", 1)[0]) for p in problems]
+
+
+def test_every_field_that_cannot_be_read_is_named_in_the_forms_order() -> None:
+    hand = _hand(win_by="ron", S_melds=["pung 777z", "pong 555p"], N_bonus="1m", wild="9x")
+    assert _problems(hand) == [
+        ("notation_letter", "wild"),
+        ("-", "win_by"),
+        ("meld_kind", "players.S.melds[1]"),
+        ("not_bonus", "players.N.bonus"),
+    ]
+    with pytest.raises(InvalidHandError, match=r"^wild: unknown suit letter 'x'"):
+        FinishedHand.from_json(hand)
+
+
+def test_the_seats_that_read_are_counted_beside_a_field_that_does_not() -> None:
+    hand = _hand(
+        S_melds=["pung 777z", "pong 555p"],
+        E_concealed="1123456789m12345s",
+        N_concealed="15678s23456p99p44z6z",
+    )
+    assert _problems(hand) == [
+        ("meld_kind", "players.S.melds[1]"),
+        ("seat_size", "players.E"),
+        ("seat_size", "players.N"),
+    ]
+
+
+def test_every_seats_count_and_every_surplus_tile_but_not_the_win_until_they_are_fixed() -> None:
+    # East holds five 1m and five 2m (West a sixth 2m) and a tile too many, and South is a
+    # tile short: four problems; South's hand is then also incomplete, which is not said
+    # until the counts are right
+    hand = _hand(E_concealed="11111222223456789m", S_concealed="1p3p678p789p2p2p")
+    assert _problems(hand) == [
+        ("copies", "5 copies of 1m (一萬) at the table"),
+        ("copies", "6 copies of 2m (二萬) at the table"),
+        ("seat_size", "players.E"),
+        ("seat_size", "players.S"),
+    ]
+    hand = _hand(S_concealed="1p3p678p789p2p2p4p")
+    assert _problems(hand) == [("incomplete", "players.S")]
+
+
+def test_one_hand_names_at_most_a_screenful_of_problems() -> None:
+    hand = _hand(S_melds=[f"pung {i}x" for i in range(40)])
+    _, problems = FinishedHand.read(hand)
+    assert len(problems) == PROBLEMS_MOST
+
+
+_FIELD_VALUES = st.sampled_from(
+    ["9s", "9x", "5z", "", "1m1m", 7, None, True, "E", "S", "Q", "discard", "self_draw"]
+)
+_TILE_EDITS = st.sampled_from(["", "1m", "9x", "5z", "1h", "0p", "9s", "7z7z", "1m2m3m"])
+_MELDS = st.sampled_from(["pung 777z", "chow 123m", "pong 555p", "kong 1111m", "pung 9s9s9s", 3])
+
+
+@st.composite
+def _typed_hands(draw: st.DrawFn) -> dict[str, Any]:
+    """The example with a few of a scorekeeper's slips: a field retyped, tiles dropped or
+    added, a meld added or dropped."""
+    hand = copy.deepcopy(EXAMPLE)
+    for _ in range(draw(st.integers(1, 5))):
+        kind = draw(st.sampled_from(["field", "tiles", "meld"]))
+        if kind == "field":
+            name = draw(st.sampled_from(["wild", "winner", "win_tile", "win_by", "discarder"]))
+            hand[name] = draw(_FIELD_VALUES)
+            continue
+        seat = hand["players"][draw(st.sampled_from("ESWN"))]
+        if kind == "meld":
+            melds = list(seat.get("melds", []))
+            drop = draw(st.booleans())
+            if melds and drop:
+                melds.pop(draw(st.integers(0, len(melds) - 1)))
+            else:
+                melds.append(draw(_MELDS))
+            seat["melds"] = melds
+            continue
+        part = draw(st.sampled_from(["concealed", "bonus"]))
+        text = seat.get(part, "")
+        cut_some = draw(st.booleans())
+        if text and cut_some:
+            cut = draw(st.integers(0, len(text) - 1))
+            text = text[:cut] + text[cut + 2 :]
+        else:
+            text += draw(_TILE_EDITS)
+        seat[part] = text
+    return hand
+
+
+@given(_typed_hands())
+@settings(max_examples=300, deadline=None)
+def test_the_first_problem_is_what_the_scorer_raises_and_a_clean_hand_has_none(
+    hand: dict[str, Any],
+) -> None:
+    """``read`` and ``from_json`` agree: no problems exactly when the hand scores, and the
+    first problem is the one raised; every problem is said once, each names a field or the
+    tiles it counts."""
+    read, problems = FinishedHand.read(hand)
+    try:
+        scored = FinishedHand.from_json(hand)
+    except InvalidHandError as err:
+        assert read is None and problems
+        assert (str(problems[0]), problems[0].detail()) == (str(err), err.detail())
+    else:
+        assert problems == [] and read == scored
+    said = [str(p) for p in problems]
+    assert len(said) == len(set(said))
+    assert len(problems) <= PROBLEMS_MOST
+
+
+def test_every_problem_is_sent_over_http() -> None:
+    from fastapi.testclient import TestClient
+
+    from paiju.server.app import create_app
+    from paiju.server.config import Settings
+
+    app = create_app(Settings.from_env({"PAIJU_DATABASE_URL": "sqlite://"}))
+    hand = _hand(wild="9x", E_concealed="1123456789m12345s")
+    with TestClient(app) as client:
+        answer = client.post("/api/score", json=hand)
+        one = client.post("/api/score", json=_hand(E_concealed="1123456789m12345s"))
+    error = answer.json()["error"]
+    assert [p["message"].split(":")[0] for p in error["problems"]] == ["wild", "players.E"]
+    assert error["problems"][0] == {"message": error["message"], "detail": error["detail"]}
+    assert error["problems"][1]["detail"]["why"] == "seat_size"
+    # one problem: the list holds it alone, the same as the message
+    assert len(one.json()["error"]["problems"]) == 1

@@ -265,7 +265,7 @@ export function ChongScorer(props: {
     if (error && tried.current) showFailure(failedAt, "ch-error");
     tried.current = false;
   }, [error, failedAt]);
-  const bad = place?.id ?? null;
+  const problemAt = (id: string): string | null => (place && place.id === id ? place.text : null);
   const holders = holdersOf(form.table);
   return (
     <div class="chong" id="chong">
@@ -277,8 +277,7 @@ export function ChongScorer(props: {
             label={t("chongTable")}
             value={form.table}
             onValue={(v) => set({ table: v })}
-            bad={bad}
-            problem={place?.text}
+            problem={problemAt("ch-table")}
             placeholder="98m"
           />
           {holders.map((h) => (
@@ -288,8 +287,7 @@ export function ChongScorer(props: {
               label={t("chongCapturedBy", { card: cardName(h) })}
               value={form.captured[h] ?? ""}
               onValue={(v) => set({ captured: { ...form.captured, [h]: v } })}
-              bad={bad}
-              problem={place?.text}
+              problem={problemAt(`ch-captured-${h}`)}
               placeholder={h === "wt" ? "qt" : "bt"}
             />
           ))}
@@ -298,8 +296,7 @@ export function ChongScorer(props: {
             label={t("chongDraws")}
             value={form.draws}
             onValue={(v) => set({ draws: v })}
-            bad={bad}
-            problem={place?.text}
+            problem={problemAt("ch-draws")}
             placeholder="76854m"
           />
         </fieldset>

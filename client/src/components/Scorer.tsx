@@ -7,7 +7,7 @@ import { useEffect, useState } from "preact/hooks";
 import { meldWord, plainTyped, splitCodes } from "../game/notation";
 import { SEATS } from "../game/seats";
 import { failureText, problemText, TABLES, t, type UiKey, winByName, windName } from "../i18n";
-import { ApiError, api, type ProblemDetail } from "../net/api";
+import { ApiError, type ApiProblem, api, type ProblemDetail } from "../net/api";
 import type { MazhanResult, Seat } from "../protocol";
 import { go } from "../session";
 import { me, type ScoreGame } from "../store";
@@ -21,8 +21,8 @@ import {
 } from "./Chong";
 import { MazhanSettlement } from "./Settlement";
 import {
-  describedBy,
   FieldProblem,
+  problemMarks,
   showFailure,
   TextField,
   type TextFieldProps,
@@ -192,17 +192,56 @@ function TileField(
   );
 }
 
-/** Why the last hand was not scored: the server's `invalid_hand` (its message and detail),
- *  or another error's code (`rate_limited`, `network`, `busy`, …). Kept raw, so that the
- *  words follow a switch of language. */
+/** Why the last hand was not scored: the server's `invalid_hand` (its message and detail,
+ *  and every problem it found), or another error's code (`rate_limited`, `network`, `busy`,
+ *  …). Kept raw, so that the words follow a switch of language. */
 export type ScorerFailure =
-  | { code: "invalid_hand"; message: string; detail: ProblemDetail | null }
-  | { code: string; message?: undefined; detail?: undefined };
+  | { code: "invalid_hand"; message: string; detail: ProblemDetail | null; problems: ApiProblem[] }
+  | { code: string; message?: undefined; detail?: undefined; problems?: undefined };
 
-/** A failure in the page's words, placed on the form. */
-export function failurePlace(f: ScorerFailure): { id: string | null; where: string; text: string } {
-  if (f.message !== undefined) return errorPlace(f.message, f.detail);
-  return { id: null, where: "", text: failureText(f.code, "scorerFailed") };
+export type FailurePlace = { id: string | null; where: string; text: string };
+
+/** A failure in the page's words, placed on the form: each problem the server found, in the
+ *  form's order. */
+export function failurePlaces(f: ScorerFailure): FailurePlace[] {
+  if (f.message === undefined)
+    return [{ id: null, where: "", text: failureText(f.code, "scorerFailed") }];
+  const problems = f.problems.length ? f.problems : [{ message: f.message, detail: f.detail }];
+  const places = problems.map((p) => errorPlace(p.message, p.detail));
+  // in the form's order (the server lists the fields it could not read before the counts);
+  // a problem of the hand as a whole after those of a field
+  const at = (p: FailurePlace) => {
+    const i = p.id === null ? -1 : FORM_ORDER.indexOf(p.id);
+    return i < 0 ? FORM_ORDER.length : i;
+  };
+  return places
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => at(a.p) - at(b.p) || a.i - b.i)
+    .map((x) => x.p);
+}
+
+/** The form's inputs from top to bottom. */
+const FORM_ORDER: string[] = [
+  "sc-wild",
+  "sc-winner",
+  "sc-winby",
+  "sc-wintile",
+  "sc-discarder",
+  "sc-tianhu",
+  "sc-dihu",
+  ...SEATS.flatMap((s) => [`sc-${s}-concealed`, `sc-${s}-melds`, `sc-${s}-bonus`]),
+];
+
+/** What each input of the form is told: its problems' words by the input's id (two problems
+ *  of one field are said one after the other). */
+export function problemsByField(places: FailurePlace[]): Record<string, string> {
+  const marks: Record<string, string> = {};
+  for (const p of places) {
+    if (p.id === null) continue;
+    const said = marks[p.id];
+    marks[p.id] = said ? `${said} ${p.text}` : p.text;
+  }
+  return marks;
 }
 
 /** A flag of the hand (天胡, 地胡): its box, and the last error's problem under it (outside
@@ -212,7 +251,6 @@ function FlagBox(props: {
   label: string;
   checked: boolean;
   onFlag: (on: boolean) => void;
-  bad: string | null;
   problem: string | null;
 }): JSX.Element {
   const id = `sc-${props.flag}`;
@@ -222,22 +260,20 @@ function FlagBox(props: {
         <input
           type="checkbox"
           id={id}
-          aria-invalid={props.bad === id ? "true" : undefined}
-          aria-describedby={props.problem ? describedBy(id, props.bad) : undefined}
+          {...problemMarks(id, props.problem)}
           checked={props.checked}
           onChange={(e) => props.onFlag((e.currentTarget as HTMLInputElement).checked)}
         />
         <span>{props.label}</span>
       </label>
-      <FieldProblem id={id} bad={props.bad} text={props.problem} />
+      <FieldProblem id={id} text={props.problem} />
     </div>
   );
 }
 
-function ScorerError({ failure }: { failure: ScorerFailure }): JSX.Element {
-  const place = failurePlace(failure);
+function PlaceWords({ place }: { place: FailurePlace }): JSX.Element {
   return (
-    <p class="error scorer-error" role="alert" id="sc-error" data-field={place.id ?? undefined}>
+    <>
       {place.where ? (
         <b>
           {place.where}
@@ -245,7 +281,31 @@ function ScorerError({ failure }: { failure: ScorerFailure }): JSX.Element {
         </b>
       ) : null}
       {place.text}
-    </p>
+    </>
+  );
+}
+
+/** The failure by the Score button: the one problem, or a count and every problem listed (each
+ *  is also said under its field). */
+function ScorerError({ places }: { places: FailurePlace[] }): JSX.Element {
+  const [first] = places;
+  if (places.length === 1 && first)
+    return (
+      <p class="error scorer-error" role="alert" id="sc-error" data-field={first.id ?? undefined}>
+        <PlaceWords place={first} />
+      </p>
+    );
+  return (
+    <div class="error scorer-error" role="alert" id="sc-error" data-field={first?.id ?? undefined}>
+      <p>{t("scorerProblems", { n: places.length })}</p>
+      <ul>
+        {places.map((p, i) => (
+          <li key={i} data-field={p.id ?? undefined}>
+            <PlaceWords place={p} />
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 
@@ -279,7 +339,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
       setResult(null);
       const failure: ScorerFailure =
         err instanceof ApiError && err.code === "invalid_hand"
-          ? { code: err.code, message: err.message, detail: err.detail }
+          ? { code: err.code, message: err.message, detail: err.detail, problems: err.problems }
           : { code: err instanceof ApiError ? err.code : "other" };
       setError(failure);
     } finally {
@@ -290,13 +350,13 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
     // the settlement comes below a long form: bring it into sight (on a phone, off screen)
     if (result) document.getElementById("sc-result")?.scrollIntoView?.({ block: "start" });
   }, [result]);
-  const place = error ? failurePlace(error) : null;
-  const failedAt = place?.id ?? null;
+  const places = error ? failurePlaces(error) : [];
+  const failedAt = places[0]?.id ?? null;
   useEffect(() => {
     if (error) showFailure(failedAt, "sc-error");
   }, [error, failedAt]);
-  const bad = place?.id ?? null;
-  const problem = place?.text ?? null;
+  const marks = problemsByField(places);
+  const problemAt = (id: string): string | null => marks[id] ?? null;
   const wild = form.wild.trim().toLowerCase();
   const won = form.winner !== "";
   const discardLike = form.winBy === "discard" || form.winBy === "robbed_kong";
@@ -365,8 +425,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                 label={t("wild")}
                 value={form.wild}
                 onValue={(v) => set({ wild: v })}
-                bad={bad}
-                problem={problem}
+                problem={problemAt("sc-wild")}
                 maxLength={4}
                 placeholder="9s"
                 preview={wild}
@@ -375,8 +434,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                 <span>{t("scorerWinner")}</span>
                 <select
                   id="sc-winner"
-                  aria-invalid={bad === "sc-winner" ? "true" : undefined}
-                  aria-describedby={problem ? describedBy("sc-winner", bad) : undefined}
+                  {...problemMarks("sc-winner", problemAt("sc-winner"))}
                   value={form.winner}
                   onChange={(e) =>
                     // a discarder that is now the winner is no discarder
@@ -393,7 +451,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                     </option>
                   ))}
                 </select>
-                <FieldProblem id="sc-winner" bad={bad} text={problem} />
+                <FieldProblem id="sc-winner" text={problemAt("sc-winner")} />
               </label>
               {won ? (
                 <>
@@ -401,8 +459,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                     <span>{t("scorerHow")}</span>
                     <select
                       id="sc-winby"
-                      aria-invalid={bad === "sc-winby" ? "true" : undefined}
-                      aria-describedby={problem ? describedBy("sc-winby", bad) : undefined}
+                      {...problemMarks("sc-winby", problemAt("sc-winby"))}
                       value={form.winBy}
                       onChange={(e) =>
                         set({ winBy: (e.currentTarget as HTMLSelectElement).value as WinBy })
@@ -414,7 +471,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                         </option>
                       ))}
                     </select>
-                    <FieldProblem id="sc-winby" bad={bad} text={problem} />
+                    <FieldProblem id="sc-winby" text={problemAt("sc-winby")} />
                   </label>
                   {form.winBy !== "sha_zhu" && !form.tianhu ? (
                     <TileField
@@ -422,8 +479,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                       label={t("winTile")}
                       value={form.winTile}
                       onValue={(v) => set({ winTile: v })}
-                      bad={bad}
-                      problem={problem}
+                      problem={problemAt("sc-wintile")}
                       maxLength={4}
                       placeholder="2p"
                       preview={wild}
@@ -436,8 +492,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                       </span>
                       <select
                         id="sc-discarder"
-                        aria-invalid={bad === "sc-discarder" ? "true" : undefined}
-                        aria-describedby={problem ? describedBy("sc-discarder", bad) : undefined}
+                        {...problemMarks("sc-discarder", problemAt("sc-discarder"))}
                         value={form.discarder}
                         onChange={(e) =>
                           set({
@@ -452,7 +507,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                           </option>
                         ))}
                       </select>
-                      <FieldProblem id="sc-discarder" bad={bad} text={problem} />
+                      <FieldProblem id="sc-discarder" text={problemAt("sc-discarder")} />
                     </label>
                   ) : null}
                   <FlagBox
@@ -460,16 +515,14 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                     label={`天胡 ${t("scorerTianhu")}`}
                     checked={form.tianhu}
                     onFlag={(on) => set({ tianhu: on })}
-                    bad={bad}
-                    problem={problem}
+                    problem={problemAt("sc-tianhu")}
                   />
                   <FlagBox
                     flag="dihu"
                     label={`地胡 ${t("scorerDihu")}`}
                     checked={form.dihu}
                     onFlag={(on) => set({ dihu: on })}
-                    bad={bad}
-                    problem={problem}
+                    problem={problemAt("sc-dihu")}
                   />
                 </>
               ) : null}
@@ -488,8 +541,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                     label={t("scorerConcealed")}
                     value={form.players[s].concealed}
                     onValue={(v) => setSeat(s, { concealed: v })}
-                    bad={bad}
-                    problem={problem}
+                    problem={problemAt(`sc-${s}-concealed`)}
                     maxLength={120}
                     preview={wild}
                   />
@@ -498,8 +550,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                     label={t("scorerMelds")}
                     value={form.players[s].melds}
                     onValue={(v) => setSeat(s, { melds: v })}
-                    bad={bad}
-                    problem={problem}
+                    problem={problemAt(`sc-${s}-melds`)}
                     maxLength={200}
                     placeholder="pung 777z, chow 789m"
                     preview={null}
@@ -509,8 +560,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                     label={t("bonus")}
                     value={form.players[s].bonus}
                     onValue={(v) => setSeat(s, { bonus: v })}
-                    bad={bad}
-                    problem={problem}
+                    problem={problemAt(`sc-${s}-bonus`)}
                     maxLength={60}
                     placeholder="2h 5z"
                     preview={wild}
@@ -523,7 +573,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                 {t("scorerScore")}
               </button>
             </div>
-            {error ? <ScorerError failure={error} /> : null}
+            {places.length ? <ScorerError places={places} /> : null}
           </form>
           {result ? (
             <section class="scorer-result" id="sc-result" aria-label={t("scorerResult")}>

@@ -1,5 +1,5 @@
-// One typed field of the scorers' forms: its label, the input (marked when the server's
-// error points at it), and what follows it (a preview of the tiles or cards typed).
+// One typed field of the scorers' forms: its label, the input (marked when the server found a
+// problem in it), and what follows it (a preview of the tiles or cards typed).
 import type { ComponentChildren, JSX } from "preact";
 
 export interface TextFieldProps {
@@ -7,23 +7,17 @@ export interface TextFieldProps {
   label: string;
   value: string;
   onValue: (value: string) => void;
-  /** The id of the field the last error points at. */
-  bad: string | null;
   maxLength: number;
   placeholder?: string;
-  /** What the last error says, shown under the field it points at. */
-  problem?: string | null;
+  /** What the last error says of this field, shown under it (`null`: nothing wrong). */
+  problem: string | null;
   children?: ComponentChildren;
 }
 
-/** The last error's words under the input it points at (on a phone the form's own error line
- *  is screens away from the field that takes the focus). */
-export function FieldProblem(props: {
-  id: string;
-  bad: string | null;
-  text: string | null | undefined;
-}): JSX.Element | null {
-  if (props.bad !== props.id || !props.text) return null;
+/** The last error's words under the input they are about (on a phone the form's own error
+ *  line is screens away from the field that takes the focus). */
+export function FieldProblem(props: { id: string; text: string | null }): JSX.Element | null {
+  if (!props.text) return null;
   return (
     // read as the input's description (aria-describedby), not as part of its label's name
     <span class="field-problem" id={`${props.id}-problem`} aria-hidden="true">
@@ -32,12 +26,18 @@ export function FieldProblem(props: {
   );
 }
 
-/** The `aria-describedby` of an input the last error points at (its problem, under it). */
-export const describedBy = (id: string, bad: string | null): string | undefined =>
-  bad === id ? `${id}-problem` : undefined;
+/** An input's marks for its problem: `aria-invalid` and the `aria-describedby` of the words
+ *  under it (none when nothing is wrong with it). */
+export function problemMarks(
+  id: string,
+  problem: string | null,
+): { "aria-invalid"?: "true"; "aria-describedby"?: string } {
+  return problem ? { "aria-invalid": "true", "aria-describedby": `${id}-problem` } : {};
+}
 
-/** After a failed submit: the input the error points at takes the focus (and comes into
- *  sight, with its problem under it); an error about the form as a whole is scrolled to. */
+/** After a failed submit: the input the (first) problem is about takes the focus (and comes
+ *  into sight, with its problem under it); an error about the form as a whole is scrolled
+ *  to. */
 export function showFailure(id: string | null, errorId: string): void {
   const field = id ? document.getElementById(id) : null;
   if (field) {
@@ -52,8 +52,7 @@ export function TextField(props: TextFieldProps): JSX.Element {
       <span>{props.label}</span>
       <input
         id={props.id}
-        aria-invalid={props.bad === props.id ? "true" : undefined}
-        aria-describedby={props.problem ? describedBy(props.id, props.bad) : undefined}
+        {...problemMarks(props.id, props.problem)}
         value={props.value}
         maxLength={props.maxLength}
         autocomplete="off"
@@ -62,7 +61,7 @@ export function TextField(props: TextFieldProps): JSX.Element {
         placeholder={props.placeholder}
         onInput={(e) => props.onValue((e.currentTarget as HTMLInputElement).value)}
       />
-      <FieldProblem id={props.id} bad={props.bad} text={props.problem} />
+      <FieldProblem id={props.id} text={props.problem} />
       {props.children}
     </label>
   );

@@ -73,6 +73,7 @@ export const en: Table = {
     scorerScore: "Score",
     scorerResult: "The settlement",
     scorerFailed: "The hand could not be scored: try again",
+    scorerProblems: "{n} things to fix (each is also said under its field):",
     scorerTabs: "What to score",
     scorerMazhanTab: "Mazhan hand",
     chongTab: "Ma Diao 開沖",

@@ -73,6 +73,7 @@ export const zh = {
     scorerScore: "算分",
     scorerResult: "結算",
     scorerFailed: "無法算分，請再試一次",
+    scorerProblems: "有 {n} 處要改（各處欄位下也有說明）：",
     scorerTabs: "算分項目",
     scorerMazhanTab: "馬站麻將一手",
     chongTab: "馬吊開沖",

@@ -10,15 +10,34 @@ export interface ProblemDetail {
   params: Record<string, string | number>;
 }
 
+/** One of the problems the scorer found in a hand (`invalid_hand`'s `problems`): the
+ *  server's English, and its detail when it has one. */
+export interface ApiProblem {
+  message: string;
+  detail: ProblemDetail | null;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly code: string,
     message: string,
     readonly status: number,
     readonly detail: ProblemDetail | null = null,
+    /** Every problem found (the first is this error's own); empty when only one is sent. */
+    readonly problems: ApiProblem[] = [],
   ) {
     super(message);
   }
+}
+
+function problemsOf(value: unknown): ApiProblem[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((p: unknown) => {
+    const m = (p as { message?: unknown } | null)?.message;
+    if (typeof m !== "string") return [];
+    const d = (p as { detail?: unknown }).detail;
+    return [{ message: m, detail: isDetail(d) ? d : null }];
+  });
 }
 
 function isDetail(value: unknown): value is ProblemDetail {
@@ -58,13 +77,17 @@ export async function api<T>(path: string, body?: unknown, method?: string): Pro
     data = null;
   }
   if (!response.ok) {
-    const error = (data as { error?: { code?: string; message?: string; detail?: unknown } } | null)
-      ?.error;
+    const error = (
+      data as {
+        error?: { code?: string; message?: string; detail?: unknown; problems?: unknown };
+      } | null
+    )?.error;
     throw new ApiError(
       error?.code ?? "other",
       error?.message ?? response.statusText,
       response.status,
       isDetail(error?.detail) ? error.detail : null,
+      problemsOf(error?.problems),
     );
   }
   return data as T;

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -51,11 +52,21 @@ def score_hand(data: object) -> dict[str, Any]:
     ...
     paiju.server.errors.ServerError: wild: unknown suit letter 'x' in '9x' at position 1
 
+    >>> try:
+    ...     score_hand({**EXAMPLE, "wild": "9x", "win_by": "ron"})
+    ... except ServerError as err:
+    ...     [p["message"][:30] for p in err.problems or ()]
+    ["wild: unknown suit letter 'x' ", 'win_by: expected one of self_d']
+
     Raises :class:`~paiju.server.errors.ServerError` ``invalid_hand`` (400) naming the
-    first thing wrong with the hand.
+    first thing wrong with the hand, with every problem a scorekeeper can fix at once in
+    its ``problems`` (:meth:`~paiju.mazhan.record.FinishedHand.read`).
     """
     try:
-        return {"result": scored_json(FinishedHand.from_json(data))}
+        hand, problems = FinishedHand.read(data)
+        if hand is None:
+            raise _invalid(problems[0], problems)
+        return {"result": scored_json(hand)}
     except (RulesError, ValueError) as err:
         raise _invalid(err) from None
 
@@ -86,11 +97,29 @@ def score_chong(data: object) -> dict[str, Any]:
     return {"points": points, "total": sum(points)}
 
 
-def _invalid(err: ValueError) -> ServerError:
+def _invalid(err: ValueError, problems: Sequence[RulesError] = ()) -> ServerError:
     """A rules error as ``400 invalid_hand``: its message, and its ``detail`` (what is wrong,
-    for the browser to say in the page's language) when it has one."""
+    for the browser to say in the page's language) when it has one; with ``problems``, each
+    of them so (the first is ``err``)."""
+    listed = [_problem(p) for p in problems] if problems else None
+    first = _problem(err)
+    detail = first.get("detail")
+    return ServerError(
+        "invalid_hand",
+        str(first["message"]),
+        400,
+        detail=detail if isinstance(detail, dict) else None,
+        problems=listed,
+    )
+
+
+def _problem(err: ValueError) -> dict[str, object]:
+    """One problem on the wire: ``{"message", "detail"?}``."""
+    problem: dict[str, object] = {"message": str(err)[:300]}
     detail = err.detail() if isinstance(err, RulesError) else None
-    return ServerError("invalid_hand", str(err)[:300], 400, detail=detail)
+    if detail is not None:
+        problem["detail"] = detail
+    return problem
 
 
 def parse_body(body: bytes) -> object:
