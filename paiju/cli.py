@@ -135,6 +135,25 @@ def _port(text: str) -> int:
     return port
 
 
+def _positive(text: str) -> int:
+    """A count for an option that takes 1 or more.
+
+    >>> _positive("50")
+    50
+    >>> _positive("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected 1 or more, not 0
+    """
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more, not {n}")
+    return n
+
+
 def _seed(text: str) -> int:
     """A seed for ``--seed``: a whole number, 0 or more (a negative seed would play the same
     hands as its positive twin).
@@ -406,6 +425,9 @@ def _serve(args: argparse.Namespace) -> int:
         log_level="warning",
         ws_per_message_deflate=False,  # frames are small: compressing costs more than it saves
         ws_max_size=16 * settings.ws_max_bytes,  # 64 KiB; beyond: 1009, below: too_large
+        # None: uvicorn's own default (FORWARDED_ALLOW_IPS, else the loopback addresses)
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        limit_concurrency=args.limit_concurrency,
     )
     server = uvicorn.Server(config)
 
@@ -567,6 +589,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=_port, default=8000, help="1–65535 (default 8000)")
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRESSES",
+        help="the proxies whose X-Forwarded-For/-Proto are trusted, comma-separated, '*' for "
+        "any (default: $FORWARDED_ALLOW_IPS, else 127.0.0.1,::1)",
+    )
+    serve.add_argument(
+        "--limit-concurrency",
+        metavar="N",
+        type=_positive,
+        help="connections at once beyond which new requests are answered 503 (default: none)",
+    )
     serve.set_defaults(run=_serve)
 
     rep = games.add_parser(

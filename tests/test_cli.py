@@ -314,3 +314,70 @@ def test_arena_with_one_bot_everywhere_says_there_is_nothing_to_compare() -> Non
     out = proc.stdout.decode()
     assert "differences: none (every seat plays the same bot)" in out
     assert "differences (per deal)" not in out  # no empty table
+
+
+def _serving(tmp_path: Path, *options: str) -> tuple[subprocess.Popen[bytes], str]:
+    """``paiju serve`` on a free port with ``options``, once it says it is serving."""
+    import os
+    import queue
+    import socket
+    import threading
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    env = {**os.environ, "PAIJU_DATA_DIR": str(tmp_path)}
+    env.pop("PAIJU_DATABASE_URL", None)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "paiju.cli", "serve", "--port", str(port), *options],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdout is not None
+    lines: queue.Queue[bytes] = queue.Queue()
+    stdout = proc.stdout
+
+    def read() -> None:
+        for line in iter(stdout.readline, b""):
+            lines.put(line)
+
+    threading.Thread(target=read, daemon=True).start()
+    # the server's own lines: "serving on" (its settings read), then "listening on" (the
+    # socket open); the bound is for a server that never says it
+    for said in ("paiju: serving on", "paiju: listening on"):
+        line = lines.get(timeout=120).decode()
+        assert line.startswith(said), line
+    return proc, f"http://127.0.0.1:{port}"
+
+
+@pytest.mark.parametrize(
+    ("options", "secure"), [((), True), (("--forwarded-allow-ips", "203.0.113.9"), False)]
+)
+def test_serve_trusts_a_proxys_forwarded_headers_only_from_the_addresses_it_is_given(
+    tmp_path: Path, options: tuple[str, ...], secure: bool
+) -> None:
+    """Behind a proxy that terminated TLS (docs/deploy.md): the session cookie is ``Secure``
+    when the proxy that says https is trusted, the loopback by default; with
+    ``--forwarded-allow-ips`` naming another address, the same header from the loopback is
+    not believed."""
+    import httpx
+
+    proc, base = _serving(tmp_path, "--limit-concurrency", "50", *options)
+    try:
+        account = {"name": "proxied", "password": "a long enough password 7"}
+        with httpx.Client(base_url=base, headers={"X-Forwarded-Proto": "https"}) as client:
+            assert client.post("/api/register", json=account).status_code == 201
+            answer = client.post("/api/login", json=account)
+        assert answer.status_code == 200, answer.text
+        cookie = answer.headers["set-cookie"]
+        assert ("Secure" in cookie) is secure, cookie
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+
+
+def test_serve_refuses_a_concurrency_limit_below_one() -> None:
+    proc = run("serve", "--limit-concurrency", "0")
+    assert proc.returncode == 2 and b"expected 1 or more, not 0" in proc.stderr

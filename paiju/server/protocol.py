@@ -264,7 +264,9 @@ class Move(_Message):
 
 
 class Settlement(_Message):
-    """The hand is over: the result (every hand revealed), the points moved, the balance."""
+    """The hand is over: its result in short (``result``: who won, how, the value, each seat's
+    net), the points moved, the balance. The hands revealed, each seat's score and the
+    payments are in the final ``view``'s ``result``, sent just before it."""
 
     type: Literal["settlement"]
     hand: int

@@ -1752,7 +1752,9 @@ export interface Clock {
   left: Left;
 }
 /**
- * The hand is over: the result (every hand revealed), the points moved, the balance.
+ * The hand is over: its result in short (``result``: who won, how, the value, each seat's
+ * net), the points moved, the balance. The hands revealed, each seat's score and the
+ * payments are in the final ``view``'s ``result``, sent just before it.
  *
  * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
  * via the `definition` "Settlement".
