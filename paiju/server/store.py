@@ -13,7 +13,7 @@ reads run in worker threads (``asyncio.to_thread``), never on the event loop.
 >>> with store.sessions.begin() as s:
 ...     acc = ledger.new_account(s, "ana", "", 1000).id
 ...     store.claim_seat(s, io.ClaimSeat(acc, table)), store.claim_seat(s, io.ClaimSeat(acc, 99))
-(None, 'seat_taken')
+(1000, 'seat_taken')
 """
 
 from __future__ import annotations
@@ -85,20 +85,26 @@ class Store:
 
     # --- writes (in the writer's transaction) --------------------------------------------
 
-    def claim_seat(self, s: Session, w: io.ClaimSeat) -> str | None:
-        """Seat an account at a table: ``None``, or ``"seat_taken"`` if it sits at another
-        (the module's example)."""
+    def claim_seat(self, s: Session, w: io.ClaimSeat) -> str | int:
+        """Seat an account at a table: its balance as the seat is taken (the table was told
+        one when the player joined, which a hand elsewhere may have moved since), or
+        ``"seat_taken"`` if it sits at another (the module's example)."""
         held = s.scalar(sa.select(SeatClaim.table_id).where(SeatClaim.account_id == w.account))
-        if held is not None:
-            return None if held == w.table else "seat_taken"
-        try:
-            with s.begin_nested():
-                s.add(SeatClaim(account_id=w.account, table_id=w.table))
-                s.flush()
-        except sa.exc.IntegrityError:  # another process seated the account meanwhile
-            held = s.scalar(sa.select(SeatClaim.table_id).where(SeatClaim.account_id == w.account))
-            return None if held == w.table else "seat_taken"
-        return None
+        if held is None:
+            try:
+                with s.begin_nested():
+                    s.add(SeatClaim(account_id=w.account, table_id=w.table))
+                    s.flush()
+            except sa.exc.IntegrityError:  # another process seated the account meanwhile
+                held = s.scalar(
+                    sa.select(SeatClaim.table_id).where(SeatClaim.account_id == w.account)
+                )
+            else:
+                held = w.table
+        if held != w.table:
+            return "seat_taken"
+        balance = s.scalar(sa.select(Account.balance).where(Account.id == w.account))
+        return int(balance or 0)
 
     def release_seat(self, s: Session, w: io.ReleaseSeat) -> None:
         """Free an account's seat at a table (nothing if it holds none there)."""

@@ -294,7 +294,7 @@ class TableMachine:
             return
         self._durable = max(self._durable, event.op)
         if isinstance(write, io.ClaimSeat):
-            self._seat_durable(write.account)
+            self._seat_durable(write.account, event.result)
         elif isinstance(write, io.StartHand):
             self._hand_durable(int(event.result))
         if self._paused and not self._pending:
@@ -450,13 +450,20 @@ class TableMachine:
         self._write(io.ClaimSeat(event.account, self.id))
         self._changed()
 
-    def _seat_durable(self, account: int) -> None:
+    def _seat_durable(self, account: int, balance: object) -> None:
         seat = self.seat_of(account)
         if seat is None:
             return
         p = self.seats[seat]
         assert p is not None
         p.claiming = False
+        if isinstance(balance, int) and not isinstance(balance, bool):
+            # the balance as the seat was taken: a hand elsewhere may have moved it since the
+            # join read it (an escape there, its penalty written before its seat was freed)
+            p.balance = balance
+            if balance < self.room.min_balance:
+                self._unseat(account, "too_few_points")
+                return
         self._displaced.pop(account, None)
         self._send(account, self._seated(seat))
         self._arm_ready(account)
@@ -555,6 +562,7 @@ class TableMachine:
         self._keep.pop(account, None)
         self._write(io.ReleaseSeat(account, self.id))
         self._send(account, {"type": "unseated", "why": why})
+        self._changed()  # the hub sends this account's next join elsewhere, not back here
         self._seat_clocks()
         self._broadcast_table()
         if self.accounts:

@@ -87,6 +87,11 @@ class Sim:
         self.decisions: list[io.Decide] = []
         self._next_hand_id = 100 * table_id
         self._troubled: set[int] = set()
+        #: The accounts the hub sends to this table (``Hub.table_changed`` reads the machine's
+        #: accounts when told ``Changed``; ``Empty`` forgets the table): after every answer
+        #: they must be those seated, or a player unseated here could not sit down anywhere
+        #: (the hub would send their join here) and one seated here could not act.
+        self.routed: set[int] = set()
 
     # --- feeding the machine -------------------------------------------------------------
 
@@ -120,6 +125,14 @@ class Sim:
                 self.lost = True
             elif isinstance(out, io.Empty):
                 self.empty = True
+                if self.machine.idle_and_empty:
+                    self.routed = set()
+            elif isinstance(out, io.Changed):
+                self.routed = set(self.machine.accounts)
+        if not self.lost:
+            assert self.routed == set(self.machine.accounts), (
+                f"the hub sends {sorted(self.routed)} here; seated: {sorted(self.machine.accounts)}"
+            )
         if self.auto_store and not self.storage_down:
             self.settle_storage()
         elif self.storage_down and self.writes and self.writes[0][0] not in self._troubled:
@@ -161,7 +174,7 @@ class Sim:
             if led.seats.get(write.account, write.table) != write.table:
                 return "seat_taken"
             led.seats[write.account] = write.table
-            return None
+            return led.balances[write.account]
         if isinstance(write, io.ReleaseSeat):
             if led.seats.get(write.account) == write.table:
                 del led.seats[write.account]

@@ -600,6 +600,34 @@ def test_friends_sit_together_at_a_private_table_by_its_code(db_url: str) -> Non
     assert codes == [(code,)]
 
 
+def test_a_friend_who_got_up_sits_down_again_by_the_code(db_url: str) -> None:
+    """A friend gets up between hands while the host stays (the same path as being unseated
+    by the ready clock): the server sends their next join by the code back to a seat at that
+    table, and a later join to a room elsewhere (it used to send both to the table they had
+    left, which answered `not_seated`)."""
+    with make(db_url) as client:
+        tokens = [signup(client, name) for name in ("host", "friend")]
+        with (
+            client.websocket_connect("/ws", headers=bearer(tokens[0])) as host,
+            client.websocket_connect("/ws", headers=bearer(tokens[1])) as friend,
+        ):
+            host.send_json({"type": "join", "room": "mazhan", "private": True})
+            table = until(host, {"seated"})["table"]
+            code = until(host, {"table"})["code"]
+            friend.send_json({"type": "join", "code": code})
+            assert until(friend, {"seated"})["table"] == table
+            friend.send_json({"type": "leave"})
+            assert until(friend, {"unseated"})["why"] == "left"
+            friend.send_json({"type": "join", "code": code})
+            assert until(friend, {"seated"})["table"] == table
+            assert until(friend, {"table"})["seats"]["E"]["name"] == "host"
+            friend.send_json({"type": "leave"})
+            assert until(friend, {"unseated"})["why"] == "left"
+            friend.send_json({"type": "join", "room": "mazhan", "alone": True})
+            assert until(friend, {"seated"})["table"] != table
+    books_balance(db_url)
+
+
 def test_a_hand_that_cannot_be_rebuilt_is_quarantined_and_the_server_starts(db_url: str) -> None:
     """A live hand whose log no longer replays (here: an action edited by hand) does not stop
     the server: that hand is voided, its fees refunded, its player unseated; the rest
