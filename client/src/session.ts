@@ -11,6 +11,7 @@ import {
   handle,
   hint,
   inviteCode,
+  joining,
   me,
   pending,
   type Route,
@@ -74,16 +75,22 @@ export function readyNext(): void {
   }
 }
 
+/** Send a join unless one is on its way (a double click sends one). */
+function sendJoin(message: ClientMessage): void {
+  if (joining.value) return;
+  if (send(message)) joining.value = true;
+}
+
 /** Sit at a table of `room`: a shared one, or one's own with bots at `level`. */
 export function join(room: string, alone: boolean, level?: BotLevel): void {
-  if (alone && level) send({ type: "join", room, alone, level });
-  else send({ type: "join", room, alone });
+  sendJoin(alone && level ? { type: "join", room, alone, level } : { type: "join", room, alone });
 }
 
 /** Open a table for friends in `room` (a code to share; bots only when asked). */
 export function joinPrivate(room: string, level?: BotLevel): void {
-  if (level) send({ type: "join", room, private: true, level });
-  else send({ type: "join", room, private: true });
+  sendJoin(
+    level ? { type: "join", room, private: true, level } : { type: "join", room, private: true },
+  );
 }
 
 /** A private table's code as typed: eight letters and digits, any case, spaces ignored. */
@@ -94,7 +101,7 @@ export function normaliseCode(text: string): string | null {
 
 /** Sit at a friend's private table by its code. */
 export function joinCode(code: string): void {
-  send({ type: "join", code });
+  sendJoin({ type: "join", code });
 }
 
 /** At a private table: bots take the empty seats now. */
@@ -112,13 +119,16 @@ export function inviteLink(code: string, origin: string = location.origin): stri
   return `${origin}/#/join/${code}`;
 }
 
-export function leave(): void {
+/** Get up from the table: free between hands; `escape` only once the player has confirmed
+ *  leaving a live hand (the server refuses a leave during a hand without it, so a tap meant
+ *  for a table between hands never costs the penalty). */
+export function leave(asEscape = false): void {
   if (!seated.value) {
     clearTable();
     go({ name: "lobby" });
     return;
   }
-  if (!send({ type: "leave" })) return;
+  if (!send(asEscape ? { type: "leave", escape: true } : { type: "leave" })) return;
 }
 
 // --- routes: the hash keeps the screen across a reload ---------------------------------

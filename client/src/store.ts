@@ -129,6 +129,9 @@ export interface TableState {
 export const me = signal<Me | null>(null);
 export const route = signal<Route>({ name: "login" });
 export const seated = signal<{ table: number | string; room: string; seat: Seat } | null>(null);
+/** A join was sent and has no answer yet (seated, or an error): the lobby's buttons wait, so
+ *  that a double click does not send a second join (answered "you sit at another table"). */
+export const joining = signal(false);
 export const tableState = signal<TableState | null>(null);
 export const handInfo = signal<{ hand: number; stake: number; fee: number } | null>(null);
 export const frame = signal<ViewFrame | null>(null);
@@ -324,12 +327,14 @@ export function handle(raw: unknown, now: number = Date.now()): void {
     case "hello":
       batch(() => {
         me.value = { name: m.name, balance: m.balance };
+        joining.value = false; // a new connection: a join sent on the old one is not answered
         // a new connection: a hint asked on the old one is not coming
         if (hint.value?.action === null) hint.value = null;
       });
       return;
     case "seated":
       batch(() => {
+        joining.value = false;
         if (seated.value && seated.value.table !== m.table) clearTable();
         seated.value = { table: m.table, room: m.room, seat: m.seat };
         unseatedWhy.value = null;
@@ -556,6 +561,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
       return;
     case "error":
       batch(() => {
+        joining.value = false;
         // a hint asked just as the view moved on: the next view has come or is coming, and
         // the hint is simply not given (an action's stale version is still said)
         const hintGone =

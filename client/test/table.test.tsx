@@ -3,8 +3,16 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { seatName } from "../src/components/SeatBadge";
 import { TableScreen } from "../src/components/TableScreen";
 import type { SeatInfo, ServerMessage } from "../src/protocol";
-import { hashToRoute, inviteLink, normaliseCode, socket } from "../src/session";
-import { clearTable, handle, inviteCode, peopleChange, readySent, toasts } from "../src/store";
+import { hashToRoute, inviteLink, joinPrivate, normaliseCode, socket } from "../src/session";
+import {
+  clearTable,
+  handle,
+  inviteCode,
+  joining,
+  peopleChange,
+  readySent,
+  toasts,
+} from "../src/store";
 import { person, settlementFrame, sitAt, tableFrame, viewFrame } from "./fixtures/frames";
 import { actView, claimView, overView } from "./fixtures/mazhan";
 
@@ -221,6 +229,66 @@ describe("the ready clock for a new player", () => {
       handle(tableFrame({ E: person("a", true), S: person("me"), W: null, N: null }));
     });
     expect(container.querySelector("#ready")?.textContent).toBe("準備");
+  });
+
+  it("keeps Ready's place once pressed, so a second tap cannot land on Leave", () => {
+    const sent = vi.spyOn(socket, "send").mockReturnValue(true);
+    act(() => sitDown(Date.now()));
+    const { container } = render(<TableScreen />);
+    const bar = container.querySelector(".table-bar") as HTMLElement;
+    const order = () =>
+      [...bar.querySelectorAll("button")].map((b) => b.getAttribute("data-action"));
+    const before = order();
+    act(() => {
+      fireEvent.click(container.querySelector("#ready") as HTMLButtonElement);
+    });
+    expect(sent).toHaveBeenCalledWith({ type: "ready" });
+    // the same buttons in the same places: Ready's is now a disabled "Ready ✓"
+    expect(order()).toEqual(before.map((a) => (a === "ready" ? "ready-sent" : a)));
+    const done = container.querySelector("[data-action=ready-sent]") as HTMLButtonElement;
+    expect(done.disabled).toBe(true);
+    expect(done.textContent).toBe("已準備 ✓");
+    act(() => {
+      fireEvent.click(done);
+    });
+    expect(sent).toHaveBeenCalledTimes(1);
+  });
+
+  it("sends one join for a double click, and another once the first is answered", () => {
+    const sent = vi.spyOn(socket, "send").mockReturnValue(true);
+    joinPrivate("mazhan");
+    joinPrivate("mazhan");
+    expect(sent).toHaveBeenCalledTimes(1);
+    expect(joining.value).toBe(true);
+    act(() => {
+      handle({ type: "error", code: "too_few_points", message: "no" });
+    });
+    expect(joining.value).toBe(false);
+    joinPrivate("mazhan");
+    expect(sent).toHaveBeenCalledTimes(2);
+    act(() => sitDown(Date.now()));
+    expect(joining.value).toBe(false);
+  });
+
+  it("sends a leave as an escape only from the confirmation of leaving a live hand", () => {
+    const sent = vi.spyOn(socket, "send").mockReturnValue(true);
+    act(() => {
+      sitDown(Date.now());
+      handle(viewFrame(actView));
+    });
+    const { container } = render(<TableScreen />);
+    act(() => {
+      fireEvent.click(container.querySelector("#leave") as HTMLButtonElement);
+    });
+    expect(sent).not.toHaveBeenCalledWith(expect.objectContaining({ type: "leave" }));
+    const confirm = [...container.querySelectorAll("button")].find(
+      (b) => b.textContent === "確定離開",
+    );
+    expect(confirm).toBeDefined();
+    act(() => {
+      fireEvent.click(confirm as HTMLButtonElement);
+    });
+    expect(sent).toHaveBeenCalledWith({ type: "leave", escape: true });
   });
 
   it("puts a Ready button in the guide's note; the guide stays open, Escape closes it", () => {

@@ -298,7 +298,7 @@ class Hub:
         elif isinstance(message, Hint):
             runner.feed(io.Hint(account, message.version))
         elif isinstance(message, Leave):
-            runner.feed(io.Leave(account))
+            runner.feed(io.Leave(account, message.escape))
 
     async def join(
         self,

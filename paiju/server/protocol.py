@@ -111,9 +111,17 @@ class Hint(_Message):
 
 
 class Leave(_Message):
-    """Leave the table: free before a hand is live, an escape during one."""
+    """Leave the table: free before a hand is live, an escape during one (only with
+    ``escape``: a leave sent before the sender knew the hand had begun is refused,
+    ``escape_unconfirmed``, and costs nothing)."""
 
     type: Literal["leave"]
+    escape: bool = Field(
+        default=False,
+        title="LeaveAsEscape",  # not "Escape": the escape frame's type has that name
+        description="true: leave a live hand as an escape, its penalty paid (the player "
+        "confirmed it); without it a leave during a hand is refused (escape_unconfirmed)",
+    )
 
 
 class Ping(_Message):

@@ -112,9 +112,10 @@ class Tuoguan:
 
 @dataclass(frozen=True, slots=True)
 class Leave:
-    """A player leaves the table."""
+    """A player leaves the table (``escape``: a live hand too, as an escape)."""
 
     account: int
+    escape: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -237,7 +237,7 @@ class TableMachine:
             elif isinstance(event, io.Hint):
                 self._hint(seat, event.version)
             else:
-                self._leave(seat)
+                self._leave(seat, event.escape)
 
     # --- queries -------------------------------------------------------------------------
 
@@ -541,13 +541,23 @@ class TableMachine:
             if not self.game.is_over(self.hand.state):
                 self._send_view(seat, [], force=True)  # the count of timeouts it shows
 
-    def _leave(self, seat: int) -> None:
+    def _leave(self, seat: int, escape: bool) -> None:
         p = self.seats[seat]
         assert p is not None and p.account is not None
-        if self.live:
+        if not self.live:
+            self._unseat(p.account, "left")
+        elif escape:
             self._escape(seat, "left")
         else:
-            self._unseat(p.account, "left")
+            # sent before the player knew the hand had begun (a second tap on Ready lands on
+            # Leave as the hand starts): an escape is only ever what they confirmed
+            penalty = sum(a for _, _, a in self._penalty(seat))
+            self._error(
+                p.account,
+                "escape_unconfirmed",
+                f"the hand has begun, so you stay: leaving now is an escape ({penalty} "
+                "points); send leave with escape: true to confirm",
+            )
 
     def _unseat(self, account: int, why: str) -> None:
         """Free a seat (no hand is live): the seat's release is written, the player told."""
@@ -1020,13 +1030,20 @@ class TableMachine:
         self._broadcast_table()
         self._changed()
 
+    def _penalty(self, seat: int) -> list[tuple[int | str, int | str, int]]:
+        """What the seat's escape from the live hand would move (rules §10)."""
+        hand = self.hand
+        p = self.seats[seat]
+        assert hand is not None and p is not None and p.account is not None
+        others = [self._account_key(i) for i in range(4) if i != seat]
+        return escape_penalty(p.account, others, p.balance, hand.stake, self.room.escape_multiple)
+
     def _escape(self, seat: int, why: str) -> None:
         hand = self.hand
         p = self.seats[seat]
         assert hand is not None and hand.id is not None and p is not None
         assert p.account is not None
-        others = [self._account_key(i) for i in range(4) if i != seat]
-        moves = escape_penalty(p.account, others, p.balance, hand.stake, self.room.escape_multiple)
+        moves = self._penalty(seat)
         self._apply_moves(moves)
         reason = {"aborted": "escape", "escaper": _SEATS[seat], "why": why}
         self._write(io.AbortHand(hand.id, reason, moves, p.account))

@@ -213,8 +213,8 @@ class Sim:
             version = self.last_view(account)["version"]
         self.feed(io.Act(account, action, version))
 
-    def leave(self, account: int) -> None:
-        self.feed(io.Leave(account))
+    def leave(self, account: int, escape: bool = False) -> None:
+        self.feed(io.Leave(account, escape))
 
     def disconnect(self, account: int) -> None:
         self.connected.discard(account)

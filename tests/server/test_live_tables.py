@@ -359,7 +359,9 @@ def test_leaving_a_live_hand_is_an_escape(db_url: str) -> None:
         with client.websocket_connect("/ws", headers=bearer(token)) as ws:
             sit_down(ws, "mazhan")
             until(ws, {"view"})
-            ws.send_json({"type": "leave"})
+            ws.send_json({"type": "leave"})  # not confirmed as an escape: refused, free
+            assert until(ws, {"error"})["code"] == "escape_unconfirmed"
+            ws.send_json({"type": "leave", "escape": True})
             escape = until(ws, {"escape"})
         assert escape["why"] == "left" and escape["penalty"] == 4000
         me = client.get("/api/me", headers={"authorization": f"Bearer {token}"}).json()

@@ -98,7 +98,7 @@ def test_leaving_between_hands_is_free_and_during_a_hand_is_an_escape() -> None:
     assert sim.ledger.balances[1] == balance
 
     sim = alone_hand(seed=2)
-    sim.leave(1)
+    sim.leave(1, escape=True)
     escape = sim.last(1, "escape")
     assert escape["penalty"] == 400 * 10 and escape["why"] == "left"
     assert sim.ledger.balances[1] == 10_000 - 10 - 4_000
@@ -373,7 +373,7 @@ def test_random_inputs_keep_money_seats_and_hands_right(
                 version = views[-1]["version"] + (1 if x % 7 == 0 else 0)
                 sim.act(acc, _action_text(rng.choice(legal)), version)
         elif kind == "leave":
-            sim.leave(acc)
+            sim.leave(acc, escape=x % 2 == 0)
         elif kind == "disconnect":
             sim.disconnect(acc)
         elif kind == "connect":
@@ -529,6 +529,24 @@ def test_a_private_table_waits_for_friends_and_fills_with_bots_only_when_asked()
     assert sim.machine.phase == "live"
     sim.play_until_over(1)
     assert sim.ledger.total() == sim.ledger.issued
+
+
+def test_a_leave_the_player_did_not_confirm_as_an_escape_costs_nothing() -> None:
+    """A second tap on Ready lands on Leave just as the hand begins: the leave was sent for a
+    table between hands, so it is refused (``escape_unconfirmed``, saying what an escape would cost)
+    and the hand goes on; only a leave that says ``escape`` is one."""
+    sim = alone_hand(seed=2)
+    assert sim.machine.phase == "live"
+    balance = sim.ledger.balances[1]
+    sim.leave(1)
+    error = sim.last(1, "error")
+    assert error["code"] == "escape_unconfirmed" and "4000 points" in error["message"]
+    assert sim.machine.phase == "live" and sim.machine.seat_of(1) is not None
+    assert sim.ledger.balances[1] == balance
+    assert "escape" not in sim.kinds(1)
+    sim.leave(1, escape=True)
+    assert sim.last(1, "escape")["penalty"] == 4000
+    assert sim.ledger.balances[1] == balance - 4000
 
 
 def test_a_public_table_fills_itself_and_refuses_a_fill() -> None:

@@ -459,7 +459,7 @@ def test_an_opponents_escape_seen_at_the_table(server: str, browser: Any) -> Non
     # one of them leaves during the live hand: an escape, seen by everyone at once
     escaper = others[0]
     escaper.wait_for("view")
-    escaper.send(type="leave")
+    escaper.send(type="leave", escape=True)
     escape = escaper.wait_for("escape")
     assert escape["name"] == escaper.name and escape["why"] == "left"
     notice = me.page.wait_for_selector(f"[data-escape='{escape['seat']}']")

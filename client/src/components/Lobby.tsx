@@ -9,7 +9,7 @@ import { ApiError, api, type HandSummary, type LedgerEntry, type Room } from "..
 import type { BotLevel } from "../protocol";
 import { STAKE_PER } from "../rules/figures";
 import { go, join, joinCode, joinPrivate, normaliseCode } from "../session";
-import { inviteCode, me } from "../store";
+import { inviteCode, joining, me } from "../store";
 import { GuideLinks } from "./Chrome";
 import { Invitation } from "./Invitation";
 import { UnseatNotice } from "./TableScreen";
@@ -242,7 +242,7 @@ export function Lobby(): JSX.Element {
                     class="primary"
                     data-room={r.name}
                     data-action="join"
-                    disabled={!allowed}
+                    disabled={!allowed || joining.value}
                     onClick={() => join(r.name, false)}
                   >
                     {t("join")}
@@ -252,7 +252,7 @@ export function Lobby(): JSX.Element {
                       type="button"
                       data-alone={r.name}
                       data-action="alone"
-                      disabled={!allowed}
+                      disabled={!allowed || joining.value}
                       onClick={() => join(r.name, true, levels[r.name] ?? r.level ?? undefined)}
                     >
                       {t("alone")}
@@ -262,7 +262,7 @@ export function Lobby(): JSX.Element {
                     type="button"
                     data-private={r.name}
                     data-action="private"
-                    disabled={!allowed}
+                    disabled={!allowed || joining.value}
                     title={t("friendsHint")}
                     onClick={() =>
                       joinPrivate(

@@ -625,6 +625,13 @@ export function TableScreen(): JSX.Element {
           </label>
         ) : null}
         {canReady ? <ReadyButton deadline={ts?.readyDeadline ?? null} /> : null}
+        {seated.value && !live && readySent.value && !settlement.value ? (
+          // Ready pressed: its place stays taken, so that Leave does not slide under a second
+          // tap (the hand may begin between the two)
+          <button type="button" class="primary" id="ready" data-action="ready-sent" disabled>
+            {t("readySent")}
+          </button>
+        ) : null}
         <button type="button" class="ghost" id="leave" data-action="leave" onClick={askLeave}>
           {seated.value ? t("leave") : t("back")}
         </button>
@@ -656,7 +663,7 @@ export function TableScreen(): JSX.Element {
           onCancel={() => setConfirming(false)}
           onConfirm={() => {
             setConfirming(false);
-            leave();
+            leave(true);
           }}
         />
       ) : null}

@@ -132,6 +132,7 @@ export const en: Table = {
     nextSeats: "The next hand",
     calls: "calls {what}",
     seatMoves: "The seats have moved on: you sat {from} this hand and sit {to} in the next.",
+    readySent: "Ready ✓",
     confirmedCount: "{n} of 4 confirmed the next hand",
     confirmWithin: "confirm within {n} s",
     confirmed: "confirmed",
@@ -333,6 +334,8 @@ export const en: Table = {
     table_full: "The table is full",
     already_seated: "You sit at another table already",
     hand_live: "A hand is being played",
+    escape_unconfirmed:
+      "The hand has just begun, so you are still at the table: leaving now is an escape (press Leave to see what it costs)",
     bad_action: "That is not one of your moves",
     join_in_progress: "Your last join is still being handled",
     bad_message: "The server did not understand that message",

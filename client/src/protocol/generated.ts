@@ -42,6 +42,10 @@ export type Type5 = "hint";
  */
 export type Version1 = number;
 export type Type6 = "leave";
+/**
+ * true: leave a live hand as an escape, its penalty paid (the player confirmed it); without it a leave during a hand is refused (escape_unconfirmed)
+ */
+export type LeaveAsEscape = boolean;
 export type Type7 = "ping";
 export type Type8 = "hello";
 export type Name = string;
@@ -930,13 +934,16 @@ export interface Hint {
   version: Version1;
 }
 /**
- * Leave the table: free before a hand is live, an escape during one.
+ * Leave the table: free before a hand is live, an escape during one (only with
+ * ``escape``: a leave sent before the sender knew the hand had begun is refused,
+ * ``escape_unconfirmed``, and costs nothing).
  *
  * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
  * via the `definition` "Leave".
  */
 export interface Leave {
   type: Type6;
+  escape?: LeaveAsEscape;
 }
 /**
  * Ask for a ``pong``.
