@@ -563,6 +563,17 @@ def test_a_whole_mazhan_hand_on_a_phone(server: str, browser: Any) -> None:
     _no_horizontal_scroll(me.page)
     me.shot("mazhan-phone-6-settlement-english")
     _nothing_cut_or_sideways(me.page)
+    # wherever the player is reading, the bar at the foot shows the Ready button and its clock
+    for y in (0, 1500, 4000):
+        me.page.evaluate(f"window.scrollTo(0, {y})")
+        ready = me.page.locator(".sticky-actions [data-action=ready]")
+        box = ready.bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], (
+            y,
+            box,
+        )
+    me.page.evaluate("window.scrollTo(0, 1500)")
+    me.page.screenshot(path=str(ARTIFACTS / "mazhan-phone-7-settlement-scrolled.png"))
     change = int(me.page.get_attribute("#balance-change", "data-change") or "0")
     assert me.balance() == 10_000 + change
     assert not me.errors, me.errors
