@@ -154,6 +154,12 @@ export function hashToRoute(hash: string): Route | null {
     inviteCode.value = invite[1].toUpperCase();
     return { name: "lobby" };
   }
+  if (hash.startsWith("#/join/")) {
+    // an invite link cut short or mistyped: no table is offered (not an older invitation)
+    inviteCode.value = null;
+    toast({ error: "bad_invite" }, undefined, "error");
+    return { name: "lobby" };
+  }
   if (hash === "#/lobby") return { name: "lobby" };
   if (hash === "#/table") return { name: "table" };
   if (hash === "#/login") return { name: "login" };

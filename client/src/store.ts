@@ -132,6 +132,9 @@ export const seated = signal<{ table: number | string; room: string; seat: Seat 
 /** A join was sent and has no answer yet (seated, or an error): the lobby's buttons wait, so
  *  that a double click does not send a second join (answered "you sit at another table"). */
 export const joining = signal(false);
+/** Joins by a code the server refused (the table closed, filled or began a hand): an
+ *  invitation on show asks again what the table is now. */
+export const codeRefused = signal(0);
 export const tableState = signal<TableState | null>(null);
 export const handInfo = signal<{ hand: number; stake: number; fee: number } | null>(null);
 export const frame = signal<ViewFrame | null>(null);
@@ -562,6 +565,8 @@ export function handle(raw: unknown, now: number = Date.now()): void {
     case "error":
       batch(() => {
         joining.value = false;
+        if (m.code === "unknown_table" || m.code === "table_full" || m.code === "table_playing")
+          codeRefused.value += 1;
         // a hint asked just as the view moved on: the next view has come or is coming, and
         // the hint is simply not given (an action's stale version is still said)
         const hintGone =

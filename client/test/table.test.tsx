@@ -179,8 +179,10 @@ describe("a table code as typed", () => {
     );
     expect(hashToRoute("#/join/abcd2345")).toEqual({ name: "lobby" });
     expect(inviteCode.value).toBe("ABCD2345");
-    expect(hashToRoute("#/join/abc")).toBeNull();
-    inviteCode.value = null;
+    // a link cut short: the lobby, no table offered (not the last one), and why
+    expect(hashToRoute("#/join/zz!!")).toEqual({ name: "lobby" });
+    expect(inviteCode.value).toBeNull();
+    expect(toasts.value.at(-1)?.key).toEqual({ error: "bad_invite" });
   });
 });
 

@@ -4,6 +4,7 @@ import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { errorText, roomName, t } from "../i18n";
 import { ApiError, api } from "../net/api";
+import { codeRefused } from "../store";
 
 /** The server's answer (docs/protocol.md, `GET /api/invite/{code}`). */
 export interface InvitationInfo {
@@ -20,10 +21,12 @@ export function fetchInvitation(code: string): Promise<InvitationInfo> {
   return api<InvitationInfo>(`/api/invite/${encodeURIComponent(code)}`);
 }
 
-/** The invitation's table, in a sentence or two; nothing while it is being asked. */
+/** The invitation's table, in a sentence or two; nothing while it is being asked. Asked
+ *  again when a join by a code is refused: what it said may no longer be true. */
 export function Invitation({ code }: { code: string }): JSX.Element | null {
   const [info, setInfo] = useState<InvitationInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const refused = codeRefused.value;
   useEffect(() => {
     let live = true; // an answer for a code no longer shown is dropped
     setInfo(null);
@@ -39,7 +42,7 @@ export function Invitation({ code }: { code: string }): JSX.Element | null {
     return () => {
       live = false;
     };
-  }, [code]);
+  }, [code, refused]);
   if (error !== null) {
     return (
       <p class="invitation gone" id="invitation" role="status">

@@ -358,6 +358,7 @@ export const en: Table = {
     no_hand: "No hand is live",
     not_seated: "You are not at a table",
     unknown_room: "No such room",
+    bad_invite: "This invitation link is not whole: a table's code is eight letters and digits",
     unknown_table: "No table has that code (it may have closed)",
     table_playing: "A hand is being played at that table: join when it ends",
     hint_failed: "No hint could be worked out",

@@ -350,6 +350,7 @@ export const zh = {
     no_hand: "沒有進行中的牌局",
     not_seated: "你不在牌桌上",
     unknown_room: "沒有這個房間",
+    bad_invite: "邀請連結不完整：牌桌代碼是八個英文字母或數字",
     unknown_table: "沒有這個代碼的牌桌（可能已關閉）",
     table_playing: "那一桌正在打牌：這局結束後再加入",
     hint_failed: "這一步算不出提示",
