@@ -568,7 +568,7 @@ def test_a_whole_mazhan_hand_on_a_phone(server: str, browser: Any) -> None:
         me.page.evaluate(f"window.scrollTo(0, {y})")
         ready = me.page.locator(".sticky-actions [data-action=ready]")
         box = ready.bounding_box()
-        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], (
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (
             y,
             box,
         )
