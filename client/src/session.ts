@@ -75,11 +75,27 @@ export function readyNext(): void {
   }
 }
 
+/** How long a join may go unanswered before the lobby's buttons come back (the server
+ *  answers at once; a lost answer must not lock them). */
+const JOIN_WAIT_MS = 10_000;
+let joinTimer: ReturnType<typeof setTimeout> | null = null;
+
 /** Send a join unless one is on its way (a double click sends one). */
 function sendJoin(message: ClientMessage): void {
   if (joining.value) return;
-  if (send(message)) joining.value = true;
+  if (!send(message)) return;
+  joining.value = true;
+  if (joinTimer !== null) clearTimeout(joinTimer);
+  joinTimer = setTimeout(() => {
+    joinTimer = null;
+    joining.value = false;
+  }, JOIN_WAIT_MS);
 }
+
+// a socket that closes or drops takes any join on it with it
+socket.status.subscribe((status) => {
+  if (status.state !== "open") joining.value = false;
+});
 
 /** Sit at a table of `room`: a shared one, or one's own with bots at `level`. */
 export function join(room: string, alone: boolean, level?: BotLevel): void {

@@ -510,6 +510,7 @@ export function handle(raw: unknown, now: number = Date.now()): void {
       });
       return;
     case "unseated":
+      joining.value = false; // a join may be answered so (too few points, a closed table)
       if (
         m.why === "left" ||
         (m.why === "escape" && escaped.value?.mine && escaped.value.why === "left")

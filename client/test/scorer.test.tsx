@@ -184,6 +184,24 @@ describe("the scorer's problem in the page's language", () => {
     // the fields with nothing wrong are not marked
     expect(container.querySelectorAll("[aria-invalid]")).toHaveLength(3);
     expect(document.activeElement?.id).toBe("sc-E-concealed");
+    // fixing one: its marks go, the others stay, the count follows; the focus stays put
+    await act(async () => {
+      fireEvent.input(container.querySelector("#sc-E-concealed") as HTMLInputElement, {
+        target: { value: "1123456789m123456s" },
+      });
+    });
+    expect(container.querySelectorAll("[aria-invalid]")).toHaveLength(2);
+    expect(container.querySelector("#sc-E-concealed-problem")).toBeNull();
+    expect(error.querySelector("p")?.textContent).toBe("有 2 處要改（各處欄位下也有說明）：");
+    expect(document.activeElement?.id).toBe("sc-E-concealed");
+    await act(async () => {
+      fireEvent.input(container.querySelector("#sc-S-melds") as HTMLInputElement, {
+        target: { value: "pung 777z, pung 555p" },
+      });
+    });
+    const left = container.querySelector("#sc-error") as HTMLElement;
+    expect(left.getAttribute("data-field")).toBe("sc-N-concealed");
+    expect(left.querySelector("li")).toBeNull(); // one problem: said, not listed
   });
 
   it("says a refusal for speed as such, not as a hand that could not be scored", async () => {
@@ -219,7 +237,7 @@ describe("what a Chinese input method types", () => {
     expect(problemText(card, "en")).toContain("qt for Thousand Myriads");
   });
 
-  it("names a robbed kong's seat field as the form does, and an edit clears the mark", async () => {
+  it("names a robbed kong's seat field as the form does, and its edit clears the mark", async () => {
     vi.stubGlobal(
       "fetch",
       vi.fn(
@@ -252,9 +270,16 @@ describe("what a Chinese input method types", () => {
     expect(container.querySelector("#sc-error")?.textContent).toBe(
       `${t("scorerRobbed")}：請選被搶槓的一家`,
     );
+    // an edit elsewhere leaves the problem standing; an edit of its own field clears it
     await act(async () => {
       fireEvent.input(container.querySelector("#sc-wild") as HTMLInputElement, {
         target: { value: "9s" },
+      });
+    });
+    expect(container.querySelector("#sc-discarder")?.getAttribute("aria-invalid")).toBe("true");
+    await act(async () => {
+      fireEvent.change(container.querySelector("#sc-discarder") as HTMLSelectElement, {
+        target: { value: "N" },
       });
     });
     expect(container.querySelector("#sc-error")).toBeNull();

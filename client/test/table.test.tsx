@@ -272,6 +272,27 @@ describe("the ready clock for a new player", () => {
     expect(joining.value).toBe(false);
   });
 
+  it("never leaves the lobby locked: a join answered by an unseat, or not at all", () => {
+    vi.useFakeTimers();
+    try {
+      const sent = vi.spyOn(socket, "send").mockReturnValue(true);
+      joinPrivate("mazhan");
+      act(() => {
+        handle({ type: "unseated", why: "too_few_points" });
+      });
+      expect(joining.value).toBe(false);
+      joinPrivate("mazhan");
+      expect(joining.value).toBe(true);
+      vi.advanceTimersByTime(10_000); // no answer at all: the buttons come back
+      expect(joining.value).toBe(false);
+      joinPrivate("mazhan");
+      expect(sent).toHaveBeenCalledTimes(3);
+      joining.value = false;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("sends a leave as an escape only from the confirmation of leaving a live hand", () => {
     const sent = vi.spyOn(socket, "send").mockReturnValue(true);
     act(() => {

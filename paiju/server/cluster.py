@@ -36,6 +36,7 @@ from typing import Any
 
 import orjson
 import redis.asyncio as aioredis
+from pydantic import ValidationError
 
 from paiju.server import table_io as io
 from paiju.server.connection import Connection
@@ -45,6 +46,7 @@ from paiju.server.protocol import CLIENT, ClientMessage, Join, Ping
 from paiju.server.rooms import ROOMS
 from paiju.server.store import Store
 from paiju.server.table_runner import TableRunner
+from paiju.server.writer import TRANSIENT
 
 __all__ = ["Cluster"]
 
@@ -303,7 +305,9 @@ class Cluster:
             # the table is gone (its process died between hands): the seat is void
             await self.redis.eval(_RELEASE, 1, self._key("seat", account_id), tid)
             tid = None
-        data = message.model_dump()
+        # defaults left out: a process of the last release reads what it knows (a rolling
+        # restart), and a field left out is its default on the other side
+        data = message.model_dump(exclude_defaults=True)
         if tid is None:
             if isinstance(message, Join):  # matched afresh: an earlier join may have failed
                 await self._matchmake(account_id, name, message)
@@ -462,8 +466,19 @@ class Cluster:
                 )
             else:
                 await self.hub.handle(account, str(payload.get("name", "")), message)
-        except ServerError as err:
-            self.hub.deliver(account, {"type": "error", "code": err.code, "message": err.message})
+        except Exception as err:
+            # every forwarded message is answered: a refusal with its code, anything else
+            # (the storage down, a message this release does not read) as what it is
+            if isinstance(err, ServerError):
+                code, text = err.code, err.message
+            elif isinstance(err, ValidationError):
+                code, text = "bad_message", "this server does not read that message"
+            elif isinstance(err, TRANSIENT):
+                code, text = "storage_unavailable", "the storage cannot be reached: try again"
+            else:
+                log.exception("a forwarded %s failed", kind)
+                code, text = "internal", "the server failed: try again"
+            self.hub.deliver(account, {"type": "error", "code": code, "message": text})
             if kind == "join" and runner is None:  # told after the error, in order
                 failed = {"kind": "join_failed", "account": account, "from": self.pid}
                 self.publish(source, {**failed, "join": mark})

@@ -462,7 +462,13 @@ class TableMachine:
             # join read it (an escape there, its penalty written before its seat was freed)
             p.balance = balance
             if balance < self.room.min_balance:
+                # as a failed claim: a bot that gave its seat up for this person sits again
+                back = self._displaced.pop(account, (seat, None))
                 self._unseat(account, "too_few_points")
+                if back[0] == seat and back[1] is not None and self.seats[seat] is None:
+                    self.seats[seat] = back[1]
+                    self._seat_clocks()
+                    self._broadcast_table()
                 return
         self._displaced.pop(account, None)
         self._send(account, self._seated(seat))
@@ -555,8 +561,8 @@ class TableMachine:
             self._error(
                 p.account,
                 "escape_unconfirmed",
-                f"the hand has begun, so you stay: leaving now is an escape ({penalty} "
-                "points); send leave with escape: true to confirm",
+                f"the hand has begun, so you are still at the table: leaving now is an "
+                f"escape ({penalty} points); confirm it to leave (a leave with escape: true)",
             )
 
     def _unseat(self, account: int, why: str) -> None:

@@ -549,6 +549,36 @@ def test_a_leave_the_player_did_not_confirm_as_an_escape_costs_nothing() -> None
     assert sim.ledger.balances[1] == balance - 4000
 
 
+def test_a_seat_takes_the_balance_as_the_seat_is_claimed() -> None:
+    """The join read a balance, and before the seat's claim is written a hand elsewhere
+    takes points away: the table plays on the balance as the claim found it, and one now
+    below the room's minimum is unseated, the bot that made room for them back in its
+    seat."""
+    sim = Sim(MAZHAN, code="QQQ234")
+    sim.join(1, "ana")
+    sim.join(2, "bo")
+    sim.feed(io.Fill(1))  # bots in the two empty seats
+    sim.leave(2)  # between hands: bo's seat is empty, a bot may take it
+    sim.feed(io.Fill(1))
+    seats_before = [None if p is None else p.name for p in sim.machine.seats]
+    assert sum(p is not None and p.bot is not None for p in sim.machine.seats) == 3
+    sim.auto_store = False
+    sim.join(2, "bo")  # takes a bot's seat; the claim is not yet written
+    sim.ledger.balances[2] -= 9_500  # a penalty elsewhere, written first
+    sim.ledger.issued -= 9_500
+    sim.settle_storage()
+    sim.auto_store = True
+    assert sim.last(2, "unseated")["why"] == "too_few_points"
+    assert [None if p is None else p.name for p in sim.machine.seats] == seats_before
+    sim.ledger.balances[2] += 9_500
+    sim.ledger.issued += 9_500
+    sim.join(2, "bo")
+    seat = sim.machine.seat_of(2)
+    assert seat is not None
+    p = sim.machine.seats[seat]
+    assert p is not None and p.balance == sim.ledger.balances[2]
+
+
 def test_a_public_table_fills_itself_and_refuses_a_fill() -> None:
     sim = Sim(MAZHAN)
     sim.join(1, "ana")

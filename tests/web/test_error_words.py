@@ -23,7 +23,8 @@ def _sent_codes() -> set[str]:
         lines = path.read_text("utf-8").splitlines()
         text = "\n".join(line for line in lines if ">>>" not in line)  # not the examples
         codes |= set(re.findall(r'ServerError\(\s*"(\w+)"', text))
-        codes |= set(re.findall(r'_error\(\s*[\w.]+,\s*"(\w+)"', text))
+        # a table's `self._error(account, "code", …)` and the socket's `_error("code", …)`
+        codes |= set(re.findall(r'_error\(\s*(?:[\w.]+,\s*)?"(\w+)"', text))
         codes |= set(re.findall(r'"type": "error", "code": "(\w+)"', text))
     return codes
 
@@ -36,7 +37,9 @@ def _worded(lang: str) -> set[str]:
 
 def test_the_codes_are_found() -> None:
     # the search above finds what it should: a table's refusal, an HTTP one, a socket one
-    assert {"not_seated", "escape_unconfirmed", "name_taken", "bad_message"} <= _sent_codes()
+    found = _sent_codes()
+    assert {"not_seated", "escape_unconfirmed", "name_taken", "bad_message"} <= found
+    assert {"storage_unavailable", "rate_limited"} <= found  # the socket's own
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -321,17 +321,25 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
   const [result, setResult] = useState<MazhanResult | null>(null);
   const [error, setError] = useState<ScorerFailure | null>(null);
   const [busy, setBusy] = useState(false);
-  const set = (patch: Partial<ScorerForm>) => {
+  // the inputs edited since the last failure (a seat's as `sc-E-`): their problems are being
+  // fixed, the others' still stand
+  const [fixed, setFixed] = useState<string[]>([]);
+  const set = (patch: Partial<ScorerForm>, edited: string | null = null) => {
     setForm({ ...form, ...patch });
     setResult(null);
-    setError(null); // an edit is a fix under way: the old mark would say it is still wrong
+    if (edited === null) {
+      // how the hand ended, an example, a clear: the old problems may all have changed
+      setError(null);
+      setFixed([]);
+    } else if (!fixed.includes(edited)) setFixed([...fixed, edited]);
   };
   const setSeat = (s: Seat, patch: Partial<SeatFields>) =>
-    set({ players: { ...form.players, [s]: { ...form.players[s], ...patch } } });
+    set({ players: { ...form.players, [s]: { ...form.players[s], ...patch } } }, `sc-${s}-`);
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
     setError(null);
+    setFixed([]);
     try {
       const answer = await api<{ result: MazhanResult }>("/api/score", toRecord(form));
       setResult(answer.result);
@@ -350,8 +358,10 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
     // the settlement comes below a long form: bring it into sight (on a phone, off screen)
     if (result) document.getElementById("sc-result")?.scrollIntoView?.({ block: "start" });
   }, [result]);
-  const places = error ? failurePlaces(error) : [];
-  const failedAt = places[0]?.id ?? null;
+  const all = error ? failurePlaces(error) : [];
+  // the focus goes where the failure points when it comes, not as its problems are fixed
+  const failedAt = all[0]?.id ?? null;
+  const places = all.filter((p) => !fixed.some((f) => p.id?.startsWith(f)));
   useEffect(() => {
     if (error) showFailure(failedAt, "sc-error");
   }, [error, failedAt]);
@@ -424,7 +434,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                 id="sc-wild"
                 label={t("wild")}
                 value={form.wild}
-                onValue={(v) => set({ wild: v })}
+                onValue={(v) => set({ wild: v }, "sc-wild")}
                 problem={problemAt("sc-wild")}
                 maxLength={4}
                 placeholder="9s"
@@ -478,7 +488,7 @@ export function Scorer({ game = null }: { game?: ScoreGame | null }): JSX.Elemen
                       id="sc-wintile"
                       label={t("winTile")}
                       value={form.winTile}
-                      onValue={(v) => set({ winTile: v })}
+                      onValue={(v) => set({ winTile: v }, "sc-wintile")}
                       problem={problemAt("sc-wintile")}
                       maxLength={4}
                       placeholder="2p"
