@@ -21,6 +21,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from paiju.server.config import Settings
 from paiju.server.db import migrate
@@ -49,6 +50,10 @@ _WEB = Path(__file__).resolve().parent.parent / "web" / "dist"  # the built clie
 #: In play the collector finds nothing to free (0 objects in every steady-state collection
 #: measured; ~20,000 once, from 2,000 sockets' handshakes), so waiting costs little memory.
 GC_THRESHOLDS = (1_000_000, 20, 10)
+
+
+#: The framework's refusals by status, as codes (docs/protocol.md).
+_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 400: "bad_request"}
 
 
 def tune_collector() -> tuple[int, int, int]:
@@ -123,6 +128,21 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
     @app.exception_handler(ServerError)
     async def _server_error(_request: Request, err: ServerError) -> JSONResponse:
         return JSONResponse(err.body(), status_code=err.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, err: StarletteHTTPException) -> JSONResponse:
+        # the framework's own refusals (no such path, a wrong method, a body it cannot read)
+        # in the coded shape of every other error
+        code = _HTTP_CODES.get(err.status_code, "bad_request")
+        message = {
+            "not_found": "no such address",
+            "method_not_allowed": "this address does not take that method",
+        }.get(code, "the request could not be read")
+        return JSONResponse(
+            {"error": {"code": code, "message": message}},
+            status_code=err.status_code,
+            headers=getattr(err, "headers", None),
+        )
 
     app.include_router(api.router)
     app.include_router(scorer.router)

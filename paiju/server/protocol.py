@@ -153,6 +153,8 @@ def parse_client(raw: bytes | str) -> ClientMessage:
         where = ".".join(str(x) for x in first["loc"] if not isinstance(x, int))
         where = where.split(".", 1)[-1] if where.startswith(("join.", "action.")) else where
         msg = first["msg"]
+        if first["type"] == "union_tag_invalid":  # its text quotes the unknown type
+            where, msg = "type", f"unknown type (expected {first['ctx']['expected_tags']})"
         if first["type"] == "value_error":  # a message's own check: its text says it all
             where, msg = "", msg.removeprefix("Value error, ")
         text = f"{where}: {msg}" if where else msg

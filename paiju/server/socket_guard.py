@@ -6,9 +6,11 @@ open sockets by session, so that ending a session closes its sockets at once.
   deeper than :data:`MAX_DEPTH` is answered ``too_deep`` (neither is parsed). Frames beyond
   16 times the limit are refused by the WebSocket layer itself (uvicorn's ``ws_max_size``):
   the socket is closed with 1009 (message too big).
-- A socket sends at most ``PAIJU_WS_RATE`` (10) messages a second on average, in bursts of
-  ``PAIJU_WS_BURST`` (30): a message beyond is dropped and answered ``rate_limited`` (at most
-  once a second); a client that goes on sending as many again is closed with 4429.
+- An account sends at most ``PAIJU_WS_RATE`` (10) messages a second on average, in bursts of
+  ``PAIJU_WS_BURST`` (30), over all its sockets on a process and across reconnects (the
+  bucket outlives its sockets until it has refilled): a message beyond is dropped and
+  answered ``rate_limited`` (at most once a second); a client that goes on sending as many
+  again is closed with 4429.
 - An account holds at most ``PAIJU_WS_SOCKETS_PER_ACCOUNT`` (4) sockets on one process: the
   next is answered ``too_many_sockets`` and closed with 4429.
 
@@ -92,7 +94,6 @@ class MessageRate:
         self.clock = clock
         self.tokens = float(burst)
         self.last = clock()
-        self.last_warning = -1e18
 
     def take(self) -> str:
         """Account for one message."""
@@ -106,13 +107,15 @@ class MessageRate:
             return "close"
         return "drop"
 
-    def warn(self) -> bool:
-        """Whether to answer a dropped message with ``rate_limited`` (once a second)."""
-        now = self.clock()
-        if now - self.last_warning >= 1.0:
-            self.last_warning = now
-            return True
-        return False
+    def full(self) -> bool:
+        """Whether the bucket has refilled since its last message (it may be forgotten).
+
+        >>> now = [0.0]
+        >>> r = MessageRate(1.0, 2, lambda: now[0]); _ = r.take()
+        >>> r.full(), (now.__setitem__(0, 1.0), r.full())[1]
+        (False, True)
+        """
+        return self.tokens + (self.clock() - self.last) * self.rate >= self.burst
 
 
 class SocketRegistry:
@@ -133,6 +136,30 @@ class SocketRegistry:
         self.per_account = per_account
         self.by_account: dict[int, set[Connection]] = {}
         self.by_session: dict[str, set[Connection]] = {}
+        #: each account's message bucket, shared by its sockets and kept after they close
+        #: until it has refilled (a reconnect does not buy a fresh burst)
+        self.rates: dict[int, MessageRate] = {}
+
+    def rate(self, account: int, make: Callable[[], MessageRate]) -> MessageRate:
+        """The account's message bucket: the one its sockets share, or a new one.
+
+        >>> now = [0.0]
+        >>> reg = SocketRegistry(4)
+        >>> first = reg.rate(7, lambda: MessageRate(1.0, 2, lambda: now[0]))
+        >>> [first.take() for _ in range(3)]
+        ['ok', 'ok', 'drop']
+        >>> reg.rate(7, lambda: MessageRate(1.0, 2, lambda: now[0])).take()  # reconnected
+        'drop'
+        """
+        found = self.rates.get(account)
+        if found is None:
+            if len(self.rates) > 2 * len(self.by_account) + 256:
+                # forget the buckets of accounts with no socket that have refilled
+                for acc, bucket in list(self.rates.items()):
+                    if acc not in self.by_account and bucket.full():
+                        del self.rates[acc]
+            found = self.rates[account] = make()
+        return found
 
     def open(self, account: int, session: str, conn: Connection) -> None:
         """Note an open socket.

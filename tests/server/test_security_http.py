@@ -97,6 +97,29 @@ def test_out_of_range_and_malformed_ids_are_404_or_422(base: str) -> None:
         assert len(error_of(r)["message"]) <= 500
 
 
+def test_the_frameworks_own_refusals_are_coded_too(base: str) -> None:
+    """No such path, a wrong method, a body the framework cannot read: the same coded shape
+    as every other error (they were FastAPI's ``{"detail": ...}``)."""
+    cases = [
+        (httpx.get(base + "/api/no-such-thing"), 404, "not_found"),
+        (httpx.get(base + "/static/no-such-file.js"), 404, "not_found"),
+        (httpx.delete(base + "/api/rooms"), 405, "method_not_allowed"),
+        (
+            httpx.post(
+                base + "/api/login",
+                content=b'{"name": ' + b"[" * 5000,
+                headers={"content-type": "application/json"},
+            ),
+            400,
+            "bad_request",
+        ),
+    ]
+    for answer, status, code in cases:
+        assert answer.status_code == status, answer.text
+        assert error_of(answer)["code"] == code, answer.text
+        assert "detail" not in answer.json()
+
+
 def test_an_unforeseen_failure_is_a_coded_500_with_the_headers() -> None:
     app = FastAPI()
     install(app, Settings.from_env({}))

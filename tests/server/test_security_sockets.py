@@ -170,8 +170,11 @@ def test_errors_never_echo_unbounded_input(base: str, token: str) -> None:
     ws.close()
 
 
-def test_a_flood_is_dropped_then_closed(base: str, token: str) -> None:
-    ws = connect(ws_url(base), additional_headers=bearer(token))
+def test_a_flood_is_dropped_then_closed(base: str) -> None:
+    # an account of its own: the allowance is the account's, other tests spend the shared one's
+    name = f"flood{uuid.uuid4().hex[:8]}"
+    register(base, name)
+    ws = connect(ws_url(base), additional_headers=bearer(bearer_login(base, name)))
     next_frame(ws, "hello")
     try:
         for _ in range(200):
@@ -184,6 +187,29 @@ def test_a_flood_is_dropped_then_closed(base: str, token: str) -> None:
     # the burst (30) and what the rate refilled meanwhile (10/s) were answered, not the rest
     assert 30 <= kinds.count("pong") < 150
     assert "rate_limited" in kinds and kinds[-1] == "rate_limited"
+
+
+def test_a_reconnect_buys_no_fresh_burst(base: str) -> None:
+    """The message allowance is the account's, not the socket's: a client that spends its
+    burst and reconnects finds it still spent (each socket had a full burst, so guessing
+    tables' codes ran at thousands a second through reconnects)."""
+    name = f"burst{uuid.uuid4().hex[:8]}"
+    register(base, name)
+    token = bearer_login(base, name)
+    ws = connect(ws_url(base), additional_headers=bearer(token))
+    next_frame(ws, "hello")
+    # 25 beyond the burst of 30: the bucket is 2.5 s (at 10 a second) from a message again,
+    # and short of the 30 beyond that close the socket
+    for _ in range(55):
+        ws.send('{"type": "ping"}')
+    assert next_frame(ws, "error")["code"] == "rate_limited"
+    ws.close()
+    again = connect(ws_url(base), additional_headers=bearer(token))
+    next_frame(again, "hello")
+    again.send('{"type": "ping"}')
+    frame = json.loads(again.recv(timeout=30))
+    assert frame.get("code") == "rate_limited", frame
+    again.close()
 
 
 # --- many sockets of one account --------------------------------------------------------

@@ -73,7 +73,11 @@ async def ws(websocket: WebSocket) -> None:
     pump = asyncio.create_task(_pump(websocket, conn))
     conn.send({"type": "hello", "name": acc.name, "balance": int(acc.balance)})
     cluster = svc.cluster
-    rate = MessageRate(sec.settings.ws_rate, sec.settings.ws_burst, asyncio.get_running_loop().time)
+    clock = asyncio.get_running_loop().time
+    rate = sec.sockets.rate(
+        acc.id, lambda: MessageRate(sec.settings.ws_rate, sec.settings.ws_burst, clock)
+    )
+    warned = -1e18
     try:
         try:
             if cluster is not None:
@@ -93,7 +97,9 @@ async def ws(websocket: WebSocket) -> None:
                 conn.close(CLOSE_TOO_MANY, "too many messages")
                 break
             if verdict == "drop":
-                if rate.warn():
+                # said at most once a second on each socket (the bucket is the account's)
+                if clock() - warned >= 1.0:
+                    warned = clock()
                     conn.send(_error("rate_limited", "too many messages; this one was dropped"))
                 continue
             raw = message.get("text")
