@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -38,6 +39,7 @@ __all__ = [
     "end_session",
     "live_sessions",
     "open_session",
+    "open_session_ending",
     "resolve",
 ]
 
@@ -90,7 +92,32 @@ def digest(token: str) -> str:
 def open_session(s: Session, account_id: int, now: float, policy: Policy) -> str:
     """Open a session for an account and return its token (shown once, never stored). The
     account's expired sessions, and the least recently used beyond ``policy.per_account``,
-    end here."""
+    end here (:func:`open_session_ending` also says which)."""
+    return open_session_ending(s, account_id, now, policy)[0]
+
+
+def open_session_ending(
+    s: Session,
+    account_id: int,
+    now: float,
+    policy: Policy,
+    in_use: Collection[str] = (),
+) -> tuple[str, list[str]]:
+    """:func:`open_session`, and the ids of the sessions it ended beyond the cap (their open
+    sockets are to close). Sessions in ``in_use`` (with a socket open: their players are
+    using them) end last, then the least recently used.
+
+    >>> from paiju.server.db import make_engine, make_sessions, migrate
+    >>> from paiju.server.ledger import new_account
+    >>> e = make_engine("sqlite://"); migrate(e)
+    >>> policy = Policy(3600, 2)
+    >>> with make_sessions(e).begin() as s:
+    ...     acc = new_account(s, "ana", "", 0).id
+    ...     first, second = (digest(open_session(s, acc, t, policy)) for t in (1, 2))
+    ...     _, ended = open_session_ending(s, acc, 3, policy, in_use={first})
+    ...     ended == [second]
+    True
+    """
     token = secrets.token_urlsafe(32)
     t = int(now)
     s.add(
@@ -103,16 +130,22 @@ def open_session(s: Session, account_id: int, now: float, policy: Policy) -> str
     )
     s.flush()
     s.execute(sa.delete(Token).where(Token.account_id == account_id, Token.expires_at <= t))
+    used = list(in_use)
     extra = (
-        sa.select(Token.id)
+        sa.select(Token.id, Token.token_hash)
         .where(Token.account_id == account_id)
-        .order_by(Token.last_used_at.desc(), Token.id.desc())
+        .order_by(
+            sa.case((Token.token_hash == digest(token), 0), else_=1),  # the new one stays
+            sa.case((Token.token_hash.in_(used), 0), else_=1) if used else sa.literal(1),
+            Token.last_used_at.desc(),
+            Token.id.desc(),
+        )
         .offset(policy.per_account)
     )
-    old = list(s.scalars(extra))
+    old = list(s.execute(extra))
     if old:
-        s.execute(sa.delete(Token).where(Token.id.in_(old)))
-    return token
+        s.execute(sa.delete(Token).where(Token.id.in_([row[0] for row in old])))
+    return token, [str(row[1]) for row in old]
 
 
 def resolve(s: Session, token: str, now: float, policy: Policy) -> Resolved | None:

@@ -176,6 +176,15 @@ class SocketRegistry:
         mine.add(conn)
         self.by_session.setdefault(session, set()).add(conn)
 
+    def sessions_of(self, account: int) -> set[str]:
+        """The sessions of an account that have a socket open on this process.
+
+        >>> reg = SocketRegistry(4); reg.open(7, "s1", Connection()); reg.sessions_of(7)
+        {'s1'}
+        """
+        mine = self.by_account.get(account, set())
+        return {session for session, conns in self.by_session.items() if conns & mine}
+
     def close(self, account: int, session: str, conn: Connection) -> None:
         """Forget a socket that closed."""
         mine = self.by_account.get(account)

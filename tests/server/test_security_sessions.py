@@ -225,6 +225,30 @@ def test_an_account_keeps_a_bounded_number_of_sessions(db: str) -> None:
         assert alive == [401, 200, 200, 200]  # the least recently used ended
 
 
+def test_the_cap_ends_an_unused_session_before_one_with_a_socket_and_closes_what_it_ends(
+    db: str,
+) -> None:
+    """A session with a socket open is in use: logins beyond the cap end the others first;
+    when only sessions in use are left to end (a cap of one), the one ended has its socket
+    closed at once (4401 ``session_ended``), as at a logout: it no longer plays on."""
+    with serve(db, sessions_per_account="2") as url:
+        register(url, "capped")
+        playing = bearer_login(url, "capped")
+        socket = ws_open(url, **bearer(playing))
+        idle = bearer_login(url, "capped")
+        bearer_login(url, "capped")  # the third: one must end, and it is the idle one
+        assert httpx.get(url + "/api/me", headers=bearer(idle)).status_code == 401
+        assert httpx.get(url + "/api/me", headers=bearer(playing)).status_code == 200
+        socket.close()
+    with serve(db, sessions_per_account="1") as url:
+        playing = bearer_login(url, "capped")
+        socket = ws_open(url, **bearer(playing))
+        bearer_login(url, "capped")
+        code, frames = closed_with(socket)
+        assert code == 4401 and any(f.get("code") == "session_ended" for f in frames), frames
+        assert httpx.get(url + "/api/me", headers=bearer(playing)).status_code == 401
+
+
 def test_a_token_in_the_url_is_not_a_session(base: str) -> None:
     register(base, "inurl")
     token = bearer_login(base, "inurl")

@@ -39,7 +39,7 @@ from paiju.server.routes.deps import (
     set_session_cookie,
 )
 from paiju.server.security import client_address, security
-from paiju.server.sessions import end_session, open_session
+from paiju.server.sessions import end_session, open_session_ending
 
 __all__ = ["replay_step", "router"]
 
@@ -166,10 +166,15 @@ async def api_login(body: Login, request: Request, response: Response) -> dict[s
             raise bad_credentials()
     t = now(request)
 
-    def opened(s: Session) -> tuple[str, Account | None]:
-        return open_session(s, target.account_id, t, sec.policy), s.get(Account, target.account_id)
+    in_use = sec.sockets.sessions_of(target.account_id)
 
-    token, acc = await _db(request, opened)
+    def opened(s: Session) -> tuple[tuple[str, list[str]], Account | None]:
+        opening = open_session_ending(s, target.account_id, t, sec.policy, in_use)
+        return opening, s.get(Account, target.account_id)
+
+    (token, ended), acc = await _db(request, opened)
+    # the sessions this login ended beyond the cap: their sockets close now, as at a logout
+    sec.sockets.end_sessions(ended)
     if body.bearer:
         return {"token": token, "expires_at": int(t) + int(sec.policy.ttl)}
     set_session_cookie(response, request, token)
