@@ -323,6 +323,8 @@ class ExpertBot:
         self.loser = loser
         self.stats = SearchStats()
         self._strong = StrongBot()
+        #: The cheaper bot a busy server plays in this one's place (its own rating's base).
+        self.fallback = self._strong
 
     def act(self, view: View | None, legal: Sequence[Action], rng: random.Random) -> Action:
         """Choose an action (see the module docstring).

@@ -285,6 +285,8 @@ class ExpertMadiaoBot:
         self.seconds = seconds
         self.clock = clock
         self._base = HeuristicBot()
+        #: The cheaper bot a busy server plays in this one's place (the rollouts' own).
+        self.fallback = self._base
 
     def act(self, view: View | None, legal: Sequence[Action], rng: random.Random) -> Action:
         """Choose a play by search.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import concurrent.futures
 import contextvars
 import dataclasses
 import logging
@@ -27,7 +28,29 @@ from paiju.server.writer import Answer, Writer
 if TYPE_CHECKING:
     from paiju.server.hub import Hub
 
-__all__ = ["Inbox", "TableRunner"]
+__all__ = ["SEARCHES_WAITING", "Inbox", "TableRunner"]
+
+#: Searching bots' decisions (``hard``) queued on a process beyond which a decision is made
+#: by the bot's cheaper fallback instead (``strong``, ``heuristic``).
+SEARCHES_WAITING = 4
+
+
+class _Searches:
+    """The process's one thread for searching bots. A search holds the interpreter for its
+    whole budget (200 ms); several at once, in the default pool's threads, left the event
+    loop a sliver of it: 128 tables of hard bots made a new socket wait up to 13 s for its
+    `hello`. One thread shares the interpreter with the loop about evenly, and a queue
+    longer than :data:`SEARCHES_WAITING` is answered by the cheaper bots."""
+
+    waiting = 0  # read and written on the event loop's thread only
+    _pool: concurrent.futures.ThreadPoolExecutor | None = None
+
+    @classmethod
+    def pool(cls) -> concurrent.futures.ThreadPoolExecutor:
+        if cls._pool is None:
+            cls._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="paiju-search")
+        return cls._pool
+
 
 log = logging.getLogger("paiju.table")
 
@@ -203,8 +226,15 @@ class TableRunner:
         if self.stopped:
             return
         if getattr(d.bot, "heavy", False):
-            task = self.loop.run_in_executor(None, d.bot.act, d.view, d.legal, d.rng)
-            task.add_done_callback(lambda f: self._decided(d, f))
+            fallback = getattr(d.bot, "fallback", None)
+            if _Searches.waiting >= SEARCHES_WAITING and fallback is not None:
+                # the searches are queued deep: this decision is the cheap bot's, at once
+                # (a slower bot, not a slower server)
+                self._decided_now(d, fallback)
+                return
+            _Searches.waiting += 1
+            task = self.loop.run_in_executor(_Searches.pool(), d.bot.act, d.view, d.legal, d.rng)
+            task.add_done_callback(lambda f: self._searched(d, f))
             return
         try:
             action = d.bot.act(d.view, d.legal, d.rng)
@@ -212,6 +242,18 @@ class TableRunner:
             log.exception("table %s: a bot failed; playing its first legal action", self.id)
             action = d.legal[0]
         self.feed(io.BotMove(d.seat, d.token, action))
+
+    def _decided_now(self, d: io.Decide, bot: Any) -> None:
+        try:
+            action = bot.act(d.view, d.legal, d.rng)
+        except Exception:
+            log.exception("table %s: a bot failed; playing its first legal action", self.id)
+            action = d.legal[0]
+        self.feed(io.BotMove(d.seat, d.token, action))
+
+    def _searched(self, d: io.Decide, future: asyncio.Future[Any]) -> None:
+        _Searches.waiting -= 1
+        self._decided(d, future)
 
     def _decided(self, d: io.Decide, future: asyncio.Future[Any]) -> None:
         try:
