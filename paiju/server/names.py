@@ -7,8 +7,13 @@ mixing scripts the way spoofs do (ICU's "highly restrictive" level of Unicode TR
 with Han, kana or Hangul is fine, Latin with Cyrillic is not).
 
 Two names are the same name when their **keys** are equal: the TR39 confusable skeleton
-(ICU's ``SpoofChecker.getSkeleton``) of the case-folded NFKC form. ``admin``, ``ADMIN``,
-``ＡＤＭＩＮ``, Cyrillic ``аdmin`` and ``𝐚𝐝𝐦𝐢𝐧`` share one key; the database keeps it unique.
+(ICU's ``SpoofChecker.getSkeleton``) of the case-folded NFKC form, case-folded again (a
+digit's skeleton may be a capital: ``0`` is ``O``), with each letter whose capital looks like
+another letter read as that letter (``I`` looks like ``l``: so ``i`` is read ``l``, because
+``bill`` is ``BILL`` by case and ``BILL`` looks like ``BlLL``). ``admin``, ``ADMIN``,
+``ＡＤＭＩＮ``, Cyrillic ``аdmin`` and ``𝐚𝐝𝐦𝐢𝐧`` share one key, as do ``bill`` and ``biII``,
+``bob`` and ``b0b``; the database keeps it unique. The price: a few names that only look
+alike in capitals are one name too (``Ali`` and ``All``).
 
 >>> normalise("ＡＤＭＩＮ")
 'ADMIN'
@@ -20,14 +25,24 @@ False
 
 from __future__ import annotations
 
+import logging
 import threading
 import unicodedata
+from collections.abc import Iterable
 
 import icu
 
 from paiju.server.errors import ServerError
 
-__all__ = ["MAX_LENGTH", "MIN_LENGTH", "RESERVED", "key", "lenient_key", "normalise"]
+__all__ = [
+    "MAX_LENGTH",
+    "MIN_LENGTH",
+    "RESERVED",
+    "assign_keys",
+    "key",
+    "lenient_key",
+    "normalise",
+]
 
 MIN_LENGTH = 2
 MAX_LENGTH = 20
@@ -112,15 +127,43 @@ def normalise(raw: object) -> str:
 
 
 def key(name: str) -> str:
-    """The key of a valid (normalised) name: its TR39 skeleton, case-insensitive.
+    """The key of a valid (normalised) name: its TR39 skeleton, case-insensitive, a letter
+    whose capital looks like another letter read as that letter.
 
     >>> key("Modern") == key("rnodern"), key("ana1") == key("anal")
+    (True, True)
+    >>> key("biII") == key("bill") == key("BILL"), key("b0b") == key("bob")
     (True, True)
     """
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
     with _LOCK:
         skeleton: str = _CHECKER.getSkeleton(0, folded)
-    return skeleton
+    twinned = "".join(_TWINS.get(ch, ch) for ch in skeleton.casefold())
+    if twinned == skeleton:
+        return skeleton
+    with _LOCK:
+        again: str = _CHECKER.getSkeleton(0, twinned)
+    return again
+
+
+def _twins() -> dict[str, str]:
+    """Each case-folded letter whose capital's skeleton is another letter's (``i``: ``I``
+    looks like ``l``), mapped to that letter, case-folded (the BMP's letters below U+3000:
+    the scripts with case)."""
+    twins = {}
+    for cp in range(0x41, 0x3000):
+        ch = chr(cp)
+        up = ch.upper()
+        if ch.casefold() != ch or len(up) != 1 or up == ch or up.casefold() != ch:
+            continue
+        own = _CHECKER.getSkeleton(0, ch).casefold()
+        capital = _CHECKER.getSkeleton(0, up).casefold()
+        if own != capital:
+            twins[ch] = capital
+    return twins
+
+
+_TWINS = _twins()
 
 
 def lenient_key(raw: str) -> str:
@@ -137,3 +180,31 @@ def lenient_key(raw: str) -> str:
 
 
 _RESERVED_KEYS = frozenset(key(n) for n in RESERVED)
+
+
+def assign_keys(rows: Iterable[tuple[int, str]], log: logging.Logger) -> dict[int, str | None]:
+    """The key each existing account gets (the migrations that (re)compute keys): by
+    :func:`lenient_key`, in the order given (oldest first); where two names share a key the
+    older keeps it and the newer gets ``None`` (it logs in by its exact name and plays on),
+    each collision logged as a warning.
+
+    >>> import logging
+    >>> assign_keys([(1, "bill"), (2, "biII"), (3, "ana")], logging.getLogger("x"))
+    {1: 'blll', 2: None, 3: 'ana'}
+    """
+    owners: dict[str, tuple[int, str]] = {}
+    keys: dict[int, str | None] = {}
+    for account_id, name in rows:
+        found = lenient_key(name)
+        if found in owners:
+            first_id, first_name = owners[found]
+            log.warning(
+                "name collision: account %s %r looks like account %s %r; it keeps its name "
+                "and logs in by it exactly (name_key left null)",
+                account_id, name, first_id, first_name,
+            )  # fmt: skip
+            keys[account_id] = None
+            continue
+        owners[found] = (account_id, name)
+        keys[account_id] = found
+    return keys

@@ -1,5 +1,5 @@
 """Names (issue 13 §6) through a real server (``paiju serve``, PostgreSQL), the name rules as
-properties, and migration 0004 on a database whose names collide."""
+properties, and migrations 0004 and 0006 on databases whose names collide."""
 
 from __future__ import annotations
 
@@ -168,7 +168,7 @@ def test_migration_0004_reports_collisions_and_every_account_still_logs_in(
             )
         )
     with caplog.at_level(logging.WARNING, logger="paiju.migrations"):
-        _upgrade(engine, "head")
+        _upgrade(engine, "0004")
     reported = [r.getMessage() for r in caplog.records if r.name == "paiju.migrations"]
     assert len(reported) == 2
     assert "'ADMIN'" in reported[0] and "'admin'" in reported[0]
@@ -178,6 +178,7 @@ def test_migration_0004_reports_collisions_and_every_account_still_logs_in(
             r[0] for r in c.execute(sa.text("SELECT name FROM accounts WHERE name_key IS NULL"))
         }
     assert keyless == {"ADMIN", "trailnl\n"}
+    _upgrade(engine, "head")
     engine.dispose()
 
     with serve(old_database) as url:
@@ -187,3 +188,74 @@ def test_migration_0004_reports_collisions_and_every_account_still_logs_in(
         r = try_register(url, "Admin")  # and no further look-alike can be registered
         assert r.status_code == 409 and error_of(r)["code"] == "name_taken"
         assert try_register(url, "Trailnl").status_code == 409
+
+
+@pytest.fixture
+def database_at_0005(postgres_url: str) -> Iterator[str]:
+    """A database of its own, at the schema before 0006."""
+    name = f"paiju_test_mig_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(postgres_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    url = postgres_url.rsplit("/", 1)[0] + f"/{name}"
+    engine = make_engine(url)
+    _upgrade(engine, "0005")
+    engine.dispose()
+    try:
+        yield url
+    finally:
+        with admin.connect() as c:
+            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+def test_look_alikes_across_case_are_one_name(base: str) -> None:
+    """A capital I is a small l to the eye, a 0 an O: ``biII`` was ``bill``'s twin, ``b0b``
+    ``bob``'s, and ``h0use`` the house's (found by an attack on the server)."""
+    for taken, twin in [("bill", "biII"), ("bob", "b0b"), ("PayPal", "PayPaI"), ("Alice", "AIice")]:
+        register(base, taken)
+        r = try_register(base, twin)
+        assert r.status_code == 409 and error_of(r)["code"] == "name_taken", twin
+        assert try_register(base, taken.upper()).status_code == 409, taken
+    r = try_register(base, "h0use")
+    assert r.status_code == 400 and "house" in error_of(r)["message"]
+
+
+def test_migration_0006_keys_names_again_and_every_account_still_logs_in(
+    database_at_0005: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Accounts registered under the old key (``bill`` and ``biII`` both let in): the older
+    keeps the name's key, the newer logs in by its exact name, and no further twin gets in."""
+    engine = make_engine(database_at_0005)
+    legacy = ["bill", "biII", "b0b", "bob", "ana"]  # the old key let each in
+    hashed = hash_password(PASSWORD)
+    with engine.begin() as c:
+        for name in legacy:
+            c.execute(
+                sa.text(
+                    "INSERT INTO accounts (name, name_key, password_hash, balance, is_house) "
+                    "VALUES (:n, :n, :h, 10000, false)"
+                ),
+                {"n": name, "h": hashed},
+            )
+        c.execute(
+            sa.text(
+                "INSERT INTO ledger (account_id, amount, balance_after, reason, event_key, seq) "
+                "SELECT id, 10000, 10000, 'issue', 'issue:' || id, 0 FROM accounts"
+            )
+        )
+    with caplog.at_level(logging.WARNING, logger="paiju.migrations"):
+        _upgrade(engine, "head")
+    reported = [r.getMessage() for r in caplog.records if r.name == "paiju.migrations"]
+    assert len(reported) == 2 and "'biII'" in reported[0] and "'bob'" in reported[1], reported
+    with engine.begin() as c:
+        rows = c.execute(sa.text("SELECT name, name_key FROM accounts WHERE NOT is_house"))
+        keys: dict[str, str | None] = {str(r[0]): r[1] for r in rows}
+    assert keys == {"bill": "blll", "biII": None, "b0b": "bob", "bob": None, "ana": "ana"}
+    engine.dispose()
+    with serve(database_at_0005) as url:
+        for name in legacy:
+            r = httpx.post(url + "/api/login", json={"name": name, "password": PASSWORD})
+            assert r.status_code == 200 and r.json()["name"] == name, name
+        assert try_register(url, "BILL").status_code == 409
+        assert try_register(url, "B0B").status_code == 409

@@ -31,7 +31,7 @@ _DAYS_30 = 30 * 24 * 3600
 
 
 def upgrade() -> None:
-    from paiju.server.names import lenient_key
+    from paiju.server.names import assign_keys
 
     now = int(time.time())
     with op.batch_alter_table("tokens") as batch:
@@ -51,19 +51,8 @@ def upgrade() -> None:
 
     accounts = sa.table("accounts", sa.column("id"), sa.column("name"), sa.column("name_key"))
     bind = op.get_bind()
-    owners: dict[str, tuple[int, str]] = {}
     rows = bind.execute(sa.select(accounts.c.id, accounts.c.name).order_by(accounts.c.id))
-    for account_id, name in rows.all():
-        key = lenient_key(name)
-        if key in owners:
-            first_id, first_name = owners[key]
-            log.warning(
-                "name collision: account %s %r looks like account %s %r; it keeps its name "
-                "and logs in by it exactly (name_key left null)",
-                account_id, name, first_id, first_name,
-            )  # fmt: skip
-            continue
-        owners[key] = (account_id, name)
+    for account_id, key in assign_keys(rows.all(), log).items():
         bind.execute(accounts.update().where(accounts.c.id == account_id).values(name_key=key))
     op.create_index("uq_accounts_name_key", "accounts", ["name_key"], unique=True)
 
