@@ -10,7 +10,7 @@ message tables of ``docs/protocol.md``.
 >>> parse_client(b'{"type": "dance"}')
 Traceback (most recent call last):
 ...
-paiju.server.errors.ServerError: bad message: Input tag 'dance' found ...
+paiju.server.errors.ServerError: bad message: type: unknown type (expected 'join', ...)
 """
 
 from __future__ import annotations
