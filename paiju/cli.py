@@ -135,6 +135,18 @@ def _port(text: str) -> int:
     return port
 
 
+def _whole(text: str, least: int, what: str) -> int:
+    """``text`` as a whole number of at least ``least``, or an argparse error naming
+    ``what`` it is."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{what} is a whole number, not {text!r}") from None
+    if n < least:
+        raise argparse.ArgumentTypeError(f"{what} is a whole number {least} or more, not {n}")
+    return n
+
+
 def _positive(text: str) -> int:
     """A count for an option that takes 1 or more.
 
@@ -143,15 +155,9 @@ def _positive(text: str) -> int:
     >>> _positive("0")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: expected 1 or more, not 0
+    argparse.ArgumentTypeError: a count is a whole number 1 or more, not 0
     """
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected 1 or more, not {n}")
-    return n
+    return _whole(text, 1, "a count")
 
 
 def _seed(text: str) -> int:
@@ -165,13 +171,7 @@ def _seed(text: str) -> int:
     ...
     argparse.ArgumentTypeError: a seed is a whole number 0 or more, not -77
     """
-    try:
-        seed = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number, not {text!r}") from None
-    if seed < 0:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number 0 or more, not {seed}")
-    return seed
+    return _whole(text, 0, "a seed")
 
 
 class _BotsHelp(argparse.HelpFormatter):

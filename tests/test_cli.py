@@ -380,4 +380,4 @@ def test_serve_trusts_a_proxys_forwarded_headers_only_from_the_addresses_it_is_g
 
 def test_serve_refuses_a_concurrency_limit_below_one() -> None:
     proc = run("serve", "--limit-concurrency", "0")
-    assert proc.returncode == 2 and b"expected 1 or more, not 0" in proc.stderr
+    assert proc.returncode == 2 and b"a count is a whole number 1 or more, not 0" in proc.stderr

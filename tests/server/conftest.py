@@ -3,6 +3,7 @@ created for this test run (and dropped after it), so that runs never see each ot
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from collections.abc import Iterator
@@ -20,20 +21,27 @@ PG_ADMIN = os.environ.get(
 )
 
 
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """A PostgreSQL database of this run's own."""
-    name = f"paiju_test_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(PG_ADMIN, isolation_level="AUTOCOMMIT")
+@contextlib.contextmanager
+def own_database(prefix: str = "paiju_test_", admin_url: str = PG_ADMIN) -> Iterator[str]:
+    """A PostgreSQL database made for the caller on the server of ``admin_url``, dropped
+    when it is done; its URL."""
+    name = f"{prefix}{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(admin_url, isolation_level="AUTOCOMMIT")
     with admin.connect() as c:
         c.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    url = PG_ADMIN.rsplit("/", 1)[0] + f"/{name}"
     try:
-        yield url
+        yield admin_url.rsplit("/", 1)[0] + f"/{name}"
     finally:
         with admin.connect() as c:
             c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A PostgreSQL database of this run's own."""
+    with own_database() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -3,9 +3,9 @@ properties, and migrations 0004 and 0006 on databases whose names collide."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import unicodedata
-import uuid
 from collections.abc import Iterator
 
 import httpx
@@ -20,6 +20,7 @@ from paiju.server import names
 from paiju.server.db import _MIGRATIONS, make_engine
 from paiju.server.errors import ServerError
 from paiju.server.passwords import hash_password
+from tests.server.conftest import own_database
 from tests.server.security_servers import PASSWORD, empty_database, error_of, register, serve
 
 
@@ -127,37 +128,28 @@ def _upgrade(engine: sa.Engine, revision: str) -> None:
         command.upgrade(config, revision)
 
 
-@pytest.fixture
-def old_database(postgres_url: str) -> Iterator[str]:
-    """A database of its own, at the schema before 0004."""
-    name = f"paiju_test_mig_{uuid.uuid4().hex[:10]}"
-    admin = sa.create_engine(postgres_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    url = postgres_url.rsplit("/", 1)[0] + f"/{name}"
-    engine = make_engine(url)
-    _upgrade(engine, "0003")
-    engine.dispose()
-    try:
+@contextlib.contextmanager
+def _database_at(revision: str) -> Iterator[str]:
+    """A database of its own, migrated up to ``revision``."""
+    with own_database("paiju_test_mig_") as url:
+        engine = make_engine(url)
+        _upgrade(engine, revision)
+        engine.dispose()
         yield url
-    finally:
-        with admin.connect() as c:
-            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
-def test_migration_0004_reports_collisions_and_every_account_still_logs_in(
-    old_database: str, caplog: pytest.LogCaptureFixture
-) -> None:
-    engine = make_engine(old_database)
-    legacy = ["admin", "ADMIN", "trailnl", "trailnl\n", "ana", "ㅤㅤ"]  # the old rules let these in
+def _insert_legacy(engine: sa.Engine, names: list[str], keyed: bool) -> None:
+    """Accounts as older rules let them in, each with 10,000 points issued (``keyed``: each
+    name its own key, as a key that missed the look-alike did)."""
     hashed = hash_password(PASSWORD)
+    columns = "name, name_key" if keyed else "name"
+    values = ":n, :n" if keyed else ":n"
     with engine.begin() as c:
-        for name in legacy:
+        for name in names:
             c.execute(
                 sa.text(
-                    "INSERT INTO accounts (name, password_hash, balance, is_house) "
-                    "VALUES (:n, :h, 10000, false)"
+                    f"INSERT INTO accounts ({columns}, password_hash, balance, is_house) "
+                    f"VALUES ({values}, :h, 10000, false)"
                 ),
                 {"n": name, "h": hashed},
             )
@@ -167,6 +159,21 @@ def test_migration_0004_reports_collisions_and_every_account_still_logs_in(
                 "SELECT id, 10000, 10000, 'issue', 'issue:' || id, 0 FROM accounts"
             )
         )
+
+
+@pytest.fixture
+def old_database() -> Iterator[str]:
+    """A database of its own, at the schema before 0004."""
+    with _database_at("0003") as url:
+        yield url
+
+
+def test_migration_0004_reports_collisions_and_every_account_still_logs_in(
+    old_database: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    engine = make_engine(old_database)
+    legacy = ["admin", "ADMIN", "trailnl", "trailnl\n", "ana", "ㅤㅤ"]  # the old rules let these in
+    _insert_legacy(engine, legacy, keyed=False)
     with caplog.at_level(logging.WARNING, logger="paiju.migrations"):
         _upgrade(engine, "0004")
     reported = [r.getMessage() for r in caplog.records if r.name == "paiju.migrations"]
@@ -191,22 +198,10 @@ def test_migration_0004_reports_collisions_and_every_account_still_logs_in(
 
 
 @pytest.fixture
-def database_at_0005(postgres_url: str) -> Iterator[str]:
+def database_at_0005() -> Iterator[str]:
     """A database of its own, at the schema before 0006."""
-    name = f"paiju_test_mig_{uuid.uuid4().hex[:10]}"
-    admin = sa.create_engine(postgres_url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    url = postgres_url.rsplit("/", 1)[0] + f"/{name}"
-    engine = make_engine(url)
-    _upgrade(engine, "0005")
-    engine.dispose()
-    try:
+    with _database_at("0005") as url:
         yield url
-    finally:
-        with admin.connect() as c:
-            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 def test_look_alikes_across_case_are_one_name(base: str) -> None:
@@ -228,22 +223,7 @@ def test_migration_0006_keys_names_again_and_every_account_still_logs_in(
     keeps the name's key, the newer logs in by its exact name, and no further twin gets in."""
     engine = make_engine(database_at_0005)
     legacy = ["bill", "biII", "b0b", "bob", "ana"]  # the old key let each in
-    hashed = hash_password(PASSWORD)
-    with engine.begin() as c:
-        for name in legacy:
-            c.execute(
-                sa.text(
-                    "INSERT INTO accounts (name, name_key, password_hash, balance, is_house) "
-                    "VALUES (:n, :n, :h, 10000, false)"
-                ),
-                {"n": name, "h": hashed},
-            )
-        c.execute(
-            sa.text(
-                "INSERT INTO ledger (account_id, amount, balance_after, reason, event_key, seq) "
-                "SELECT id, 10000, 10000, 'issue', 'issue:' || id, 0 FROM accounts"
-            )
-        )
+    _insert_legacy(engine, legacy, keyed=True)
     with caplog.at_level(logging.WARNING, logger="paiju.migrations"):
         _upgrade(engine, "head")
     reported = [r.getMessage() for r in caplog.records if r.name == "paiju.migrations"]
