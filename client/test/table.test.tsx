@@ -375,6 +375,8 @@ describe("the ready clock for a new player", () => {
     // the settlement stays, without the list of who confirmed the next hand
     expect(container.querySelector(".settlement-panel")).not.toBeNull();
     expect(container.querySelector(".confirmations")).toBeNull();
+    // nor its bar: no Leave for a seat no longer held, no Ready (the notice leads on)
+    expect(container.querySelector(".settlement-panel .sticky-actions")).toBeNull();
     expect(toasts.value).toEqual([]);
     const again = notice.querySelector("[data-action=sit-again]") as HTMLElement;
     expect(again.getAttribute("data-alone")).toBe("true");

@@ -511,14 +511,16 @@ function SettlementPanel(): JSX.Element | null {
           next
         />
       ) : null}
-      <div class="row end sticky-actions">
-        <button type="button" class="ghost" data-action="leave" onClick={() => leave()}>
-          {t("leave")}
-        </button>
-        {seated.value ? (
+      {seated.value ? (
+        // no longer seated (unseated after the hand): nothing to leave or confirm here; the
+        // notice and the table bar's Back lead on
+        <div class="row end sticky-actions">
+          <button type="button" class="ghost" data-action="leave" onClick={() => leave()}>
+            {t("leave")}
+          </button>
           <ReadyButton deadline={tableState.value?.readyDeadline ?? null} next />
-        ) : null}
-      </div>
+        </div>
+      ) : null}
     </section>
   );
 }
