@@ -47,8 +47,7 @@ class _Problems:
         try:
             return read()
         except RulesError as err:
-            if len(self.found) < PROBLEMS_MOST:
-                self.found.append(err)
+            self.add(err)
             return default
 
     def add(self, err: RulesError) -> None:

@@ -320,9 +320,7 @@ class TableMachine:
         if event.code == "seat_taken" and isinstance(write, io.ClaimSeat):
             seat = self.seat_of(write.account)
             if seat is not None:
-                # a bot that gave its seat up for this person sits down again
-                back = self._displaced.pop(write.account, (seat, None))
-                self.seats[seat] = back[1] if back[0] == seat else None
+                self._vacate(write.account, seat)
                 self._seat_clocks()  # a seat is empty again: the clocks stand, bots may come
                 self._broadcast_table()
                 self._arm_fill()
@@ -462,13 +460,7 @@ class TableMachine:
             # join read it (an escape there, its penalty written before its seat was freed)
             p.balance = balance
             if balance < self.room.min_balance:
-                # as a failed claim: a bot that gave its seat up for this person sits again
-                back = self._displaced.pop(account, (seat, None))
                 self._unseat(account, "too_few_points")
-                if back[0] == seat and back[1] is not None and self.seats[seat] is None:
-                    self.seats[seat] = back[1]
-                    self._seat_clocks()
-                    self._broadcast_table()
                 return
         self._displaced.pop(account, None)
         self._send(account, self._seated(seat))
@@ -565,13 +557,18 @@ class TableMachine:
                 f"escape ({penalty} points); confirm it to leave (a leave with escape: true)",
             )
 
+    def _vacate(self, account: int, seat: int) -> None:
+        """The person at ``seat`` is gone, or never sat (a claim that failed): a bot that
+        gave the seat up for them sits down again, else the seat is empty."""
+        back = self._displaced.pop(account, (seat, None))
+        self.seats[seat] = back[1] if back[0] == seat else None
+
     def _unseat(self, account: int, why: str) -> None:
         """Free a seat (no hand is live): the seat's release is written, the player told."""
         seat = self.seat_of(account)
         if seat is None:
             return
-        self.seats[seat] = None
-        self._displaced.pop(account, None)
+        self._vacate(account, seat)
         self._cancel(f"ready:{account}")
         self._cancel(f"away:{account}")
         self._ready_deadline.pop(account, None)

@@ -236,14 +236,10 @@ class TableRunner:
             task = self.loop.run_in_executor(_Searches.pool(), d.bot.act, d.view, d.legal, d.rng)
             task.add_done_callback(lambda f: self._searched(d, f))
             return
-        try:
-            action = d.bot.act(d.view, d.legal, d.rng)
-        except Exception:
-            log.exception("table %s: a bot failed; playing its first legal action", self.id)
-            action = d.legal[0]
-        self.feed(io.BotMove(d.seat, d.token, action))
+        self._decided_now(d, d.bot)
 
     def _decided_now(self, d: io.Decide, bot: Any) -> None:
+        """``bot`` decides ``d`` here, on the loop's thread (a cheap bot)."""
         try:
             action = bot.act(d.view, d.legal, d.rng)
         except Exception:
