@@ -214,10 +214,7 @@ export function failurePlaces(f: ScorerFailure): FailurePlace[] {
     const i = p.id === null ? -1 : FORM_ORDER.indexOf(p.id);
     return i < 0 ? FORM_ORDER.length : i;
   };
-  return places
-    .map((p, i) => ({ p, i }))
-    .sort((a, b) => at(a.p) - at(b.p) || a.i - b.i)
-    .map((x) => x.p);
+  return places.sort((a, b) => at(a) - at(b)); // a stable sort: the server's order within
 }
 
 /** The form's inputs from top to bottom. */

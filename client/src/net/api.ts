@@ -23,7 +23,7 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly detail: ProblemDetail | null = null,
-    /** Every problem found (the first is this error's own); empty when only one is sent. */
+    /** Every problem found (the first is this error's own); empty when none are sent. */
     readonly problems: ApiProblem[] = [],
   ) {
     super(message);
