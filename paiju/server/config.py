@@ -11,6 +11,9 @@
 | ``PAIJU_BOT_DELAY`` | a bot's (or 托管's) mean think time, seconds (each one 0.5–1.5 × it) | 1.0 |
 | ``PAIJU_DISCONNECT_SECONDS`` | how long a player may stay away from a live hand | 180 |
 | ``PAIJU_COMMIT_DELAY`` | seconds a lone write waits for others to share its commit | 0.003 |
+| ``PAIJU_CLAIM_PAUSE`` | the pause after every discard that every seat which cannot claim sees (§5) | 1.0 |
+| ``PAIJU_STORAGE_STALL_SECONDS`` | a write waiting longer pauses its table; health says ``degraded`` | 2.0 |
+| ``PAIJU_STORAGE_TIMEOUT_SECONDS`` | a connect or statement waiting longer is abandoned and its connection replaced | 10 |
 | ``PAIJU_REDIS_URL`` | Redis: many processes form one world (docs/deploy.md) | — |
 | ``PAIJU_REDIS_PREFIX`` | the prefix of every Redis key and channel | paiju |
 | ``PAIJU_SEED`` | deal the hands from this seed (tests, demos); unset: unpredictable | — |
@@ -67,6 +70,9 @@ class Settings(BaseSettings):
     bot_delay: float = Field(1.0, ge=0)
     disconnect_seconds: float = Field(180.0, gt=0)
     commit_delay: float = Field(0.003, ge=0, le=1)
+    claim_pause: float = Field(1.0, ge=0, le=10)
+    storage_stall_seconds: float = Field(2.0, gt=0)
+    storage_timeout_seconds: float = Field(10.0, gt=0)
     seed: int | None = None
     redis_url: str | None = None
     redis_prefix: str = "paiju"

@@ -7,7 +7,8 @@
 - ``ledger``: every movement of points, with its reason, hand and an idempotency key;
 - ``tables``, ``hands``, ``hand_actions``: the tables and the action log each hand is
   rebuilt from after a restart;
-- ``seats``: who sits at which table (one seat per account, the primary key says so).
+- ``seats``: who sits at which table (one seat per account, the primary key says so), and
+  whether 托管 plays for them.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
     func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -156,6 +158,8 @@ class SeatClaim(Base):
     __tablename__ = "seats"
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
+    #: 托管 (auto-play) is on: a rebuilt hand plays the seat for its player
+    tuoguan: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[dt.datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )

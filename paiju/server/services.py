@@ -58,6 +58,8 @@ def timing_of(settings: Settings) -> Timing:
         bot_wait=settings.bot_wait,
         bot_delay=settings.bot_delay,
         disconnect=settings.disconnect_seconds,
+        claim_pause=settings.claim_pause,
+        stall=settings.storage_stall_seconds,
     )
 
 

@@ -65,6 +65,10 @@ class Timing:
     bot_wait: float = 10.0
     bot_delay: float = 1.0
     disconnect: float = 180.0
+    #: after every discard, the pause each seat that cannot claim sees (Mazhan §5 end)
+    claim_pause: float = 1.0
+    #: a write not durable after this long pauses the table (storage that stalls is down)
+    stall: float = 2.0
 
 
 @dataclass(slots=True)
