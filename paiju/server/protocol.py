@@ -311,10 +311,13 @@ class Unseated(_Message):
 
 
 class Paused(_Message):
-    """The table waits for its storage; the hand resumes by itself."""
+    """The hand waits for the house, not for a player: ``storage``, the table's writes are
+    not durable yet (the database is down or stalls); ``peers``, this server cannot reach
+    the server that plays the table (the cluster's Redis is away). No clock runs for the
+    player meanwhile; the hand resumes by itself (``resumed``, then the current view)."""
 
     type: Literal["paused"]
-    why: Literal["storage"]
+    why: Literal["storage", "peers"]
 
 
 class Resumed(_Message):

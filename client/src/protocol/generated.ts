@@ -836,7 +836,7 @@ export type Balance3 = number | null;
 export type Type15 = "unseated";
 export type Why1 = "left" | "escape" | "too_few_points" | "not_ready" | "table_closed" | "void";
 export type Type16 = "paused";
-export type Why2 = "storage";
+export type Why2 = "storage" | "peers";
 export type Type17 = "resumed";
 export type Type18 = "hint";
 export type Version5 = number;
@@ -1820,7 +1820,10 @@ export interface Unseated {
   why: Why1;
 }
 /**
- * The table waits for its storage; the hand resumes by itself.
+ * The hand waits for the house, not for a player: ``storage``, the table's writes are
+ * not durable yet (the database is down or stalls); ``peers``, this server cannot reach
+ * the server that plays the table (the cluster's Redis is away). No clock runs for the
+ * player meanwhile; the hand resumes by itself (``resumed``, then the current view).
  *
  * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
  * via the `definition` "Paused".
