@@ -11,9 +11,9 @@
 | ``PAIJU_BOT_DELAY`` | a bot's (or 托管's) mean think time, seconds (each one 0.5–1.5 × it) | 1.0 |
 | ``PAIJU_DISCONNECT_SECONDS`` | how long a player may stay away from a live hand | 180 |
 | ``PAIJU_COMMIT_DELAY`` | seconds a lone write waits for others to share its commit | 0.003 |
-| ``PAIJU_CLAIM_PAUSE`` | the pause after every discard that every seat which cannot claim sees (§5) | 1.0 |
-| ``PAIJU_STORAGE_STALL_SECONDS`` | a write waiting longer pauses its table; health says ``degraded`` | 2.0 |
-| ``PAIJU_STORAGE_TIMEOUT_SECONDS`` | a connect or statement waiting longer is abandoned and its connection replaced | 10 |
+| ``PAIJU_CLAIM_PAUSE`` | the pause after a discard for the seats that cannot claim (§5) | 1.0 |
+| ``PAIJU_STORAGE_STALL_SECONDS`` | a write waiting longer pauses its table (``degraded``) | 2.0 |
+| ``PAIJU_STORAGE_TIMEOUT_SECONDS`` | a connect or statement waiting longer is given up | 10 |
 | ``PAIJU_REDIS_URL`` | Redis: many processes form one world (docs/deploy.md) | — |
 | ``PAIJU_REDIS_PREFIX`` | the prefix of every Redis key and channel | paiju |
 | ``PAIJU_SEED`` | deal the hands from this seed (tests, demos); unset: unpredictable | — |

@@ -213,7 +213,7 @@ class Hub:
                 hand_id=live.hand_id, hand_no=live.hand_no, seed=live.seed,
                 stake=live.stake, setup=live.setup, seats=live.seats, actions=live.actions,
                 balances=live.balances, now=asyncio.get_running_loop().time(),
-                code=live.code,
+                code=live.code, tuoguan=live.tuoguan,
             )  # fmt: skip
         except (RulesError, LookupError, KeyError, ValueError, TypeError) as err:
             log.error("hand %s cannot be rebuilt (%s): quarantined", live.hand_id, err)

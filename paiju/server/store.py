@@ -74,6 +74,7 @@ class LiveHand:
     actions: list[str]
     balances: dict[int, int]
     code: str | None = None  # a private table's code
+    tuoguan: frozenset[int] = frozenset()  # the people whose 托管 is on
 
 
 class Store:
@@ -112,6 +113,14 @@ class Store:
             sa.delete(SeatClaim).where(
                 SeatClaim.account_id == w.account, SeatClaim.table_id == w.table
             )
+        )
+
+    def set_tuoguan(self, s: Session, w: io.SetTuoguan) -> None:
+        """Note an account's 托管 at its seat (nothing if it holds no seat there: it left)."""
+        s.execute(
+            sa.update(SeatClaim)
+            .where(SeatClaim.account_id == w.account, SeatClaim.table_id == w.table)
+            .values(tuoguan=w.on)
         )
 
     def start_hand(self, s: Session, w: io.StartHand) -> int | str:
@@ -370,11 +379,16 @@ class Store:
                         sa.select(Account.id, Account.balance).where(Account.id.in_(people))
                     )
                 }
+                auto = s.scalars(
+                    sa.select(SeatClaim.account_id).where(
+                        SeatClaim.table_id == t.id, SeatClaim.tuoguan.is_(True)
+                    )
+                )
                 number = h.hand_no if h.hand_no is not None else 1
                 out.append(
                     LiveHand(
                         t.id, t.room, h.id, number, h.game, int(h.seed), h.ruleset, h.setup,
-                        h.seats, int(h.stake), actions, balances, t.code,
+                        h.seats, int(h.stake), actions, balances, t.code, frozenset(auto),
                     )
                 )  # fmt: skip
             return out

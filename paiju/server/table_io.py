@@ -31,6 +31,7 @@ __all__ = [
     "CloseHand",
     "Connect",
     "Decide",
+    "Delivered",
     "Disconnect",
     "Empty",
     "Failed",
@@ -46,6 +47,7 @@ __all__ = [
     "ReleaseSeat",
     "Send",
     "SetTimer",
+    "SetTuoguan",
     "StartHand",
     "Step",
     "Store",
@@ -152,6 +154,15 @@ class BotMove:
 
 
 @dataclass(frozen=True, slots=True)
+class Delivered:
+    """The frame sent with ``ack`` was handed to the account's connection (on this process,
+    or on the process that holds their socket): the turn it offers has been shown."""
+
+    account: int
+    ack: int
+
+
+@dataclass(frozen=True, slots=True)
 class Stored:
     """Write ``op`` is durable; ``result`` is what it returned (a new hand's id)."""
 
@@ -188,6 +199,7 @@ Input = (
     | Hint
     | TimerFired
     | BotMove
+    | Delivered
     | Stored
     | Trouble
     | Failed
@@ -256,7 +268,17 @@ class AbortHand:
     escaper: int
 
 
-Write = ClaimSeat | ReleaseSeat | StartHand | Step | CloseHand | AbortHand
+@dataclass(frozen=True, slots=True)
+class SetTuoguan:
+    """The account's 托管 (auto-play) is on or off: part of the table's durable state, so a
+    rebuilt hand plays the seat as its player left it."""
+
+    account: int
+    table: int
+    on: bool
+
+
+Write = ClaimSeat | ReleaseSeat | SetTuoguan | StartHand | Step | CloseHand | AbortHand
 
 
 # --- outputs -----------------------------------------------------------------------------
@@ -266,11 +288,14 @@ Write = ClaimSeat | ReleaseSeat | StartHand | Step | CloseHand | AbortHand
 class Send:
     """A frame for an account's socket (dropped if they have none). ``after`` is the last
     write the frame depends on: the machine emits it only once that write and every one
-    before it are durable (0: it depends on none)."""
+    before it are durable (0: it depends on none). ``ack``, when not 0: the frame offers a
+    turn, and its clock starts only once it is shown: answer :class:`Delivered` with it when
+    the frame has been handed to the account's connection (never, if it cannot be)."""
 
     account: int
     frame: dict[str, Any]
     after: int = 0
+    ack: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +97,19 @@ class Player:
 
 
 @dataclass(slots=True)
+class _Turn:
+    """A seat's turn to decide (a discard, a claim prompt): its clock starts when the frame
+    offering it is shown to its player (:class:`~paiju.server.table_io.Delivered`), or at
+    once for a bot, 托管 or a player away; ``counted``: its expiry counts a timeout (its
+    clock started on a frame the player was shown)."""
+
+    key: tuple[int, bool, bool]  # (the seat's version, a prompt, played for)
+    token: int
+    deadline: float | None = None
+    counted: bool = False
+
+
+@dataclass(slots=True)
 class _Hand:
     no: int
     seed: int
@@ -109,7 +122,7 @@ class _Hand:
     id: int | None = None
     seq: int = 0
     last: tuple[int, str] | None = None
-    deadlines: dict[int, float] = field(default_factory=dict)
+    turns: dict[int, _Turn] = field(default_factory=dict)
     dealt: list[Any] = field(default_factory=list)  # the deal's events, sent with the first view
     # each person's seat: every event of the hand so far as that seat may see it, a JSON
     # array's items (bytes: nothing for the collector to walk); a seat that (re)connects gets
@@ -160,6 +173,7 @@ class TableMachine:
         self._op = 0
         self._durable = 0
         self._pending: dict[int, io.Write] = {}
+        self._issued: dict[int, float] = {}  # when each pending write was asked for (in order)
         self._held: list[tuple[int, io.Send]] = []
         self._paused = False
         self._deferred: list[io.Input] = []
@@ -218,6 +232,8 @@ class TableMachine:
             self._failed(event)
         elif isinstance(event, io.TimerFired):
             self._timer(event)
+        elif isinstance(event, io.Delivered):
+            self._delivered(event)
         elif isinstance(event, io.BotMove):
             self._bot_move(event)
         elif isinstance(event, io.Join):
@@ -289,13 +305,31 @@ class TableMachine:
     def _write(self, write: io.Write) -> int:
         self._op += 1
         self._pending[self._op] = write
+        self._issued[self._op] = self._now
         self._out.append(io.Store(self._op, write))
+        if "stall" not in self._tokens and not self._paused:
+            self._set("stall", self.timing.stall)
         return self._op
+
+    def _stall_check(self) -> None:
+        """The stall clock: a write not durable within :attr:`Timing.stall` pauses the table
+        as a failed one does (storage that stalls is storage that is down); otherwise the
+        clock is set again for the oldest write still waiting."""
+        oldest = next(iter(self._issued.values()), None)
+        if oldest is None or self._paused:
+            return
+        waited = self._now - oldest
+        if waited >= self.timing.stall - 1e-9:
+            log.warning("table %s: a write has waited %.1f s; pausing", self.id, waited)
+            self._pause()
+        else:
+            self._set("stall", self.timing.stall - waited)
 
     def _stored(self, event: io.Stored) -> None:
         write = self._pending.pop(event.op, None)
         if write is None:
             return
+        del self._issued[event.op]
         self._durable = max(self._durable, event.op)
         if isinstance(write, io.ClaimSeat):
             self._seat_durable(write.account, event.result)
@@ -308,18 +342,25 @@ class TableMachine:
     def _trouble(self, event: io.Trouble) -> None:
         if event.op in self._pending and not self._paused:
             log.warning("table %s: storage trouble (%s); pausing", self.id, event.error)
-            self._paused = True
-            self._cancel("turn")
-            self._cancel("bot")
-            self._cancel("fill")
-            for acc in self.accounts:
-                self._cancel(f"ready:{acc}")
-                self._send(acc, {"type": "paused", "why": "storage"}, hold=False)
+            self._pause()
+
+    def _pause(self) -> None:
+        """The storage is down (a write failed, or has waited too long): every clock stops
+        and new requests wait until every write is durable (:meth:`_resume`)."""
+        self._paused = True
+        self._cancel("turn")
+        self._cancel("bot")
+        self._cancel("fill")
+        self._cancel("stall")
+        for acc in self.accounts:
+            self._cancel(f"ready:{acc}")
+            self._send(acc, {"type": "paused", "why": "storage"}, hold=False)
 
     def _failed(self, event: io.Failed) -> None:
         write = self._pending.pop(event.op, None)
         if write is None:
             return
+        del self._issued[event.op]
         self._durable = max(self._durable, event.op)
         if event.code == "seat_taken" and isinstance(write, io.ClaimSeat):
             seat = self.seat_of(write.account)
@@ -345,9 +386,13 @@ class TableMachine:
                 p = self.seats[self.seat_of(acc) or 0]
                 if p is not None and not p.confirmed and not p.claiming:
                     self._arm_ready(acc)
-        if self.hand is not None and self.hand.id is not None:
-            self.hand.deadlines.clear()  # fresh clocks after a pause
+        hand = self.hand
+        if hand is not None and hand.id is not None and not self.game.is_over(hand.state):
+            # fresh clocks after a pause, each from the view that shows it again
+            hand.turns.clear()
             self._schedule()
+            for i in range(4):
+                self._send_view(i, [], force=True)
         self._arm_fill()
         deferred = self._deferred[:]
         self._deferred.clear()
@@ -366,13 +411,13 @@ class TableMachine:
                 keep.append((op, send))
         self._held[:] = keep  # the same list: a new one would be new to the collector
 
-    def _send(self, account: int, frame: dict[str, Any], hold: bool = True) -> None:
+    def _send(self, account: int, frame: dict[str, Any], hold: bool = True, ack: int = 0) -> None:
         after = self._op if hold else 0
         # behind the held frames too: sent now, it would overtake older ones still held
         if hold and (self._pending or self._held):
-            self._held.append((after, io.Send(account, frame, after)))
+            self._held.append((after, io.Send(account, frame, after, ack)))
         else:
-            self._out.append(io.Send(account, frame, after))
+            self._out.append(io.Send(account, frame, after, ack))
 
     def _error(self, account: int, code: str, message: str) -> None:
         self._send(account, {"type": "error", "code": code, "message": message}, hold=False)
@@ -394,7 +439,9 @@ class TableMachine:
         del self._tokens[event.key]
         if self._paused:
             return
-        if event.key == "turn":
+        if event.key == "stall":
+            self._stall_check()
+        elif event.key == "turn":
             self._expire()
         elif event.key == "bot":
             self._decide()
@@ -511,6 +558,12 @@ class TableMachine:
         if self.live:
             p.left_at = self._now
             wait = max(0.0, self.timing.disconnect - p.away)
+            hand = self.hand
+            turn = None if hand is None else hand.turns.get(seat)
+            if turn is not None and turn.deadline is None and not self._paused:
+                # a turn not yet shown runs out while its player is away, as one shown does
+                turn.deadline = self._now + self.timing.turn
+                self._arm_turn()
         else:
             wait = self.timing.ready
         self._set(f"away:{account}", wait)
@@ -533,7 +586,10 @@ class TableMachine:
 
     def _tuoguan(self, seat: int, on: bool) -> None:
         p = self.seats[seat]
-        assert p is not None
+        assert p is not None and p.account is not None
+        if p.tuoguan != on and not p.claiming:
+            # durable like a step: a restart or a take-over plays the seat as it was left
+            self._write(io.SetTuoguan(p.account, self.id, on))
         p.tuoguan = on
         if not on:
             p.timeouts = 0
@@ -869,31 +925,63 @@ class TableMachine:
         return p is None or p.account is None or p.tuoguan
 
     def _schedule(self) -> None:
-        """Arm the clocks of the seats that must decide: bots and 托管 after a think time,
-        people on the turn clock (a claim window keeps each seat's clock until it closes)."""
+        """The turns of the seats that must decide, and their clocks: bots and 托管 after a
+        think time, people on the turn clock, which starts when the frame offering the turn
+        is shown to them (:meth:`_delivered`), or at once for a player away (their turn is
+        played, not counted). A turn goes on while the seat's version, its being a prompt
+        and its being played for stay the same (a claim window keeps each seat's clock until
+        it closes; a change elsewhere at the table does not restart it)."""
         hand = self.hand
         assert hand is not None
         self._cancel("turn")
         self._cancel("bot")
         if self._paused or self.game.is_over(hand.state):
-            hand.deadlines = {}
+            hand.turns = {}
             return
         movers = self._movers()
-        deadlines: dict[int, float] = {}
+        state, seats = hand.state, self.game.seats
+        turns: dict[int, _Turn] = {}
         for s in movers:
-            seat_obj = self.game.seats[s]
-            keep = hand.deadlines.get(s)
-            if keep is not None and self.game.is_prompt(hand.state, seat_obj):
-                deadlines[s] = keep
-            else:
-                deadlines[s] = self._now + self.timing.turn
-        hand.deadlines = deadlines
+            key = (
+                self.game.seat_version(state, seats[s]),
+                self.game.is_prompt(state, seats[s]),
+                self._auto(s),
+            )
+            turn = hand.turns.get(s)
+            if turn is None or turn.key != key:
+                self._token += 1
+                turn = _Turn(key, self._token)
+            p = self.seats[s]
+            if turn.deadline is None and (key[2] or p is None or not p.connected):
+                turn.deadline = self._now + self.timing.turn
+            turns[s] = turn
+        hand.turns = turns
         if any(self._auto(s) for s in movers):
             delay = self.timing.bot_delay * (0.5 + self._think.random())
             self._set("bot", delay)
-        people = [deadlines[s] for s in movers if not self._auto(s)]
-        if people:
-            self._set("turn", min(people) - self._now)
+        self._arm_turn()
+
+    def _arm_turn(self) -> None:
+        """The turn clock: set for the first person's turn to run out."""
+        hand = self.hand
+        assert hand is not None
+        self._cancel("turn")
+        due = [t.deadline for t in hand.turns.values() if not t.key[2] and t.deadline is not None]
+        if due and not self._paused:
+            self._set("turn", min(due) - self._now)
+
+    def _delivered(self, event: io.Delivered) -> None:
+        """The frame offering a turn reached its player: the turn's clock starts now."""
+        hand = self.hand
+        seat = self.seat_of(event.account)
+        if hand is None or seat is None or self._paused:
+            return
+        turn = hand.turns.get(seat)
+        if turn is None or turn.token != event.ack or turn.deadline is not None:
+            return
+        turn.deadline = self._now + self.timing.turn
+        turn.counted = True
+        self._arm_turn()
 
     def _decide(self) -> None:
         hand = self.hand
@@ -935,18 +1023,19 @@ class TableMachine:
             if hand is None or hand.id is None or self.game.is_over(hand.state):
                 return
             late = [
-                s
-                for s in self._movers()
-                if not self._auto(s) and hand.deadlines.get(s, float("inf")) <= self._now + 1e-6
+                (s, t)
+                for s, t in hand.turns.items()
+                if not t.key[2] and t.deadline is not None and t.deadline <= self._now + 1e-6
             ]
             if not late:
                 break
-            seat = late[0]
+            seat, turn = late[0]
             seat_obj = self.game.seats[seat]
             if not self.game.is_prompt(hand.state, seat_obj):
                 p = self.seats[seat]
                 assert p is not None
-                p.timeouts += 1 if p.connected else 0
+                # only a turn the player was shown, and missed while here, is theirs to pay
+                p.timeouts += 1 if p.connected and turn.counted else 0
                 if p.timeouts >= 4:
                     self._escape(seat, "timeouts")
                     return
@@ -1169,27 +1258,27 @@ class TableMachine:
     def _clock(self, seat: int) -> dict[str, Any] | None:
         hand = self.hand
         assert hand is not None
-        movers = self._movers()
-        mine = seat in movers and not self._auto(seat)
-        seat_obj = self.game.seats[seat]
-        if mine and seat in hand.deadlines:
-            prompt = self.game.is_prompt(hand.state, seat_obj)
+        turns = hand.turns
+        mine = turns.get(seat)
+        if mine is not None and not mine.key[2]:
             return {
-                "seat": None if prompt else _SEATS[seat],
+                "seat": None if mine.key[1] else _SEATS[seat],
                 "seconds": self.timing.turn,
-                "left": max(0.0, hand.deadlines[seat] - self._now),
+                "left": self._left(mine),
             }
         # a turn is public; a claim window's clocks are not
-        for s in movers:
-            if not self.game.is_prompt(hand.state, self.game.seats[s]) and s in hand.deadlines:
-                if self._auto(s):
+        for s, turn in turns.items():
+            if not turn.key[1]:
+                if turn.key[2]:
                     return None
-                return {
-                    "seat": _SEATS[s],
-                    "seconds": self.timing.turn,
-                    "left": max(0.0, hand.deadlines[s] - self._now),
-                }
+                return {"seat": _SEATS[s], "seconds": self.timing.turn, "left": self._left(turn)}
         return None
+
+    def _left(self, turn: _Turn) -> float:
+        """The seconds left on a turn's clock (all of them until its frame is shown)."""
+        if turn.deadline is None:
+            return self.timing.turn
+        return max(0.0, turn.deadline - self._now)
 
     def _view_frame(
         self, seat: int, events: list[dict[str, Any]], catch_up: bool = False
@@ -1260,7 +1349,9 @@ class TableMachine:
         frame = self._view_frame(seat, events, catch_up)
         if not force and self._shown[seat] == before and not frame["events"]:
             return
-        self._send(p.account, frame)
+        turn = hand.turns.get(seat)
+        ack = turn.token if turn is not None and turn.deadline is None else 0
+        self._send(p.account, frame, ack=ack)
 
 
 def _events_json(events: list[Any], viewer: Any) -> list[dict[str, Any]]:
@@ -1300,9 +1391,11 @@ def restore(
     now: float,
     make: Callable[..., TableMachine] = TableMachine,
     code: str | None = None,
+    tuoguan: Collection[int] = (),
 ) -> tuple[TableMachine, list[io.Output]]:
     """Rebuild a table whose hand was live when its process stopped: the seats from the
-    record (people away, each with the grace period to come back), the state by replay.
+    record (people away, each with the grace period to come back; those in ``tuoguan``
+    with 托管 on, as they left it), the state by replay.
 
     Raises :class:`~paiju.errors.ReplayError` when the log does not replay (the caller
     quarantines the hand).
@@ -1317,6 +1410,7 @@ def restore(
         m.seats[i] = Player(
             rec["name"], account=acc, level=rec.get("level"), bot=rec.get("bot"),
             connected=False, confirmed=True, balance=balances.get(acc, 0) if acc else 0,
+            tuoguan=acc in tuoguan,
         )  # fmt: skip
     dealt_state, dealt = g.deal(m.ruleset, seed, setup)
     history = list(dealt)  # the hand's events, for the people's logs

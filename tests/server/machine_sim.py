@@ -38,6 +38,7 @@ class Ledger:
     issued: int = 0
     hands: dict[int, dict[str, Any]] = field(default_factory=dict)
     seats: dict[int, int] = field(default_factory=dict)  # account → table
+    tuoguan: set[int] = field(default_factory=set)  # accounts whose seat has 托管 on
 
     def move(self, moves: Iterable[tuple[int | str, int | str, int]]) -> None:
         for payer, payee, amount in moves:
@@ -78,10 +79,19 @@ class Sim:
         self.ledger = ledger or Ledger()
         self.frames: dict[int, list[dict[str, Any]]] = defaultdict(list)
         self.connected: set[int] = set()
+        #: connected, but on a process this table's cannot reach now: nothing gets to them
+        self.unreachable: set[int] = set()
+        #: each account's frames that offered a turn and were shown: (time, version)
+        self.shown_turns: dict[int, list[tuple[float, int]]] = defaultdict(list)
         self.writes: list[tuple[int, io.Write]] = []  # not yet answered
         self.durable: list[io.Write] = []
         self.auto_store = auto_store
         self.storage_down = False
+        self.storage_stalled = False  # writes wait unanswered, without failing
+        #: the escapes written: (time, escaper, why)
+        self.escapes: list[tuple[float, int, str]] = []
+        self._escapes_seen = 0
+        self._timeouts: dict[int, int] = {}
         self.lost = False
         self.empty = False
         self.decisions: list[io.Decide] = []
@@ -97,8 +107,33 @@ class Sim:
 
     def feed(self, event: io.Input) -> None:
         self.handle(self.machine.handle(event, self.now))
+        self._check_charges()
+
+    def _check_charges(self) -> None:
+        """A person is charged only for a turn they were shown: every timeout counted, and
+        every escape for timeouts, comes exactly one turn clock after a frame offering a
+        turn reached them."""
+        turn = self.timing.turn
+
+        def shown_at(account: int, when: float) -> bool:
+            return any(abs(t + turn - when) < 1e-6 for t, _ in self.shown_turns[account])
+
+        for p in self.machine.seats:
+            if p is None or p.account is None:
+                continue
+            before = self._timeouts.get(p.account, 0)
+            if p.timeouts > before:
+                assert shown_at(p.account, self.now), (
+                    f"{p.account} charged a timeout at {self.now} for a turn never shown"
+                )
+            self._timeouts[p.account] = p.timeouts
+        for when, escaper, why in self.escapes[self._escapes_seen :]:
+            if why == "timeouts":
+                assert shown_at(escaper, when), f"{escaper} escaped at {when} unshown"
+        self._escapes_seen = len(self.escapes)
 
     def handle(self, outputs: list[io.Output]) -> None:
+        acks: list[io.Delivered] = []
         for out in outputs:
             if isinstance(out, io.Send):
                 frame = orjson.loads(orjson.dumps(out.frame))  # as a client reads it
@@ -110,8 +145,11 @@ class Sim:
                     assert not early, f"{frame['type']} shown before writes {early} are durable"
                 else:
                     assert out.after == 0
-                if out.account in self.connected:
+                if out.account in self.connected and out.account not in self.unreachable:
                     self.frames[out.account].append(frame)
+                    if out.ack:
+                        acks.append(io.Delivered(out.account, out.ack))
+                        self.shown_turns[out.account].append((self.now, frame["version"]))
             elif isinstance(out, io.Store):
                 self.writes.append((out.op, out.write))
             elif isinstance(out, io.SetTimer):
@@ -133,7 +171,9 @@ class Sim:
             assert self.routed == set(self.machine.accounts), (
                 f"the hub sends {sorted(self.routed)} here; seated: {sorted(self.machine.accounts)}"
             )
-        if self.auto_store and not self.storage_down:
+        for ack in acks:  # the runner answers once the frame is handed to the socket
+            self.feed(ack)
+        if self.auto_store and not self.storage_down and not self.storage_stalled:
             self.settle_storage()
         elif self.storage_down and self.writes and self.writes[0][0] not in self._troubled:
             self._troubled.add(self.writes[0][0])
@@ -148,7 +188,7 @@ class Sim:
 
     def settle_storage(self) -> None:
         """Answer every queued write: durable (and book its money)."""
-        while self.writes and not self.storage_down:
+        while self.writes and not self.storage_down and not self.storage_stalled:
             op, write = self.writes.pop(0)
             result = self._book(write)
             if isinstance(result, str):
@@ -166,7 +206,12 @@ class Sim:
 
     def restore_storage(self) -> None:
         self.storage_down = False
+        self.storage_stalled = False
         self.settle_storage()
+
+    def stall_storage(self) -> None:
+        """The storage stops answering without failing (a black hole, a ``LOCK TABLE``)."""
+        self.storage_stalled = True
 
     def _book(self, write: io.Write) -> Any:
         led = self.ledger
@@ -178,6 +223,11 @@ class Sim:
         if isinstance(write, io.ReleaseSeat):
             if led.seats.get(write.account) == write.table:
                 del led.seats[write.account]
+                led.tuoguan.discard(write.account)
+            return None
+        if isinstance(write, io.SetTuoguan):
+            if led.seats.get(write.account) == write.table:
+                (led.tuoguan.add if write.on else led.tuoguan.discard)(write.account)
             return None
         if isinstance(write, io.StartHand):
             self._next_hand_id += 1
@@ -192,6 +242,8 @@ class Sim:
             return None
         hand = led.hands[write.hand]
         assert hand["status"] == "live", "a hand closed twice"
+        if isinstance(write, io.AbortHand):
+            self.escapes.append((self.now, write.escaper, str(write.reason.get("why"))))
         hand["status"] = "done" if isinstance(write, io.CloseHand) else "aborted"
         led.move(write.moves)
         return None
