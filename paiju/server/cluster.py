@@ -22,6 +22,14 @@ the database for everything that must survive.
   write is keyed by hand and event, so nothing is counted twice.
 - **Liveness**: ``{prefix}:alive:{pid}`` lives as long as a lease; a player's socket on a
   process that has died is not taken for a connection.
+- **Shown, or not**: a frame that offers a turn goes to another process with a mark, and
+  that process answers ``shown`` once it has handed the frame to the socket: only then does
+  the owner start the turn's clock (a person is charged only for a turn they were shown).
+  While Redis is away nothing is shown, so no clock runs; a process whose Redis subscription
+  fails tells its players whose tables are elsewhere (``paused``, ``peers``) and, when it is
+  back, asks each table for the current view. A mark unanswered for longer than a lease,
+  from a process that is no longer alive, is a player disconnected (their socket died with
+  it; they have the disconnect clock to come back anywhere).
 """
 
 from __future__ import annotations
@@ -41,7 +49,7 @@ from pydantic import ValidationError
 from paiju.server import table_io as io
 from paiju.server.connection import Connection
 from paiju.server.errors import ServerError
-from paiju.server.hub import Hub, invitation_json, unknown_code
+from paiju.server.hub import Hub, Remote, invitation_json, unknown_code
 from paiju.server.protocol import CLIENT, ClientMessage, Join, Ping
 from paiju.server.rooms import ROOMS
 from paiju.server.store import Store
@@ -56,6 +64,7 @@ LEASE_MS = 10_000  # a lease outlives a busy event loop by far; fail-over within
 DB_SWEEP_EVERY = 5  # the watch asks the database for live hands every 5th second
 BATCH = 512  # the most outgoing Redis commands sent in one round trip
 JOIN_MS = 5_000  # one join of an account at a time: the marker's life
+SHOWN_WAIT = LEASE_MS / 1000 + 1  # seconds before an unanswered mark asks if its process lives
 
 # take each lease if it is free or already ours (and extend it): 1, or 0 if another process
 # holds it (KEYS: the leases; ARGV: pid, lease ms)
@@ -178,6 +187,14 @@ class Cluster:
         # clears only the join it answers, not one sent since)
         self._pending: dict[int, tuple[str, str]] = {}
         self._ticks = 0
+        #: frames sent elsewhere that offer a turn, not yet answered shown: account → (mark,
+        #: what to call when shown, the process, when sent)
+        self._marks: dict[int, tuple[int, Callable[[], None], str, float]] = {}
+        self._mark = 0
+        self._routes: dict[int, str] = {}  # account → the process its remote route goes to
+        #: accounts here whose table plays on another process: account → that process
+        self._fed: dict[int, str] = {}
+        self._peers_lost = False  # this process's subscription failed: its players were told
         hub.on_changed = self.table_changed
         hub.on_lost = self._forget
 
@@ -231,8 +248,37 @@ class Cluster:
             except Exception as err:
                 if not failing:
                     log.warning("cluster loop %r failed (%s); going on", name, err)
+                if name == "listen":
+                    self._lose_peers()
                 failing = True
                 await asyncio.sleep(0.5)
+
+    def _lose_peers(self) -> None:
+        """This process hears nothing from the others: the players here whose tables play
+        elsewhere are told, instead of silence (their clocks stand: nothing is shown)."""
+        if self._peers_lost:
+            return
+        self._peers_lost = True
+        for account in self._fed:
+            conn = self.hub.conns.get(account)
+            if conn is not None and self.hub.table_of(account) is None:
+                conn.send({"type": "paused", "why": "peers"})
+
+    async def _find_peers(self) -> None:
+        """Subscribed again: each player told of the loss gets the table's current view
+        from its owner (frames sent meanwhile are lost with the subscription)."""
+        if not self._peers_lost:
+            return
+        self._peers_lost = False
+        for account in list(self._fed):
+            conn = self.hub.conns.get(account)
+            if conn is None or self.hub.table_of(account) is not None:
+                self._fed.pop(account, None)
+                continue
+            conn.send({"type": "resumed"})
+            _tid, owner = await self._where(account)
+            if owner is not None and owner != self.pid:
+                self._forward(owner, account, "", {"type": "_reconnect"})
 
     def publish(self, pid: str, payload: dict[str, Any]) -> None:
         """Send to a process's channel, after everything queued before."""
@@ -285,6 +331,7 @@ class Cluster:
             return
         self.hub.disconnect(account_id, conn)
         self._pending.pop(account_id, None)
+        self._fed.pop(account_id, None)
         await self.redis.eval(_RELEASE, 1, self._key("conn", account_id), self.pid)
         if self.hub.table_of(account_id) is None:
             _tid, owner = await self._where(account_id)
@@ -421,6 +468,9 @@ class Cluster:
 
     async def _listen(self) -> None:
         async for item in self._pubsub.listen():
+            if item.get("type") == "subscribe":  # (again, after a failure)
+                await self._find_peers()
+                continue
             if item.get("type") != "message":
                 continue
             try:
@@ -432,8 +482,18 @@ class Cluster:
         account = int(payload["account"])
         if payload.get("kind") == "deliver":
             conn = self.hub.conns.get(account)
-            if conn is not None:
-                conn.send_bytes(orjson.dumps(payload["message"]))
+            source = payload.get("from")
+            if isinstance(source, str):
+                self._fed[account] = source
+            sent = conn is not None and conn.send_bytes(orjson.dumps(payload["message"]))
+            if sent and "ack" in payload and isinstance(source, str):
+                self.publish(source, {"kind": "shown", "account": account, "ack": payload["ack"]})
+            return
+        if payload.get("kind") == "shown":  # a frame offering a turn reached its socket
+            mark = self._marks.get(account)
+            if mark is not None and mark[0] == payload.get("ack"):
+                del self._marks[account]
+                mark[1]()
             return
         if payload.get("kind") == "join_failed":  # a join this process sent there failed
             if self._pending.get(account) == (payload.get("from"), payload.get("join")):
@@ -443,7 +503,7 @@ class Cluster:
             return
         source = str(payload["from"])
         if account not in self.hub.conns:
-            self.hub.remote[account] = self._remote(source, account)
+            self._route(account, source)
         data = dict(payload["message"])
         kind = data.get("type")
         runner = self.hub.table_of(account)
@@ -487,11 +547,45 @@ class Cluster:
                 with contextlib.suppress(Exception):
                     await self.redis.delete(self._key("joining", account))
 
-    def _remote(self, pid: str, account: int) -> Callable[[dict[str, Any]], None]:
-        def send(frame: dict[str, Any]) -> None:
-            self.publish(pid, {"kind": "deliver", "account": account, "message": frame})
+    def _route(self, account: int, pid: str) -> None:
+        """Frames for ``account`` go to its socket on process ``pid``."""
+        self.hub.remote[account] = self._remote(pid, account)
+        self._routes[account] = pid
+
+    def _remote(self, pid: str, account: int) -> Remote:
+        def send(frame: dict[str, Any], shown: Callable[[], None] | None = None) -> None:
+            payload = {"kind": "deliver", "account": account, "from": self.pid, "message": frame}
+            if shown is not None:  # a turn: the other process says when it is shown
+                self._mark += 1
+                self._marks[account] = (self._mark, shown, pid, self._now())
+                payload["ack"] = self._mark
+            self.publish(pid, payload)
 
         return send
+
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    async def _check_marks(self) -> None:
+        """Frames offering a turn that no process has answered shown for a while: if the
+        process they went to is no longer alive, their players' sockets died with it (they
+        are disconnected; they may come back anywhere). While Redis is away nothing is
+        asked, and nothing is concluded."""
+        now = self._now()
+        late = {pid for _, _, pid, sent in self._marks.values() if now - sent > SHOWN_WAIT}
+        for pid in late:
+            if await self.redis.exists(self._key("alive", pid)):
+                continue
+            for account, (_, _, to, _) in list(self._marks.items()):
+                if to != pid:
+                    continue
+                del self._marks[account]
+                if account in self.hub.remote and self._routes.get(account) == pid:
+                    log.warning("account %s: its process %s is gone; disconnected", account, pid)
+                    del self.hub.remote[account]
+                    runner = self.hub.table_of(account)
+                    if runner is not None:
+                        runner.feed(io.Disconnect(account))
 
     async def lobby(self) -> dict[str, dict[str, int]]:
         """Tables and players per room, and the people online, across every process.
@@ -564,9 +658,12 @@ class Cluster:
                 self.hub.let_go(runner)
 
     async def _watch(self) -> None:
-        """Take over the tables whose owner has gone (lease expired)."""
+        """Take over the tables whose owner has gone (lease expired); give up on frames
+        whose process has gone (:meth:`_check_marks`)."""
         self._ticks += 1
         await asyncio.sleep(1.0)
+        if self._marks:
+            await self._check_marks()
         extra: list[int] = []
         if self._ticks % DB_SWEEP_EVERY == 1:  # hands Redis has forgotten (it was flushed)
             extra = sorted(set(await asyncio.to_thread(self.store.live_table_ids)))
@@ -601,7 +698,7 @@ class Cluster:
                 continue
             pid = _text(await self.redis.get(self._key("conn", account)))
             if pid and await self.redis.exists(self._key("alive", pid)):
-                self.hub.remote[account] = self._remote(pid, account)
+                self._route(account, pid)
                 runner.feed(io.Connect(account))
         self.table_changed(runner)
 

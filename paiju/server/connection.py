@@ -6,7 +6,8 @@ is marked ``overflowed`` and closed (the socket's writer closes it with code 400
 
 >>> import asyncio
 >>> c = Connection(limit=1)
->>> c.send({"type": "pong"}); c.send({"type": "pong"})
+>>> c.send({"type": "pong"}), c.send({"type": "pong"})
+(True, False)
 >>> c.overflowed, asyncio.run(c.next()), asyncio.run(c.next())
 (True, b'{"type":"pong"}', b'')
 """
@@ -32,23 +33,25 @@ class Connection:
         self.close_code = 1000
         self.close_reason = ""
 
-    def send(self, frame: dict[str, Any]) -> None:
-        """Queue a frame (dropped, and the connection closed, if the client is too slow).
+    def send(self, frame: dict[str, Any]) -> bool:
+        """Queue a frame (dropped, and the connection closed, if the client is too slow);
+        True if it was queued for the socket.
 
-        >>> c = Connection(); c.send({"a": 1}); c.queue.qsize()
-        1
+        >>> c = Connection(); c.send({"a": 1}), c.queue.qsize()
+        (True, 1)
         """
-        self.send_bytes(orjson.dumps(frame))
+        return self.send_bytes(orjson.dumps(frame))
 
-    def send_bytes(self, data: bytes) -> None:
-        """Queue a serialised frame."""
+    def send_bytes(self, data: bytes) -> bool:
+        """Queue a serialised frame; True if it was queued for the socket."""
         if self.closed.is_set():
-            return
+            return False
         if self.queue.qsize() >= self.limit:
             self.overflowed = True
             self.close(4008, "too slow: frames piled up")
-            return
+            return False
         self.queue.put_nowait(data)
+        return True
 
     async def next(self) -> bytes:
         """The next frame to write to the socket (``b""`` once the connection is closed)."""

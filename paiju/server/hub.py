@@ -40,13 +40,18 @@ from paiju.server.table_machine import TableMachine, Timing, restore
 from paiju.server.table_runner import TableRunner
 from paiju.server.writer import Writer
 
-__all__ = ["CODE_ALPHABET", "Hub", "invitation_json", "new_code", "unknown_code"]
+__all__ = ["CODE_ALPHABET", "Hub", "Remote", "invitation_json", "new_code", "unknown_code"]
 
 log = logging.getLogger("paiju.hub")
 
 #: A private table's code: eight of these (no 0/O or 1/I to misread): 2^40, about 10^12
 #: codes, so guessing one of a few thousand open tables takes months at 40 joins a second.
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+
+#: How a frame reaches a socket on another process: ``remote(frame, shown)``, ``shown`` (if
+#: given) called once that process has handed the frame to the socket.
+Remote = Callable[[dict[str, Any], Callable[[], None] | None], None]
 
 
 def new_code() -> str:
@@ -103,7 +108,8 @@ class Hub:
         self.where: dict[int, int] = {}  # account → table, for people seated here
         self._seated: dict[int, set[int]] = {}  # table → its accounts (the same, inverted)
         self.conns: dict[int, Connection] = {}  # sockets on this process
-        self.remote: dict[int, Callable[[dict[str, Any]], None]] = {}  # sockets elsewhere
+        #: sockets elsewhere: how to send an account a frame (and be told when it is shown)
+        self.remote: dict[int, Remote] = {}
         self._joining: set[int] = set()
         #: accounts whose table closed while they were away (a restart between hands): told
         #: so when they come back, instead of waiting at a table that is gone
@@ -228,15 +234,19 @@ class Hub:
 
     # --- people --------------------------------------------------------------------------
 
-    def deliver(self, account: int, frame: dict[str, Any]) -> None:
-        """Send a frame to an account's socket, here or on another process."""
+    def deliver(
+        self, account: int, frame: dict[str, Any], shown: Callable[[], None] | None = None
+    ) -> None:
+        """Send a frame to an account's socket, here or on another process; ``shown`` is
+        called once it has been handed to the socket (never, if it could not be)."""
         conn = self.conns.get(account)
         if conn is not None:
-            conn.send(frame)
+            if conn.send(frame) and shown is not None:
+                shown()
             return
         remote = self.remote.get(account)
         if remote is not None:
-            remote(frame)
+            remote(frame, shown)
 
     def connect(self, account: int, conn: Connection) -> None:
         """A socket opened here for an account (the newest socket is the one served)."""

@@ -185,7 +185,10 @@ class TableRunner:
     def _carry_out(self, outputs: list[io.Output]) -> None:
         for out in outputs:
             if isinstance(out, io.Send):
-                self.hub.deliver(out.account, out.frame)
+                if out.ack:  # a turn: its clock starts once the frame is shown
+                    self.hub.deliver(out.account, out.frame, self._shown(out.account, out.ack))
+                else:
+                    self.hub.deliver(out.account, out.frame)
             elif isinstance(out, io.Store):
                 self.writer.submit(out.write, self._answerer(out.op))
             elif isinstance(out, io.SetTimer):
@@ -215,6 +218,16 @@ class TableRunner:
 
     def _fire(self, key: str, token: int) -> None:
         self.feed(io.TimerFired(key, token))
+
+    def _shown(self, account: int, ack: int) -> Callable[[], None]:
+        """What the hub calls once a turn's frame is handed to the account's connection: the
+        machine hears it after the outputs being carried out now (never in their midst)."""
+        delivered = io.Delivered(account, ack)
+
+        def shown() -> None:
+            self.loop.call_soon(self.feed, delivered)
+
+        return shown
 
     def _answerer(self, op: int) -> Callable[[Answer], None]:
         def answer(value: Answer) -> None:  # from the writer's thread
