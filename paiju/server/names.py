@@ -6,26 +6,51 @@ characters (Unicode's Default_Ignorable_Code_Point, such as U+3164 HANGUL FILLER
 mixing scripts the way spoofs do (ICU's "highly restrictive" level of Unicode TR39: Latin
 with Han, kana or Hangul is fine, Latin with Cyrillic is not).
 
-Two names are the same name when their **keys** are equal: the TR39 confusable skeleton
-(ICU's ``SpoofChecker.getSkeleton``) of the case-folded NFKC form, case-folded again (a
-digit's skeleton may be a capital: ``0`` is ``O``), with each letter whose capital looks like
-another letter read as that letter (``I`` looks like ``l``: so ``i`` is read ``l``, because
-``bill`` is ``BILL`` by case and ``BILL`` looks like ``BlLL``). ``admin``, ``ADMIN``,
-``ＡＤＭＩＮ``, Cyrillic ``аdmin`` and ``𝐚𝐝𝐦𝐢𝐧`` share one key, as do ``bill`` and ``biII``,
-``bob`` and ``b0b``; the database keeps it unique. The price: a few names that only look
-alike in capitals are one name too (``Ali`` and ``All``).
+Two names are the same name when their **keys** are equal. The key reads a name as the eye
+does:
+
+- a Latin, Greek or Cyrillic letter with anything on it is that letter: its diacritics (the
+  combining marks of no one script, such as U+0301, and those of these three alphabets) are
+  dropped wherever they sit, and a letter Unicode names as another with a stroke, bar, hook
+  or tail, or dotless, is read as that one (``ł`` is L WITH STROKE: ``l``; ``ø`` ``o``,
+  ``đ`` ``d``, ``ħ`` ``h``, ``ı`` ``i``, Cyrillic ``қ`` ``к``): ``páulo``, ``paulȯ`` and
+  ``pauło`` are ``paulo``;
+- the ``_ - .`` and the spaces a name may contain are ignored: ``paulo.`` and ``pa ulo`` are
+  ``paulo`` too;
+- what remains is case-folded and taken to its TR39 confusable skeleton (ICU's
+  ``SpoofChecker.getSkeleton``), folded again (a digit's skeleton may be a capital: ``0`` is
+  ``O``), with each letter whose capital looks like another letter read as that letter
+  (``I`` looks like ``l``: so ``i`` is read ``l``, because ``bill`` is ``BILL`` by case and
+  ``BILL`` looks like ``BlLL``).
+
+``admin``, ``ADMIN``, ``ＡＤＭＩＮ``, Cyrillic ``аdmin`` and ``𝐚𝐝𝐦𝐢𝐧`` share one key, as do
+``bill`` and ``biII``, ``bob`` and ``b0b``; the database keeps it unique. Other scripts' own
+marks are parts of their letters and stay: kana's voicing marks (``が`` is not ``か``,
+``パ`` not ``ハ``), Indic vowel signs, Thai tone marks, Hebrew and Arabic points; Han and
+Hangul are not folded (``張三`` is not ``张三``). Letters are not transliterated (``Þór`` is
+not ``Thor``, ``Ægir`` is ``Aegir`` only because the two look alike).
+
+The price: names that differ only by accents, strokes, punctuation or spaces are one name,
+held by whoever registered first: ``José`` and ``Jose``, ``Müller`` and ``Muller``,
+``Łukasz`` and ``Lukasz``, Vietnamese ``Lê`` and ``Le``, Russian ``Майя`` and ``Маия`` (``й``
+is ``и`` with a breve), Kazakh ``қ`` and ``к``, ``Ana-Lee``, ``Ana Lee`` and ``AnaLee``,
+``李 四`` and ``李四``; so are a few names alike only in capitals (``Ali`` and ``All``).
 
 >>> normalise("ＡＤＭＩＮ")
 'ADMIN'
 >>> len({key(n) for n in ["admin", "ADMIN", "ＡＤＭＩＮ", "аdmin", "𝐚𝐝𝐦𝐢𝐧"]})
 1
->>> key("張三") == key("张三")  # different characters, not look-alikes
-False
+>>> len({key(n) for n in ["paulo", "paulo.", "pauło", "paulȯ", "páulo", "pa ulo"]})
+1
+>>> key("張三") == key("张三"), key("がき") == key("かき")  # different characters
+(False, False)
 """
 
 from __future__ import annotations
 
+import functools
 import logging
+import re
 import threading
 import unicodedata
 from collections.abc import Iterable
@@ -47,6 +72,7 @@ __all__ = [
 MIN_LENGTH = 2
 MAX_LENGTH = 20
 _PUNCTUATION = frozenset("_-.")
+_IGNORED = _PUNCTUATION | {" "}  # what the key does not read
 _LOCK = threading.Lock()  # one ICU checker, used from worker threads
 _CHECKER = icu.SpoofChecker()
 _CHECKER.setChecks(
@@ -93,6 +119,10 @@ def normalise(raw: object) -> str:
     Traceback (most recent call last):
     ...
     paiju.server.errors.ServerError: that name is the house's (it takes the fees): choose another
+    >>> normalise("._")  # its key, without the punctuation, would be empty
+    Traceback (most recent call last):
+    ...
+    paiju.server.errors.ServerError: a name needs a letter or a digit
 
     Raises :class:`~paiju.server.errors.ServerError` ``bad_name`` (the message never quotes
     the input).
@@ -121,23 +151,114 @@ def normalise(raw: object) -> str:
         raise _bad("a name may not mix digits of different scripts")
     if spoof:
         raise _bad("a name may not mix scripts (such as Latin and Cyrillic)")
-    if key(name) in _RESERVED_KEYS:
+    found = key(name)
+    if not found:
+        raise _bad("a name needs a letter or a digit")
+    if found in _RESERVED_KEYS:
         raise _bad("that name is the house's (it takes the fees): choose another")
     return name
 
 
 def key(name: str) -> str:
-    """The key of a valid (normalised) name: its TR39 skeleton, case-insensitive, a letter
-    whose capital looks like another letter read as that letter.
+    """The key of a valid (normalised) name: its diacritics dropped and its struck or dotless
+    letters read plain, its ``_ - .`` and spaces ignored, then its TR39 skeleton,
+    case-insensitive, a letter whose capital looks like another letter read as that letter.
 
     >>> key("Modern") == key("rnodern"), key("ana1") == key("anal")
     (True, True)
     >>> key("biII") == key("bill") == key("BILL"), key("b0b") == key("bob")
     (True, True)
+    >>> key("Łukasz") == key("lukasz"), key("r.n") == key("m"), key("Ana-Lee") == key("ana lee")
+    (True, True, True)
     """
-    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    # marks go before case folding, which would turn one of them (U+0345) into a letter (ι)
+    text = _fold(unicodedata.normalize("NFKC", name))
+    text = unicodedata.normalize("NFKC", text.casefold())
+    # the name's own punctuation only: a letter whose skeleton is "." (٠, an Arabic zero) stays
+    text = _skeleton(_fold("".join(ch for ch in text if ch not in _IGNORED)))
+    for _ in range(_ROUNDS):
+        # a skeleton may be a decorated letter (ε's is ꞓ, C WITH BAR): read as the typed one is
+        plain = "".join(_UNDECORATED.get(ch, ch) for ch in text)
+        if plain == text:
+            break
+        text = _skeleton(plain)
+    return text
+
+
+_ROUNDS = 4  # one suffices for every letter; the bound only guarantees an end
+_ALPHABETS = "[[[:Latin:][:Greek:][:Cyrillic:]]&[:L:]]"
+_DIACRITIC_SCRIPTS = frozenset(
+    {
+        icu.UScriptCode.INHERITED,
+        icu.UScriptCode.COMMON,
+        icu.UScriptCode.LATIN,
+        icu.UScriptCode.GREEK,
+        icu.UScriptCode.CYRILLIC,
+    }
+)
+_MARKS = (icu.UCharCategory.NON_SPACING_MARK, icu.UCharCategory.ENCLOSING_MARK)
+
+
+@functools.lru_cache(maxsize=4096)
+def _diacritic(ch: str) -> bool:
+    """Whether ``ch`` is a mark the key drops: a combining mark of no one script (Inherited,
+    such as U+0301) or of Latin, Greek or Cyrillic. A mark only other scripts use (kana's
+    U+3099, Arabic's and Hebrew's points, Indic and Thai signs) is part of a letter there.
+
+    >>> _diacritic("\\u0301"), _diacritic("\\u0483"), _diacritic("\\u3099"), _diacritic("a")
+    (True, True, False, False)
+    """
+    if icu.Char.charType(ch) not in _MARKS:
+        return False
+    return any(s in _DIACRITIC_SCRIPTS for s in icu.Script.getScriptExtensions(ord(ch)))
+
+
+def _fold(text: str) -> str:
+    """``text`` with its decorated Latin, Greek and Cyrillic letters undecorated and its
+    diacritics dropped (NFC).
+
+    >>> _fold("Páułȯ Nguyễn қ がき")
+    'Paulo Nguyen к がき'
+    """
+    plain = "".join(_UNDECORATED.get(ch, ch) for ch in text)
+    bare = "".join(ch for ch in unicodedata.normalize("NFD", plain) if not _diacritic(ch))
+    return unicodedata.normalize("NFC", bare)
+
+
+def _undecorated() -> dict[str, str]:
+    """Each Latin, Greek or Cyrillic letter that Unicode names as another letter with
+    something (``ł`` is LATIN SMALL LETTER L WITH STROKE), or dotless, mapped to that letter;
+    those that decompose (``á``) lose their marks by NFD instead. A letter with another letter
+    (``ǈ``, L WITH SMALL LETTER J) is not one letter decorated."""
+    letters = {icu.Char.charName(ch): ch for ch in icu.UnicodeSet(_ALPHABETS)}
+    decorated = re.compile(
+        r"(\w+ (?:SMALL|CAPITAL) LETTER) (?:DOTLESS (\w+)|(.+?) WITH (?!.*LETTER).*)"
+    )
+    table = {}
+    for name, ch in letters.items():
+        found = decorated.fullmatch(name)
+        base = letters.get(f"{found[1]} {found[2] or found[3]}") if found else None
+        if base is not None:
+            table[ch] = base
+    for ch, base in table.items():  # ɟ is DOTLESS J WITH STROKE: ȷ, then j
+        while base in table:
+            base = table[base]
+        table[ch] = base
+    return table
+
+
+_UNDECORATED = _undecorated()
+
+
+def _skeleton(text: str) -> str:
+    """The TR39 skeleton of case-folded ``text``, case-insensitive, each letter whose capital
+    looks like another letter read as that letter.
+
+    >>> _skeleton("bill"), _skeleton("b0b")
+    ('blll', 'bob')
+    """
     with _LOCK:
-        skeleton: str = _CHECKER.getSkeleton(0, folded)
+        skeleton: str = _CHECKER.getSkeleton(0, text)
     twinned = "".join(_TWINS.get(ch, ch) for ch in skeleton.casefold())
     if twinned == skeleton:
         return skeleton
@@ -168,8 +289,8 @@ _TWINS = _twins()
 
 def lenient_key(raw: str) -> str:
     """The key of any text, a valid name or not: what a login and the login throttle look
-    names up by, and what migration 0004 gave the names registered before these rules
-    (invisible and control characters dropped, the ends stripped first).
+    names up by, and what migrations 0004, 0006 and 0008 gave the names registered before
+    these rules (invisible and control characters dropped, the ends stripped first).
 
     >>> lenient_key("trailnl\\n") == key("trailnl"), lenient_key("x" * 500) == key("x" * 80)
     (True, True)

@@ -1,5 +1,6 @@
-"""Names (issue 13 §6) through a real server (``paiju serve``, PostgreSQL), the name rules as
-properties, and migrations 0004 and 0006 on databases whose names collide."""
+"""Names (issue 13 §6, issue 35 §6) through a real server (``paiju serve``, PostgreSQL), the
+name rules as properties, and migrations 0004, 0006 and 0008 on databases whose names
+collide."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import contextlib
 import logging
 import unicodedata
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -104,7 +106,7 @@ def test_a_name_is_accepted_only_in_its_normal_form(raw: str) -> None:
     assert name == unicodedata.normalize("NFKC", raw) == names.normalise(name)
     assert 2 <= len(name) <= 20 and name == name.strip()
     assert all(unicodedata.category(c)[0] in "LMN" or c in " _-." for c in name)
-    assert names.key(name) == names.lenient_key(name)
+    assert names.key(name) == names.lenient_key(name) != ""
 
 
 @settings(max_examples=300, deadline=None)
@@ -115,6 +117,37 @@ def test_a_name_and_its_other_case_have_one_key(raw: str) -> None:
     except ServerError:
         return
     assert names.key(a) == names.key(b)
+
+
+_DECORATED = {"l": "ł", "o": "ø", "d": "đ", "h": "ħ", "i": "ı", "t": "ŧ", "b": "ƀ", "z": "ƶ"}
+_ADDED = "\u0300\u0301\u0302\u0303\u0307\u0308\u030a\u030c\u0323\u0327\u0328\u0335\u0338 _-."
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.text(alphabet=st.characters(categories=["Lu", "Ll", "Lo", "Nd"]), min_size=1, max_size=12),
+    st.data(),
+)
+def test_marks_strokes_punctuation_and_spaces_never_make_another_key(
+    raw: str, data: st.DataObject
+) -> None:
+    """Any text, with diacritics, ``_ - .`` and spaces added anywhere and letters swapped for
+    their struck or dotless forms, has the text's key."""
+    variant = data.draw(st.text(alphabet=_ADDED, max_size=2))
+    for ch in raw:
+        variant += _DECORATED.get(ch, ch) if data.draw(st.booleans()) else ch
+        variant += data.draw(st.text(alphabet=_ADDED, max_size=3))
+    assert names.key(variant) == names.key(raw) == names.lenient_key(variant)
+
+
+def test_the_marks_of_other_scripts_and_han_characters_make_other_keys() -> None:
+    """What the folding must not fold: kana with and without voicing marks, simplified and
+    traditional Han, Hangul, the vowel signs of Devanagari and the tones of Thai."""
+    pairs = [("張三", "张三"), ("かき", "がき"), ("ハン", "パン"), ("ハン", "バン"),
+             ("한국", "한극"), ("किम", "कम"), ("कुम", "कम"), ("ก่า", "กา"),
+             ("١٠٠", "١٠")]  # fmt: skip
+    for a, b in pairs:
+        assert names.key(names.normalise(a)) != names.key(names.normalise(b)), (a, b)
 
 
 # --- existing accounts: migration 0004 --------------------------------------------------
@@ -216,6 +249,31 @@ def test_look_alikes_across_case_are_one_name(base: str) -> None:
     assert r.status_code == 400 and "house" in error_of(r)["message"]
 
 
+def test_accents_strokes_punctuation_and_spaces_make_no_other_name(base: str) -> None:
+    """Found by an attack: ``paulo.``, ``pauło``, ``paulȯ``, ``páulo`` and ``pa ulo`` were
+    let in beside ``paulo``. Other scripts keep the marks that make their letters, and Han
+    its characters."""
+
+    def attempt(name: str) -> httpx.Response:  # an address of its own: the module registers many
+        return httpx.post(base + "/api/register", json={"name": name, "password": PASSWORD},
+                          headers={"x-forwarded-for": "10.35.6.1"})  # fmt: skip
+
+    assert attempt("paulo").status_code == 201
+    twins = ["paulo.", "pauło", "paulȯ", "páulo", "pa ulo", "p-a_u.l o", "PAULØ", "pau\u0301lo"]
+    for twin in twins:
+        r = attempt(twin)
+        assert r.status_code == 409 and error_of(r)["code"] == "name_taken", twin
+    login = httpx.post(base + "/api/login", json={"name": "Páu.lo", "password": PASSWORD})
+    assert login.status_code == 200 and login.json()["name"] == "paulo"
+    distinct_names = ["趙六", "赵六", "かな", "がな", "ハナ", "パナ", "バナ", "한글", "한굴",
+                      "Thor", "Þór"]  # fmt: skip
+    for distinct in distinct_names:
+        assert attempt(distinct).status_code == 201, distinct
+    for refused, says in [("._", "a letter or a digit"), ("h.ouse", "house"), ("hóuse", "house")]:
+        r = attempt(refused)
+        assert r.status_code == 400 and says in error_of(r)["message"], refused
+
+
 def test_migration_0006_keys_names_again_and_every_account_still_logs_in(
     database_at_0005: str, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -225,9 +283,10 @@ def test_migration_0006_keys_names_again_and_every_account_still_logs_in(
     legacy = ["bill", "biII", "b0b", "bob", "ana"]  # the old key let each in
     _insert_legacy(engine, legacy, keyed=True)
     with caplog.at_level(logging.WARNING, logger="paiju.migrations"):
-        _upgrade(engine, "head")
+        _upgrade(engine, "0006")
     reported = [r.getMessage() for r in caplog.records if r.name == "paiju.migrations"]
     assert len(reported) == 2 and "'biII'" in reported[0] and "'bob'" in reported[1], reported
+    _upgrade(engine, "head")
     with engine.begin() as c:
         rows = c.execute(sa.text("SELECT name, name_key FROM accounts WHERE NOT is_house"))
         keys: dict[str, str | None] = {str(r[0]): r[1] for r in rows}
@@ -239,3 +298,52 @@ def test_migration_0006_keys_names_again_and_every_account_still_logs_in(
             assert r.status_code == 200 and r.json()["name"] == name, name
         assert try_register(url, "BILL").status_code == 409
         assert try_register(url, "B0B").status_code == 409
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_at_0007(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database of its own of each kind, at the schema before 0008."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'paiju.db'}"
+        engine = make_engine(url)
+        _upgrade(engine, "0007")
+        engine.dispose()
+        yield url
+    else:
+        with _database_at("0007") as url:
+            yield url
+
+
+def test_migration_0008_folds_marks_and_punctuation_and_every_account_still_logs_in(
+    database_at_0007: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Accounts the key before 0008 let in beside each other (``pauło`` beside ``paulo``):
+    the older keeps the name's key, the newer logs in by its exact name, and no further
+    look-alike gets in; names of other scripts that only looked folded keep their keys."""
+    engine = make_engine(database_at_0007)
+    legacy = ["paulo", "pauło", "paulo.", "páulo", "pa ulo", "paulȯ", "Łukasz", "lukasz",
+              "張三", "张三", "かき", "がき", "ana"]  # fmt: skip
+    _insert_legacy(engine, legacy, keyed=True)
+    with caplog.at_level(logging.WARNING, logger="paiju.migrations"):
+        _upgrade(engine, "0008")
+    reported = [r.getMessage() for r in caplog.records if r.name == "paiju.migrations"]
+    pairs = [(n, "paulo") for n in ["pauło", "paulo.", "páulo", "pa ulo", "paulȯ"]]
+    pairs.append(("lukasz", "Łukasz"))
+    assert len(reported) == len(pairs), reported
+    for message, (newer, older) in zip(reported, pairs, strict=True):
+        assert message.index(repr(newer)) < message.index(repr(older)), message
+    with engine.begin() as c:
+        rows = c.execute(sa.text("SELECT name, name_key FROM accounts WHERE NOT is_house"))
+        keys: dict[str, str | None] = {str(r[0]): r[1] for r in rows}
+    keyless = {n for n, _ in pairs}
+    assert keys == {n: None if n in keyless else names.key(n) for n in legacy}
+    assert keys["paulo"] == "paulo" and keys["Łukasz"] == "lukasz" and keys["ana"] == "ana"
+    engine.dispose()
+    with serve(database_at_0007) as url:
+        for name in legacy:
+            r = httpx.post(url + "/api/login", json={"name": name, "password": PASSWORD})
+            assert r.status_code == 200 and r.json()["name"] == name, name
+        r = httpx.post(url + "/api/login", json={"name": "Páulo", "password": PASSWORD})
+        assert r.json()["name"] == "paulo"  # a spelling that is no account's: the key's owner
+        for twin in ["PAULO-", "Lukasz.", "ŁUKASZ", "pau lo"]:
+            assert try_register(url, twin).status_code == 409, twin
