@@ -1,9 +1,11 @@
-"""Headers and errors (issue 13 §7) on a real server (``paiju serve`` on loopback,
-PostgreSQL): every response carries the security headers, the page needs no inline script
-or style, out-of-range ids are 404/422, an unforeseen failure is a coded 500."""
+"""Headers, cookies and errors (issue 13 §7, issue 35 §6) on a real server (``paiju serve``
+on loopback, PostgreSQL): every response carries the security headers, the session cookie
+is ``__Host-`` over https and one a sibling subdomain cannot plant, the page needs no inline
+script or style, out-of-range ids are 404/422, an unforeseen failure is a coded 500."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from html.parser import HTMLParser
@@ -12,10 +14,18 @@ import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from websockets.sync.client import connect
 
 from paiju.server.config import Settings
 from paiju.server.security import CSP, install
-from tests.server.security_servers import bearer, bearer_login, empty_database, error_of, register
+from tests.server.security_servers import (
+    PASSWORD,
+    bearer,
+    bearer_login,
+    empty_database,
+    error_of,
+    register,
+)
 from tests.server.security_servers import serve as serve_process
 
 
@@ -24,6 +34,90 @@ def base(postgres_url: str) -> Iterator[str]:
     empty_database(postgres_url)
     with serve_process(postgres_url) as url:
         yield url
+
+
+def _attributes(set_cookie: str) -> tuple[str, dict[str, str]]:
+    """A ``Set-Cookie`` header's cookie name and its attributes (lower-case names)."""
+    first, *rest = (part.strip() for part in set_cookie.split(";"))
+    attrs = {}
+    for attr in rest:
+        key, _, value = attr.partition("=")
+        attrs[key.lower()] = value
+    return first.partition("=")[0], attrs
+
+
+def _login(base: str, name: str, headers: dict[str, str]) -> httpx.Response:
+    r = httpx.post(base + "/api/login", json={"name": name, "password": PASSWORD}, headers=headers)
+    assert r.status_code == 200, r.text
+    return r
+
+
+def _me(base: str, cookie: str, headers: dict[str, str] | None = None) -> httpx.Response:
+    return httpx.get(base + "/api/me", headers={**(headers or {}), "cookie": cookie})
+
+
+def test_over_http_the_cookie_is_paiju_session_and_two_of_them_log_nobody_in(base: str) -> None:
+    """Plain http (development): the cookie is ``paiju_session``, not Secure. A sibling
+    subdomain can set one of that name beside the victim's; the browser sends both, and the
+    server used to take the last, logging the victim into the attacker's account. Two
+    different values now log nobody in."""
+    register(base, "plainvictim")
+    register(base, "plainattacker")
+    login = _login(base, "plainvictim", {"origin": base})
+    name, attrs = _attributes(login.headers["set-cookie"])
+    assert name == "paiju_session" and "secure" not in attrs and "domain" not in attrs
+    assert attrs["path"] == "/" and "httponly" in attrs and attrs["samesite"].lower() == "strict"
+    victim = login.cookies["paiju_session"]
+    planted = bearer_login(base, "plainattacker")
+    assert _me(base, f"paiju_session={victim}").json()["name"] == "plainvictim"
+    for both in [f"paiju_session={planted}; paiju_session={victim}",
+                 f"paiju_session={victim}; paiju_session={planted}"]:  # fmt: skip
+        r = _me(base, both)
+        assert r.status_code == 401 and error_of(r)["code"] == "unauthorized", both
+    # the https name is not read over http
+    assert _me(base, f"__Host-paiju_session={victim}").status_code == 401
+    out = httpx.post(base + "/api/logout", headers={"origin": base,
+                     "cookie": f"paiju_session={victim}"})  # fmt: skip
+    assert out.status_code == 204
+    name, attrs = _attributes(out.headers["set-cookie"])
+    assert name == "paiju_session" and attrs["max-age"] == "0"
+    assert _me(base, f"paiju_session={victim}").status_code == 401
+
+
+def test_over_https_the_cookie_is_host_prefixed_and_only_it_is_read(base: str) -> None:
+    """Behind a TLS proxy (a trusted peer saying https): the cookie is
+    ``__Host-paiju_session`` (Secure, Path=/, no Domain), which a browser accepts only from
+    this host, and the server reads no other: a ``paiju_session`` a sibling subdomain
+    planted is ignored, on HTTP and on the socket, and logout drops the right cookie."""
+    register(base, "tlsvictim")
+    register(base, "tlsattacker")
+    https = base.replace("http://", "https://")
+    proxied = {"x-forwarded-proto": "https"}
+    login = _login(base, "tlsvictim", {**proxied, "origin": https})
+    name, attrs = _attributes(login.headers["set-cookie"])
+    assert name == "__Host-paiju_session", login.headers["set-cookie"]
+    assert "secure" in attrs and attrs["path"] == "/" and "domain" not in attrs
+    assert "httponly" in attrs and attrs["samesite"].lower() == "strict"
+    victim = f"__Host-paiju_session={login.cookies['__Host-paiju_session']}"
+    planted = f"paiju_session={bearer_login(base, 'tlsattacker')}"
+    for cookies in [f"{planted}; {victim}", f"{victim}; {planted}"]:
+        r = _me(base, cookies, proxied)
+        assert r.status_code == 200 and r.json()["name"] == "tlsvictim", cookies
+    r = _me(base, planted, proxied)  # the planted one alone logs nobody in
+    assert r.status_code == 401 and error_of(r)["code"] == "unauthorized"
+    with connect(base.replace("http://", "ws://") + "/ws", additional_headers={
+            **proxied, "origin": https, "cookie": f"{planted}; {victim}"}) as ws:  # fmt: skip
+        hello = json.loads(ws.recv(timeout=20))
+    assert hello["type"] == "hello" and hello["name"] == "tlsvictim"
+
+    out = httpx.post(base + "/api/logout", headers={**proxied, "origin": https,
+                     "cookie": f"{planted}; {victim}"})  # fmt: skip
+    assert out.status_code == 204
+    name, attrs = _attributes(out.headers["set-cookie"])
+    # a __Host- cookie is dropped only by a Set-Cookie that is Secure, Path=/, Domain-less
+    assert name == "__Host-paiju_session" and attrs["max-age"] == "0"
+    assert "secure" in attrs and attrs["path"] == "/" and "domain" not in attrs
+    assert _me(base, victim, proxied).status_code == 401  # the session ended with it
 
 
 def test_every_response_carries_the_security_headers(base: str) -> None:
