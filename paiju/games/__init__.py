@@ -188,7 +188,31 @@ class Game(Protocol, Generic[S, A, V, R]):
         ...
 
     def seat_version(self, state: S, seat: Any) -> int:
-        """The version an action of ``seat`` must carry now."""
+        """The version an action of ``seat`` must carry now (and its view shows): it counts
+        only what the seat could see, so it may differ between seats."""
+        ...
+
+    def settling(self, state: S, action: A) -> tuple[S, list[Any]] | None:
+        """What to show, while the table pauses, the seats that cannot answer ``action``
+        (legal in ``state``); ``None`` when the action needs no pause.
+
+        The rule (Mazhan §5, end): a seat must not learn from the table's rhythm that
+        another seat can claim. After every discard (and added kong, which may be robbed)
+        every seat that cannot claim sees the same pause, whether or not another seat can
+        claim, and the same frames: this state, the action done and a claim window open to
+        nobody, with the events of that part of the action. Where ``apply`` opens a real
+        window, a seat without options sees this state exactly as it sees the window; where
+        nobody can claim, the table shows it for the pause, then ``apply``'s state. Only
+        for showing: never apply an action to it; ``state`` is left unchanged.
+
+        For example, a Mazhan discard that nobody can claim::
+
+            pause, events = game.settling(state, discard)  # CLAIM, no options; ["discard"]
+            after, all_events = game.apply(state, discard)  # the next seat drew
+
+        Ma Diao has no claims: always ``None``. Mazhan raises ``RulesError`` for an action
+        that is not legal in ``state``, as ``apply`` does.
+        """
         ...
 
     def is_over(self, state: S) -> bool:

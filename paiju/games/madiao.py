@@ -166,6 +166,16 @@ class MaDiaoGame:
             return int(version(state, seat))
         return state.version
 
+    def settling(self, state: md.State, action: md.Action) -> tuple[md.State, list[Any]] | None:
+        """Always ``None``: Ma Diao has no claims, so no play needs a pause that hides who
+        could claim it (the protocol's rule is Mazhan's, §5 end).
+
+        >>> s = md.new_hand(md.Ruleset(), 1)
+        >>> MADIAO.settling(s, MADIAO.legal_actions(s, MADIAO.acting(s)[0])[0]) is None
+        True
+        """
+        return None
+
     def is_over(self, state: md.State) -> bool:
         """True once the hand has ended.
 

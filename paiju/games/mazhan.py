@@ -159,10 +159,27 @@ class MazhanGame:
         >>> MAZHAN.seat_version(mz.new_hand(mz.Ruleset(), 1), Seat.E)
         0
         """
-        version = getattr(mz, "seat_version", None)
-        if version is not None:
-            return int(version(state, seat))
-        return state.version
+        return mz.seat_version(state, seat)
+
+    def settling(self, state: mz.State, action: Action) -> tuple[mz.State, list[Any]] | None:
+        """The state a discard or an added kong shows while it settles, a claim window open
+        to nobody, and its events (:func:`paiju.mazhan.rules.settling`); ``None`` for any
+        other action.
+
+        >>> s = mz.new_hand(mz.Ruleset(), 2)
+        >>> pause, events = MAZHAN.settling(s, Action.parse("E discard 6m"))
+        >>> pause.phase.value, MAZHAN.acting(pause), [e.kind for e in events]
+        ('claim', (), ['discard'])
+        >>> MAZHAN.settling(mz.new_hand(mz.Ruleset(), 67), Action.parse("E angang 4z")) is None
+        True
+
+        Raises ``RulesError`` for an action that is not legal now.
+        """
+        settled = mz.settling(state, action)
+        if settled is None:
+            return None
+        pause, events = settled
+        return pause, list(events)
 
     def is_over(self, state: mz.State) -> bool:
         """True once the hand has ended.

@@ -20,6 +20,15 @@ discard); then 吃. Seats that cannot claim are not asked; when no seat can clai
 draws at once. An added kong (加槓) opens the same kind of window, phase ``ROB``, to the seats
 that can win on its tile (搶槓), first in play order from the declarer.
 
+**Versions and the claim pause** (rules §5, "What the other seats see"). Every action makes
+a new ``state.version``, answers in a window included; a seat's version
+(:func:`seat_version`, what its view shows and its next action carries) counts only what it
+could see: inside a window the window's opening version, and once the window closes the
+winning claim and its own answer, never the others' passes or lost claims. So a seat that
+cannot claim sees the same versions whether or not another seat could. A table shows those
+seats the same pause after every discard and added kong: :func:`settling` gives the state
+to show during it, a window open to nobody that looks the same to them as a real one.
+
 >>> state = new_hand(Ruleset(), seed=1)
 >>> state.phase, acting(state)
 (<Phase.ACT: 'act'>, (<Seat.E: 'E'>,))
@@ -63,6 +72,7 @@ __all__ = [
     "legal_actions_for",
     "new_hand",
     "seat_version",
+    "settling",
 ]
 
 _WHITE = 31
@@ -305,12 +315,14 @@ class State:
     ``meld_src[s][k]`` is where meld ``k`` came from: ``(seat it was claimed from, claimed
     tile)``, ``(-1, -1)`` for a concealed kong; ``claimed_by[s][k]`` the seat that claimed
     discard ``k`` (``-1``: it lies in the river). ``window_version`` is the version at which
-    the open claim window (phase ``CLAIM`` or ``ROB``) opened.
+    the open claim window (phase ``CLAIM`` or ``ROB``) opened. ``unseen[s]`` counts the
+    answers given in closed windows that seat ``s`` could not see (the others' passes and
+    lost claims): its version (:func:`seat_version`) leaves them out.
 
     Fields that mean nothing in the current phase hold fixed values (``drawn`` −1 outside
     ``ACT``, ``claim_tile`` −1 outside a window, …), so two states of the same position are
     equal. Equality compares the position: the part of the wall already dealt is not part
-    of it, nor is the seed.
+    of it, nor is the seed, nor ``unseen`` (history a written position does not hold).
 
     >>> s = new_hand(Ruleset(), seed=5)
     >>> sum(s.hands[0]) + 3 * len(s.melds[0]), sum(s.hands[1])
@@ -347,6 +359,7 @@ class State:
     result: HandResult | None = None
     version: int = 0
     window_version: int = 0
+    unseen: tuple[int, int, int, int] = (0, 0, 0, 0)
     _act: tuple[Action, ...] | None = None
     _keys: list[int] | None = None
     _owned: int = 0
@@ -395,6 +408,7 @@ class State:
             self.result,
             self.version,
             self.window_version,
+            self.unseen,
             None,
             None,
             _ALL_OWNED,
@@ -441,6 +455,7 @@ class State:
             self.result,
             self.version + 1,
             self.window_version,
+            self.unseen,
             None,
             keys[:],
             0,
@@ -665,17 +680,72 @@ def _deal(ruleset: Ruleset, seed: int, events: list[Event] | None) -> State:
 
 
 def seat_version(state: State, seat: Seat) -> int:
-    """The version ``seat``'s next action must carry (and its view shows). Inside a claim
-    window it is the window's opening version for every seat, so a seat cannot tell that
-    another has decided; elsewhere it is the state's version.
+    """The version ``seat``'s next action must carry (and its view shows): the actions
+    applied so far that this seat could see. Inside a claim window it stays at the window's
+    opening version, so a seat cannot tell that another has decided; once the window
+    closes it counts the winning claim, if one won, and the seat's own answer, if it
+    answered and did not win, but never another seat's pass or lost claim. So a seat that
+    cannot claim sees the versions it would see had nobody been able to claim; and a seat
+    never has legal actions at one version in two decisions (a late answer to a closed
+    prompt is stale).
 
     >>> s = new_hand(Ruleset(), seed=2)
     >>> seat_version(s, Seat.W) == s.version == 0
     True
+    >>> s, _ = apply(s, Action.parse("E discard 7m"))  # South may pung: a window opens
+    >>> s.phase, [seat_version(s, seat) for seat in SEATS]
+    (<Phase.CLAIM: 'claim'>, [1, 1, 1, 1])
+    >>> s, _ = apply(s, Action.parse("S pass"))  # it closes; South draws
+    >>> s.phase, s.version, [seat_version(s, seat) for seat in SEATS]
+    (<Phase.ACT: 'act'>, 2, [1, 2, 1, 1])
     """
     if state.phase is Phase.CLAIM or state.phase is Phase.ROB:
-        return state.window_version
-    return state.version
+        return state.window_version - state.unseen[seat.number - 1]
+    return state.version - state.unseen[seat.number - 1]
+
+
+def settling(state: State, action: Action) -> tuple[State, list[Event]] | None:
+    """What the table shows while a discard or an added kong settles (rules §5 end): the
+    state right after ``action`` with a claim window open to nobody, and the events of that
+    part of the action; ``None`` for any other action. ``state`` is left unchanged.
+
+    After a discard every seat that cannot claim sees the same pause whether or not another
+    seat can claim it, so a table shows those seats this state during the pause: the
+    discard in its river, phase ``CLAIM`` on it, no seat's options, the version the window
+    would open at, and the ``discard`` event only (never the next draw). For an added kong
+    (加槓) it is the same with phase ``ROB`` and the ``jiagang`` event, the pung not yet a
+    kong. Where ``apply`` opens a window, each seat without options sees this state as it
+    sees that window (:func:`~paiju.mazhan.views.observe`) and these events as the first of
+    ``apply``'s; where nobody can claim, ``apply`` goes on to the next draw. Only for
+    showing: never apply an action to it.
+
+    >>> s = new_hand(Ruleset(), seed=2)
+    >>> pause, events = settling(s, Action.parse("E discard 6m"))  # nobody can claim it
+    >>> pause.phase, pause.options, pause.version, [e.kind for e in events]
+    (<Phase.CLAIM: 'claim'>, {}, 1, ['discard'])
+    >>> s.phase, s.version, s.discards[0]  # unchanged
+    (<Phase.ACT: 'act'>, 0, [])
+    >>> after, _ = apply(s, Action.parse("E discard 6m"))  # South draws at once
+    >>> after.phase, after.version
+    (<Phase.ACT: 'act'>, 1)
+    >>> settling(new_hand(Ruleset(), seed=67), Action.parse("E angang 4z")) is None
+    True
+
+    Raises what :func:`apply` raises for an action that is not legal now.
+    """
+    if action not in legal_actions_for(state, action.seat):
+        apply(state, action)  # not legal now: raises the error apply gives for it
+    kind = action.kind
+    if kind is not ActionKind.DISCARD and kind is not ActionKind.JIAGANG:
+        return None
+    assert action.tile is not None
+    s = state._fork()
+    events: list[Event] = []
+    if kind is ActionKind.DISCARD:
+        _discard(s, s.current, action.tile.index, events, settle=True)
+    else:
+        _declare_added_kong(s, s.current, action.tile.index, events, settle=True)
+    return s, events
 
 
 def _is_bonus(tile: int) -> bool:
@@ -974,13 +1044,20 @@ def _act(s: State, action: Action, events: list[Event]) -> None:
         _draw(s, c, events, from_tail=True)
     else:  # JIAGANG
         assert action.tile is not None
-        f = action.tile.index
-        robbers = _robbers(s, c, f)
-        events.append(Event("jiagang", action.seat, (action.tile,)))
-        if robbers:
-            _open_window(s, Phase.ROB, c, f, robbers)
-        else:
-            _complete_added_kong(s, c, f, events)
+        _declare_added_kong(s, c, action.tile.index, events)
+
+
+def _declare_added_kong(
+    s: State, c: int, f: int, events: list[Event], *, settle: bool = False
+) -> None:
+    """``c`` adds ``f`` to its pung: a rob window to the seats that can win on it, else the
+    kong and its replacement; with ``settle``, a rob window open to nobody (:func:`settling`)."""
+    robbers = {} if settle else _robbers(s, c, f)
+    events.append(Event("jiagang", SEATS[c], (ALL_TILES[f],)))
+    if robbers or settle:
+        _open_window(s, Phase.ROB, c, f, robbers)
+    else:
+        _complete_added_kong(s, c, f, events)
 
 
 def _robbers(s: State, c: int, f: int) -> dict[int, tuple[Action, ...]]:
@@ -1069,7 +1146,9 @@ def _claim_options(s: State, c: int, f: int) -> dict[int, tuple[Action, ...]]:
     return options
 
 
-def _discard(s: State, c: int, f: int, events: list[Event]) -> None:
+def _discard(s: State, c: int, f: int, events: list[Event], settle: bool = False) -> None:
+    """``c`` discards ``f``: a claim window to the seats that can claim it, else the next
+    seat's turn; with ``settle``, a window open to nobody (:func:`settling`)."""
     _hand(s, c)[f] -= 1  # _add(s, c, f, -1) inlined: f is never the wild face
     s._known &= ~(1 << c)
     keys = s._keys
@@ -1082,8 +1161,8 @@ def _discard(s: State, c: int, f: int, events: list[Event]) -> None:
     first = c == 0 and not s.dealer_discarded
     if c == 0:
         s.dealer_discarded = True
-    options = _claim_options(s, c, f)
-    if options:
+    options = {} if settle else _claim_options(s, c, f)
+    if options or settle:
         _open_window(s, Phase.CLAIM, c, f, options)
         s.dihu_window = first and s.kongs == 0
     else:
@@ -1164,6 +1243,30 @@ def _lost_claims(s: State, winner: Action | None, events: list[Event]) -> None:
         )
 
 
+def _close_window(s: State, winner: int) -> None:
+    """The window's answers each seat could not see, added to its ``unseen``: every answer
+    but the winning claim (``winner``'s; −1 when none won) and the seat's own."""
+    decided = s.decisions
+    n = len(decided)
+    u = s.unseen
+    if winner < 0:  # only passes
+        s.unseen = (
+            u[0] + n - (0 in decided),
+            u[1] + n - (1 in decided),
+            u[2] + n - (2 in decided),
+            u[3] + n - (3 in decided),
+        )
+    elif n > 1:  # a claim won over other answers
+        n -= 1
+        s.unseen = (
+            u[0] + n - (winner != 0 and 0 in decided),
+            u[1] + n - (winner != 1 and 1 in decided),
+            u[2] + n - (winner != 2 and 2 in decided),
+            u[3] + n - (winner != 3 and 3 in decided),
+        )
+    # else the winning claim was the only answer, and every seat saw it
+
+
 def _resolve_claims(s: State, events: list[Event]) -> None:
     d = s.claim_from
     f = s.claim_tile
@@ -1172,6 +1275,7 @@ def _resolve_claims(s: State, events: list[Event]) -> None:
     tile = ALL_TILES[f]
     for o in order:
         if o in decided and decided[o].kind is ActionKind.HU:
+            _close_window(s, o)
             _lost_claims(s, decided[o], events)
             _river(s, d)[1][-1] = o
             _add(s, o, f, 1)
@@ -1189,6 +1293,7 @@ def _resolve_claims(s: State, events: list[Event]) -> None:
     for o in order:
         a = decided.get(o)
         if a is not None and a.kind in (ActionKind.GANG, ActionKind.PENG):
+            _close_window(s, o)
             _lost_claims(s, a, events)
             _river(s, d)[1][-1] = o
             melds, src = _meld_lists(s, o)
@@ -1209,6 +1314,7 @@ def _resolve_claims(s: State, events: list[Event]) -> None:
     for o in order:
         a = decided.get(o)
         if a is not None and a.kind is ActionKind.CHI:
+            _close_window(s, o)
             _lost_claims(s, a, events)
             _river(s, d)[1][-1] = o
             chow = a.chow
@@ -1221,6 +1327,7 @@ def _resolve_claims(s: State, events: list[Event]) -> None:
             events.append(Event("chi", a.seat, chow))
             _after_claim(s, o)
             return
+    _close_window(s, -1)
     _next_turn(s, (d + 1) % 4, events)
 
 
@@ -1238,6 +1345,7 @@ def _resolve_rob(s: State, events: list[Event]) -> None:
         o = (c + k) % 4
         a = s.decisions.get(o)
         if a is not None and a.kind is ActionKind.HU:
+            _close_window(s, o)
             _lost_claims(s, a, events)
             _add(s, c, f, -1)  # the robbed player keeps the pung
             _add(s, o, f, 1)
@@ -1245,6 +1353,7 @@ def _resolve_rob(s: State, events: list[Event]) -> None:
                 s, events, o, WinBy.ROBBED_KONG, ALL_TILES[f], SEATS[c], tianhu=False, dihu=False
             )
             return
+    _close_window(s, -1)
     _complete_added_kong(s, c, f, events)
 
 

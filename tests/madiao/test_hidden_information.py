@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from paiju.games import game
 from paiju.madiao.rules import (
     Action,
     Event,
@@ -160,3 +161,14 @@ def test_nothing_a_seat_may_not_know_changes_what_it_sees(seed: int) -> None:
 def test_nothing_a_seat_may_not_know_changes_what_it_sees_in_thousands_of_hands() -> None:
     for seed in range(3000):
         check_hand(seed)
+
+
+def test_no_play_needs_the_claim_pause() -> None:
+    """Ma Diao has no claims, so nothing in its rhythm tells who could claim: the claim
+    pause's settling state (Mazhan §5, end) is never asked of it."""
+    g = game("madiao")
+    for seed in range(20):
+        rng = random.Random(seed)
+        for s, a, _, _ in hand_steps(seed, rng):
+            for b in legal_actions_for(s, a.seat):
+                assert g.settling(s, b) is None
