@@ -319,6 +319,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "PAIJU_DATABASE_URL": url,
             "PAIJU_BOT_WAIT": "0",
             "PAIJU_BOT_DELAY": "1.0" if args.pace == "human" else "0",
+            "PAIJU_CLAIM_PAUSE": "1.0" if args.pace == "human" else "0",
             "PAIJU_TURN_SECONDS": "30",
             # a load client plays as fast as its views come: no human's per-socket rate
             "PAIJU_WS_RATE": "1000",

@@ -132,6 +132,12 @@ class _Hand:
     # worked out again)
     hint_at: tuple[int, int] | None = None
     hint_action: str = ""
+    # the claim pause (Mazhan §5 end): after a discard, what the seats that cannot claim are
+    # shown (the discard done, a window open to nobody) until the pause is over; the events
+    # since, each person's seat's, held for them until then
+    settling: Any = None
+    pausing: bool = False
+    held: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 class TableMachine:
@@ -352,6 +358,7 @@ class TableMachine:
         self._cancel("bot")
         self._cancel("fill")
         self._cancel("stall")
+        self._cancel("settle")
         for acc in self.accounts:
             self._cancel(f"ready:{acc}")
             self._send(acc, {"type": "paused", "why": "storage"}, hold=False)
@@ -387,12 +394,20 @@ class TableMachine:
                 if p is not None and not p.confirmed and not p.claiming:
                     self._arm_ready(acc)
         hand = self.hand
-        if hand is not None and hand.id is not None and not self.game.is_over(hand.state):
-            # fresh clocks after a pause, each from the view that shows it again
+        if hand is not None and hand.id is not None:
+            # fresh clocks after a pause, each from the view that shows it again; a claim
+            # pause the storage's outlasted is over
             hand.turns.clear()
-            self._schedule()
-            for i in range(4):
-                self._send_view(i, [], force=True)
+            if hand.pausing:
+                hand.pausing = False
+                hand.last = None
+            shown = self._release_held(hand)
+            if self.game.is_over(hand.state):  # its end was waiting for the claim pause
+                self._settle(shown)
+            else:
+                self._schedule()
+                for i in range(4):
+                    self._send_view(i, shown.get(i, []), force=True)
         self._arm_fill()
         deferred = self._deferred[:]
         self._deferred.clear()
@@ -445,6 +460,8 @@ class TableMachine:
             self._expire()
         elif event.key == "bot":
             self._decide()
+        elif event.key == "settle":
+            self._settled()
         elif event.key == "fill":
             self._fill_bots()
         elif event.key.startswith("ready:"):
@@ -457,7 +474,9 @@ class TableMachine:
             acc = int(event.key[5:])
             seat = self.seat_of(acc)
             if seat is not None:
-                if self.live:
+                if self._ending():
+                    pass  # the hand is over: between hands they have the ready clock
+                elif self.live:
                     self._escape(seat, "disconnected")
                 else:
                     self._unseat(acc, "not_ready")
@@ -604,6 +623,8 @@ class TableMachine:
         assert p is not None and p.account is not None
         if not self.live:
             self._unseat(p.account, "left")
+        elif self._ending():
+            self._error(p.account, "hand_live", "the hand is ending: leave after its settlement")
         elif escape:
             self._escape(seat, "left")
         else:
@@ -813,6 +834,10 @@ class TableMachine:
         if action.seat is not seat_obj:
             self._error(p.account, "not_your_turn", f"you sit in seat {seat_obj.value}")
             return
+        if seat not in self._movers() or self._holding():
+            # answered alike whether a window is open to others or the table settles
+            self._error(p.account, "not_your_turn", f"{action}: it is not your turn now")
+            return
         count, p.timeouts = p.timeouts, 0  # reset before the views go out: they show it
         if not self._apply(seat, action):
             p.timeouts = count
@@ -821,10 +846,14 @@ class TableMachine:
         """True when a hand is being played and ``version`` is the seat's view's; else the
         account is told (``no_hand``, ``stale_version``)."""
         hand = self.hand
-        if hand is None or hand.id is None or self.game.is_over(hand.state):
+        if hand is None or hand.id is None:
             self._error(account, "no_hand", "no hand is being played at this table")
             return False
-        want = self.game.seat_version(hand.state, self.game.seats[seat])
+        state = self._shown_state()  # during the claim pause, the pause's
+        if self.game.is_over(state):
+            self._error(account, "no_hand", "no hand is being played at this table")
+            return False
+        want = self.game.seat_version(state, self.game.seats[seat])
         if version != want:
             self._error(account, "stale_version", f"the table is at version {want}, not {version}")
             return False
@@ -858,7 +887,7 @@ class TableMachine:
         assert hand is not None
         seat_obj = self.game.seats[seat]
         legal = self.game.legal_actions(hand.state, seat_obj)
-        if seat not in self._movers() or not legal:
+        if seat not in self._movers() or not legal or self._holding():
             self._error(p.account, "not_your_turn", "there is nothing for you to decide now")
             return
         if hand.hint_at != (seat, version):
@@ -883,38 +912,129 @@ class TableMachine:
             if p is not None and p.account is not None:
                 self._error(p.account, err.code, str(err)[:300])
             return False
+        pause = self.game.settling(hand.state, action)
         hand.seq += 1
         hand.state = state
         hand.last = (seat, str(action))
         self._write(io.Step(hand.id, hand.seq, str(action)))
-        self._after_change(events)
+        self._after_change(events, pause)
         return True
 
-    def _after_change(self, events: list[Any]) -> None:
+    def _after_change(self, events: list[Any], pause: tuple[Any, list[Any]] | None = None) -> None:
+        """Show a change: each person's seat its view and the events as it may see them.
+
+        **The claim pause** (Mazhan §5 end): after a discard every seat that cannot claim is
+        shown the same thing for :attr:`Timing.claim_pause`, whether or not another seat
+        can claim: the discard done and a window open to nobody (``pause``, from
+        :meth:`Game.settling`; a real window looks the same to a seat without options).
+        What follows (the next draw, or the window's outcome) is held for every seat until
+        the pause is over and the window closed, and nobody but a seat answering the window
+        may act meanwhile: bots answer within the pause, so a pass leaves no trace."""
         hand = self.hand
         assert hand is not None
-        shown = self._log(hand, events)
+        if pause is not None:
+            hand.settling = pause[0]
+            hand.pausing = self.timing.claim_pause > 0
+            if hand.pausing:
+                self._set("settle", self.timing.claim_pause)
+            if not self._window_open():  # nobody can claim: the pause now, the rest after it
+                n = len(pause[1])
+                first = self._log(hand, events[:n])
+                events = events[n:]
+                was, hand.pausing = hand.pausing, True  # shown as the pause, whatever follows
+                self._schedule()
+                for i in range(4):
+                    self._send_view(i, first.get(i, []))
+                hand.pausing = was
+        over = self.game.is_over(hand.state)
+        if hand.pausing and not self._window_open():  # the hand's end waits for it too
+            for i, seen in self._events_json(events).items():
+                hand.held.setdefault(i, []).extend(seen)
+            self._schedule()  # nobody's turn until the pause is over
+            for i in range(4):  # a prompt the window's close made moot: the pause instead
+                self._send_view(i, [])
+            return
+        shown = self._release_held(hand)
+        for i, seen in self._log(hand, events).items():
+            shown.setdefault(i, []).extend(seen)
         self._schedule()
-        if self.game.is_over(hand.state):
+        if over:
             self._settle(shown)
             return
         for i in range(4):
             self._send_view(i, shown.get(i, []))
 
+    def _settled(self) -> None:
+        """The claim pause is over: once the window (if any) has closed, every seat is shown
+        what followed the discard, and the next turn starts."""
+        hand = self.hand
+        if hand is None or hand.id is None or not hand.pausing:
+            return
+        hand.pausing = False
+        if self._window_open():
+            return  # a person is still deciding: the window's outcome is shown as it comes
+        hand.last = None  # what is shown now follows the pause, not anyone's own action
+        shown = self._release_held(hand)
+        if self.game.is_over(hand.state):
+            self._settle(shown)
+            return
+        self._schedule()
+        for i in range(4):
+            self._send_view(i, shown.get(i, []), force=True)
+
+    def _ending(self) -> bool:
+        """True while a hand that is over waits for the claim pause to show its end."""
+        hand = self.hand
+        return hand is not None and hand.id is not None and self.game.is_over(hand.state)
+
+    def _shown_state(self) -> Any:
+        """The state the players are shown: while the claim pause holds, the pause's."""
+        hand = self.hand
+        assert hand is not None
+        return hand.settling if self._holding() else hand.state
+
+    def _holding(self) -> bool:
+        """True while the claim pause holds what followed a discard back from every seat."""
+        hand = self.hand
+        return hand is not None and hand.pausing and not self._window_open()
+
+    def _window_open(self) -> bool:
+        """True while seats are answering a claim window."""
+        hand = self.hand
+        assert hand is not None
+        state, seats = hand.state, self.game.seats
+        return any(self.game.is_prompt(state, seats[s]) for s in self._movers())
+
+    def _events_json(self, events: list[Any]) -> dict[int, list[dict[str, Any]]]:
+        """Each person's seat's ``events`` as that seat may see them."""
+        return {
+            i: _events_json(events, self.game.seats[i])
+            for i, p in enumerate(self.seats)
+            if p is not None and p.account is not None
+        }
+
+    def _release_held(self, hand: _Hand) -> dict[int, list[dict[str, Any]]]:
+        """The events held by the claim pause, now added to each seat's log of the hand."""
+        held, hand.held = hand.held, {}
+        for i, seen in held.items():
+            self._add_log(hand, i, seen)
+        return held
+
     def _log(self, hand: _Hand, events: list[Any]) -> dict[int, list[dict[str, Any]]]:
         """Each person's seat's ``events`` as that seat may see them, added to its log of the
         hand; returned, so the views sent next carry them without working them out again."""
-        shown: dict[int, list[dict[str, Any]]] = {}
-        for i, p in enumerate(self.seats):
-            if p is None or p.account is None:
-                continue
-            seen = shown[i] = _events_json(events, self.game.seats[i])
-            if seen:
-                log = hand.logs.setdefault(i, bytearray())
-                if log:
-                    log += b","
-                log += orjson.dumps(seen)[1:-1]
+        shown = self._events_json(events)
+        for i, seen in shown.items():
+            self._add_log(hand, i, seen)
         return shown
+
+    @staticmethod
+    def _add_log(hand: _Hand, seat: int, seen: list[dict[str, Any]]) -> None:
+        if seen:
+            log = hand.logs.setdefault(seat, bytearray())
+            if log:
+                log += b","
+            log += orjson.dumps(seen)[1:-1]
 
     def _movers(self) -> list[int]:
         assert self.hand is not None
@@ -938,6 +1058,9 @@ class TableMachine:
         if self._paused or self.game.is_over(hand.state):
             hand.turns = {}
             return
+        if self._holding():
+            hand.turns = {}  # nobody's turn, no clock, while the claim pause holds
+            return
         movers = self._movers()
         state, seats = hand.state, self.game.seats
         turns: dict[int, _Turn] = {}
@@ -958,6 +1081,8 @@ class TableMachine:
         hand.turns = turns
         if any(self._auto(s) for s in movers):
             delay = self.timing.bot_delay * (0.5 + self._think.random())
+            if hand.pausing:  # a window's answers come within the pause: no pass shows
+                delay = min(delay, self.timing.claim_pause * (0.1 + 0.2 * self._think.random()))
             self._set("bot", delay)
         self._arm_turn()
 
@@ -985,7 +1110,7 @@ class TableMachine:
 
     def _decide(self) -> None:
         hand = self.hand
-        if hand is None or hand.id is None:
+        if hand is None or hand.id is None or self._holding():
             return
         auto = [s for s in self._movers() if self._auto(s)]
         if not auto:
@@ -1009,7 +1134,7 @@ class TableMachine:
         hand = self.hand
         if hand is None or hand.id is None or event.seat not in self._movers():
             return
-        if not self._auto(event.seat):
+        if not self._auto(event.seat) or self._holding():
             return  # 托管 was switched off meanwhile
         self._apply(event.seat, event.action)
 
@@ -1159,6 +1284,7 @@ class TableMachine:
                 self._send(q.account, {**frame, "balance": q.balance})
         self._cancel("turn")
         self._cancel("bot")
+        self._cancel("settle")
         self._tokens.pop("decide", None)
         self.hand = None
         self.phase = "idle"
@@ -1288,13 +1414,14 @@ class TableMachine:
         hand = self.hand
         assert hand is not None and hand.id is not None
         seat_obj = self.game.seats[seat]
-        view = self._view_json(self.game.observe(hand.state, seat_obj).to_json())
+        state = self._shown_state()
+        view = self._view_json(self.game.observe(state, seat_obj).to_json())
         self._shown[seat] = view
         return {
             "type": "view",
             "table": self.id,
             "hand": hand.id,
-            "version": self.game.seat_version(hand.state, seat_obj),
+            "version": self.game.seat_version(state, seat_obj),
             "view": orjson.Fragment(view),
             "events": orjson.Fragment(b"[" + bytes(hand.logs.get(seat, b"")) + b"]")
             if catch_up

@@ -78,6 +78,7 @@ class Sim:
         self._seq = 0
         self.ledger = ledger or Ledger()
         self.frames: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        self.times: dict[int, list[float]] = defaultdict(list)  # when each frame was sent
         self.connected: set[int] = set()
         #: connected, but on a process this table's cannot reach now: nothing gets to them
         self.unreachable: set[int] = set()
@@ -147,6 +148,7 @@ class Sim:
                     assert out.after == 0
                 if out.account in self.connected and out.account not in self.unreachable:
                     self.frames[out.account].append(frame)
+                    self.times[out.account].append(self.now)
                     if out.ack:
                         acks.append(io.Delivered(out.account, out.ack))
                         self.shown_turns[out.account].append((self.now, frame["version"]))

@@ -51,6 +51,7 @@ def serve(database_url: str, **env: str) -> Iterator[str]:
         "PAIJU_DATABASE_URL": database_url,
         "PAIJU_BOT_WAIT": "600",
         "PAIJU_BOT_DELAY": "0.3",  # a quicker pace than the served 1 s: nothing here waits on it
+        "PAIJU_CLAIM_PAUSE": "0.05",
         "PAIJU_LOG_LEVEL": "WARNING",
     }
     full.pop("PAIJU_REDIS_URL", None)

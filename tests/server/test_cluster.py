@@ -56,6 +56,7 @@ class World:
                 "PAIJU_REDIS_PREFIX": prefix,
                 "PAIJU_BOT_WAIT": "600",
                 "PAIJU_BOT_DELAY": "0",
+                "PAIJU_CLAIM_PAUSE": "0",
                 "PAIJU_TURN_SECONDS": "60",
                 "PAIJU_READY_SECONDS": "600",
                 "PAIJU_DISCONNECT_SECONDS": "120",

@@ -70,6 +70,7 @@ def env(db_url: str, **more: str) -> dict[str, str]:
         "PAIJU_DATABASE_URL": db_url,
         "PAIJU_BOT_WAIT": "0.05",
         "PAIJU_BOT_DELAY": "0.05",
+        "PAIJU_CLAIM_PAUSE": "0.02",
         "PAIJU_TURN_SECONDS": "60",
         "PAIJU_READY_SECONDS": "120",
         "PAIJU_DISCONNECT_SECONDS": "120",

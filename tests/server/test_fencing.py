@@ -20,7 +20,7 @@ from paiju.server.store import Store
 from paiju.server.table_machine import Timing
 from paiju.server.writer import Writer
 
-QUICK = Timing(turn=5.0, ready=60.0, bot_wait=0.01, disconnect=30.0, bot_delay=0.0)
+QUICK = Timing(turn=5.0, ready=60.0, bot_wait=0.01, disconnect=30.0, bot_delay=0.0, claim_pause=0.0)
 
 
 def _bots_only_hand(store: Store, seed: int) -> int:

@@ -24,8 +24,8 @@ MAZHAN = ROOMS["mazhan"]
 MADIAO = ROOMS["madiao"]
 
 
-def alone_hand(room: Room = MAZHAN, seed: int = 1) -> Sim:
-    sim = Sim(room, alone=True, seed=seed)
+def alone_hand(room: Room = MAZHAN, seed: int = 1, timing: Timing | None = None) -> Sim:
+    sim = Sim(room, alone=True, seed=seed, timing=timing)
     sim.join(1, "ana")
     sim.ready(1)
     sim.run(1.0)
@@ -77,7 +77,7 @@ def test_a_write_that_stalls_pauses_the_table_and_no_clock_runs() -> None:
 def test_a_turn_frame_held_for_its_write_starts_its_clock_when_shown() -> None:
     """Slower storage, not yet a stall: the turn's frame waits for its write, and the clock
     starts when the frame goes out, not when the state was made."""
-    sim = alone_hand(seed=4)
+    sim = alone_hand(seed=4, timing=Timing(turn=15, ready=20, bot_wait=10, bot_delay=0.3, stall=9))
     wait_for_my_turn(sim)
     sim.stall_storage()
     view = sim.last_view(1)

@@ -23,7 +23,7 @@ from paiju.server.models import Hand, HandAction
 from paiju.server.protocol import SERVER
 from paiju.server.table_machine import Timing
 
-FAST = Timing(turn=5.0, ready=60.0, bot_wait=0.01, disconnect=30.0, bot_delay=0.0)
+FAST = Timing(turn=5.0, ready=60.0, bot_wait=0.01, disconnect=30.0, bot_delay=0.0, claim_pause=0.0)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -164,7 +164,9 @@ def test_a_whole_hand_with_one_person_and_three_bots(db_url: str) -> None:
 
 def test_four_timeouts_in_a_row_are_an_escape_and_cost_400_stakes(db_url: str) -> None:
     # a hand may end before the player's fourth turn: then the player confirms the next
-    timing = Timing(turn=0.05, ready=60.0, bot_wait=0.01, disconnect=30.0, bot_delay=0.0)
+    timing = Timing(
+        turn=0.05, ready=60.0, bot_wait=0.01, disconnect=30.0, bot_delay=0.0, claim_pause=0.0
+    )
     with make(db_url, timing) as client:
         token = signup(client, "bo")
         with client.websocket_connect("/ws", headers=bearer(token)) as ws:
@@ -264,7 +266,9 @@ def test_a_restarted_private_table_is_still_private_and_joined_by_its_code(db_ur
 def test_illegal_stale_and_out_of_turn_actions_change_nothing(db_url: str) -> None:
     # a turn long enough for the seven round trips below on a loaded machine (a timeout's
     # auto-move would make the later answers stale_version)
-    with make(db_url, Timing(turn=60.0, ready=60.0, bot_wait=0.01, bot_delay=0.0)) as client:
+    with make(
+        db_url, Timing(turn=60.0, ready=60.0, bot_wait=0.01, bot_delay=0.0, claim_pause=0.0)
+    ) as client:
         token = signup(client, "ed")
         with client.websocket_connect("/ws", headers=bearer(token)) as ws:
             ws.send_json({"type": "action", "action": "E discard 1m", "version": 0})
@@ -370,7 +374,9 @@ def test_leaving_a_live_hand_is_an_escape(db_url: str) -> None:
 
 
 def test_staying_away_too_long_is_an_escape(tmp_path: Path) -> None:
-    timing = Timing(turn=30.0, ready=60.0, bot_wait=0.01, disconnect=0.2, bot_delay=0.0)
+    timing = Timing(
+        turn=30.0, ready=60.0, bot_wait=0.01, disconnect=0.2, bot_delay=0.0, claim_pause=0.0
+    )
     with make(f"sqlite:///{tmp_path / 'paiju.db'}", timing) as client:
         token = signup(client, "io")
         hub = client.app.state.services.hub  # type: ignore[attr-defined]
@@ -397,7 +403,9 @@ def test_no_frame_to_a_seat_holds_another_seats_tiles(db_url: str) -> None:
     """Two people at one table: neither ever receives the other's concealed tiles."""
     # the bots wait long enough for the second person to join the same table on a loaded
     # machine
-    timing = Timing(turn=5.0, ready=60.0, bot_wait=5.0, disconnect=30.0, bot_delay=0.0)
+    timing = Timing(
+        turn=5.0, ready=60.0, bot_wait=5.0, disconnect=30.0, bot_delay=0.0, claim_pause=0.0
+    )
     with make(db_url, timing) as client:
         tokens = [signup(client, "p1"), signup(client, "p2")]
         with (
@@ -508,7 +516,9 @@ def test_replays_of_finished_hands_are_the_players_own(tmp_path: Path) -> None:
 def test_a_table_of_ones_own_gets_its_bots_at_once(db_url: str) -> None:
     """`join` with `alone`: a new table nobody else is sent to, bots seated at once (here
     the others wait a minute for bots)."""
-    slow = Timing(turn=5.0, ready=60.0, bot_wait=60.0, disconnect=30.0, bot_delay=0.0)
+    slow = Timing(
+        turn=5.0, ready=60.0, bot_wait=60.0, disconnect=30.0, bot_delay=0.0, claim_pause=0.0
+    )
     with make(db_url, slow) as client:
         tokens = [signup(client, name) for name in ("solo", "pair", "third")]
         with (
@@ -536,7 +546,9 @@ def test_friends_sit_together_at_a_private_table_by_its_code(db_url: str) -> Non
     """`join` with `private`: a table with a code; a friend joins by the code (either case),
     a stranger joining the room is not sent there, bots sit only when a player asks
     (`fill`); a code no table has, a full table and a malformed code are clear errors."""
-    slow = Timing(turn=5.0, ready=60.0, bot_wait=0.01, disconnect=30.0, bot_delay=0.0)
+    slow = Timing(
+        turn=5.0, ready=60.0, bot_wait=0.01, disconnect=30.0, bot_delay=0.0, claim_pause=0.0
+    )
     with make(db_url, slow) as client:
         tokens = [signup(client, name) for name in ("host", "friend", "stranger", "late")]
         with (
