@@ -65,10 +65,10 @@ def timing_of(settings: Settings) -> Timing:
 
 def build(settings: Settings, timing: Timing | None = None) -> Services:
     """Build a process's services (the database is not migrated here; see the app)."""
-    engine = make_engine(settings.database_url)
+    engine = make_engine(settings.database_url, timeout=settings.storage_timeout_seconds)
     sessions = make_sessions(engine)
     store = Store(sessions, writer=uuid.uuid4().hex[:16])
-    writer = Writer(store, linger=settings.commit_delay)
+    writer = Writer(store, linger=settings.commit_delay, stall=settings.storage_stall_seconds)
     hub = Hub(store, writer, timing or timing_of(settings), seed=settings.seed)
     services = Services(settings, engine, sessions, store, writer, hub)
     if settings.redis_url:

@@ -10,6 +10,12 @@ and tells its players), then the answers follow once the batch is written. Every
 is idempotent (:mod:`paiju.server.store`), so a batch whose commit was cut off and is
 written again changes nothing twice. Nothing is ever dropped.
 
+A batch that neither succeeds nor fails (a stalled network or server) is ended by the
+engine's bounds (:mod:`paiju.server.db`): after the storage timeout its connection is
+abandoned, the writer logs it, connects again and retries. Meanwhile :meth:`Writer.health`
+says why the storage is ``degraded``: a batch failing, or a write waiting longer than
+``stall`` (the tables pause by themselves then; the writer's answers are the same).
+
 >>> from paiju.server.db import make_engine, make_sessions, migrate
 >>> from paiju.server.store import Store
 >>> engine = make_engine("sqlite://"); migrate(engine)
@@ -30,12 +36,13 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from paiju.server import table_io as io
+from paiju.server.db import Guard, guard_of
 from paiju.server.errors import ServerError
 from paiju.server.store import Store
 
@@ -67,6 +74,8 @@ class Writer:
         max_backoff: float = 2.0,
         sleep: Callable[[float], None] = time.sleep,
         linger: float = 0.0,
+        stall: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
         self._batch = batch
@@ -78,7 +87,15 @@ class Writer:
         self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
         self._idle = threading.Event()
         self._idle.set()
-        self.troubled = False  # a batch is failing right now
+        # a write that has waited this long is stalled (PAIJU_STORAGE_STALL_SECONDS)
+        self._stall = stall
+        self._clock = clock
+        # every write not answered yet was submitted at this time or later (None: none is
+        # waiting); one reading of the clock a batch, none a write (see _run)
+        self._since: float | None = None
+        self._trouble: str | None = None  # why a batch is failing right now
+        self._guards: list[Guard] = []  # the watchdog's guards of the connections below
+        self._lost: str | None = None  # why the connection just dropped was abandoned
         # hands another process has written on: nothing more of this process's is written
         # for them (a later step or a close would corrupt the other process's hand)
         self.fenced: set[int] = set()
@@ -88,6 +105,32 @@ class Writer:
         self._auto: sa.Connection | None = None  # and one in autocommit, for lone statements
         self._thread = threading.Thread(target=self._run, name="paiju-writer", daemon=True)
         self._thread.start()
+
+    @property
+    def troubled(self) -> bool:
+        """A batch is failing right now."""
+        return self._trouble is not None
+
+    def health(self) -> tuple[Literal["ok", "degraded"], str | None]:
+        """``("ok", None)``, or ``("degraded", why)`` while a batch fails or a write has
+        waited longer than ``stall`` (read from any thread).
+
+        >>> now = [0.0]
+        >>> w = Writer(None, clock=lambda: now[0], stall=2.0)
+        >>> w.health()
+        ('ok', None)
+        >>> w._since = 0.0; now[0] = 3.14; w.health()
+        ('degraded', 'stalled: a write has waited 3.1 s')
+        >>> w._trouble = "unreachable: connection refused"; w.health()
+        ('degraded', 'unreachable: connection refused')
+        >>> w.close()
+        """
+        trouble, since = self._trouble, self._since
+        if trouble is not None:
+            return "degraded", trouble
+        if since is not None and (waited := self._clock() - since) > self._stall:
+            return "degraded", f"stalled: a write has waited {waited:.1f} s"
+        return "ok", None
 
     def submit(self, write: io.Write, answer: Callback) -> None:
         """Queue a write; ``answer`` is called from the writer's thread (op 0: the caller
@@ -104,19 +147,29 @@ class Writer:
     def _run(self) -> None:
         while True:
             first = self._queue.get()
+            taken = self._clock()
+            if self._since is None:  # the queue was empty: this write came just now
+                self._since = taken
             if self._linger > 0 and first is not None and self._queue.empty():
                 time.sleep(self._linger)  # group commit: one transaction for what comes now
             items = [first]
+            drained = False
             while len(items) < self._batch:
                 try:
                     items.append(self._queue.get_nowait())
                 except queue.Empty:
+                    drained = True
                     break
             work = [i for i in items if i is not None]
             if work:
                 self._write(work)
             if self._queue.empty():
+                self._since = None
                 self._idle.set()
+            elif drained:
+                # what is queued now came after the batch was taken (a full batch left
+                # older writes behind: then the time they came is kept)
+                self._since = taken
             if None in items:
                 return
 
@@ -127,9 +180,14 @@ class Writer:
                 answers = self._transaction(items)
                 break
             except TRANSIENT as err:
+                text = str(err.orig if hasattr(err, "orig") else err).splitlines()[0][:200]
+                lost, self._lost = self._lost, None
+                if lost is not None:
+                    log.warning("the writer's connection was lost (%s): connecting again", lost)
+                    self._trouble = f"connection lost: {lost}; connecting again"
+                else:
+                    self._trouble = f"unreachable: {text}"
                 if attempt == 0:
-                    self.troubled = True
-                    text = str(err.orig if hasattr(err, "orig") else err).splitlines()[0][:200]
                     log.warning("storage unavailable (%s); retrying %d writes", text, len(items))
                     for item in items:
                         _call(item.answer, io.Trouble(0, text))
@@ -141,7 +199,7 @@ class Writer:
                 break
         if attempt:
             log.warning("storage is back after %d attempts", attempt + 1)
-        self.troubled = False
+        self._trouble = None
         self.batches += 1
         self.writes += len(items)
         for item, answer in zip(items, answers, strict=True):
@@ -161,10 +219,11 @@ class Writer:
         store = self.store
         answers: list[Answer] = []
         fenced = set(self.fenced)
-        if self._conn is None:
-            engine = store.sessions.kw["bind"]
-            self._conn = engine.connect()
         try:
+            if self._conn is None:
+                engine = store.sessions.kw["bind"]
+                self._conn = engine.connect()
+                self._guards = [g for g in (guard_of(self._conn),) if g is not None]
             steps = [i.write for i in items]
             if not careful and all(
                 isinstance(w, io.Step) and w.hand not in fenced for w in steps
@@ -178,6 +237,8 @@ class Writer:
                         self._auto = conn.engine.connect().execution_options(
                             isolation_level="AUTOCOMMIT"
                         )
+                        if (guard := guard_of(self._auto)) is not None:
+                            self._guards.append(guard)
                     store.insert_steps(self._auto, steps)  # type: ignore[arg-type]
                 else:
                     with conn.begin():
@@ -186,18 +247,22 @@ class Writer:
             with Session(bind=self._conn, expire_on_commit=False) as s, s.begin():
                 answers.extend(self._batch_in(s, items, careful, fenced))
         except TRANSIENT:
-            self._drop_connection()
+            self._lost = self._drop_connection()
             raise
         self.fenced |= fenced
         return answers
 
-    def _drop_connection(self) -> None:
+    def _drop_connection(self) -> str | None:
+        """Close the writer's connections; why the watchdog abandoned one, if it did."""
+        lost = next((g.abandoned for g in self._guards if g.abandoned), None)
+        self._guards = []
         for conn in (self._conn, self._auto):
             if conn is not None:
                 with contextlib.suppress(Exception):
                     conn.invalidate()
                     conn.close()
         self._conn = self._auto = None
+        return lost
 
     def _batch_in(
         self, s: Session, items: list[_Item], careful: bool, fenced: set[int]

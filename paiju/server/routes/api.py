@@ -303,11 +303,20 @@ def api_replay(
 
 @router.get("/health")
 def health(request: Request) -> dict[str, Any]:
-    """Liveness, the tables of this process and the writer's state."""
+    """Liveness, the tables of this process and the storage's state: ``"storage": "ok"``,
+    or ``"degraded"`` with a ``"reason"`` (a short sentence) while the database cannot be
+    reached, a write has waited longer than ``PAIJU_STORAGE_STALL_SECONDS``, or the writer's
+    connection was just lost and no batch has committed since.
+
+    Always HTTP 200 while the process answers: this is the liveness check, and a degraded
+    storage is no reason to restart the process (its tables pause and resume by themselves
+    when the database is back; a restart would only end their sockets)."""
     svc = services(request)
+    storage, reason = svc.writer.health()
     return {
         "ok": True,
         "tables": len(svc.hub.tables),
-        "storage": "retrying" if svc.writer.troubled else "ok",
+        "storage": storage,
+        "reason": reason,
         "process": getattr(svc.cluster, "pid", None),
     }
