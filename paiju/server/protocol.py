@@ -233,7 +233,10 @@ class Clock(_Message):
 
     seat: Seat | None = Field(description="whose turn it is; null: this seat's own claim prompt")
     seconds: float = Field(description="the clock's full length")
-    left: float = Field(description="seconds left when the frame was sent")
+    left: float = Field(
+        description="seconds left when the frame was sent (all of them on the frame that "
+        "offers a turn: its clock starts when it reaches the player)"
+    )
 
 
 class ViewFrame(_Message):

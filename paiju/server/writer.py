@@ -319,6 +319,8 @@ class Writer:
             return store.claim_seat(s, write)
         if isinstance(write, io.ReleaseSeat):
             return store.release_seat(s, write)
+        if isinstance(write, io.SetTuoguan):
+            return store.set_tuoguan(s, write)
         if isinstance(write, io.StartHand):
             return store.start_hand(s, write)
         if isinstance(write, io.CloseHand):

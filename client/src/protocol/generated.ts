@@ -784,7 +784,7 @@ export type Seat13 = ("E" | "S" | "W" | "N") | null;
  */
 export type Seconds = number;
 /**
- * seconds left when the frame was sent
+ * seconds left when the frame was sent (all of them on the frame that offers a turn: its clock starts when it reaches the player)
  */
 export type Left = number;
 export type Stake1 = number;
