@@ -54,8 +54,9 @@ class Account(Base):
     __table_args__ = (Index("uq_accounts_name_key", "name_key", unique=True),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(40), unique=True)
-    #: the name's TR39 skeleton, case-folded (:func:`paiju.server.names.key`); null for a
-    #: name registered before migration 0004 that collided with an older one's key
+    #: the name as the eye reads it (:func:`paiju.server.names.key`: marks, strokes,
+    #: punctuation and spaces folded, then the TR39 skeleton, case-folded); null for a name
+    #: registered before a migration (0004, 0006, 0008) that collided with an older one's key
     name_key: Mapped[str | None] = mapped_column(String(400), nullable=True)
     password_hash: Mapped[str] = mapped_column(String(200), default="")
     balance: Mapped[int] = mapped_column(BigInteger, default=0)
