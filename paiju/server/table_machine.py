@@ -606,7 +606,7 @@ class TableMachine:
     def _tuoguan(self, seat: int, on: bool) -> None:
         p = self.seats[seat]
         assert p is not None and p.account is not None
-        if p.tuoguan != on and not p.claiming:
+        if p.tuoguan != on:
             # durable like a step: a restart or a take-over plays the seat as it was left
             self._write(io.SetTuoguan(p.account, self.id, on))
         p.tuoguan = on
