@@ -102,6 +102,7 @@ export type ToastKey =
         | "unseatedReady"
         | "unseatedVoid"
         | "paused"
+        | "pausedPeers"
         | "resumed"
         | "linkCopied"
         | "friendJoined"
@@ -146,7 +147,8 @@ export const escaped = signal<EscapeNotice | null>(null);
 export const chongUnshown = signal(0);
 export const toasts = signal<Toast[]>([]);
 export const readySent = signal(false);
-/** The action sent for the current version (buttons wait for the next view). */
+/** The action sent for the current view (its prompt is gone and the buttons wait for the
+ *  next view, whatever its version: a view after the claim pause may carry the same one). */
 export const pending = signal<{ version: number; action: string } | null>(null);
 /** The hint asked at this table of bots: the default bot's action at the view of `version`
  *  (`action` null while the answer is awaited); gone with the view it was asked at. */
@@ -168,9 +170,11 @@ export interface TableKind {
   code: string | null;
 }
 export const unseatedFrom = signal<TableKind | null>(null);
-/** The table waits for its storage (`paused`): clocks stand still, the board shows it. When
- *  set, the time it paused (ms) and each running clock's seconds left then. */
-export const paused = signal<{ at: number; left: number | null } | null>(null);
+/** The hand waits for the house (`paused`): its storage (`storage`), or the server that plays
+ *  the table, which this player's server cannot reach (`peers`). Clocks stand still, the board
+ *  shows it. When set, why, the time it paused (ms) and the running clock's seconds left then. */
+export const paused = signal<{ at: number; left: number | null; why: PausedWhy } | null>(null);
+export type PausedWhy = "storage" | "peers";
 export const unknownFrames = signal(0);
 /** A private table's code from an invite link (`#/join/CODE`): the lobby offers it. */
 export const inviteCode = signal<string | null>(null);
@@ -431,8 +435,11 @@ export function handle(raw: unknown, now: number = Date.now()): void {
         const catchUp = m.catch_up === true;
         if (catchUp) moveLog.value = added.slice(-400);
         else if (added.length) moveLog.value = [...moveLog.value, ...added].slice(-400);
-        if (pending.value && pending.value.version !== f.view.version) pending.value = null;
-        if (hint.value && hint.value.version !== f.version) hint.value = null;
+        // any view answers what was sent: the server sends none while the claim pause holds,
+        // and the view after it may carry the version of the one before
+        pending.value = null;
+        if (hint.value && (hint.value.version !== f.version || !f.view.legal.length))
+          hint.value = null;
         // a live hand's view names this player's seat; a finished one's may be the seat
         // of the hand before the deal passed
         if (
@@ -539,12 +546,16 @@ export function handle(raw: unknown, now: number = Date.now()): void {
       });
       return;
     case "paused": {
-      // the clock stops where it is; the server restarts it in full after the pause
+      // the clock stops where it is; the server restarts it in full after the pause (a
+      // second pause, for the other reason, keeps the moment the clock stopped)
       const f = frame.value;
+      const was = paused.value;
       const left = f?.clock ? Math.max(0, (f.clock.deadline - now) / 1000) : null;
+      const why: PausedWhy = m.why === "peers" ? "peers" : "storage";
       batch(() => {
-        paused.value = { at: now, left };
-        toast({ ui: "paused" }, undefined, "warn");
+        paused.value = { at: was?.at ?? now, left: was ? was.left : left, why };
+        if (was?.why !== why)
+          toast({ ui: why === "peers" ? "pausedPeers" : "paused" }, undefined, "warn");
       });
       return;
     }

@@ -1,9 +1,9 @@
 import { act, fireEvent, render, screen, within } from "@testing-library/preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { actionWords, MazhanTable } from "../src/components/Mazhan";
+import { actionWords, MazhanTable, settling } from "../src/components/Mazhan";
 import { setLang } from "../src/i18n";
 import type { MazhanView, Seat, SeatInfo } from "../src/protocol";
-import { actView, claimView, overView } from "./fixtures/mazhan";
+import { actView, claimView, overView, pauseView } from "./fixtures/mazhan";
 
 const names: Record<Seat, SeatInfo | null> = {
   E: { name: "東家", bot: true, ready: true, tuoguan: false, connected: true },
@@ -218,5 +218,105 @@ describe("the Mazhan table", () => {
     expect(second.dataset.action).toBe("S chi 678s");
     // the tiles stay beside the words, the claimed one ringed
     expect(second.querySelector(".tile.claimed-in")?.getAttribute("data-tile")).toBe("7s");
+  });
+
+  describe("the pause after a discard (§5 end)", () => {
+    // what would say that a claim window is open or that someone may be deciding
+    const DECIDING = /思考|等待|決定|考慮|過|claim|think|waiting for|decid|\bpass/i;
+
+    function paused(view: MazhanView, pending: string | null = null) {
+      return render(
+        <MazhanTable
+          view={view}
+          names={names}
+          clock={null}
+          pending={pending}
+          version={view.version}
+          onAction={vi.fn()}
+        />,
+      );
+    }
+
+    /** The discard settling, and nothing else on the table. */
+    function expectSettling(container: Element): void {
+      const table = container.querySelector(".table") as HTMLElement;
+      expect(table.dataset.settling).toBe("true");
+      // the tile just laid in East's pond, marked as the last discard
+      const east = [...container.querySelectorAll('.pond[data-seat="E"] .tile')];
+      expect(east.at(-1)?.getAttribute("data-tile")).toBe("5m");
+      expect(east.at(-1)?.classList.contains("last")).toBe(true);
+      expect(container.querySelectorAll(".tile.last")).toHaveLength(1);
+      // no prompt, no clock, nobody's turn
+      expect(container.querySelector(".dock")?.childElementCount).toBe(0);
+      expect(container.querySelector(".prompt, .countdown, .clock-seconds")).toBeNull();
+      expect(
+        container.querySelector(".seat-badge.active, .clock.active, .clock.waiting"),
+      ).toBeNull();
+      expect(container.querySelector(".compass.on")).toBeNull();
+      expect(container.querySelectorAll(".hand button:not([disabled])")).toHaveLength(0);
+      // and no word of anyone deciding, in either language: not a word more than the
+      // same table shows with no window open
+      const quiet = paused({ ...pauseView, phase: "act", window: null }).container;
+      for (const l of ["zh", "en"] as const) {
+        act(() => setLang(l));
+        const text = (table.textContent ?? "").replace(/Keys:.*|鍵盤：.*/, "");
+        expect(text).not.toMatch(DECIDING);
+        expect(table.textContent).toBe(quiet.querySelector(".table")?.textContent);
+      }
+    }
+
+    it("shows a seat that cannot claim the discard settling into its pond", () => {
+      const { container } = paused(pauseView);
+      expectSettling(container);
+    });
+
+    it("takes an answered prompt away at once: the same settling until the next view", () => {
+      const onAction = vi.fn();
+      const props = { names, clock: null, version: 45, onAction };
+      const withClock = { seat: null, seconds: 15, deadline: Date.now() + 15_000 };
+      const { container, rerender } = render(
+        <MazhanTable {...props} view={claimView} clock={withClock} pending={null} />,
+      );
+      expect(container.querySelector(".dock .prompt.claim")).not.toBeNull();
+      expect(container.querySelector(".table")?.hasAttribute("data-settling")).toBe(false);
+      // Pass: the prompt goes with the click, before the server says anything
+      rerender(<MazhanTable {...props} view={claimView} clock={withClock} pending="S pass" />);
+      expect(container.querySelector(".prompt")).toBeNull();
+      // East's tile in the fixture's window is not in East's pond yet: the settling is
+      // otherwise the same as a seat that could not claim sees
+      expect(container.querySelector(".table")?.getAttribute("data-settling")).toBe("true");
+      fireEvent.keyDown(window, { key: "Escape" });
+      fireEvent.keyDown(window, { key: "1" });
+      expect(onAction).not.toHaveBeenCalled();
+      // then the pause's own view, the same as every seat that cannot claim sees
+      rerender(<MazhanTable {...props} view={pauseView} clock={null} pending={null} />);
+      expectSettling(container);
+    });
+
+    it("is a window with nothing to do, or answered; not a prompt, a turn, or the end", () => {
+      expect(settling(pauseView, null)).toBe(true);
+      expect(settling(claimView, "S peng")).toBe(true);
+      expect(settling(claimView, null)).toBe(false);
+      expect(settling(actView, null)).toBe(false);
+      expect(settling({ ...overView, window: pauseView.window }, null)).toBe(false);
+    });
+
+    it("keeps the board and the hand where they were when a prompt or a turn comes and goes", () => {
+      // what comes and goes floats in the dock above the hand: the hand's place in the
+      // player's area is the same with a prompt, a turn, an answer and the pause
+      const shape = (view: MazhanView, pending: string | null) => {
+        const { container, unmount } = paused(view, pending);
+        const area = container.querySelector(".my-area") as HTMLElement;
+        const order = [...area.children].map((e) => e.className.split(" ")[0]);
+        unmount();
+        return order;
+      };
+      const still = shape(pauseView, null);
+      expect(still).toEqual(["my-top", "dock", "hand", "keys-hint"]);
+      expect(shape(claimView, null)).toEqual(still);
+      expect(shape(claimView, "S pass")).toEqual(still);
+      expect(shape(actView, null)).toEqual(still);
+      expect(shape(actView, "S discard 5m")).toEqual(still);
+    });
   });
 });

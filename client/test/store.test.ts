@@ -8,6 +8,7 @@ import {
   handNames,
   me,
   paused,
+  pending,
   route,
   seated,
   settlement,
@@ -19,7 +20,7 @@ import {
   unseatedWhy,
 } from "../src/store";
 import { settlementFrame, sitAt } from "./fixtures/frames";
-import { actView } from "./fixtures/mazhan";
+import { actView, claimView, pauseView } from "./fixtures/mazhan";
 
 const seat = { name: "me", bot: false, ready: false, tuoguan: false, connected: true };
 
@@ -78,12 +79,62 @@ describe("the clock", () => {
     sit();
     view(1_000_000);
     handle({ type: "paused", why: "storage" } satisfies ServerMessage, 1_004_000);
-    expect(paused.value).toEqual({ at: 1_004_000, left: 8 });
+    expect(paused.value).toEqual({ at: 1_004_000, left: 8, why: "storage" });
     expect(toasts.value.at(-1)?.key).toEqual({ ui: "paused" });
     handle({ type: "resumed" } satisfies ServerMessage, 1_060_000);
     expect(paused.value).toBeNull();
     expect(frame.value?.clock?.deadline).toBe(1_075_000);
     expect(toasts.value.at(-1)?.key).toEqual({ ui: "resumed" });
+  });
+});
+
+describe("the table's server out of reach (paused, why: peers)", () => {
+  it("stops the clock as a storage pause does, says why, and resumes the same way", () => {
+    sit();
+    view(1_000_000);
+    handle({ type: "paused", why: "peers" } satisfies ServerMessage, 1_003_000);
+    expect(paused.value).toEqual({ at: 1_003_000, left: 9, why: "peers" });
+    expect(toasts.value.at(-1)?.key).toEqual({ ui: "pausedPeers" });
+    // the storage pausing too: the clock stays stopped where it stopped
+    handle({ type: "paused", why: "storage" } satisfies ServerMessage, 1_005_000);
+    expect(paused.value).toEqual({ at: 1_003_000, left: 9, why: "storage" });
+    handle({ type: "resumed" } satisfies ServerMessage, 1_030_000);
+    expect(paused.value).toBeNull();
+    expect(toasts.value.at(-1)?.key).toEqual({ ui: "resumed" });
+    // then a fresh view: its own clock
+    view(1_031_000, 15);
+    expect(frame.value?.clock?.deadline).toBe(1_046_000);
+  });
+});
+
+describe("an answer sent", () => {
+  it("waits for the next view, whatever its version (the pause's may be the same)", () => {
+    sit();
+    handle({
+      type: "view",
+      table: 7,
+      hand: 3,
+      version: 45,
+      view: claimView,
+      events: [],
+      clock: { seat: null, seconds: 15, left: 15 },
+      stake: 10,
+      your_action: null,
+    });
+    pending.value = { version: 45, action: "S pass" };
+    handle({
+      type: "view",
+      table: 7,
+      hand: 3,
+      version: 45,
+      view: pauseView,
+      events: [],
+      clock: null,
+      stake: 10,
+      your_action: null,
+    });
+    expect(pending.value).toBeNull();
+    expect(frame.value?.clock).toBeNull();
   });
 });
 

@@ -2,6 +2,7 @@ import { act, fireEvent, render } from "@testing-library/preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { seatName } from "../src/components/SeatBadge";
 import { TableScreen } from "../src/components/TableScreen";
+import { setLang } from "../src/i18n";
 import type { SeatInfo, ServerMessage } from "../src/protocol";
 import { hashToRoute, inviteLink, joinPrivate, normaliseCode, socket } from "../src/session";
 import {
@@ -14,7 +15,7 @@ import {
   toasts,
 } from "../src/store";
 import { person, settlementFrame, sitAt, tableFrame, viewFrame } from "./fixtures/frames";
-import { actView, claimView, overView } from "./fixtures/mazhan";
+import { actView, claimView, overView, pauseView } from "./fixtures/mazhan";
 
 function sitDown(now: number): void {
   sitAt("S");
@@ -429,5 +430,113 @@ describe("the turn clock", () => {
     const { container } = render(<TableScreen />);
     expect(container.querySelector("[data-turn-clock]")).toBeNull();
     expect(container.querySelectorAll(".countdown").length).toBe(1);
+  });
+});
+
+describe("the pause after a discard, at the table", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** Alone with bots (a hint is offered), South facing East's discard of 5m. */
+  function facingAClaim(): void {
+    sitAt("S");
+    const bot = (name: string) => ({ ...person(name, true), bot: true });
+    handle(tableFrame({ E: bot("a"), S: person("me", true), W: bot("c"), N: bot("d") }));
+    handle(viewFrame(claimView, { clock: { seat: null, seconds: 15, left: 15 } }));
+  }
+
+  it("takes the prompt, its clock and the hint away with the answer, until the next view", () => {
+    const sent = vi.spyOn(socket, "send").mockReturnValue(true);
+    act(() => facingAClaim());
+    const { container } = render(<TableScreen />);
+    expect(container.querySelector(".dock .prompt.claim .countdown")).not.toBeNull();
+    expect(container.querySelector("#hint")).not.toBeNull();
+    act(() => {
+      fireEvent.click(container.querySelector("[data-action='S pass']") as HTMLButtonElement);
+    });
+    expect(sent).toHaveBeenCalledWith({ type: "action", action: "S pass", version: 45 });
+    const table = () => container.querySelector(".table") as HTMLElement;
+    expect(table().dataset.settling).toBe("true");
+    expect(container.querySelector(".prompt, .countdown, #hint, .hint-said")).toBeNull();
+    // the pause's view (here with the same version): the same settling, and the answer done
+    act(() => handle(viewFrame(pauseView, { clock: null })));
+    expect(table().dataset.settling).toBe("true");
+    expect(container.querySelector(".prompt, .countdown, .clock-seconds")).toBeNull();
+    // the next draw, still at that version: a view all the same, the hand goes on
+    const next = { ...actView, version: 45, my_turn: false, turn: "W" as const, legal: [] };
+    act(() => handle(viewFrame(next, { clock: { seat: "W", seconds: 15, left: 15 } })));
+    expect(table().hasAttribute("data-settling")).toBe(false);
+    expect(container.querySelector('.seat-badge.active[data-seat="W"]')).not.toBeNull();
+  });
+
+  it("shows a seat that cannot claim no clock, no turn and no prompt", () => {
+    act(() => {
+      facingAClaim();
+      handle(viewFrame(pauseView, { clock: null }));
+    });
+    const { container } = render(<TableScreen />);
+    expect(container.querySelector(".table")?.getAttribute("data-settling")).toBe("true");
+    expect(container.querySelector(".prompt, .countdown, .clock-seconds, #hint")).toBeNull();
+    expect(container.querySelector(".seat-badge.active")).toBeNull();
+    expect(container.querySelector('.pond[data-seat="E"] .tile.last')).not.toBeNull();
+  });
+});
+
+describe("the table's server out of reach", () => {
+  afterEach(() => act(() => setLang("zh")));
+
+  it("says so in a banner of its own, in both languages, and stops the clock", () => {
+    const now = Date.now();
+    act(() => {
+      sitDown(now);
+      handle(viewFrame(actView), now);
+    });
+    const { container } = render(<TableScreen />);
+    act(() => handle({ type: "paused", why: "peers" } satisfies ServerMessage, now + 3000));
+    const banner = () => container.querySelector(".banner[data-paused]") as HTMLElement | null;
+    expect(banner()?.getAttribute("data-paused")).toBe("peers");
+    expect(banner()?.textContent).toBe("暫停中：與牌桌伺服器暫時失去聯繫，牌局等你回來，不計時");
+    expect(container.querySelector(".clock.stopped .clock-seconds")?.textContent).toBe("9");
+    act(() => setLang("en"));
+    expect(banner()?.textContent).toBe(
+      "Paused: lost touch with your table's server; the hand waits for you and no clock runs",
+    );
+    act(() => handle({ type: "resumed" } satisfies ServerMessage, now + 20_000));
+    expect(banner()).toBeNull();
+    // the storage's pause keeps its own words
+    act(() => handle({ type: "paused", why: "storage" } satisfies ServerMessage, now + 21_000));
+    expect(banner()?.getAttribute("data-paused")).toBe("storage");
+    expect(banner()?.textContent).toBe(
+      "Paused: the clocks are stopped until the server's storage is back",
+    );
+    act(() => handle({ type: "resumed" } satisfies ServerMessage, now + 22_000));
+    expect(banner()).toBeNull();
+  });
+});
+
+describe("托管 after a reconnection", () => {
+  it("shows what the table frame says of this player's seat", () => {
+    const seats = (on: boolean) => ({
+      E: { ...person("a", true), bot: true },
+      S: { ...person("me", true), tuoguan: on },
+      W: { ...person("c", true), bot: true },
+      N: { ...person("d", true), bot: true },
+    });
+    act(() => {
+      sitAt("S");
+      handle(tableFrame(seats(true), { live: true, hand_no: 3 }));
+      handle(viewFrame(actView));
+    });
+    const { container } = render(<TableScreen />);
+    const box = () => container.querySelector("#tuoguan") as HTMLInputElement;
+    expect(box().checked).toBe(true);
+    // a new connection (after the server's restart): hello, seated, the table as it is
+    act(() => {
+      sitAt("S");
+      handle(tableFrame(seats(true), { live: true, hand_no: 3 }));
+      handle(viewFrame(actView, { catch_up: true }));
+    });
+    expect(box().checked).toBe(true);
+    act(() => handle(tableFrame(seats(false), { live: true, hand_no: 3 })));
+    expect(box().checked).toBe(false);
   });
 });

@@ -46,8 +46,9 @@ def _free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def _serve(tmp_path_factory: pytest.TempPathFactory, **timing: str) -> Iterator[str]:
+    """A ``paiju serve`` on a free loopback port with short timings (``timing`` overrides
+    them), until the tests of the module are done."""
     port = _free_port()
     env = {
         **os.environ,
@@ -56,8 +57,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "PAIJU_BOT_WAIT": "600",
         "PAIJU_REGISTER_LIMITS_ADDRESS": "1000/minute",
         "PAIJU_BOT_DELAY": "0.05",
+        "PAIJU_CLAIM_PAUSE": "0.02",
         "PAIJU_NEXT_HAND_SECONDS": "600",
         "PAIJU_TURN_SECONDS": "60",
+        **timing,
     }
     env.pop("PAIJU_DATABASE_URL", None)
     proc = subprocess.Popen(
@@ -82,6 +85,18 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield base
     proc.terminate()
     proc.wait(timeout=20)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from _serve(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def paused_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose claim pause (Mazhan §5 end) is long enough to look at the page during
+    it: every discard is followed by 2 s of it."""
+    yield from _serve(tmp_path_factory, PAIJU_CLAIM_PAUSE="2", PAIJU_SEED="35")
 
 
 @pytest.fixture(scope="module")
@@ -119,8 +134,12 @@ class Player:
         self.sockets += 1
 
     def shot(self, name: str) -> None:
+        self.shot_of(self.page, name)
+
+    @staticmethod
+    def shot_of(page: Any, name: str) -> None:
         ARTIFACTS.mkdir(exist_ok=True)
-        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
     def register(self, shot: str | None = None) -> None:
         self.page.goto(self.base + "/")
@@ -626,6 +645,14 @@ def test_a_pause_and_an_unknown_frame_in_the_browser(server: str, browser: Any) 
     sockets[-1].send('{"type": "resumed"}')
     me.page.wait_for_selector("[data-paused]", state="detached")
     assert me.page.query_selector(".my-area .clock.stopped") is None
+    # the table's server out of reach (the cluster's Redis away): a banner of its own
+    sockets[-1].send('{"type": "paused", "why": "peers"}')
+    banner = me.page.wait_for_selector(".banner[data-paused=peers]")
+    assert "與牌桌伺服器暫時失去聯繫" in banner.inner_text()
+    assert me.page.query_selector(".my-area .clock.stopped") is not None
+    me.shot("paused-2-peers-banner")
+    sockets[-1].send('{"type": "resumed"}')
+    me.page.wait_for_selector("[data-paused]", state="detached")
     sockets[-1].send('{"type": "brand_new_frame", "x": 1}')
     # the page goes on: a discard by a click still plays
     me.page.query_selector_all(".hand button[data-action]:not([disabled])")[-1].click()
@@ -633,6 +660,112 @@ def test_a_pause_and_an_unknown_frame_in_the_browser(server: str, browser: Any) 
     assert any("brand_new_frame" in w for w in warnings), warnings
     assert not me.errors, me.errors
     me.page.close()
+
+
+# what a claim pause must not show (Mazhan §5 end): a prompt, a clock, a seat on the move, or
+# words that say someone may be deciding on the discard
+_NO_PAUSE_SIGNS = (
+    ".dock > *, .prompt, .turn-clock, .countdown, .clock-seconds, .seat-badge.active,"
+    " .clock.active, .compass.on, .hint-said"
+)
+_THINKING_WORDS = ("思考", "等待", "考慮", "決定", "過", "thinking", "waiting for", "deciding")
+_PASS = ".prompt button[data-action$=' pass']:not([disabled])"
+_DISCARD = ".hand button[data-action]:not([disabled])"
+
+
+def _board_at(page: Any) -> list[int]:
+    """Where the board sits on the page: the table's top, the felt's, and the hand's place in
+    the player's own area (a layout jump moves one of them)."""
+    at: list[int] = page.evaluate(
+        """() => {
+            const y = s => document.querySelector(s).getBoundingClientRect().top + scrollY;
+            return [y('.table'), y('.felt'), y('.my-area .hand') - y('.my-area')]
+                .map(Math.round);
+        }"""
+    )
+    return at
+
+
+def _settling(page: Any, seat: str, tile: str, board: list[int], shot: str | None = None) -> None:
+    """The page during the claim pause after ``seat`` discarded ``tile``: the tile laid in
+    that seat's pond as the last discard, and nothing else: no prompt, no clock, no seat on
+    the move, no word of anyone deciding; the board where it was (``board``), during the
+    pause and after it. Photographed (``shot``) while the pause holds."""
+    during = f".table[data-phase=claim] .pond[data-seat={seat}] .tile.last[data-tile='{tile}']"
+    page.wait_for_selector(during, timeout=15_000)
+    shown = page.eval_on_selector_all(
+        _NO_PAUSE_SIGNS, "es => es.map(e => e.outerHTML.slice(0, 120))"
+    )
+    assert not shown, shown
+    text = page.inner_text("#table")
+    if page.query_selector(".keys-hint"):  # the keys' help is always there ("Esc passes")
+        text = text.replace(page.inner_text(".keys-hint"), "")
+    assert not [w for w in _THINKING_WORDS if w in text.lower()], text
+    assert _board_at(page) == board
+    if shot:
+        # the tile's short drop-in done, then the photograph
+        page.eval_on_selector(during, "e => Promise.all(e.getAnimations().map(a => a.finished))")
+        Player.shot_of(page, shot)
+    # all of it while the pause held: the discard still the last thing on the table
+    assert page.query_selector(during) is not None, "the pause was over before it was seen"
+    # the view after the pause: the board stays where it was
+    page.wait_for_selector(during, state="detached", timeout=15_000)
+    if page.query_selector(".table") is not None:
+        assert _board_at(page) == board
+
+
+def test_the_claim_pause_is_the_discard_settling(paused_server: str, browser: Any) -> None:
+    """Mazhan §5 end: after every discard each seat that cannot claim sees the same pause,
+    shown as the discard settling into its pond: no prompt, no clock, nobody's turn, no
+    word of a claim window, and the board does not move. On a phone: this player's own
+    discard, then a bot's discard they cannot claim; a claim prompt on the way is passed,
+    and goes with the tap, the board staying where it was."""
+    me = Player(browser, paused_server, "看牌落定", PHONE)
+    me.register()
+    me.sit_alone("mazhan")
+    page = me.page
+    seat = page.get_attribute(".my-area[data-seat]", "data-seat") or ""
+
+    def pass_prompt() -> None:
+        board = _board_at(page)
+        page.click(_PASS)
+        page.wait_for_selector(".prompt", state="detached", timeout=5_000)
+        assert _board_at(page) == board
+        page.wait_for_selector(".table[data-phase=claim]", state="detached", timeout=15_000)
+
+    # to this player's turn (passing any claim prompt on the way), then a discard
+    while not page.query_selector(_DISCARD):
+        page.wait_for_selector(f"{_PASS}, {_DISCARD}", timeout=60_000)
+        if page.query_selector(_PASS):
+            pass_prompt()
+    page.wait_for_selector(".dock .turn-clock .countdown")
+    me.shot("claim-pause-0-my-turn-phone")
+    board = _board_at(page)
+    button = page.query_selector(".hand-drawn " + _DISCARD) or page.query_selector_all(_DISCARD)[-1]
+    tile = button.get_attribute("data-tile") or ""
+    button.click()
+    _settling(page, seat, tile, board, shot="claim-pause-1-own-discard-phone")
+    # the next discards are the bots': the first this player cannot claim pauses the same
+    for _ in range(12):
+        page.wait_for_selector(
+            f".table[data-phase=claim] .pond:not([data-seat={seat}]) .tile.last, {_PASS}",
+            timeout=30_000,
+        )
+        if page.query_selector(_PASS):
+            pass_prompt()
+            continue
+        last = page.query_selector(".table[data-phase=claim] .pond .tile.last")
+        if last is None:
+            continue  # the pause ended between the two looks
+        pond = last.evaluate("e => e.closest('.pond').dataset.seat")
+        tile = last.get_attribute("data-tile") or ""
+        _settling(page, pond, tile, _board_at(page), "claim-pause-2-bot-discard-phone")
+        break
+    else:
+        raise AssertionError("no bot discarded a tile this player could not claim")
+    _no_horizontal_scroll(page)
+    assert not me.errors, me.errors
+    page.close()
 
 
 def test_friends_meet_at_a_table_by_its_link(server: str, browser: Any) -> None:

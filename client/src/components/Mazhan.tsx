@@ -14,7 +14,8 @@ export interface MazhanTableProps {
   names: Record<Seat, SeatInfo | null>;
   /** The running clock (null: none this seat may see), stopped while the table is paused. */
   clock: TableClock | null;
-  /** The action waiting for the server's next view (its buttons are disabled meanwhile). */
+  /** The action sent and waiting for the server's next view: the prompt it answered is gone
+   *  (the table shows the discard settling) and the hand's buttons are disabled meanwhile. */
   pending: string | null;
   /** Bumped on each new frame, to replay the short animations. */
   version: number;
@@ -192,7 +193,8 @@ function Hidden({ count }: { count: number }): JSX.Element {
 function OtherSeat(props: MazhanTableProps & { seat: Seat }): JSX.Element {
   const { view, seat } = props;
   const s = view.seats[seat];
-  const active = view.turn === seat || (view.window !== null && false);
+  // nobody's turn in a claim window (or the pause after a discard): no seat is on the move
+  const active = view.turn === seat;
   const revealed = props.revealed?.[seat];
   return (
     <section
@@ -274,7 +276,7 @@ function Center({ view }: { view: MazhanView }): JSX.Element {
 }
 
 /** The prompt: claim options (with the tiles each uses and its own countdown) or the
- *  declarations open on one's turn (win, kongs, three wilds). */
+ *  declarations open on one's turn (win, kongs, three wilds), which say it is one's turn. */
 function Prompt(props: MazhanTableProps & { options: MazhanAction[] }): JSX.Element | null {
   const { view, options } = props;
   if (!options.length) return null;
@@ -289,7 +291,11 @@ function Prompt(props: MazhanTableProps & { options: MazhanAction[] }): JSX.Elem
           })}
           <Tile code={win.tile} size="sm" class="prompt-tile" />
         </span>
-      ) : null}
+      ) : (
+        <span class="prompt-title turn-hint" role="status">
+          {t("yourTurn")}
+        </span>
+      )}
       <span class="prompt-options">
         {options.map((a, i) => (
           <button
@@ -330,6 +336,19 @@ function Prompt(props: MazhanTableProps & { options: MazhanAction[] }): JSX.Elem
   );
 }
 
+/** Your turn to discard (nothing to declare): the words and the turn's clock as a bar. */
+function TurnBar({ clock, me }: { clock: TableClock | null; me: Seat }): JSX.Element {
+  const mine = clockOf(clock, me, me);
+  return (
+    <div class="prompt quiet turn-clock" data-turn-clock="true">
+      <span class="turn-hint" role="status">
+        {t("yourTurn")}
+      </span>
+      {mine && mine.seat === me ? <Countdown clock={mine} /> : null}
+    </div>
+  );
+}
+
 function MyArea(props: MazhanTableProps): JSX.Element {
   const { view } = props;
   const me = view.seat;
@@ -350,8 +369,13 @@ function MyArea(props: MazhanTableProps): JSX.Element {
   for (let i = 0; i < all.length; i += 1) {
     if (props.hinted && discards.get(all[i] as string) === props.hinted) hinted = i;
   }
-  const disabled = props.readOnly || props.pending !== null || !view.my_turn;
-  const discarding = view.my_turn && !view.window && discards.size > 0 && !props.readOnly;
+  // an answer sent: its prompt goes at once, and the table shows the discard settling (as
+  // every seat that cannot claim sees it) until the server's next view
+  const answered = props.pending !== null;
+  const prompting = !props.readOnly && !answered && options.length > 0;
+  const disabled = props.readOnly || answered || !view.my_turn;
+  const discarding =
+    view.my_turn && !view.window && discards.size > 0 && !props.readOnly && !answered;
   // the keyboard starts on the drawn tile (or the last), where the pointer would go
   useTurnFocus(discarding, view.version, buttons, all.length - 1, setFocus);
 
@@ -366,7 +390,7 @@ function MyArea(props: MazhanTableProps): JSX.Element {
 
   // digits pick a prompt option, Escape passes
   useEffect(() => {
-    if (props.readOnly || !options.length) return;
+    if (!prompting) return;
     const onKey = (ev: KeyboardEvent) => {
       if (ev.target instanceof HTMLInputElement || ev.altKey || ev.ctrlKey || ev.metaKey) return;
       const claims = options.filter((a) => a.kind !== "pass");
@@ -386,7 +410,7 @@ function MyArea(props: MazhanTableProps): JSX.Element {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [options, props.pending, props.readOnly, props.onAction]);
+  }, [options, prompting, props.pending, props.onAction]);
 
   const s = view.seats[me];
   const tileButton = (code: string, i: number, drawn: boolean) => {
@@ -452,12 +476,17 @@ function MyArea(props: MazhanTableProps): JSX.Element {
           </span>
         ) : null}
       </div>
-      {props.readOnly ? null : <Prompt {...props} options={options} />}
-      {discarding ? (
-        <p class="turn-hint" role="status">
-          {t("yourTurn")}
-        </p>
-      ) : null}
+      {props.readOnly ? null : (
+        // what this player may do now floats over the table's edge above the hand: its
+        // coming and going never moves the board or the hand under a finger
+        <div class="dock">
+          {prompting ? (
+            <Prompt {...props} options={options} />
+          ) : discarding ? (
+            <TurnBar clock={props.clock} me={me} />
+          ) : null}
+        </div>
+      )}
       <div class="hand" role="group" aria-label={t("concealed")}>
         <span class="hand-tiles">{tiles.map((c, i) => tileButton(c, i, false))}</span>
         {view.drawn ? (
@@ -471,6 +500,16 @@ function MyArea(props: MazhanTableProps): JSX.Element {
   );
 }
 
+/** True while this seat is shown the pause after a discard (Mazhan §5 end): a window is
+ *  open and it has nothing to decide in it, or it has answered. Every seat that cannot claim
+ *  sees the same thing, whether or not another seat can: the discard settling into its pond,
+ *  and nothing else (no prompt, no clock, nobody's turn, no word of anyone deciding). */
+export function settling(view: MazhanView, pending: string | null): boolean {
+  return (
+    view.result === null && view.window !== null && (pending !== null || view.legal.length === 0)
+  );
+}
+
 export function MazhanTable(props: MazhanTableProps): JSX.Element {
   const { view } = props;
   const [, right, top, left] = aroundFrom(view.seat) as [Seat, Seat, Seat, Seat];
@@ -480,6 +519,7 @@ export function MazhanTable(props: MazhanTableProps): JSX.Element {
       data-game="mazhan"
       data-phase={view.phase}
       data-version={view.version}
+      data-settling={!props.readOnly && settling(view, props.pending) ? "true" : undefined}
     >
       <div class="felt">
         <OtherSeat {...props} seat={top} />

@@ -49,7 +49,6 @@ import {
   unseatedWhy,
 } from "../store";
 import { Confirm } from "./Chrome";
-import { Countdown, clockOf, type TableClock } from "./Clock";
 import { HowTo } from "./HowTo";
 import { secondsLeft, useNow } from "./hooks";
 import { MadiaoTable, madiaoActionLabel } from "./Madiao";
@@ -248,9 +247,11 @@ function HintControl({ tuoguan }: { tuoguan: boolean }): JSX.Element | null {
   const f = frame.value;
   const ts = tableState.value;
   const mine = seated.value?.seat ?? null;
+  // an answer sent: the hint goes with the prompt it was for
   if (!f || !ts || tuoguan || !handLive.value || paused.value || f.view.result !== null) {
     return null;
   }
+  if (pending.value) return null;
   if (!f.view.legal.length || !aloneWithBots(ts.seats, mine)) return null;
   const h = currentHint.value;
   let said: string | null = null;
@@ -271,7 +272,7 @@ function HintControl({ tuoguan }: { tuoguan: boolean }): JSX.Element | null {
         id="hint"
         data-action="hint"
         title={t("hintTitle")}
-        disabled={!!h || pending.value !== null}
+        disabled={!!h}
         onClick={() => askHint(f.version)}
       >
         {t("hint")}
@@ -402,28 +403,14 @@ export function UnseatNotice({ inLobby }: { inLobby?: boolean }): JSX.Element | 
   );
 }
 
-/** Your turn to discard in Mazhan (no claim or declaration open, whose prompt has its own
- *  bar): the turn's clock as the same countdown bar, not only the number on the badge. */
-export function TurnClockBar({ clock }: { clock: TableClock | null }): JSX.Element | null {
-  const f = frame.value;
-  if (f?.view.game !== "mazhan" || f.view.result !== null) return null;
-  const v = f.view as MazhanView;
-  if (!v.my_turn || v.window || v.legal.some((a) => a.kind !== "discard")) return null;
-  const mine = clockOf(clock, v.seat, v.seat);
-  if (!mine || mine.seat !== v.seat) return null;
-  return (
-    <div class="prompt quiet turn-clock" data-turn-clock="true">
-      <span class="turn-hint">{t("yourTurn")}</span>
-      <Countdown clock={mine} />
-    </div>
-  );
-}
-
+/** The hand waits for the house (its storage, or the server that plays the table): no
+ *  clock runs meanwhile, and the banner says which. */
 function PausedBanner(): JSX.Element | null {
-  if (!paused.value) return null;
+  const p = paused.value;
+  if (!p) return null;
   return (
-    <div class="banner warn" role="status" data-paused="true">
-      {t("pausedBanner")}
+    <div class="banner warn" role="status" data-paused={p.why}>
+      {t(p.why === "peers" ? "pausedPeersBanner" : "pausedBanner")}
     </div>
   );
 }
@@ -565,10 +552,7 @@ export function TableScreen(): JSX.Element {
     };
     board =
       f.view.game === "mazhan" ? (
-        <>
-          <TurnClockBar clock={common.clock} />
-          <MazhanTable {...common} view={f.view as MazhanView} />
-        </>
+        <MazhanTable {...common} view={f.view as MazhanView} />
       ) : (
         <MadiaoTable {...common} view={f.view as MadiaoView} />
       );

@@ -204,10 +204,14 @@ export const en: Table = {
       "The hand could not be resumed after a server restart: it is void, the fees refunded.",
     paused:
       "The table is paused (the server's storage is unreachable): the clocks are stopped, the hand resumes by itself.",
+    pausedPeers:
+      "Lost touch with your table's server: the hand waits for you, and no clock runs until it is back.",
     resumed: "The table goes on.",
     timedOut:
       "Your clock ran out {n} × in a row and the server played for you. At 4 in a row you escape and lose {penalty} points; any move of yours resets the count.",
     pausedBanner: "Paused: the clocks are stopped until the server's storage is back",
+    pausedPeersBanner:
+      "Paused: lost touch with your table's server; the hand waits for you and no clock runs",
     settlement: "Settlement",
     winner: "Winner",
     winTile: "Winning tile",

@@ -201,10 +201,12 @@ export const zh = {
     readyInGuide: "已準備：四人都確認後開局（屆時本說明自動關閉）。",
     unseatedVoid: "伺服器重啟後本局無法恢復：本局作廢，台費退還。",
     paused: "牌桌暫停（伺服器存儲暫時無法連線）：計時停止，稍後自動繼續。",
+    pausedPeers: "與牌桌伺服器暫時失去聯繫：牌局等你回來，恢復前不計時。",
     resumed: "牌桌繼續。",
     timedOut:
       "你已連續 {n} 次超時，系統代你出牌。連續 4 次即算逃跑，扣 {penalty} 分；你出任何一手即重新計算。",
     pausedBanner: "暫停中：計時停止，等待伺服器恢復",
+    pausedPeersBanner: "暫停中：與牌桌伺服器暫時失去聯繫，牌局等你回來，不計時",
     settlement: "結算",
     winner: "胡家",
     winTile: "胡牌",
