@@ -21,7 +21,7 @@
 | ``PAIJU_SESSION_DAYS`` | a session ends after this many days unused (sliding) | 30 |
 | ``PAIJU_SESSIONS_PER_ACCOUNT`` | the most sessions an account keeps (the oldest ends) | 20 |
 | ``PAIJU_SESSION_RECHECK_SECONDS`` | seconds between checks of the open sockets' sessions | 60 |
-| ``PAIJU_SECURE_COOKIES`` | always serve the cookie as over https (``__Host-``, ``Secure``) | false |
+| ``PAIJU_SECURE_COOKIES`` | always serve the cookie as if over https (``__Host-``) | false |
 | ``PAIJU_ALLOWED_ORIGINS`` | origins a browser may use the API from (comma-separated) | its own |
 | ``PAIJU_LOGIN_LIMITS_ACCOUNT`` | failed logins per name (``limits``) | 5/minute;20/hour;100/day |
 | ``PAIJU_LOGIN_LIMITS_ADDRESS`` | failed logins per client address | 20/minute;200/hour;1000/day |
