@@ -8,9 +8,16 @@ online table (Mazhan §10) is tested here on its own, fast, with any sequence of
 
 **Durable before shown.** Every change a player could see (a step, a seat, money) is a
 write; the frames it causes are held until every write queued before them is durable. A
-crash can therefore only undo steps nobody has seen. When a write fails for a while, the
-table pauses (players are told), its clocks stop and new requests wait; when the storage is
-back, the table resumes by itself with fresh clocks.
+crash can therefore only undo steps nobody has seen. When a write fails, or has waited
+:attr:`Timing.stall` unanswered, the table pauses (players are told), its clocks stop and
+new requests wait; when the storage is back, the table resumes by itself with fresh clocks.
+
+**A person is charged only for a turn they were shown**: a turn's clock starts when the
+frame offering it has reached the player (:class:`~paiju.server.table_io.Delivered`), so a
+frame held for its write, or for a socket the table cannot reach, runs no clock.
+
+**The claim pause** (Mazhan §5 end): after every discard each seat that cannot claim sees
+the same thing for :attr:`Timing.claim_pause` (:meth:`TableMachine._after_change`).
 
 **Hands and confirmations** (§10 as clarified): every hand, the first and each after a
 settlement, waits for all four to confirm (bots at once); a person who has not confirmed
@@ -25,8 +32,8 @@ when it sits down) and written with the hand in one transaction each.
 >>> from paiju.server.rooms import ROOMS
 >>> m = TableMachine(1, ROOMS["mazhan"], Timing(), random.Random(1), alone=True)
 >>> out = m.handle(io.Join(7, "ana", 10_000), now=0.0)
->>> [type(o).__name__ for o in out]
-['Store', 'Changed']
+>>> [type(o).__name__ for o in out]  # the seat's write, the stall clock set for it, the news
+['Store', 'SetTimer', 'Changed']
 """
 
 from __future__ import annotations
