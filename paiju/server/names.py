@@ -56,6 +56,7 @@ import unicodedata
 from collections.abc import Iterable
 
 import icu
+import sqlalchemy as sa
 
 from paiju.server.errors import ServerError
 
@@ -67,6 +68,7 @@ __all__ = [
     "key",
     "lenient_key",
     "normalise",
+    "rekey_accounts",
 ]
 
 MIN_LENGTH = 2
@@ -329,3 +331,33 @@ def assign_keys(rows: Iterable[tuple[int, str]], log: logging.Logger) -> dict[in
         owners[found] = (account_id, name)
         keys[account_id] = found
     return keys
+
+
+def rekey_accounts(bind: sa.Connection, log: logging.Logger) -> None:
+    """Compute every account's ``name_key`` again by today's :func:`key` (the migrations that
+    change the key: 0006, 0008), the oldest first, the house's name before all, with the
+    collisions of :func:`assign_keys`.
+
+    >>> from paiju.server.db import make_engine, migrate
+    >>> engine = make_engine("sqlite://"); migrate(engine)
+    >>> with engine.begin() as c:
+    ...     rekey_accounts(c, logging.getLogger("x"))
+    """
+    accounts = sa.table(
+        "accounts", sa.column("id"), sa.column("name"), sa.column("name_key"),
+        sa.column("is_house"),
+    )  # fmt: skip
+    rows = bind.execute(
+        sa.select(accounts.c.id, accounts.c.name).order_by(
+            accounts.c.is_house.desc(),
+            accounts.c.id,  # the house's name first, as it was
+        )
+    ).all()
+    keys = assign_keys([(int(i), str(n)) for i, n in rows], log)
+    # cleared first: a key may move from one account to another (unique at every step)
+    bind.execute(accounts.update().values(name_key=None))
+    for account_id, found in keys.items():
+        if found is not None:
+            bind.execute(
+                accounts.update().where(accounts.c.id == account_id).values(name_key=found)
+            )

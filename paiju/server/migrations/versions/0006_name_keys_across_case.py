@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 
-import sqlalchemy as sa
 from alembic import op
 
 revision = "0006"
@@ -25,25 +24,9 @@ log = logging.getLogger("paiju.migrations")
 
 
 def upgrade() -> None:
-    from paiju.server.names import assign_keys
+    from paiju.server.names import rekey_accounts
 
-    accounts = sa.table(
-        "accounts", sa.column("id"), sa.column("name"), sa.column("name_key"),
-        sa.column("is_house"),
-    )  # fmt: skip
-    bind = op.get_bind()
-    rows = bind.execute(
-        sa.select(accounts.c.id, accounts.c.name).order_by(
-            accounts.c.is_house.desc(),
-            accounts.c.id,  # the house's name first, as it was
-        )
-    ).all()
-    keys = assign_keys(rows, log)
-    # cleared first: a key may move from one account to another (unique at every step)
-    bind.execute(accounts.update().values(name_key=None))
-    for account_id, key in keys.items():
-        if key is not None:
-            bind.execute(accounts.update().where(accounts.c.id == account_id).values(name_key=key))
+    rekey_accounts(op.get_bind(), log)
 
 
 def downgrade() -> None:
