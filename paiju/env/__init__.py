@@ -3,7 +3,7 @@
 - PettingZoo AEC and parallel environments: :mod:`paiju.env.mazhan_v0`,
   :mod:`paiju.env.madiao_v0` (``env()``, ``parallel_env()``);
 - Gymnasium single-agent environments ``paiju/Mazhan-v0`` and ``paiju/MaDiao-v0``
-  (:mod:`paiju.env.single`), registered on import of this package;
+  (:mod:`paiju.env.single`), registered by ``import paiju`` (:func:`paiju.register_envs`);
 - observations and action tables: :mod:`paiju.env.mazhan_obs`, :mod:`paiju.env.madiao_obs`;
 - a saved policy as a bot: :mod:`paiju.env.policy`.
 
@@ -15,12 +15,9 @@
 {'game': 'madiao'}
 """
 
-from gymnasium.envs.registration import register, registry
-
+from paiju import register_envs
 from paiju.env import madiao_v0, mazhan_v0
 
 __all__ = ["madiao_v0", "mazhan_v0"]
 
-for _id, _game in (("paiju/Mazhan-v0", "mazhan"), ("paiju/MaDiao-v0", "madiao")):
-    if _id not in registry:
-        register(id=_id, entry_point="paiju.env.single:PaijuSingleEnv", kwargs={"game": _game})
+register_envs()  # importing paiju did, unless Gymnasium's registry was replaced since
