@@ -400,10 +400,18 @@ def _serve(args: argparse.Namespace) -> int:
     import asyncio
     import logging
 
-    import uvicorn
+    try:
+        import uvicorn
 
-    from paiju.server.app import create_app, tune_collector
-    from paiju.server.config import Settings
+        from paiju.server.app import create_app, tune_collector
+        from paiju.server.config import Settings
+    except ModuleNotFoundError as err:  # the base install: no [server] extra
+        if (err.name or "paiju").split(".")[0] == "paiju":
+            raise
+        _fail(
+            f"paiju serve needs the [server] extra ({err.name} is not installed): "
+            "pip install 'paiju[server]' (in a clone: make run)"
+        )
 
     try:
         settings = Settings.from_env()
