@@ -65,6 +65,7 @@ DB_SWEEP_EVERY = 5  # the watch asks the database for live hands every 5th secon
 BATCH = 512  # the most outgoing Redis commands sent in one round trip
 JOIN_MS = 5_000  # one join of an account at a time: the marker's life
 SHOWN_WAIT = LEASE_MS / 1000 + 1  # seconds before an unanswered mark asks if its process lives
+OFFERS = 2  # a turn offered again this many times to a process alive that does not answer
 
 # take each lease if it is free or already ours (and extend it): 1, or 0 if another process
 # holds it (KEYS: the leases; ARGV: pid, lease ms)
@@ -192,6 +193,7 @@ class Cluster:
         self._marks: dict[int, tuple[int, Callable[[], None], str, float]] = {}
         self._mark = 0
         self._routes: dict[int, str] = {}  # account → the process its remote route goes to
+        self._offers: dict[int, int] = {}  # account → turns offered again, unanswered
         #: accounts here whose table plays on another process: account → that process
         self._fed: dict[int, str] = {}
         self._peers_lost = False  # this process's subscription failed: its players were told
@@ -265,19 +267,28 @@ class Cluster:
                 conn.send({"type": "paused", "why": "peers"})
 
     async def _find_peers(self) -> None:
-        """Subscribed again: each player told of the loss gets the table's current view
-        from its owner (frames sent meanwhile are lost with the subscription)."""
+        """Subscribed again (messages sent to this process meanwhile are lost with the
+        subscription): each player here told of the loss gets the table's current view from
+        its owner, or is told the table is gone; each player elsewhere at a table here is
+        offered their turn again (the answer that it was shown may have been lost)."""
         if not self._peers_lost:
             return
         self._peers_lost = False
+        for account, runner in [(a, self.hub.table_of(a)) for a in self._routes]:
+            if runner is not None and account in self.hub.remote:
+                self._marks.pop(account, None)
+                runner.feed(io.Connect(account))
         for account in list(self._fed):
             conn = self.hub.conns.get(account)
             if conn is None or self.hub.table_of(account) is not None:
                 self._fed.pop(account, None)
                 continue
             conn.send({"type": "resumed"})
-            _tid, owner = await self._where(account)
-            if owner is not None and owner != self.pid:
+            tid, owner = await self._where(account)
+            if tid is None:
+                self._fed.pop(account, None)
+                conn.send({"type": "unseated", "why": "table_closed"})
+            elif owner is not None and owner != self.pid:
                 self._forward(owner, account, "", {"type": "_reconnect"})
 
     def publish(self, pid: str, payload: dict[str, Any]) -> None:
@@ -326,16 +337,20 @@ class Cluster:
             self._forward(owner, account_id, "", {"type": "_reconnect"})
 
     async def disconnected(self, account_id: int, conn: Connection) -> None:
-        """A socket closed here."""
+        """A socket closed here: the table's process is told first (queued in order, so it
+        goes even while Redis is away), then the registry, as far as Redis allows."""
         if self.hub.conns.get(account_id) is not conn:
             return
         self.hub.disconnect(account_id, conn)
         self._pending.pop(account_id, None)
-        self._fed.pop(account_id, None)
+        fed = self._fed.pop(account_id, None)
+        here = self.hub.table_of(account_id) is not None
+        if fed is not None and not here:
+            self._forward(fed, account_id, "", {"type": "_disconnect"})
         await self.redis.eval(_RELEASE, 1, self._key("conn", account_id), self.pid)
-        if self.hub.table_of(account_id) is None:
+        if not here:
             _tid, owner = await self._where(account_id)
-            if owner is not None and owner != self.pid:
+            if owner is not None and owner not in (self.pid, fed):  # it moved meanwhile
                 self._forward(owner, account_id, "", {"type": "_disconnect"})
 
     async def route(self, account_id: int, name: str, message: ClientMessage) -> None:
@@ -486,14 +501,20 @@ class Cluster:
             if isinstance(source, str):
                 self._fed[account] = source
             sent = conn is not None and conn.send_bytes(orjson.dumps(payload["message"]))
-            if sent and "ack" in payload and isinstance(source, str):
-                self.publish(source, {"kind": "shown", "account": account, "ack": payload["ack"]})
+            if "ack" in payload and isinstance(source, str):  # a turn: say whether it is shown
+                answer = "shown" if sent else "gone"
+                self.publish(source, {"kind": answer, "account": account, "ack": payload["ack"]})
             return
-        if payload.get("kind") == "shown":  # a frame offering a turn reached its socket
+        if payload.get("kind") in ("shown", "gone"):  # the answer to a turn's frame
             mark = self._marks.get(account)
-            if mark is not None and mark[0] == payload.get("ack"):
-                del self._marks[account]
+            if mark is None or mark[0] != payload.get("ack"):
+                return
+            del self._marks[account]
+            self._offers.pop(account, None)
+            if payload["kind"] == "shown":
                 mark[1]()
+            elif self._routes.get(account) == mark[2] and account not in self.hub.conns:
+                self._unroute(account, io.Disconnect(account))  # no socket of theirs there
             return
         if payload.get("kind") == "join_failed":  # a join this process sent there failed
             if self._pending.get(account) == (payload.get("from"), payload.get("join")):
@@ -502,19 +523,18 @@ class Cluster:
         if payload.get("kind") != "client":
             return
         source = str(payload["from"])
-        if account not in self.hub.conns:
-            self._route(account, source)
         data = dict(payload["message"])
         kind = data.get("type")
+        if kind == "_disconnect":  # only from where their socket is: a late one is stale
+            if self._routes.get(account) == source and account not in self.hub.conns:
+                self._unroute(account, io.Disconnect(account))
+            return
+        if account not in self.hub.conns:
+            self._route(account, source)
         runner = self.hub.table_of(account)
         if kind == "_reconnect":
             if runner is not None:
                 runner.feed(io.Connect(account))
-            return
-        if kind == "_disconnect":
-            if runner is not None and account not in self.hub.conns:
-                self.hub.remote.pop(account, None)
-                runner.feed(io.Disconnect(account))
             return
         table = data.pop("_table", None)
         mark = data.pop("_join", None)
@@ -552,6 +572,15 @@ class Cluster:
         self.hub.remote[account] = self._remote(pid, account)
         self._routes[account] = pid
 
+    def _unroute(self, account: int, why: io.Disconnect | io.Unreached) -> None:
+        """Frames for ``account`` go nowhere now; its table hears ``why``."""
+        self.hub.remote.pop(account, None)
+        self._routes.pop(account, None)
+        self._marks.pop(account, None)
+        runner = self.hub.table_of(account)
+        if runner is not None:
+            runner.feed(why)
+
     def _remote(self, pid: str, account: int) -> Remote:
         def send(frame: dict[str, Any], shown: Callable[[], None] | None = None) -> None:
             payload = {"kind": "deliver", "account": account, "from": self.pid, "message": frame}
@@ -567,25 +596,32 @@ class Cluster:
         return asyncio.get_running_loop().time()
 
     async def _check_marks(self) -> None:
-        """Frames offering a turn that no process has answered shown for a while: if the
-        process they went to is no longer alive, their players' sockets died with it (they
-        are disconnected; they may come back anywhere). While Redis is away nothing is
-        asked, and nothing is concluded."""
+        """Frames offering a turn that no process has answered for a while (an answer, or
+        the frame, may be lost: a process not subscribed at that moment hears nothing). To
+        a process still alive the turn is offered again (the table sends its view anew),
+        :data:`OFFERS` times; then, or at once when that process is no longer alive, the
+        player is unreached: their turns run out uncounted, and no disconnect clock runs —
+        a fault of the house is never their escape. While Redis is away nothing is asked,
+        and nothing is concluded."""
         now = self._now()
         late = {pid for _, _, pid, sent in self._marks.values() if now - sent > SHOWN_WAIT}
-        for pid in late:
-            if await self.redis.exists(self._key("alive", pid)):
+        alive = {pid: bool(await self.redis.exists(self._key("alive", pid))) for pid in late}
+        for account, (_, _, pid, sent) in list(self._marks.items()):
+            if now - sent <= SHOWN_WAIT:
                 continue
-            for account, (_, _, to, _) in list(self._marks.items()):
-                if to != pid:
-                    continue
+            if account not in self.hub.remote or self._routes.get(account) != pid:
+                del self._marks[account]  # the player's socket is elsewhere now
+                continue
+            offers = self._offers.get(account, 0)
+            runner = self.hub.table_of(account)
+            if alive[pid] and offers < OFFERS and runner is not None:
+                self._offers[account] = offers + 1
                 del self._marks[account]
-                if account in self.hub.remote and self._routes.get(account) == pid:
-                    log.warning("account %s: its process %s is gone; disconnected", account, pid)
-                    del self.hub.remote[account]
-                    runner = self.hub.table_of(account)
-                    if runner is not None:
-                        runner.feed(io.Disconnect(account))
+                runner.feed(io.Connect(account))  # its view again, marked again
+                continue
+            log.warning("account %s: process %s does not answer; unreached", account, pid)
+            self._offers.pop(account, None)
+            self._unroute(account, io.Unreached(account))
 
     async def lobby(self) -> dict[str, dict[str, int]]:
         """Tables and players per room, and the people online, across every process.
@@ -664,6 +700,10 @@ class Cluster:
         await asyncio.sleep(1.0)
         if self._marks:
             await self._check_marks()
+        if self._ticks % DB_SWEEP_EVERY == 0:  # routes of players gone from here
+            for account in [a for a in self._routes if a not in self.hub.remote]:
+                del self._routes[account]
+                self._offers.pop(account, None)
         extra: list[int] = []
         if self._ticks % DB_SWEEP_EVERY == 1:  # hands Redis has forgotten (it was flushed)
             extra = sorted(set(await asyncio.to_thread(self.store.live_table_ids)))

@@ -307,6 +307,8 @@ def _patient(connection: sa.Connection) -> Iterator[None]:
         return
     connection.execute(sa.text("SET LOCAL statement_timeout = 0"))
     connection.execute(sa.text("SET LOCAL lock_timeout = 0"))
+    # a migration may work out much in Python between two statements (rekey_accounts)
+    connection.execute(sa.text("SET LOCAL idle_in_transaction_session_timeout = 0"))
     guard = guard_of(connection)
     limit = guard.limit if guard is not None else None
     if guard is not None:

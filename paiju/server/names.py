@@ -199,6 +199,10 @@ _DIACRITIC_SCRIPTS = frozenset(
     }
 )
 _MARKS = (icu.UCharCategory.NON_SPACING_MARK, icu.UCharCategory.ENCLOSING_MARK)
+_ALL_MARKS = (*_MARKS, icu.UCharCategory.COMBINING_SPACING_MARK)
+_ALPHABETIC_SCRIPTS = frozenset(
+    {icu.UScriptCode.LATIN, icu.UScriptCode.GREEK, icu.UScriptCode.CYRILLIC}
+)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -215,16 +219,40 @@ def _diacritic(ch: str) -> bool:
     return any(s in _DIACRITIC_SCRIPTS for s in icu.Script.getScriptExtensions(ord(ch)))
 
 
+@functools.lru_cache(maxsize=4096)
+def _alphabetic(ch: str) -> bool:
+    """Whether ``ch`` is a letter of Latin, Greek or Cyrillic, whose marks are diacritics
+    whatever script they come from.
+
+    >>> _alphabetic("o"), _alphabetic("й"), _alphabetic("か"), _alphabetic("\u0301")
+    (True, True, False, False)
+    """
+    if not icu.Char.isalpha(ch):
+        return False
+    return any(s in _ALPHABETIC_SCRIPTS for s in icu.Script.getScriptExtensions(ord(ch)))
+
+
 def _fold(text: str) -> str:
     """``text`` with its decorated Latin, Greek and Cyrillic letters undecorated and its
-    diacritics dropped (NFC).
+    diacritics dropped (NFC): a mark of no one script or of those three, and any mark on a
+    letter of those three (a kana voicing mark set on an ``o`` is not a kana).
 
     >>> _fold("Páułȯ Nguyễn қ がき")
     'Paulo Nguyen к がき'
+    >>> _fold("paulo\u3099"), _fold("pau\u309alo"), _fold("ha\u302e")
+    ('paulo', 'paulo', 'ha')
     """
     plain = "".join(_UNDECORATED.get(ch, ch) for ch in text)
-    bare = "".join(ch for ch in unicodedata.normalize("NFD", plain) if not _diacritic(ch))
-    return unicodedata.normalize("NFC", bare)
+    kept: list[str] = []
+    on_alphabet = False  # the last letter the marks that follow sit on is Latin, Greek, Cyrillic
+    for ch in unicodedata.normalize("NFD", plain):
+        if icu.Char.charType(ch) in _ALL_MARKS:
+            if on_alphabet or _diacritic(ch):
+                continue
+        else:
+            on_alphabet = _alphabetic(ch)
+        kept.append(ch)
+    return unicodedata.normalize("NFC", "".join(kept))
 
 
 def _undecorated() -> dict[str, str]:

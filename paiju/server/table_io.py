@@ -55,6 +55,7 @@ __all__ = [
     "TimerFired",
     "Trouble",
     "Tuoguan",
+    "Unreached",
     "Write",
 ]
 
@@ -84,6 +85,15 @@ class Connect:
 @dataclass(frozen=True, slots=True)
 class Disconnect:
     """A seated player's socket closed."""
+
+    account: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unreached:
+    """A seated player's socket cannot be reached (the process holding it is gone, or does
+    not answer): not their doing, so no disconnect clock runs; their turns run out uncounted
+    until they are reached again (:class:`Connect`)."""
 
     account: int
 
@@ -191,6 +201,7 @@ Input = (
     Join
     | Connect
     | Disconnect
+    | Unreached
     | Ready
     | Act
     | Tuoguan

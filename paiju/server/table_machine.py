@@ -61,6 +61,7 @@ log = logging.getLogger("paiju.table")
 BOT_NAMES = ("春風", "夏雨", "秋月", "冬雪")
 _SEATS = ("E", "S", "W", "N")
 _HOUSE_FUNDS = 10**15  # the house is the bank: it pays for its bots
+_PAUSED = {"type": "paused", "why": "storage"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +88,7 @@ class Player:
     level: str | None = None
     bot: str | None = None
     connected: bool = False
+    reached: bool = True  # False: their socket's process cannot be reached (not their doing)
     confirmed: bool = False
     claiming: bool = False  # the seat is not durable yet
     tuoguan: bool = False
@@ -114,6 +116,7 @@ class _Turn:
     token: int
     deadline: float | None = None
     counted: bool = False
+    deciding: bool = False  # a bot's decision for it is on its way
 
 
 @dataclass(slots=True)
@@ -145,6 +148,7 @@ class _Hand:
     settling: Any = None
     pausing: bool = False
     held: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    leaving: list[int] = field(default_factory=list)  # escapes asked as the hand ended
 
 
 class TableMachine:
@@ -255,6 +259,8 @@ class TableMachine:
             self._connect(event.account)
         elif isinstance(event, io.Disconnect):
             self._disconnect(event.account)
+        elif isinstance(event, io.Unreached):
+            self._unreached(event.account)
         else:
             seat = self.seat_of(event.account)
             if seat is None:
@@ -368,7 +374,12 @@ class TableMachine:
         self._cancel("settle")
         for acc in self.accounts:
             self._cancel(f"ready:{acc}")
-            self._send(acc, {"type": "paused", "why": "storage"}, hold=False)
+            self._cancel(f"away:{acc}")  # the time away stops counting too (:meth:`_resume`)
+            p = self._player(acc)
+            if p.left_at is not None and self.live:
+                p.away += self._now - p.left_at
+                p.left_at = None
+            self._send(acc, _PAUSED, hold=False)
 
     def _failed(self, event: io.Failed) -> None:
         write = self._pending.pop(event.op, None)
@@ -396,10 +407,15 @@ class TableMachine:
         self._paused = False
         for acc in self.accounts:
             self._send(acc, {"type": "resumed"}, hold=False)
-            if not self.live:
-                p = self.seats[self.seat_of(acc) or 0]
-                if p is not None and not p.confirmed and not p.claiming:
-                    self._arm_ready(acc)
+            p = self._player(acc)
+            if not self.live and not p.confirmed and not p.claiming:
+                self._arm_ready(acc)
+            if not p.connected and not p.claiming:  # away: their clock goes on from here
+                if self.live:
+                    p.left_at = self._now
+                    self._set(f"away:{acc}", max(0.0, self.timing.disconnect - p.away))
+                else:
+                    self._set(f"away:{acc}", self.timing.ready)
         hand = self.hand
         if hand is not None and hand.id is not None:
             # fresh clocks after a pause, each from the view that shows it again; a claim
@@ -554,6 +570,7 @@ class TableMachine:
         p = self.seats[seat]
         assert p is not None
         p.connected = True
+        p.reached = True
         self._cancel(f"away:{account}")
         if p.left_at is not None:
             if self.live:
@@ -563,7 +580,7 @@ class TableMachine:
             return  # `seated` follows when the seat is durable
         self._send(account, self._seated(seat))
         if self._paused:
-            self._send(account, {"type": "paused", "why": "storage"}, hold=False)
+            self._send(account, _PAUSED, hold=False)
         self._broadcast_table()
         hand = self.hand
         if hand is not None and hand.id is not None:
@@ -595,6 +612,21 @@ class TableMachine:
         self._set(f"away:{account}", wait)
         self._broadcast_table()
 
+    def _unreached(self, account: int) -> None:
+        """Their socket cannot be reached: a turn of theirs not shown runs out, uncounted, as
+        an absent player's does, but no disconnect clock runs (the house's fault is never an
+        escape); they are reached again when they connect, here or anywhere."""
+        seat = self.seat_of(account)
+        p = None if seat is None else self.seats[seat]
+        if p is None or not p.connected:
+            return
+        p.reached = False
+        hand = self.hand
+        turn = None if hand is None or seat is None else hand.turns.get(seat)
+        if turn is not None and turn.deadline is None and not self._paused:
+            turn.deadline = self._now + self.timing.turn
+            self._arm_turn()
+
     def _ready(self, seat: int) -> None:
         p = self.seats[seat]
         assert p is not None and p.account is not None
@@ -622,7 +654,7 @@ class TableMachine:
         self._broadcast_table()
         if self.hand is not None and self.hand.id is not None:
             self._schedule()
-            if not self.game.is_over(self.hand.state):
+            if not self.game.is_over(self._shown_state(seat)):
                 self._send_view(seat, [], force=True)  # the count of timeouts it shows
 
     def _leave(self, seat: int, escape: bool) -> None:
@@ -630,8 +662,10 @@ class TableMachine:
         assert p is not None and p.account is not None
         if not self.live:
             self._unseat(p.account, "left")
-        elif self._ending():
-            self._error(p.account, "hand_live", "the hand is ending: leave after its settlement")
+        elif escape and self._ending():
+            # the hand is over, its end not shown yet: the escape is a leave once it is
+            assert self.hand is not None
+            self.hand.leaving.append(p.account)
         elif escape:
             self._escape(seat, "left")
         else:
@@ -841,7 +875,7 @@ class TableMachine:
         if action.seat is not seat_obj:
             self._error(p.account, "not_your_turn", f"you sit in seat {seat_obj.value}")
             return
-        if seat not in self._movers() or self._holding():
+        if seat not in self._movers() or self._quiet(seat):
             # answered alike whether a window is open to others or the table settles
             self._error(p.account, "not_your_turn", f"{action}: it is not your turn now")
             return
@@ -856,7 +890,7 @@ class TableMachine:
         if hand is None or hand.id is None:
             self._error(account, "no_hand", "no hand is being played at this table")
             return False
-        state = self._shown_state()  # during the claim pause, the pause's
+        state = self._shown_state(seat)  # during the claim pause, the pause's
         if self.game.is_over(state):
             self._error(account, "no_hand", "no hand is being played at this table")
             return False
@@ -894,7 +928,7 @@ class TableMachine:
         assert hand is not None
         seat_obj = self.game.seats[seat]
         legal = self.game.legal_actions(hand.state, seat_obj)
-        if seat not in self._movers() or not legal or self._holding():
+        if seat not in self._movers() or not legal or self._quiet(seat):
             self._error(p.account, "not_your_turn", "there is nothing for you to decide now")
             return
         if hand.hint_at != (seat, version):
@@ -934,74 +968,85 @@ class TableMachine:
         shown the same thing for :attr:`Timing.claim_pause`, whether or not another seat
         can claim: the discard done and a window open to nobody (``pause``, from
         :meth:`Game.settling`; a real window looks the same to a seat without options).
-        What follows (the next draw, or the window's outcome) is held for every seat until
-        the pause is over and the window closed, and nobody but a seat answering the window
-        may act meanwhile: bots answer within the pause, so a pass leaves no trace."""
+        Until the pause is over, a seat is shown the window's prompt while it is answering
+        one, and otherwise only the pause: what follows (its own answer, the window's
+        outcome, the next draw, the hand's end) is held for it, and nobody's turn starts;
+        bots answer within the pause, so a pass leaves no trace."""
         hand = self.hand
         assert hand is not None
+        shown: dict[int, list[dict[str, Any]]] = {}
         if pause is not None:
             hand.settling = pause[0]
-            hand.pausing = self.timing.claim_pause > 0
-            if hand.pausing:
+            hand.pausing = True  # the pause is shown even when it lasts no time at all
+            if self.timing.claim_pause > 0:
                 self._set("settle", self.timing.claim_pause)
-            if not self._window_open():  # nobody can claim: the pause now, the rest after it
-                n = len(pause[1])
-                first = self._log(hand, events[:n])
-                events = events[n:]
-                was, hand.pausing = hand.pausing, True  # shown as the pause, whatever follows
-                self._schedule()
-                for i in range(4):
-                    self._send_view(i, first.get(i, []))
-                hand.pausing = was
-        over = self.game.is_over(hand.state)
-        if hand.pausing and not self._window_open():  # the hand's end waits for it too
-            for i, seen in self._events_json(events).items():
-                hand.held.setdefault(i, []).extend(seen)
-            self._schedule()  # nobody's turn until the pause is over
-            for i in range(4):  # a prompt the window's close made moot: the pause instead
-                self._send_view(i, [])
+            n = len(pause[1])
+            shown = self._log(hand, events[:n])  # the action itself: everyone sees it now
+            events = events[n:]
+        if hand.pausing:
+            for i, seen in self._seen(events).items():
+                if self._quiet(i):
+                    hand.held.setdefault(i, []).extend(seen)
+                else:
+                    self._add_log(hand, i, seen)
+                    shown.setdefault(i, []).extend(seen)
+            self._schedule()
+            for i in range(4):  # a seat not answering the window: the pause's view
+                self._send_view(i, shown.get(i, []))
+            if self.timing.claim_pause <= 0:
+                self._settled()
             return
-        shown = self._release_held(hand)
         for i, seen in self._log(hand, events).items():
             shown.setdefault(i, []).extend(seen)
         self._schedule()
-        if over:
+        if self.game.is_over(hand.state):
             self._settle(shown)
             return
         for i in range(4):
             self._send_view(i, shown.get(i, []))
 
     def _settled(self) -> None:
-        """The claim pause is over: once the window (if any) has closed, every seat is shown
-        what followed the discard, and the next turn starts."""
+        """The claim pause is over: every seat is shown what was held for it, and the next
+        turn starts (a window a person is still answering goes on as it would have)."""
         hand = self.hand
         if hand is None or hand.id is None or not hand.pausing:
             return
         hand.pausing = False
-        if self._window_open():
-            return  # a person is still deciding: the window's outcome is shown as it comes
         hand.last = None  # what is shown now follows the pause, not anyone's own action
         shown = self._release_held(hand)
         if self.game.is_over(hand.state):
             self._settle(shown)
+            for account in hand.leaving:  # an escape asked as the hand ended: a leave now
+                self._unseat(account, "left")
             return
         self._schedule()
         for i in range(4):
-            self._send_view(i, shown.get(i, []), force=True)
+            self._send_view(i, shown.get(i, []))
 
     def _ending(self) -> bool:
         """True while a hand that is over waits for the claim pause to show its end."""
         hand = self.hand
         return hand is not None and hand.id is not None and self.game.is_over(hand.state)
 
-    def _shown_state(self) -> Any:
-        """The state the players are shown: while the claim pause holds, the pause's."""
+    def _shown_state(self, seat: int) -> Any:
+        """The state the seat is shown: during the claim pause, unless it is answering the
+        window, the pause's."""
         hand = self.hand
         assert hand is not None
-        return hand.settling if self._holding() else hand.state
+        return hand.settling if self._quiet(seat) else hand.state
+
+    def _quiet(self, seat: int) -> bool:
+        """True while the claim pause shows this seat only the pause (it is not answering a
+        window)."""
+        hand = self.hand
+        if hand is None or not hand.pausing:
+            return False
+        state = hand.state
+        return not (seat in self._movers() and self.game.is_prompt(state, self.game.seats[seat]))
 
     def _holding(self) -> bool:
-        """True while the claim pause holds what followed a discard back from every seat."""
+        """True while the claim pause holds the table: no window is being answered, and
+        nobody's turn may start until the pause is over."""
         hand = self.hand
         return hand is not None and hand.pausing and not self._window_open()
 
@@ -1012,7 +1057,7 @@ class TableMachine:
         state, seats = hand.state, self.game.seats
         return any(self.game.is_prompt(state, seats[s]) for s in self._movers())
 
-    def _events_json(self, events: list[Any]) -> dict[int, list[dict[str, Any]]]:
+    def _seen(self, events: list[Any]) -> dict[int, list[dict[str, Any]]]:
         """Each person's seat's ``events`` as that seat may see them."""
         return {
             i: _events_json(events, self.game.seats[i])
@@ -1030,7 +1075,7 @@ class TableMachine:
     def _log(self, hand: _Hand, events: list[Any]) -> dict[int, list[dict[str, Any]]]:
         """Each person's seat's ``events`` as that seat may see them, added to its log of the
         hand; returned, so the views sent next carry them without working them out again."""
-        shown = self._events_json(events)
+        shown = self._seen(events)
         for i, seen in shown.items():
             self._add_log(hand, i, seen)
         return shown
@@ -1082,11 +1127,11 @@ class TableMachine:
                 self._token += 1
                 turn = _Turn(key, self._token)
             p = self.seats[s]
-            if turn.deadline is None and (key[2] or p is None or not p.connected):
+            if turn.deadline is None and (key[2] or p is None or not p.connected or not p.reached):
                 turn.deadline = self._now + self.timing.turn
             turns[s] = turn
         hand.turns = turns
-        if any(self._auto(s) for s in movers):
+        if any(t.key[2] and not t.deciding for t in turns.values()):
             delay = self.timing.bot_delay * (0.5 + self._think.random())
             if hand.pausing:  # a window's answers come within the pause: no pass shows
                 delay = min(delay, self.timing.claim_pause * (0.1 + 0.2 * self._think.random()))
@@ -1116,33 +1161,32 @@ class TableMachine:
         self._arm_turn()
 
     def _decide(self) -> None:
+        """The bots (and 托管) of the seats that must decide now decide, together: a
+        window's answers all come within the claim pause."""
         hand = self.hand
         if hand is None or hand.id is None or self._holding():
             return
-        auto = [s for s in self._movers() if self._auto(s)]
-        if not auto:
-            return
-        seat = auto[0]
-        seat_obj = self.game.seats[seat]
-        legal = self.game.legal_actions(hand.state, seat_obj)
-        p = self.seats[seat]
-        bot = hand.bots[seat]
-        if p is not None and p.account is not None:  # 托管: the normal level's bot
-            bot = self._helper_bot()
-        view = self.game.observe(hand.state, seat_obj)
-        self._token += 1
-        self._tokens["decide"] = self._token
-        self._out.append(io.Decide(seat, self._token, bot, view, legal, hand.rngs[seat]))
+        for seat, turn in hand.turns.items():
+            if not turn.key[2] or turn.deciding:
+                continue
+            turn.deciding = True
+            seat_obj = self.game.seats[seat]
+            legal = self.game.legal_actions(hand.state, seat_obj)
+            p = self.seats[seat]
+            bot = hand.bots[seat]
+            if p is not None and p.account is not None:  # 托管: the normal level's bot
+                bot = self._helper_bot()
+            view = self.game.observe(hand.state, seat_obj)
+            self._out.append(io.Decide(seat, turn.token, bot, view, legal, hand.rngs[seat]))
 
     def _bot_move(self, event: io.BotMove) -> None:
-        if self._tokens.get("decide") != event.token:
-            return
-        del self._tokens["decide"]
+        """A bot's decision, played if its turn is still the one it decided."""
         hand = self.hand
-        if hand is None or hand.id is None or event.seat not in self._movers():
+        if hand is None or hand.id is None:
             return
-        if not self._auto(event.seat) or self._holding():
-            return  # 托管 was switched off meanwhile
+        turn = hand.turns.get(event.seat)
+        if turn is None or turn.token != event.token or not turn.key[2] or self._holding():
+            return  # the turn has moved on (托管 switched off, another's claim, the pause)
         self._apply(event.seat, event.action)
 
     def _expire(self) -> None:
@@ -1167,7 +1211,7 @@ class TableMachine:
                 p = self.seats[seat]
                 assert p is not None
                 # only a turn the player was shown, and missed while here, is theirs to pay
-                p.timeouts += 1 if p.connected and turn.counted else 0
+                p.timeouts += 1 if p.connected and p.reached and turn.counted else 0
                 if p.timeouts >= 4:
                     self._escape(seat, "timeouts")
                     return
@@ -1292,7 +1336,6 @@ class TableMachine:
         self._cancel("turn")
         self._cancel("bot")
         self._cancel("settle")
-        self._tokens.pop("decide", None)
         self.hand = None
         self.phase = "idle"
         self._shown.clear()
@@ -1421,7 +1464,7 @@ class TableMachine:
         hand = self.hand
         assert hand is not None and hand.id is not None
         seat_obj = self.game.seats[seat]
-        state = self._shown_state()
+        state = self._shown_state(seat)
         view = self._view_json(self.game.observe(state, seat_obj).to_json())
         self._shown[seat] = view
         return {

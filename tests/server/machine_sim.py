@@ -89,7 +89,7 @@ class Sim:
         self.auto_store = auto_store
         self.storage_down = False
         self.storage_stalled = False  # writes wait unanswered, without failing
-        #: the escapes written: (time, escaper, why)
+        #: the escapes charged: (time, escaper, why)
         self.escapes: list[tuple[float, int, str]] = []
         self._escapes_seen = 0
         self._timeouts: dict[int, int] = {}
@@ -154,6 +154,9 @@ class Sim:
                         self.shown_turns[out.account].append((self.now, frame["version"]))
             elif isinstance(out, io.Store):
                 self.writes.append((out.op, out.write))
+                if isinstance(out.write, io.AbortHand):  # charged now, however slow the write
+                    why = str(out.write.reason.get("why"))
+                    self.escapes.append((self.now, out.write.escaper, why))
             elif isinstance(out, io.SetTimer):
                 self._seq += 1
                 heapq.heappush(self.timers, (self.now + out.delay, self._seq, out.key, out.token))
@@ -244,8 +247,6 @@ class Sim:
             return None
         hand = led.hands[write.hand]
         assert hand["status"] == "live", "a hand closed twice"
-        if isinstance(write, io.AbortHand):
-            self.escapes.append((self.now, write.escaper, str(write.reason.get("why"))))
         hand["status"] = "done" if isinstance(write, io.CloseHand) else "aborted"
         led.move(write.moves)
         return None

@@ -117,3 +117,50 @@ def test_the_pause_holds_the_next_turn_and_refuses_moves_until_it_is_over() -> N
     assert sim.frames[1][-1]["code"] == "not_your_turn"
     sim.feed(io.Hint(1, pause["version"]))
     assert sim.frames[1][-1]["code"] == "not_your_turn"
+
+
+def first_answers(seeds: range) -> dict[bool, set[tuple[tuple[str, tuple[str, ...]], ...]]]:
+    """Four people at a table, each passing every claim prompt at once: what a claimer is
+    sent right after its pass, by whether another seat was also answering the window."""
+    out: dict[bool, set[tuple[tuple[str, tuple[str, ...]], ...]]] = {True: set(), False: set()}
+    for seed in seeds:
+        sim = Sim(MAZHAN, seed=seed, timing=TIMING)
+        for acc in (1, 2, 3, 4):
+            sim.join(acc, f"p{acc}")
+        for acc in (1, 2, 3, 4):
+            sim.ready(acc)
+        sim.run(0.01)
+        m = sim.machine
+        for _ in range(400):
+            if m.phase != "live" or m.hand is None:
+                break
+            movers = m._movers()
+            if m._holding() or not movers:
+                sim.run(PAUSE)
+                continue
+            prompted = [s for s in movers if m.game.is_prompt(m.hand.state, m.game.seats[s])]
+            seat = (prompted or movers)[0]
+            player = m.seats[seat]
+            assert player is not None and player.account is not None
+            acc = player.account
+            legal = [_action_text(a) for a in sim.last_view(acc)["view"]["legal"]]
+            if prompted:
+                before = len(sim.frames[acc])
+                sim.act(acc, next(a for a in legal if a.endswith(" pass")))
+                got = tuple(
+                    (f["type"], tuple(e["kind"] for e in f.get("events", [])))
+                    for f in sim.frames[acc][before:]
+                )
+                out[len(prompted) > 1].add(got)
+            else:
+                sim.act(acc, legal[-1])
+    return out
+
+
+def test_a_claimers_pass_looks_the_same_whether_or_not_another_seat_can_claim() -> None:
+    """Nothing comes back at once to a claimer's pass (its own answer included): had it
+    come only while another seat was still answering, the pass would tell that another
+    could claim."""
+    seen = first_answers(range(1, 13))
+    assert seen[True] and seen[False]  # both happened
+    assert seen[True] == seen[False]

@@ -215,8 +215,14 @@ def test_no_escape_or_timeout_is_ever_charged_for_a_turn_not_shown(
             sim.feed(io.Tuoguan(acc, x % 2 == 0))
         elif kind == "ready" and sim.machine.seat_of(acc) is not None:
             sim.ready(acc)
+    # the house well again and everyone back: the table never stands still, the hand ends
     sim.restore_storage()
-    sim.run(400.0)
+    for acc in (1, 2):  # back, and reached again (the cluster asks the table anew)
+        if acc not in sim.connected or acc in sim.unreachable:
+            sim.unreachable.discard(acc)
+            sim.connect(acc)
+    sim.run(4000.0)
+    assert sim.machine.hand is None, "the table stands still"
     assert sim.ledger.total() == sim.ledger.issued
     for p in sim.machine.seats:
         if p is not None and p.account is not None:
@@ -231,3 +237,42 @@ def test_storage_is_written_only_once_per_change_of_tuoguan() -> None:
     sim.feed(io.Tuoguan(1, False))
     written = [w for w in sim.durable if isinstance(w, io.SetTuoguan)]
     assert [w.on for w in written] == [True, False]
+
+
+def test_an_escape_is_charged_when_it_is_decided_however_slow_its_write() -> None:
+    """Three timeouts, then the storage slows (not yet a stall): the fourth timeout's escape
+    comes one clock after its turn was shown, though its write lands later."""
+    sim = alone_hand(seed=4, timing=Timing(turn=5, ready=20, bot_wait=10, bot_delay=0.3, stall=30))
+    for _ in range(4000):
+        seat = sim.machine.seat_of(1)
+        hand = sim.machine.hand
+        turn = None if hand is None or seat is None else hand.turns.get(seat)
+        if timeouts_of(sim) == 3 and turn is not None and turn.counted and not turn.key[1]:
+            break  # the fourth turn has been shown: its clock runs
+        sim.run(0.05)
+    sim.stall_storage()
+    sim.run(10.0)  # the escape is charged in here; its write waits
+    sim.restore_storage()
+    assert [why for _, _, why in sim.escapes] == ["timeouts"]
+
+
+def test_a_player_unreached_is_played_for_uncounted_and_never_escapes() -> None:
+    """Their socket's process does not answer (the cluster gave up offering the turn): their
+    turns run out uncounted and no disconnect clock runs, however long, until they are
+    reached again."""
+    sim = alone_hand(seed=4)
+    wait_for_my_turn(sim)
+    sim.act(1, _action_text(sim.last_view(1)["view"]["legal"][-1]))
+    sim.unreachable.add(1)
+    sim.run(2 * sim.timing.turn)  # their next turn came: not shown, no clock
+    sim.feed(io.Unreached(1))
+    sim.run(sim.timing.turn * 8)  # their turns run out: eight clocks, none counted
+    assert not sim.escapes and timeouts_of(sim) == 0
+    sim.unreachable.discard(1)
+    sim.connect(1)  # reached again: a clock that ran meanwhile runs out uncounted
+    sim.run(sim.timing.turn)
+    assert not sim.escapes and timeouts_of(sim) == 0
+    sim.unreachable.add(1)
+    sim.feed(io.Unreached(1))
+    sim.run(sim.timing.disconnect * 3)  # longer than any disconnect allowance
+    assert not sim.escapes  # the hand ended without them, or they were let go for free

@@ -1,0 +1,139 @@
+"""How a cluster process hears about a player whose socket is on another process, without
+servers or Redis (its messages are fed to :meth:`Cluster._receive` as the subscription
+would): a frame offering a turn is answered ``shown`` or ``gone``; a late ``_disconnect``
+from a process the player has left changes nothing; an unanswered turn is offered again,
+then the player is unreached (never disconnected: the house's fault is not their escape).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from paiju.server import table_io as io
+from paiju.server.cluster import OFFERS, SHOWN_WAIT, Cluster
+from paiju.server.db import make_engine, make_sessions, migrate
+from paiju.server.hub import Hub
+from paiju.server.store import Store
+from paiju.server.table_machine import Timing
+from paiju.server.writer import Writer
+
+
+class FakeTable:
+    """A table runner that records what it is fed."""
+
+    def __init__(self, table_id: int) -> None:
+        self.id = table_id
+        self.fed: list[io.Input] = []
+
+    def feed(self, event: io.Input) -> None:
+        self.fed.append(event)
+
+
+class Rig:
+    """A cluster member (the owner of table 7, where account 1 sits), its Redis never
+    reached: what it would publish is read from its outbox."""
+
+    def __init__(self) -> None:
+        engine = make_engine("sqlite://")
+        migrate(engine)
+        store = Store(make_sessions(engine), writer="t")
+        self.writer = Writer(store)
+        self.hub = Hub(store, self.writer, Timing())
+        self.cluster = Cluster("redis://127.0.0.1:1/0", self.hub, store, prefix="t")
+        self.table = FakeTable(7)
+        self.hub.tables[7] = self.table  # type: ignore[assignment]
+        self.hub.where[1] = 7
+        self.clock = 100.0
+        self.cluster._now = lambda: self.clock  # type: ignore[method-assign]
+        self.alive: dict[str, bool] = {}
+
+        async def exists(key: str) -> int:
+            return int(self.alive.get(key.rsplit(":", 1)[-1], False))
+
+        self.cluster.redis.exists = exists  # type: ignore[method-assign,assignment]
+
+    def receive(self, payload: dict[str, Any]) -> None:
+        asyncio.run(self.cluster._receive(payload))
+
+    def published(self) -> list[dict[str, Any]]:
+        import orjson
+
+        out = [orjson.loads(item[2]) for item in self.cluster._outbox if item[0] == "publish"]
+        self.cluster._outbox.clear()
+        return out
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+def client(kind: str, source: str) -> dict[str, Any]:
+    return {"kind": "client", "account": 1, "from": source, "name": "", "message": {"type": kind}}
+
+
+def test_a_turn_is_shown_when_the_other_process_says_so_and_a_socket_gone_disconnects() -> None:
+    rig = Rig()
+    try:
+        rig.receive(client("_reconnect", "B"))  # the player's socket is on B
+        assert rig.table.fed == [io.Connect(1)]
+        shown: list[bool] = []
+        rig.hub.deliver(1, {"type": "view"}, lambda: shown.append(True))
+        [sent] = rig.published()
+        assert sent["kind"] == "deliver" and sent["ack"]
+        rig.receive({"kind": "shown", "account": 1, "ack": sent["ack"]})
+        assert shown == [True]
+        rig.hub.deliver(1, {"type": "view"}, lambda: shown.append(True))
+        [again] = rig.published()
+        rig.receive({"kind": "gone", "account": 1, "ack": again["ack"]})  # no socket there
+        assert shown == [True] and rig.table.fed[-1] == io.Disconnect(1)
+        assert 1 not in rig.hub.remote
+    finally:
+        rig.close()
+
+
+def test_a_late_disconnect_from_a_process_the_player_left_changes_nothing() -> None:
+    rig = Rig()
+    try:
+        rig.receive(client("_reconnect", "B"))
+        rig.receive(client("_reconnect", "C"))  # reconnected through C
+        rig.receive(client("_disconnect", "B"))  # B notices its dead socket late
+        assert rig.table.fed == [io.Connect(1), io.Connect(1)]
+        assert rig.cluster._routes[1] == "C"
+        rig.receive(client("_disconnect", "C"))
+        assert rig.table.fed[-1] == io.Disconnect(1)
+    finally:
+        rig.close()
+
+
+def test_an_unanswered_turn_is_offered_again_then_the_player_is_unreached() -> None:
+    rig = Rig()
+    try:
+        rig.receive(client("_reconnect", "B"))
+        rig.alive["B"] = True
+        for offer in range(OFFERS):
+            rig.hub.deliver(1, {"type": "view"}, lambda: None)
+            rig.published()
+            rig.clock += SHOWN_WAIT + 1
+            asyncio.run(rig.cluster._check_marks())
+            assert rig.table.fed[-1] == io.Connect(1), offer  # the view again, marked again
+        rig.hub.deliver(1, {"type": "view"}, lambda: None)
+        rig.clock += SHOWN_WAIT + 1
+        asyncio.run(rig.cluster._check_marks())
+        assert rig.table.fed[-1] == io.Unreached(1)
+        assert not any(isinstance(e, io.Disconnect) for e in rig.table.fed)
+        rig.receive(client("_reconnect", "C"))  # back through another process
+        assert rig.table.fed[-1:] == [io.Connect(1)] and rig.cluster._routes[1] == "C"
+    finally:
+        rig.close()
+
+
+def test_a_turn_sent_to_a_process_no_longer_alive_leaves_the_player_unreached() -> None:
+    rig = Rig()
+    try:
+        rig.receive(client("_reconnect", "B"))
+        rig.hub.deliver(1, {"type": "view"}, lambda: None)
+        rig.clock += SHOWN_WAIT + 1  # B's alive key is gone: its sockets died with it
+        asyncio.run(rig.cluster._check_marks())
+        assert rig.table.fed[-1] == io.Unreached(1)
+    finally:
+        rig.close()
