@@ -19,11 +19,22 @@ PLAYABLE = (
 )
 OVER = "#result, [data-escape]"
 
-# true once the page shows a version other than `v`, or the hand is over, or the click
-# opened the choice of a Ma Diao card with two plays (no message is sent for that)
-_MOVED_ON = """v => !!document.querySelector(
-        '#result, [data-escape], .my-area .prompt:not(.quiet) .act-zhuo:not([disabled])') ||
-    (document.querySelector('.table[data-version]')?.dataset.version ?? v) !== v"""
+
+def _moved_on(version: str | None) -> str:
+    """A selector for the page once it shows a version other than ``version``, or the hand
+    is over, or the click opened the choice of a Ma Diao card with two plays (no message is
+    sent for that). A selector, not a script: the page's CSP refuses scripts built from
+    strings, which a waiting function may need.
+
+    >>> _moved_on("7").endswith(".table[data-version]:not([data-version='7'])")
+    True
+    """
+    moved = (
+        ".table[data-version]"
+        if version is None
+        else (f".table[data-version]:not([data-version='{version}'])")
+    )
+    return f"{OVER}, .my-area .prompt:not(.quiet) .act-zhuo:not([disabled]), {moved}"
 
 
 def act_once(page: Any, timeout: float = 60_000) -> bool:
@@ -41,7 +52,7 @@ def act_once(page: Any, timeout: float = 60_000) -> bool:
             with contextlib.suppress(PlaywrightError):
                 buttons[-1].click(timeout=5_000)
             break
-    page.wait_for_function(_MOVED_ON, arg=version, timeout=timeout)
+    page.wait_for_selector(_moved_on(version), timeout=timeout)
     return True
 
 

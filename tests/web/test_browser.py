@@ -336,7 +336,7 @@ def test_mazhan_by_clicks_on_a_desktop(server: str, browser: Any) -> None:
     me.shot("mazhan-5-reloaded")
     # one discard by the keyboard, with no click first: the turn put the keyboard on the
     # drawn tile; ← picks the tile left of it, Enter discards it; the move log names it
-    me.page.wait_for_function("!!document.activeElement?.closest('.hand')")
+    me.page.wait_for_selector(".hand :focus")
     assert me.page.query_selector(".keys-hint") is not None
     me.page.keyboard.press("ArrowLeft")
     picked = me.page.evaluate("document.activeElement.getAttribute('aria-label')")
