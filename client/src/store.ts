@@ -338,6 +338,10 @@ export function handle(raw: unknown, now: number = Date.now()): void {
         // a new connection: a hint asked on the old one is not coming
         if (hint.value?.action === null) hint.value = null;
       });
+      // the server holds no seat for us: the table we thought we sat at is gone (it closed,
+      // or we were unseated while the frame saying so was lost with a server)
+      if (m.seated === false && seated.value)
+        handle({ type: "unseated", why: "table_closed" }, now);
       return;
     case "seated":
       batch(() => {

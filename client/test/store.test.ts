@@ -182,6 +182,17 @@ describe("losing the seat", () => {
     expect(new Set(keys.slice(1)).size).toBe(4);
   });
 
+  it("learns from a new connection's hello that the table is gone", () => {
+    sit();
+    route.value = { name: "table" };
+    handle({ type: "hello", name: "me", balance: 900, seated: true } satisfies ServerMessage);
+    expect(seated.value).not.toBeNull(); // still seated: the table's frames follow
+    handle({ type: "hello", name: "me", balance: 900, seated: false } satisfies ServerMessage);
+    expect(seated.value).toBeNull();
+    expect(route.value.name).toBe("lobby");
+    expect(toasts.value.at(-1)?.key).toEqual(unseatedToast("table_closed"));
+  });
+
   it("returns to the lobby on the player's own leave", () => {
     sit();
     handle({ type: "unseated", why: "left" } satisfies ServerMessage);

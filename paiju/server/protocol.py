@@ -182,6 +182,12 @@ class Hello(_Message):
     type: Literal["hello"]
     name: str
     balance: int
+    seated: bool = Field(
+        False,
+        description="whether the account holds a seat at a table now: a client that thought "
+        "it sat somewhere and reads false has lost that table (it closed, or they were "
+        "unseated while away) and goes back to the lobby",
+    )
 
 
 class Seated(_Message):

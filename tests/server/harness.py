@@ -135,7 +135,8 @@ class Player(threading.Thread):
         self.ws: ClientConnection | None = None
         self.hold = threading.Event()  # set: do not act (the test is about to cut something)
         self.renew = renew  # a new account's token, when this one is broke
-        self.rejoin = False
+        self.hellos = 0
+        self.seeking = False  # a join is on its way
 
     def _connect(self) -> ClientConnection:
         last: Exception | None = None
@@ -157,7 +158,7 @@ class Player(threading.Thread):
     def run(self) -> None:
         try:
             self.ws = self._connect()
-            self.send({"type": "join", "room": self.room, "alone": self.alone})
+            self._join()
             while not self.stop_flag.is_set() and len(self.settlements) < self.hands:
                 try:
                     frame = json.loads(self.ws.recv(timeout=120))
@@ -166,15 +167,17 @@ class Player(threading.Thread):
                         break
                     self.reconnects += 1
                     self.ws = self._connect()
-                    if self.rejoin:
-                        self.rejoin = False
-                        self.send({"type": "join", "room": self.room, "alone": self.alone})
                     continue
                 self._take(frame)
         except Exception as err:
             self.errors.append(repr(err))
         finally:
             self.done.set()
+
+    def _join(self) -> None:
+        if not self.seeking:
+            self.seeking = True
+            self.send({"type": "join", "room": self.room, "alone": self.alone})
 
     def send(self, message: dict[str, Any]) -> None:
         assert self.ws is not None
@@ -189,6 +192,13 @@ class Player(threading.Thread):
         self.frames.append(frame)
         self.events.put(frame)
         kind = frame["type"]
+        if kind == "hello":
+            self.hellos += 1
+            self.seeking = False  # a join sent on the last socket is not answered
+            if self.hellos > 1 and not frame["seated"]:
+                self._join()  # back, and the table is gone: sit down again, as a player would
+        if kind in ("seated", "error"):
+            self.seeking = False
         if kind == "seated" or (kind == "settlement" and len(self.settlements) + 1 < self.hands):
             self.send({"type": "ready"})
         if kind == "table" and frame.get("ready_seconds") and not frame["live"]:
@@ -199,10 +209,9 @@ class Player(threading.Thread):
             # broke: come back as a new player (the game's own rule, §10, unseated them)
             self.token = self.renew()
             assert self.ws is not None
-            self.ws.close()  # the receive loop reconnects with the new token and joins
-            self.rejoin = True
+            self.ws.close()  # the receive loop reconnects with the new token, which joins
         if kind == "unseated" and frame["why"] == "table_closed":
-            self.send({"type": "join", "room": self.room, "alone": self.alone})  # sit again
+            self._join()  # sit again
         if kind == "error" and frame["code"] not in ("stale_version", "hand_live", "not_seated"):
             self.errors.append(f"{frame['code']}: {frame['message']}")
         if kind == "view" and frame["view"]["legal"] and not self.hold.is_set():

@@ -50,6 +50,10 @@ export type Type7 = "ping";
 export type Type8 = "hello";
 export type Name = string;
 export type Balance = number;
+/**
+ * whether the account holds a seat at a table now: a client that thought it sat somewhere and reads false has lost that table (it closed, or they were unseated while away) and goes back to the lobby
+ */
+export type Seated = boolean;
 export type Type9 = "seated";
 export type Table = number;
 export type Room1 = string;
@@ -853,7 +857,7 @@ export interface PaijuWebSocketProtocol {
   client?: Join | Fill | Ready | Act | Tuoguan | Hint | Leave | Ping;
   server?:
     | Hello
-    | Seated
+    | Seated1
     | TableFrame
     | HandStart
     | ViewFrame
@@ -964,6 +968,7 @@ export interface Hello {
   type: Type8;
   name: Name;
   balance: Balance;
+  seated?: Seated;
 }
 /**
  * The player holds a seat (after ``join`` or on reconnecting).
@@ -971,7 +976,7 @@ export interface Hello {
  * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
  * via the `definition` "Seated".
  */
-export interface Seated {
+export interface Seated1 {
   type: Type9;
   table: Table;
   room: Room1;

@@ -11,12 +11,14 @@ import contextlib
 import logging
 from typing import Any
 
+import sqlalchemy as sa
 from fastapi import APIRouter, WebSocket
 from redis.exceptions import RedisError
 from starlette.websockets import WebSocketDisconnect
 
 from paiju.server.connection import Connection
 from paiju.server.errors import ServerError
+from paiju.server.models import SeatClaim
 from paiju.server.protocol import parse_client
 from paiju.server.routes.deps import app_now, credential_of, now, services
 from paiju.server.security import Security, security
@@ -62,7 +64,8 @@ async def ws(websocket: WebSocket) -> None:
         await websocket.send_json(_error("unauthorized", "log in first"))
         await websocket.close(code=CLOSE_UNAUTHORIZED)
         return
-    acc, session = found.account, found.session
+    resolved, seated = found
+    acc, session = resolved.account, resolved.session
     conn = Connection()
     try:
         sec.sockets.open(acc.id, session, conn)
@@ -71,7 +74,8 @@ async def ws(websocket: WebSocket) -> None:
         await websocket.close(code=CLOSE_TOO_MANY)
         return
     pump = asyncio.create_task(_pump(websocket, conn))
-    conn.send({"type": "hello", "name": acc.name, "balance": int(acc.balance)})
+    hello = {"type": "hello", "name": acc.name, "balance": int(acc.balance), "seated": seated}
+    conn.send(hello)
     cluster = svc.cluster
     clock = asyncio.get_running_loop().time
     rate = sec.sockets.rate(
@@ -139,12 +143,21 @@ async def ws(websocket: WebSocket) -> None:
             await pump
 
 
-def _session(svc: object, token: str, at: float, policy: Policy) -> Resolved | None:
+def _session(svc: object, token: str, at: float, policy: Policy) -> tuple[Resolved, bool] | None:
+    """The token's live session, and whether its account holds a seat now (a client that
+    thought it sat somewhere learns at once that the table is gone: it closed, or they were
+    unseated while the frame saying so was lost with a process)."""
     from paiju.server.services import Services
 
     assert isinstance(svc, Services)
     with svc.sessions.begin() as s:
-        return resolve(s, token, at, policy)
+        found = resolve(s, token, at, policy)
+        if found is None:
+            return None
+        seat = s.scalar(
+            sa.select(SeatClaim.table_id).where(SeatClaim.account_id == found.account.id)
+        )
+        return found, seat is not None
 
 
 async def watch_sessions(app: Any) -> None:
