@@ -736,8 +736,11 @@ class Cluster:
             if account in self.hub.conns:
                 runner.feed(io.Connect(account))
                 continue
+            # routed even if that process's alive key has lapsed (it may be renewing it
+            # after a Redis cut): if the process is gone, its marks go unanswered and the
+            # player is unreached, never charged; if not, the view reaches them now
             pid = _text(await self.redis.get(self._key("conn", account)))
-            if pid and await self.redis.exists(self._key("alive", pid)):
+            if pid:
                 self._route(account, pid)
                 runner.feed(io.Connect(account))
         self.table_changed(runner)

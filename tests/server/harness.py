@@ -32,6 +32,10 @@ from paiju.server.models import Hand, HandAction, SeatClaim
 from paiju.server.protocol import SERVER
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+#: errors a player meets in play and shrugs off (a view crossed their action)
+QUIET = ("stale_version", "hand_live", "not_seated")
+#: errors that say: the table is moving between processes, try again
+MOVING = ("table_moving", "unavailable")
 
 
 def free_port() -> int:
@@ -136,6 +140,7 @@ class Player(threading.Thread):
         self.hold = threading.Event()  # set: do not act (the test is about to cut something)
         self.renew = renew  # a new account's token, when this one is broke
         self.hellos = 0
+        self.last_action: dict[str, Any] | None = None  # sent, not yet answered by a view
         self.seeking = False  # a join is on its way
 
     def _connect(self) -> ClientConnection:
@@ -173,6 +178,10 @@ class Player(threading.Thread):
             self.errors.append(repr(err))
         finally:
             self.done.set()
+
+    def _again(self, action: dict[str, Any]) -> None:
+        if self.last_action is action:  # no view has answered it meanwhile
+            self.send(action)
 
     def _join(self) -> None:
         if not self.seeking:
@@ -212,12 +221,21 @@ class Player(threading.Thread):
             self.ws.close()  # the receive loop reconnects with the new token, which joins
         if kind == "unseated" and frame["why"] == "table_closed":
             self._join()  # sit again
-        if kind == "error" and frame["code"] not in ("stale_version", "hand_live", "not_seated"):
+        if kind == "error" and frame["code"] in MOVING and self.last_action is not None:
+            # the table is between processes: a player tries again in a moment, as the
+            # message says (the clock of a turn shown through a move does not count)
+            timer = threading.Timer(0.2, self._again, args=(self.last_action,))
+            timer.daemon = True
+            timer.start()
+        elif kind == "error" and frame["code"] not in QUIET:
             self.errors.append(f"{frame['code']}: {frame['message']}")
+        if kind == "view":
+            self.last_action = None
         if kind == "view" and frame["view"]["legal"] and not self.hold.is_set():
             action = self.pick(frame)
             if action is not None:
-                self.send({"type": "action", "action": action, "version": frame["version"]})
+                self.last_action = {"type": "action", "action": action, "version": frame["version"]}
+                self.send(self.last_action)
 
     def wait_for(
         self, test: Callable[[dict[str, Any]], bool], timeout: float = 120

@@ -127,14 +127,14 @@ def test_a_database_outage_at_the_settlement_settles_once_when_it_is_back(
     pg: tuple[str, TcpProxy], postgres_url: str
 ) -> None:
     url, proxy = pg
-    server = Server(env(url, PAIJU_BOT_DELAY="1.0")).start()
+    server = Server(env(url, PAIJU_BOT_DELAY="0.4")).start()
     cut = threading.Event()
 
     def at_31(frame: dict[str, Any]) -> None:
         # Ma Diao has 32 plays: once the 31st is shown, the last play and the settlement are
         # one write away; cut the database there, in the receive thread as the frame
         # arrives (before this player may play the last card itself, and well inside the
-        # bots' second of thought), not in a test thread that a loaded machine may delay
+        # bots' 0.2-0.6 s of thought), not in a test thread that a loaded machine may delay
         if frame["type"] == "view" and frame["version"] >= 31 and not cut.is_set():
             proxy.cut()
             cut.set()
