@@ -19,6 +19,7 @@ changes nothing (a retried or replayed settlement is never counted twice).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import cast
 
@@ -90,7 +91,10 @@ def new_account(s: Session, name: str, password_hash: str, start_balance: int) -
 _LEDGER_INSERT = sa.insert(LedgerEntry.__table__)  # type: ignore[arg-type]
 _LEDGER = cast(sa.Table, LedgerEntry.__table__)
 _ACCOUNTS = cast(sa.Table, Account.__table__)
-_HOUSE_IDS: dict[int, int] = {}  # per engine: the house account's id never changes
+#: per engine (one database): the house account's id never changes. Keyed by the engine
+#: itself, not by id() of a connection: a new connection may reuse the id of another
+#: database's connection that is gone, and would read that database's house
+_HOUSE_IDS: weakref.WeakKeyDictionary[sa.Engine, int] = weakref.WeakKeyDictionary()
 
 # the statements of a movement, built once (Core: no ORM work per execution)
 _SEEN = sa.select(_LEDGER.c.id).where(_LEDGER.c.event_key == sa.bindparam("key")).limit(1)
@@ -119,11 +123,10 @@ _WRITE_PG = sa.text(
 
 
 def _house_id(s: Session) -> int:
-    bind = s.get_bind()
-    key = id(bind)
-    found = _HOUSE_IDS.get(key)
+    engine = s.get_bind().engine
+    found = _HOUSE_IDS.get(engine)
     if found is None:
-        found = _HOUSE_IDS[key] = house(s).id
+        found = _HOUSE_IDS[engine] = house(s).id
     return found
 
 

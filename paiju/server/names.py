@@ -179,8 +179,9 @@ def key(name: str) -> str:
     # the name's own punctuation only: a letter whose skeleton is "." (٠, an Arabic zero) stays
     text = _skeleton(_fold("".join(ch for ch in text if ch not in _IGNORED)))
     for _ in range(_ROUNDS):
-        # a skeleton may be a decorated letter (ε's is ꞓ, C WITH BAR): read as the typed one is
-        plain = "".join(_UNDECORATED.get(ch, ch) for ch in text)
+        # a skeleton may be a decorated letter (ε's is ꞓ, C WITH BAR) or a letter with a mark
+        # (ɵ's is o with a stroke overlay): read as the typed one is
+        plain = _fold(text, skeleton=True)
         if plain == text:
             break
         text = _skeleton(plain)
@@ -200,6 +201,7 @@ _DIACRITIC_SCRIPTS = frozenset(
 )
 _MARKS = (icu.UCharCategory.NON_SPACING_MARK, icu.UCharCategory.ENCLOSING_MARK)
 _ALL_MARKS = (*_MARKS, icu.UCharCategory.COMBINING_SPACING_MARK)
+_YPOGEGRAMMENI = "\u0345"
 _ALPHABETIC_SCRIPTS = frozenset(
     {icu.UScriptCode.LATIN, icu.UScriptCode.GREEK, icu.UScriptCode.CYRILLIC}
 )
@@ -232,7 +234,7 @@ def _alphabetic(ch: str) -> bool:
     return any(s in _ALPHABETIC_SCRIPTS for s in icu.Script.getScriptExtensions(ord(ch)))
 
 
-def _fold(text: str) -> str:
+def _fold(text: str, skeleton: bool = False) -> str:
     """``text`` with its decorated Latin, Greek and Cyrillic letters undecorated and its
     diacritics dropped (NFC): a mark of no one script or of those three, and any mark on a
     letter of those three (a kana voicing mark set on an ``o`` is not a kana).
@@ -241,16 +243,31 @@ def _fold(text: str) -> str:
     'Paulo Nguyen к がき'
     >>> _fold("paulo\u3099"), _fold("pau\u309alo"), _fold("ha\u302e")
     ('paulo', 'paulo', 'ha')
+    >>> _fold("ᾀ"), _fold("ἈΙ"), _fold("a\u0345")
+    ('αι', 'ΑΙ', 'a')
+
+    A ``skeleton``'s marks are the skeleton's own (kana's voicing marks become Latin ones:
+    パ's is 八 with a ring above): only those on a Latin, Greek or Cyrillic letter go.
+
+    >>> _fold("\u516b\u030a", skeleton=True) == "\u516b\u030a", _fold("o\u0335", skeleton=True)
+    (True, 'o')
     """
-    plain = "".join(_UNDECORATED.get(ch, ch) for ch in text)
     kept: list[str] = []
     on_alphabet = False  # the last letter the marks that follow sit on is Latin, Greek, Cyrillic
-    for ch in unicodedata.normalize("NFD", plain):
+    on_greek = False
+    # decomposed first: a letter that decomposes keeps its parts (ᾀ's iota subscript); the
+    # table undecorates those that do not (ł, ø)
+    for ch in unicodedata.normalize("NFD", text):
         if icu.Char.charType(ch) in _ALL_MARKS:
-            if on_alphabet or _diacritic(ch):
+            if ch == _YPOGEGRAMMENI and on_greek:
+                kept.append("ι")  # the iota subscript is an iota: ᾀ's capitals are ἈΙ
+                continue
+            if on_alphabet or (_diacritic(ch) and not skeleton):
                 continue
         else:
+            ch = _UNDECORATED.get(ch, ch)
             on_alphabet = _alphabetic(ch)
+            on_greek = on_alphabet and "GREEK" in unicodedata.name(ch, "")
         kept.append(ch)
     return unicodedata.normalize("NFC", "".join(kept))
 
