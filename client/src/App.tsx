@@ -9,7 +9,8 @@ import { Scorer } from "./components/Scorer";
 import { TableScreen } from "./components/TableScreen";
 import { t } from "./i18n";
 import { hashToRoute, refreshMe, routeToHash } from "./session";
-import { inviteCode, me, route, toast } from "./store";
+import { me, route, toast } from "./state/connection";
+import { inviteCode } from "./state/lobby";
 
 /** The screens one may open without an account. */
 const NO_ACCOUNT = new Set(["score", "rules"]);

@@ -2,26 +2,12 @@
 import { batch } from "@preact/signals";
 import { ApiError, type Me as ApiMe, api } from "./net/api";
 import { Socket } from "./net/socket";
-import type { BotLevel, ClientMessage } from "./protocol";
-import type { RulesGame } from "./rules";
-import {
-  clearTable,
-  escaped,
-  frame,
-  handle,
-  hint,
-  inviteCode,
-  joining,
-  me,
-  pending,
-  type Route,
-  readySent,
-  route,
-  type ScoreGame,
-  seated,
-  settlement,
-  toast,
-} from "./store";
+import type { BotLevel, ClientMessage, Game } from "./protocol";
+import { me, type Route, route, toast } from "./state/connection";
+import { handle } from "./state/handle";
+import { inviteCode, joining } from "./state/lobby";
+import { escaped, settlement } from "./state/settlement";
+import { clearTable, frame, hint, pending, readySent, seated } from "./state/table";
 
 function wsUrl(): string {
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -180,9 +166,9 @@ export function hashToRoute(hash: string): Route | null {
   if (hash === "#/table") return { name: "table" };
   if (hash === "#/login") return { name: "login" };
   const score = /^#\/score(?:\/(mazhan|madiao))?$/.exec(hash);
-  if (score) return { name: "score", game: (score[1] as ScoreGame | undefined) ?? null };
+  if (score) return { name: "score", game: (score[1] as Game | undefined) ?? null };
   const rules = /^#\/rules(?:\/(mazhan|madiao))?$/.exec(hash);
-  if (rules) return { name: "rules", game: (rules[1] as RulesGame | undefined) ?? null };
+  if (rules) return { name: "rules", game: (rules[1] as Game | undefined) ?? null };
   return null;
 }
 

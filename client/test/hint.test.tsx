@@ -4,7 +4,9 @@ import { toastText } from "../src/components/Chrome";
 import { aloneWithBots, TableScreen } from "../src/components/TableScreen";
 import type { TableFrame } from "../src/protocol";
 import { socket } from "../src/session";
-import { clearTable, handle, hint, toasts } from "../src/store";
+import { toasts } from "../src/state/connection";
+import { handle } from "../src/state/handle";
+import { clearTable, hint } from "../src/state/table";
 import { sitAt, tableFrame, viewFrame } from "./fixtures/frames";
 import { actView } from "./fixtures/mazhan";
 

@@ -16,7 +16,9 @@ import {
   STAKE_EXAMPLES,
 } from "../src/rules/figures";
 import { hashToRoute, routeToHash } from "../src/session";
-import { clearTable, handle, route } from "../src/store";
+import { route } from "../src/state/connection";
+import { handle } from "../src/state/handle";
+import { clearTable } from "../src/state/table";
 import { sitAt, viewFrame } from "./fixtures/frames";
 import { actView } from "./fixtures/mazhan";
 

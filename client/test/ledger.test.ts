@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { playing } from "../src/components/Lobby";
-import { groupLedger } from "../src/game/ledger";
 import { setLang } from "../src/i18n";
+import { groupLedger } from "../src/model/ledger";
 import type { LedgerEntry } from "../src/net/api";
 
 const entry = (
@@ -56,7 +56,7 @@ describe("times in the lobby's tables", () => {
 
 describe("a hand's movements in points", () => {
   it("are one line per payer and payee, the house once for all its bots", async () => {
-    const { mergeMoves } = await import("../src/game/ledger");
+    const { mergeMoves } = await import("../src/model/ledger");
     const moves = mergeMoves([
       { from: "house", to: "ana", amount: 170, reason: "hand" },
       { from: "ana", to: "bo", amount: 20, reason: "hand" },
@@ -72,7 +72,7 @@ describe("a hand's movements in points", () => {
 
 describe("this player's points by the other side", () => {
   it("nets what went each way with one counterpart", async () => {
-    const { netByOther } = await import("../src/game/ledger");
+    const { netByOther } = await import("../src/model/ledger");
     const lines = netByOther(
       [
         { from: "ana", to: "house", amount: 600, reason: "hand" },

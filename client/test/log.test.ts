@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { logLine } from "../src/components/MoveLog";
-import { entriesOf, type LogEntry, withoutUnshownChong } from "../src/game/log";
 import { setLang } from "../src/i18n";
+import { entriesOf, type LogEntry, withoutUnshownChong } from "../src/model/log";
 import type { GameEvent } from "../src/protocol";
 
 afterEach(() => setLang("zh"));

@@ -1,16 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
 import { BACKOFF_MS, backoff, Socket } from "../src/net/socket";
 import type { GameEvent, ServerMessage } from "../src/protocol";
-import {
-  escaped,
-  frame,
-  handle,
-  me,
-  moveLog,
-  settlement,
-  toasts,
-  unknownFrames,
-} from "../src/store";
+import { me, toasts, unknownFrames } from "../src/state/connection";
+import { handle } from "../src/state/handle";
+import { escaped, settlement } from "../src/state/settlement";
+import { frame, moveLog } from "../src/state/table";
 import { overView } from "./fixtures/mazhan";
 
 class FakeWS {

@@ -9,7 +9,10 @@ import { MadiaoSettlement } from "../src/components/Settlement";
 import { TableScreen } from "../src/components/TableScreen";
 import { setLang } from "../src/i18n";
 import type { MadiaoResult, MadiaoSeatResult, Seat, SeatInfo } from "../src/protocol";
-import { chongUnshown, clearTable, handle, me, readySent, toasts } from "../src/store";
+import { me, toasts } from "../src/state/connection";
+import { handle } from "../src/state/handle";
+import { chongUnshown } from "../src/state/settlement";
+import { clearTable, readySent } from "../src/state/table";
 import { person, sitAt, tableFrame, viewFrame } from "./fixtures/frames";
 import { overView } from "./fixtures/mazhan";
 

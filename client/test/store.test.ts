@@ -1,24 +1,19 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { toastText } from "../src/components/Chrome";
 import { SERVER_TYPES, type ServerMessage, type UnseatedWhy } from "../src/protocol";
+import { me, route, toasts, unknownFrames } from "../src/state/connection";
+import { handle } from "../src/state/handle";
+import { unseatedFrom, unseatedToast, unseatedWhy } from "../src/state/lobby";
+import { settlement } from "../src/state/settlement";
 import {
   clearTable,
   frame,
-  handle,
   handNames,
-  me,
   paused,
   pending,
-  route,
   seated,
-  settlement,
   tableState,
-  toasts,
-  unknownFrames,
-  unseatedFrom,
-  unseatedToast,
-  unseatedWhy,
-} from "../src/store";
+} from "../src/state/table";
 import { settlementFrame, sitAt } from "./fixtures/frames";
 import { actView, claimView, pauseView } from "./fixtures/mazhan";
 

@@ -5,15 +5,10 @@ import { TableScreen } from "../src/components/TableScreen";
 import { setLang } from "../src/i18n";
 import type { SeatInfo, ServerMessage } from "../src/protocol";
 import { hashToRoute, inviteLink, joinPrivate, normaliseCode, socket } from "../src/session";
-import {
-  clearTable,
-  handle,
-  inviteCode,
-  joining,
-  peopleChange,
-  readySent,
-  toasts,
-} from "../src/store";
+import { toasts } from "../src/state/connection";
+import { handle } from "../src/state/handle";
+import { inviteCode, joining } from "../src/state/lobby";
+import { clearTable, peopleChange, readySent } from "../src/state/table";
 import { person, settlementFrame, sitAt, tableFrame, viewFrame } from "./fixtures/frames";
 import { actView, claimView, overView, pauseView } from "./fixtures/mazhan";
 

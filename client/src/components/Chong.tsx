@@ -4,8 +4,8 @@
 // is not added) and the running total. No account.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { plainTyped, splitCodes } from "../game/notation";
 import { cardName, failureText, problemText, TABLES, t, type UiKey } from "../i18n";
+import { plainTyped, splitCodes } from "../model/notation";
 import { ApiError, api, type ProblemDetail } from "../net/api";
 import { routeToHash } from "../session";
 import { Card } from "./Card";

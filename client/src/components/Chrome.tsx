@@ -4,7 +4,8 @@ import { useEffect, useRef } from "preact/hooks";
 import { actionName, errorText, fill, lang, setLang, TABLES, t, windName } from "../i18n";
 import { TAKEN_OVER } from "../net/socket";
 import { logout, socket } from "../session";
-import { chongUnshown, dismissToast, me, settlement, type Toast, toasts } from "../store";
+import { dismissToast, me, type Toast, toasts } from "../state/connection";
+import { chongUnshown, settlement } from "../state/settlement";
 import { secondsLeft, useNow } from "./hooks";
 
 /** The pages anyone may open, without an account: the scorer and the guide (the login page

@@ -4,12 +4,13 @@
 // game and language); this file only lays it out.
 import type { ComponentChildren, JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { splitCodes } from "../game/notation";
 import { lang, t } from "../i18n";
+import { splitCodes } from "../model/notation";
 import { type Block, GUIDES, type Guide, RULES_GAMES, type RulesGame } from "../rules";
 import type { Cards, Table, Tiles } from "../rules/types";
 import { go } from "../session";
-import { me, seated } from "../store";
+import { me } from "../state/connection";
+import { seated } from "../state/table";
 import { Card } from "./Card";
 import { Tile } from "./Tile";
 

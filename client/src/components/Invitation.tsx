@@ -4,7 +4,7 @@ import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { errorText, roomName, t } from "../i18n";
 import { ApiError, api } from "../net/api";
-import { codeRefused } from "../store";
+import { codeRefused } from "../state/lobby";
 
 /** The server's answer (docs/protocol.md, `GET /api/invite/{code}`). */
 export interface InvitationInfo {

@@ -3,13 +3,14 @@
 
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { groupLedger } from "../game/ledger";
 import { errorText, gameName, levelName, reasonName, roomName, t, windName } from "../i18n";
+import { groupLedger } from "../model/ledger";
 import { ApiError, api, type HandSummary, type LedgerEntry, type Room } from "../net/api";
 import type { BotLevel } from "../protocol";
 import { STAKE_PER } from "../rules/figures";
 import { go, join, joinCode, joinPrivate, normaliseCode } from "../session";
-import { inviteCode, joining, me } from "../store";
+import { me } from "../state/connection";
+import { inviteCode, joining } from "../state/lobby";
 import { GuideLinks } from "./Chrome";
 import { Invitation } from "./Invitation";
 import { UnseatNotice } from "./TableScreen";

@@ -3,7 +3,7 @@ import { useState } from "preact/hooks";
 import { errorText, t } from "../i18n";
 import { ApiError } from "../net/api";
 import { login } from "../session";
-import { inviteCode } from "../store";
+import { inviteCode } from "../state/lobby";
 import { GuideLinks } from "./Chrome";
 import { Invitation } from "./Invitation";
 

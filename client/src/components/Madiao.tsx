@@ -2,8 +2,8 @@
 // won to the table, its face-down (滅) cards (faces shown to their owner only).
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { aroundFrom, sideOf } from "../game/seats";
 import { actionName, cardName, t, windName } from "../i18n";
+import { aroundFrom, sideOf } from "../model/seats";
 import type { MadiaoAction, MadiaoView, Seat, SeatInfo } from "../protocol";
 import { Card, CardButton } from "./Card";
 import { Countdown, clockOf, type TableClock } from "./Clock";

@@ -1,8 +1,8 @@
 // The Mazhan table: a square table with you at the bottom.
 import type { JSX } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { aroundFrom, isSeat, sideOf } from "../game/seats";
 import { actionName, lang, meldName, runName, t, tileName, windName, windShort } from "../i18n";
+import { aroundFrom, isSeat, sideOf } from "../model/seats";
 import type { MazhanAction, MazhanMeld, MazhanView, Seat, SeatInfo } from "../protocol";
 import { Countdown, clockOf, type TableClock } from "./Clock";
 import { hasFinePointer, useTurnFocus } from "./hooks";

@@ -1,9 +1,9 @@
 // The move log: 「西 碰 五萬」, newest at the bottom, named in the current language.
 import type { JSX } from "preact";
 import { useEffect, useRef } from "preact/hooks";
-import type { LogEntry } from "../game/log";
-import { lostTo } from "../game/log";
 import { actionName, cardName, eventName, runName, t, tileName, verbName, windName } from "../i18n";
+import type { LogEntry } from "../model/log";
+import { lostTo } from "../model/log";
 
 const ACTIONS = new Set([
   "discard",

@@ -2,9 +2,6 @@
 // is over), the move list with names, the settlement at the end.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { entriesOf } from "../game/log";
-import { parseRecordAction } from "../game/notation";
-import { SEATS } from "../game/seats";
 import {
   actionName,
   cardName,
@@ -16,6 +13,9 @@ import {
   verbName,
   windName,
 } from "../i18n";
+import { entriesOf } from "../model/log";
+import { parseRecordAction } from "../model/notation";
+import { SEATS } from "../model/seats";
 import {
   ApiError,
   api,
@@ -35,7 +35,7 @@ import type {
   SeatInfo,
 } from "../protocol";
 import { go } from "../session";
-import { me } from "../store";
+import { me } from "../state/connection";
 import { MadiaoTable } from "./Madiao";
 import { MazhanTable } from "./Mazhan";
 import { logLine } from "./MoveLog";

@@ -4,13 +4,13 @@
 // A second tab (`#/score/madiao`) scores one Ma Diao player's 開沖 draws (`Chong.tsx`).
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { meldWord, plainTyped, splitCodes } from "../game/notation";
-import { SEATS } from "../game/seats";
 import { failureText, problemText, TABLES, t, type UiKey, winByName, windName } from "../i18n";
+import { meldWord, plainTyped, splitCodes } from "../model/notation";
+import { SEATS } from "../model/seats";
 import { ApiError, type ApiProblem, api, type ProblemDetail } from "../net/api";
-import type { MazhanResult, Seat } from "../protocol";
+import type { MazhanResult, Game as ScoreGame, Seat } from "../protocol";
 import { go } from "../session";
-import { me, type ScoreGame } from "../store";
+import { me } from "../state/connection";
 import {
   CHONG_BLANK,
   CHONG_EXAMPLE,

@@ -3,9 +3,9 @@
 // in points (× 底注) with the table fee, line by line as the ledger records it.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { mergeMoves, netByOther } from "../game/ledger";
-import { SEATS } from "../game/seats";
 import { cardName, lang, meldName, named, t, tileName, winByName, windName } from "../i18n";
+import { mergeMoves, netByOther } from "../model/ledger";
+import { SEATS } from "../model/seats";
 import type {
   Formula,
   MadiaoPenalty,

@@ -3,9 +3,9 @@
 import { batch } from "@preact/signals";
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { withoutUnshownChong } from "../game/log";
-import { SEATS } from "../game/seats";
 import { levelName, roomName, t, type UiKey, windName } from "../i18n";
+import { withoutUnshownChong } from "../model/log";
+import { SEATS } from "../model/seats";
 import type {
   MadiaoResult,
   MadiaoView,
@@ -28,26 +28,22 @@ import {
   readyNext,
   send,
 } from "../session";
+import { me, toast } from "../state/connection";
+import { unseatedFrom, unseatedWhy } from "../state/lobby";
+import { chongUnshown, escaped, settlement } from "../state/settlement";
 import {
-  chongUnshown,
   clearTable,
   currentHint,
-  escaped,
   frame,
   handInfo,
   handLive,
-  me,
   moveLog,
   paused,
   pending,
   readySent,
   seated,
-  settlement,
   tableState,
-  toast,
-  unseatedFrom,
-  unseatedWhy,
-} from "../store";
+} from "../state/table";
 import { Confirm } from "./Chrome";
 import { HowTo } from "./HowTo";
 import { secondsLeft, useNow } from "./hooks";
