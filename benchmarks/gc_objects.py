@@ -32,9 +32,12 @@ sys.path.insert(0, str(ROOT))
 
 import orjson  # noqa: E402
 
-from paiju.server import table_io as io  # noqa: E402
 from paiju.server.rooms import ROOMS  # noqa: E402
-from paiju.server.table_machine import TableMachine, Timing  # noqa: E402
+from paiju.server.table import (  # noqa: E402
+    TableMachine,
+    Timing,
+    io,
+)
 
 
 class Floor:

@@ -29,7 +29,7 @@ from paiju.server.errors import ServerError
 from paiju.server.routes import api, scorer, ws
 from paiju.server.security import install
 from paiju.server.services import build
-from paiju.server.table_machine import Timing
+from paiju.server.table import Timing
 from paiju.server.writer import TRANSIENT
 
 __all__ = ["GC_THRESHOLDS", "create_app", "tune_collector"]

@@ -46,14 +46,14 @@ import orjson
 import redis.asyncio as aioredis
 from pydantic import ValidationError
 
-from paiju.server import table_io as io
 from paiju.server.connection import Connection
 from paiju.server.errors import ServerError
 from paiju.server.hub import Hub, Remote, invitation_json, unknown_code
 from paiju.server.protocol import CLIENT, ClientMessage, Join, Ping
 from paiju.server.rooms import ROOMS
 from paiju.server.store import Store
-from paiju.server.table_runner import TableRunner
+from paiju.server.table import io
+from paiju.server.table.runner import TableRunner
 from paiju.server.writer import TRANSIENT
 
 __all__ = ["Cluster"]

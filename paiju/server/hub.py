@@ -20,7 +20,6 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from paiju.errors import RulesError
-from paiju.server import table_io as io
 from paiju.server.connection import Connection
 from paiju.server.errors import ServerError
 from paiju.server.protocol import (
@@ -36,8 +35,8 @@ from paiju.server.protocol import (
 )
 from paiju.server.rooms import ROOMS, Room
 from paiju.server.store import LiveHand, Store
-from paiju.server.table_machine import TableMachine, Timing, restore
-from paiju.server.table_runner import TableRunner
+from paiju.server.table import TableMachine, Timing, io, restore
+from paiju.server.table.runner import TableRunner
 from paiju.server.writer import Writer
 
 __all__ = ["CODE_ALPHABET", "Hub", "Remote", "invitation_json", "new_code", "unknown_code"]

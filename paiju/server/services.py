@@ -21,7 +21,7 @@ from paiju.server.config import Settings
 from paiju.server.db import make_engine, make_sessions
 from paiju.server.hub import Hub
 from paiju.server.store import Store
-from paiju.server.table_machine import Timing
+from paiju.server.table import Timing
 from paiju.server.writer import Writer
 
 __all__ = ["Services", "build", "timing_of"]

@@ -29,8 +29,8 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, sessionmaker
 
 from paiju.server import ledger
-from paiju.server import table_io as io
 from paiju.server.models import Account, GameTable, Hand, HandAction, LedgerEntry, SeatClaim
+from paiju.server.table import io
 
 __all__ = ["LiveHand", "Store"]
 

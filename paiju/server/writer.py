@@ -41,10 +41,10 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from paiju.server import table_io as io
 from paiju.server.db import Guard, guard_of
 from paiju.server.errors import ServerError
 from paiju.server.store import Store
+from paiju.server.table import io
 
 __all__ = ["Answer", "Writer"]
 

@@ -20,11 +20,10 @@ from typing import Any
 
 import orjson
 
-from paiju.server import table_io as io
 from paiju.server.money import HOUSE
 from paiju.server.protocol import SERVER
 from paiju.server.rooms import Room
-from paiju.server.table_machine import TableMachine, Timing
+from paiju.server.table import TableMachine, Timing, io
 
 UNHELD = {"error", "paused", "resumed", "pong"}
 

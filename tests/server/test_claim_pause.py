@@ -16,9 +16,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paiju.server import table_io as io
 from paiju.server.rooms import ROOMS
-from paiju.server.table_machine import Timing
+from paiju.server.table import Timing, claim_pause, io
 from tests.server.machine_sim import Sim, _action_text
 
 MAZHAN = ROOMS["mazhan"]
@@ -100,14 +99,14 @@ def test_the_pause_holds_the_next_turn_and_refuses_moves_until_it_is_over() -> N
     sim.run(1.0)
     for _ in range(4000):
         frame = sim.frames[1][-1]
-        if _discarded(frame) and not frame["view"]["legal"] and sim.machine._holding():
+        if _discarded(frame) and not frame["view"]["legal"] and claim_pause.holding(sim.machine):
             break
         view = sim.last_view(1)
         if view["view"]["legal"] and sim.my_turn(1):
             sim.act(1, _action_text(view["view"]["legal"][-1]), view["version"])
         else:
             sim.run(0.01)
-    assert sim.machine._holding()
+    assert claim_pause.holding(sim.machine)
     pause = sim.last_view(1)
     hand = sim.machine.hand
     assert hand is not None
@@ -135,7 +134,7 @@ def first_answers(seeds: range) -> dict[bool, set[tuple[tuple[str, tuple[str, ..
             if m.phase != "live" or m.hand is None:
                 break
             movers = m._movers()
-            if m._holding() or not movers:
+            if claim_pause.holding(m) or not movers:
                 sim.run(PAUSE)
                 continue
             prompted = [s for s in movers if m.game.is_prompt(m.hand.state, m.game.seats[s])]

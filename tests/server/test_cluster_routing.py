@@ -10,12 +10,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from paiju.server import table_io as io
 from paiju.server.cluster import OFFERS, SHOWN_WAIT, Cluster
 from paiju.server.db import make_engine, make_sessions, migrate
 from paiju.server.hub import Hub
 from paiju.server.store import Store
-from paiju.server.table_machine import Timing
+from paiju.server.table import Timing, io
 from paiju.server.writer import Writer
 
 

@@ -12,12 +12,11 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
 from paiju.games import game
-from paiju.server import table_io as io
 from paiju.server.hub import Hub
 from paiju.server.ledger import audit
 from paiju.server.models import Hand, HandAction
 from paiju.server.store import Store
-from paiju.server.table_machine import Timing
+from paiju.server.table import Timing, io
 from paiju.server.writer import Writer
 
 QUICK = Timing(turn=5.0, ready=60.0, bot_wait=0.01, disconnect=30.0, bot_delay=0.0, claim_pause=0.0)

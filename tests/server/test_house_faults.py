@@ -15,9 +15,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paiju.server import table_io as io
 from paiju.server.rooms import ROOMS, Room
-from paiju.server.table_machine import Timing, restore
+from paiju.server.table import Timing, io, restore
 from tests.server.machine_sim import Sim, _action_text
 
 MAZHAN = ROOMS["mazhan"]

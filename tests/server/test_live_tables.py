@@ -21,7 +21,7 @@ from paiju.server.db import make_engine, make_sessions
 from paiju.server.ledger import audit
 from paiju.server.models import Hand, HandAction
 from paiju.server.protocol import SERVER
-from paiju.server.table_machine import Timing
+from paiju.server.table import Timing
 
 FAST = Timing(turn=5.0, ready=60.0, bot_wait=0.01, disconnect=30.0, bot_delay=0.0, claim_pause=0.0)
 

@@ -9,9 +9,9 @@ import random
 import threading
 from typing import Any
 
-from paiju.server import table_io as io
-from paiju.server import table_runner
-from paiju.server.table_runner import SEARCHES_WAITING, TableRunner
+from paiju.server.table import io
+from paiju.server.table import runner as table_runner
+from paiju.server.table.runner import SEARCHES_WAITING, TableRunner
 
 
 class _Machine:

@@ -25,11 +25,11 @@ import pytest
 import sqlalchemy as sa
 
 from paiju.server import ledger
-from paiju.server import table_io as io
 from paiju.server.db import make_engine, make_sessions, migrate
 from paiju.server.models import Account, Hand, HandAction, LedgerEntry
 from paiju.server.money import HOUSE
 from paiju.server.store import Store
+from paiju.server.table import io
 from paiju.server.writer import Answer, Writer
 from tests.server.conftest import own_database
 from tests.server.tcp_proxy import TcpProxy

@@ -12,9 +12,8 @@ from hypothesis import strategies as st
 
 from paiju.bots.strong import StrongBot
 from paiju.mazhan.views import observe
-from paiju.server import table_io as io
 from paiju.server.rooms import ROOMS, Room
-from paiju.server.table_machine import TableMachine, Timing, restore
+from paiju.server.table import TableMachine, Timing, frames, io, restore
 from tests.server.machine_sim import Ledger, Sim, _action_text
 
 MAZHAN = ROOMS["mazhan"]
@@ -455,7 +454,7 @@ def test_a_view_is_serialised_once_with_each_public_block_once_per_change(room: 
         before, before_json = dict(m._blocks), dict(m._block_json)
         for seat in g.seats:
             view = g.observe(state, seat).to_json()
-            assert orjson.loads(m._view_json(view)) == view
+            assert orjson.loads(frames.view_json(m, view)) == view
         reused += sum(
             1 for k, block in m._blocks.items()
             if k in before and before[k] is block and before_json[k] is m._block_json[k]

@@ -45,7 +45,7 @@ def test_the_client_romanises_every_house_bot() -> None:
     BOT_ROMAN) must hold every name the server gives its bots, or a bot shows untranslated."""
     import re
 
-    from paiju.server.table_machine import BOT_NAMES
+    from paiju.server.table import BOT_NAMES
 
     source = (ROOT / "client" / "src" / "components" / "SeatBadge.tsx").read_text("utf-8")
     block = source[source.index("BOT_ROMAN") :].split("};", 1)[0]

@@ -21,8 +21,7 @@ import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from paiju.server import table_io as io
-from paiju.server.table_machine import TableMachine
+from paiju.server.table import TableMachine, io
 from paiju.server.writer import Answer, Writer
 
 if TYPE_CHECKING:

@@ -1,9 +1,9 @@
-"""What goes into a table machine and what comes out (:mod:`paiju.server.table_machine`).
+"""What goes into a table machine and what comes out (:mod:`paiju.server.table`).
 
 Inputs are what happened: a player's message, a socket opening or closing, a timer firing, a
 bot's decision, the storage's answer to a write. Outputs are what the machine decided: frames
 to send to accounts, writes to make durable, timers to set or cancel, bot decisions to run,
-and news for the hub. The machine does no I/O; :mod:`paiju.server.table_runner` carries the
+and news for the hub. The machine does no I/O; :mod:`paiju.server.table.runner` carries the
 outputs out and feeds the answers back.
 
 Money and seats are decisions too: a write carries the exact ledger movements

@@ -1,0 +1,120 @@
+"""Bots and hints: each seat's bot kept from hand to hand, the bots' (and 托管's)
+decisions, and a hint for a player alone with bots. A part of
+:class:`~paiju.server.table.machine.TableMachine`.
+
+>>> import random
+>>> from paiju.server.rooms import ROOMS
+>>> from paiju.server.table import TableMachine, Timing
+>>> helper_bot(TableMachine(1, ROOMS["mazhan"], Timing(), random.Random(1))).name
+'strong'
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import TYPE_CHECKING
+
+from paiju.bots.base import Bot, make_bot
+from paiju.server.rooms import bot_for
+from paiju.server.table import (
+    claim_pause,
+    hands,
+    io,
+)
+
+if TYPE_CHECKING:
+    from paiju.server.table.machine import TableMachine
+
+log = logging.getLogger("paiju.table")
+
+
+def seat_bots(m: TableMachine) -> list[Bot]:
+    """The seats' bots for a new hand: the last hand's (the seats move round between
+    hands; a bot goes with its name), a bot made only for a name the last hand had not."""
+    names = m._bot_names
+    free: dict[str, list[Bot]] = {}
+    for name, bot in zip(names, m._bots, strict=True):
+        if name is not None and bot is not None:
+            free.setdefault(name, []).append(bot)
+    for i, p in enumerate(m.seats):
+        assert p is not None
+        name = p.bot or m.game.default_bot
+        pool = free.get(name)
+        m._bots[i] = pool.pop() if pool else make_bot(m.game.name, name)
+        names[i] = name
+    return m._bots  # type: ignore[return-value]
+
+
+def helper_bot(m: TableMachine) -> Bot:
+    """The bot that plays for a person: 托管 and hints. The normal level's (``strong``,
+    ``heuristic``): a person's seat is played as the room's bots play by default, and
+    never by a heavy bot, whose search would hold the table's loop."""
+    if m._helper is None:  # made once: a bot keeps nothing between decisions
+        m._helper = make_bot(m.game.name, bot_for(m.game.name, "normal"))
+    return m._helper
+
+
+def hint(m: TableMachine, seat: int, version: int) -> None:
+    """What the normal level's bot (``strong``, ``heuristic``) would play at this seat's
+    view of ``version``, for the player alone at a table of bots (a learner's help: at a
+    table with another person it would be an advantage, so it is refused there). The bot
+    reads the seat's own view, as it would playing the seat, and a stream of its own, so
+    a hint changes nothing at the table; asked again at the same version, the answer is
+    the one given."""
+    p = m.seats[seat]
+    assert p is not None and p.account is not None
+    if any(q is not None and q.account is not None for i, q in enumerate(m.seats) if i != seat):
+        m._error(p.account, "hints_off", "hints are given only at a table of bots")
+        return
+    if not hands.at_version(m, p.account, seat, version):
+        return
+    hand = m.hand
+    assert hand is not None
+    seat_obj = m.game.seats[seat]
+    legal = m.game.legal_actions(hand.state, seat_obj)
+    if seat not in m._movers() or not legal or claim_pause.quiet(m, seat):
+        m._error(p.account, "not_your_turn", "there is nothing for you to decide now")
+        return
+    if hand.hint_at != (seat, version):
+        view = m.game.observe(hand.state, seat_obj)
+        rng = random.Random(hand.seed * 7919 + version * 4 + seat)
+        try:
+            hand.hint_action = str(helper_bot(m).act(view, legal, rng))
+        except Exception:  # a bot's defect must not stop the table
+            log.exception("table %s: the hint's bot failed", m.id)
+            m._error(p.account, "hint_failed", "no hint could be worked out")
+            return
+        hand.hint_at = (seat, version)
+    m._send(p.account, {"type": "hint", "version": version, "action": hand.hint_action})
+
+
+def decide(m: TableMachine) -> None:
+    """The bots (and 托管) of the seats that must decide now decide, together: a
+    window's answers all come within the claim pause."""
+    hand = m.hand
+    if hand is None or hand.id is None or claim_pause.holding(m):
+        return
+    for seat, turn in hand.turns.items():
+        if not turn.key[2] or turn.deciding:
+            continue
+        turn.deciding = True
+        seat_obj = m.game.seats[seat]
+        legal = m.game.legal_actions(hand.state, seat_obj)
+        p = m.seats[seat]
+        bot = hand.bots[seat]
+        if p is not None and p.account is not None:  # 托管: the normal level's bot
+            bot = helper_bot(m)
+        view = m.game.observe(hand.state, seat_obj)
+        m._out.append(io.Decide(seat, turn.token, bot, view, legal, hand.rngs[seat]))
+
+
+def bot_move(m: TableMachine, event: io.BotMove) -> None:
+    """A bot's decision, played if its turn is still the one it decided."""
+    hand = m.hand
+    if hand is None or hand.id is None:
+        return
+    turn = hand.turns.get(event.seat)
+    if turn is None or turn.token != event.token or not turn.key[2] or claim_pause.holding(m):
+        return  # the turn has moved on (托管 switched off, another's claim, the pause)
+    hands.apply_action(m, event.seat, event.action)

@@ -1,0 +1,311 @@
+"""Who sits at the table: joining (a seat claim written first), confirming the next hand,
+sockets opening and closing (the disconnect clock), 托管, leaving, bots filling seats, the
+ready clocks. A part of :class:`~paiju.server.table.machine.TableMachine`.
+
+>>> import random
+>>> from paiju.server.rooms import ROOMS
+>>> from paiju.server.table import TableMachine, Timing, io
+>>> m = TableMachine(1, ROOMS["mazhan"], Timing(), random.Random(1))
+>>> _ = m.handle(io.Join(7, "ana", 10_000), now=0.0)
+>>> m.seats[0].name, m.seats[0].claiming  # sat down, the seat not durable yet
+('ana', True)
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from paiju.server.rooms import bot_display_name, bot_for
+from paiju.server.table import (
+    claim_pause,
+    clocks,
+    frames,
+    hands,
+    io,
+    settlement,
+)
+from paiju.server.table.state import BOT_NAMES, PAUSED, Player
+
+if TYPE_CHECKING:
+    from paiju.server.table.machine import TableMachine
+
+log = logging.getLogger("paiju.table")
+
+
+def join(m: TableMachine, event: io.Join) -> None:
+    if m.seat_of(event.account) is not None:
+        connect(m, event.account)
+        return
+    if m.code is not None and m.live:
+        m._error(event.account, "table_playing", "a hand is being played there: join when it ends")
+        return
+    free = next((i for i, p in enumerate(m.seats) if p is None), None)
+    if free is None and m.code is not None:
+        # at a table for friends a bot keeps a seat only until a friend comes for it
+        free = next(
+            (i for i, p in enumerate(m.seats) if p is not None and p.account is None),
+            None,
+        )
+        if free is not None:
+            m._displaced[event.account] = (free, m.seats[free])
+    if free is None:
+        m._error(event.account, "table_full", "the table is full")
+        return
+    if event.balance < m.room.min_balance:
+        m._error(
+            event.account,
+            "too_few_points",
+            f"this room needs {m.room.min_balance} points; you have {event.balance}",
+        )
+        return
+    m.seats[free] = Player(
+        event.name, account=event.account, connected=True, claiming=True,
+        balance=event.balance,
+    )  # fmt: skip
+    m._write(io.ClaimSeat(event.account, m.id))
+    m._changed()
+
+
+def seat_durable(m: TableMachine, account: int, balance: object) -> None:
+    seat = m.seat_of(account)
+    if seat is None:
+        return
+    p = m.seats[seat]
+    assert p is not None
+    p.claiming = False
+    if isinstance(balance, int) and not isinstance(balance, bool):
+        # the balance as the seat was taken: a hand elsewhere may have moved it since the
+        # join read it (an escape there, its penalty written before its seat was freed)
+        p.balance = balance
+        if balance < m.room.min_balance:
+            unseat(m, account, "too_few_points")
+            return
+    m._displaced.pop(account, None)
+    m._send(account, frames.seated_frame(m, seat))
+    arm_ready(m, account)
+    seat_clocks(m)
+    frames.broadcast_table(m)
+    arm_fill(m)
+
+
+def connect(m: TableMachine, account: int) -> None:
+    seat = m.seat_of(account)
+    if seat is None:
+        m._error(account, "not_seated", "you do not sit at this table")
+        return
+    p = m.seats[seat]
+    assert p is not None
+    p.connected = True
+    p.reached = True
+    m._cancel(f"away:{account}")
+    if p.left_at is not None:
+        if m.live:
+            p.away += m._now - p.left_at
+        p.left_at = None
+    if p.claiming:
+        return  # `seated` follows when the seat is durable
+    m._send(account, frames.seated_frame(m, seat))
+    if m._paused:
+        m._send(account, PAUSED, hold=False)
+    frames.broadcast_table(m)
+    hand = m.hand
+    if hand is not None and hand.id is not None:
+        m._send(account, frames.hand_start_frame(m, seat))
+        m._shown.pop(seat, None)
+        frames.send_view(m, seat, [], force=True, catch_up=True)
+    elif not m.live:
+        for frame in m._keep.get(account, []):
+            m._send(account, frame)
+
+
+def disconnect(m: TableMachine, account: int) -> None:
+    seat = m.seat_of(account)
+    if seat is None:
+        return
+    p = m.seats[seat]
+    assert p is not None
+    p.connected = False
+    if m.live:
+        p.left_at = m._now
+        wait = max(0.0, m.timing.disconnect - p.away)
+        hand = m.hand
+        turn = None if hand is None else hand.turns.get(seat)
+        if turn is not None and turn.deadline is None and not m._paused:
+            # a turn not yet shown runs out while its player is away, as one shown does
+            turn.deadline = m._now + m.timing.turn
+            clocks.arm_turn(m)
+    else:
+        wait = m.timing.ready
+    m._set(f"away:{account}", wait)
+    frames.broadcast_table(m)
+
+
+def unreached(m: TableMachine, account: int) -> None:
+    """Their socket cannot be reached: a turn of theirs not shown runs out, uncounted, as
+    an absent player's does, but no disconnect clock runs (the house's fault is never an
+    escape); they are reached again when they connect, here or anywhere."""
+    seat = m.seat_of(account)
+    p = None if seat is None else m.seats[seat]
+    if p is None or not p.connected:
+        return
+    p.reached = False
+    hand = m.hand
+    turn = None if hand is None or seat is None else hand.turns.get(seat)
+    if turn is not None and turn.deadline is None and not m._paused:
+        turn.deadline = m._now + m.timing.turn
+        clocks.arm_turn(m)
+
+
+def ready(m: TableMachine, seat: int) -> None:
+    p = m.seats[seat]
+    assert p is not None and p.account is not None
+    if m.live:
+        m._error(p.account, "hand_live", "the hand is being played")
+        return
+    if p.claiming:
+        return
+    p.confirmed = True
+    m._keep.pop(p.account, None)
+    m._cancel(f"ready:{p.account}")
+    m._ready_deadline.pop(p.account, None)
+    frames.broadcast_table(m)
+    hands.maybe_start(m)
+
+
+def tuoguan(m: TableMachine, seat: int, on: bool) -> None:
+    p = m.seats[seat]
+    assert p is not None and p.account is not None
+    if p.tuoguan != on:
+        # durable like a step: a restart or a take-over plays the seat as it was left
+        m._write(io.SetTuoguan(p.account, m.id, on))
+    p.tuoguan = on
+    if not on:
+        p.timeouts = 0
+    frames.broadcast_table(m)
+    if m.hand is not None and m.hand.id is not None:
+        clocks.schedule(m)
+        if not m.game.is_over(claim_pause.shown_state(m, seat)):
+            frames.send_view(m, seat, [], force=True)  # the count of timeouts it shows
+
+
+def leave(m: TableMachine, seat: int, escape: bool) -> None:
+    p = m.seats[seat]
+    assert p is not None and p.account is not None
+    if not m.live:
+        unseat(m, p.account, "left")
+    elif escape and claim_pause.ending(m):
+        # the hand is over, its end not shown yet: the escape is a leave once it is
+        assert m.hand is not None
+        m.hand.leaving.append(p.account)
+    elif escape:
+        settlement.escape(m, seat, "left")
+    else:
+        # sent before the player knew the hand had begun (a second tap on Ready lands on
+        # Leave as the hand starts): an escape is only ever what they confirmed
+        penalty = sum(a for _, _, a in settlement.penalty(m, seat))
+        m._error(
+            p.account,
+            "escape_unconfirmed",
+            f"the hand has begun, so you are still at the table: leaving now is an "
+            f"escape ({penalty} points); confirm it to leave (a leave with escape: true)",
+        )
+
+
+def vacate(m: TableMachine, account: int, seat: int) -> None:
+    """The person at ``seat`` is gone, or never sat (a claim that failed): a bot that
+    gave the seat up for them sits down again, else the seat is empty."""
+    back = m._displaced.pop(account, (seat, None))
+    m.seats[seat] = back[1] if back[0] == seat else None
+
+
+def unseat(m: TableMachine, account: int, why: str) -> None:
+    """Free a seat (no hand is live): the seat's release is written, the player told."""
+    seat = m.seat_of(account)
+    if seat is None:
+        return
+    vacate(m, account, seat)
+    m._cancel(f"ready:{account}")
+    m._cancel(f"away:{account}")
+    m._ready_deadline.pop(account, None)
+    m._keep.pop(account, None)
+    m._write(io.ReleaseSeat(account, m.id))
+    m._send(account, {"type": "unseated", "why": why})
+    m._changed()  # the hub sends this account's next join elsewhere, not back here
+    seat_clocks(m)
+    frames.broadcast_table(m)
+    if m.accounts:
+        arm_fill(m)
+    else:
+        m.seats[:] = (None, None, None, None)  # the bots leave with the last person
+        m._cancel("fill")
+
+
+def maybe_empty(m: TableMachine) -> None:
+    if m.idle_and_empty and not m.live:
+        m._out.append(io.Empty())
+
+
+def arm_ready(m: TableMachine, account: int) -> None:
+    if any(p is None for p in m.seats):
+        # a table waits for its players: its ready clocks start once four sit there
+        m._ready_deadline.pop(account, None)
+        m._cancel(f"ready:{account}")
+        return
+    m._ready_deadline[account] = m._now + m.timing.ready
+    m._set(f"ready:{account}", m.timing.ready)
+
+
+def seat_clocks(m: TableMachine) -> None:
+    """Between hands: the ready clocks of those who have not confirmed run while four
+    sit at the table (people or bots) and stand while a seat is empty, so that nobody is
+    unseated for not confirming while the table waits for players."""
+    if m.live:
+        return
+    full = all(p is not None for p in m.seats)
+    for p in m.seats:
+        if p is None or p.account is None or p.confirmed or p.claiming:
+            continue
+        if not full:
+            m._ready_deadline.pop(p.account, None)
+            m._cancel(f"ready:{p.account}")
+        elif p.account not in m._ready_deadline:
+            arm_ready(m, p.account)
+
+
+def arm_fill(m: TableMachine) -> None:
+    if m._paused or not m.room.bots or m.live or not m.accounts:
+        return
+    if m.code is not None:
+        return  # a private table waits for friends: bots sit when a player asks
+    if all(p is not None for p in m.seats):
+        return
+    if any(p is not None and p.claiming for p in m.seats):
+        return
+    m._set("fill", 0.0 if m.alone else m.timing.bot_wait)
+
+
+def fill_asked(m: TableMachine, account: int) -> None:
+    if m.code is None:
+        m._error(account, "not_private", "bots fill this table by themselves")
+    elif m.live:
+        m._error(account, "hand_live", "the hand is being played")
+    elif not m.room.bots:
+        m._error(account, "no_bots", "bots do not play in this room")
+    elif any(p is not None and p.claiming for p in m.seats):
+        m._error(account, "seat_pending", "a player is taking a seat; try again")
+    else:
+        fill_bots(m)
+
+
+def fill_bots(m: TableMachine) -> None:
+    if m.live or not m.accounts:
+        return
+    bot = bot_for(m.game.name, m.level)
+    for i, p in enumerate(m.seats):
+        if p is None:
+            name = bot_display_name(BOT_NAMES[i], m.level)
+            m.seats[i] = Player(name, level=m.level, bot=bot, confirmed=True)
+    seat_clocks(m)
+    frames.broadcast_table(m)
+    hands.maybe_start(m)
