@@ -1,16 +1,16 @@
 import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
-import { ConnectionBanner, Header, Toasts } from "./components/Chrome";
-import { HowTo } from "./components/HowTo";
-import { Lobby } from "./components/Lobby";
-import { Login } from "./components/Login";
-import { Replay } from "./components/Replay";
-import { Scorer } from "./components/Scorer";
-import { TableScreen } from "./components/TableScreen";
 import { t } from "./i18n";
+import { HowTo } from "./screens/HowTo";
+import { Lobby } from "./screens/Lobby";
+import { Login } from "./screens/Login";
+import { Replay } from "./screens/Replay";
+import { Scorer } from "./screens/Scorer";
+import { TableScreen } from "./screens/TableScreen";
 import { hashToRoute, refreshMe, routeToHash } from "./session";
 import { me, route, toast } from "./state/connection";
 import { inviteCode } from "./state/lobby";
+import { ConnectionBanner, Header, Toasts } from "./widgets/Chrome";
 
 /** The screens one may open without an account. */
 const NO_ACCOUNT = new Set(["score", "rules"]);

@@ -7,9 +7,9 @@ import {
   chongErrorPlace,
   holdersOf,
   toChongBody,
-} from "../src/components/Chong";
-import { Scorer } from "../src/components/Scorer";
+} from "../src/games/madiao/Chong";
 import { setLang } from "../src/i18n";
+import { Scorer } from "../src/screens/Scorer";
 import { hashToRoute, routeToHash } from "../src/session";
 import { answer } from "./fixtures/fetch";
 

@@ -1,12 +1,12 @@
 import { act, fireEvent, render } from "@testing-library/preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { toastText } from "../src/components/Chrome";
-import { aloneWithBots, TableScreen } from "../src/components/TableScreen";
 import type { TableFrame } from "../src/protocol";
+import { aloneWithBots, TableScreen } from "../src/screens/TableScreen";
 import { socket } from "../src/session";
 import { toasts } from "../src/state/connection";
 import { handle } from "../src/state/handle";
 import { clearTable, hint } from "../src/state/table";
+import { toastText } from "../src/widgets/Chrome";
 import { sitAt, tableFrame, viewFrame } from "./fixtures/frames";
 import { actView } from "./fixtures/mazhan";
 

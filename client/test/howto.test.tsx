@@ -1,9 +1,6 @@
 import { render } from "@testing-library/preact";
 import { afterEach, describe, expect, it } from "vitest";
-import { HowTo } from "../src/components/HowTo";
-import { stakeFor } from "../src/components/Lobby";
-import { type Lang, setLang } from "../src/i18n";
-import { type Block, GUIDES, RULES_GAMES } from "../src/rules";
+import { type Block, GUIDES, RULES_GAMES } from "../src/guide";
 import {
   BASE_POINTS,
   DIAO,
@@ -14,7 +11,10 @@ import {
   ROOM_MINIMUM,
   ROUNDING,
   STAKE_EXAMPLES,
-} from "../src/rules/figures";
+} from "../src/guide/figures";
+import { type Lang, setLang } from "../src/i18n";
+import { HowTo } from "../src/screens/HowTo";
+import { stakeFor } from "../src/screens/Lobby";
 import { hashToRoute, routeToHash } from "../src/session";
 import { route } from "../src/state/connection";
 import { handle } from "../src/state/handle";

@@ -1,7 +1,7 @@
 import { act, render } from "@testing-library/preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Invitation } from "../src/components/Invitation";
 import { setLang } from "../src/i18n";
+import { Invitation } from "../src/widgets/Invitation";
 import { answer } from "./fixtures/fetch";
 
 afterEach(() => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { playing } from "../src/components/Lobby";
 import { setLang } from "../src/i18n";
 import { groupLedger } from "../src/model/ledger";
 import type { LedgerEntry } from "../src/net/api";
+import { playing } from "../src/screens/Lobby";
 
 const entry = (
   id: number,
@@ -48,7 +48,7 @@ describe("the ledger as the lobby shows it", () => {
 
 describe("times in the lobby's tables", () => {
   it("leave out this year, keep another's", async () => {
-    const { shortTime } = await import("../src/components/Lobby");
+    const { shortTime } = await import("../src/screens/Lobby");
     expect(shortTime("2026-12-03T13:10:42.5", 2026)).toBe("12-03 13:10");
     expect(shortTime("2025-12-31T23:59:00", 2026)).toBe("2025-12-31 23:59");
   });

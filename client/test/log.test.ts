@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { logLine } from "../src/components/MoveLog";
 import { setLang } from "../src/i18n";
 import { entriesOf, type LogEntry, withoutUnshownChong } from "../src/model/log";
 import type { GameEvent } from "../src/protocol";
+import { logLine } from "../src/widgets/MoveLog";
 
 afterEach(() => setLang("zh"));
 
@@ -72,7 +72,7 @@ describe("the move log", () => {
 
 describe("the replay's move list", () => {
   it("says each move as the live log did, and a claim that took nothing as a call", async () => {
-    const { moveText } = await import("../src/components/Replay");
+    const { moveText } = await import("../src/screens/Replay");
     setLang("en");
     expect(
       moveText("S hu", "mazhan", [{ kind: "hu", seat: "S", tiles: ["1p"], detail: "discard" }]),

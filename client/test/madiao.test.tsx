@@ -1,7 +1,7 @@
 import { fireEvent, render, screen } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
-import { Card, cardShortEn } from "../src/components/Card";
-import { MadiaoTable } from "../src/components/Madiao";
+import { MadiaoTable } from "../src/games/madiao/Board";
+import { Card, cardShortEn } from "../src/games/madiao/Card";
 import { setLang, TABLES } from "../src/i18n";
 import type { MadiaoView, Seat, SeatInfo } from "../src/protocol";
 import { trickView } from "./fixtures/madiao";

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from "@testing-library/preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { actionWords, MazhanTable, settling } from "../src/components/Mazhan";
+import { actionWords, MazhanTable, settling } from "../src/games/mazhan/Board";
 import { setLang } from "../src/i18n";
 import type { MazhanView, Seat, SeatInfo } from "../src/protocol";
 import { actView, claimView, overView, pauseView } from "./fixtures/mazhan";

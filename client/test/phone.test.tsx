@@ -3,16 +3,16 @@
 // waiting room back once the player has confirmed the next hand.
 import { act, render } from "@testing-library/preact";
 import { afterEach, describe, expect, it } from "vitest";
-import { Header } from "../src/components/Chrome";
-import { SeatBadge } from "../src/components/SeatBadge";
-import { MadiaoSettlement } from "../src/components/Settlement";
-import { TableScreen } from "../src/components/TableScreen";
+import { MadiaoSettlement } from "../src/games/madiao/Settlement";
 import { setLang } from "../src/i18n";
 import type { MadiaoResult, MadiaoSeatResult, Seat, SeatInfo } from "../src/protocol";
+import { TableScreen } from "../src/screens/TableScreen";
 import { me, toasts } from "../src/state/connection";
 import { handle } from "../src/state/handle";
 import { chongUnshown } from "../src/state/settlement";
 import { clearTable, readySent } from "../src/state/table";
+import { Header } from "../src/widgets/Chrome";
+import { SeatBadge } from "../src/widgets/SeatBadge";
 import { person, sitAt, tableFrame, viewFrame } from "./fixtures/frames";
 import { overView } from "./fixtures/mazhan";
 

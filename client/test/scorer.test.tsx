@@ -1,7 +1,7 @@
 import { act, fireEvent, render } from "@testing-library/preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BLANK, EXAMPLE, errorPlace, meldList, Scorer, toRecord } from "../src/components/Scorer";
 import { errorText, problemText, setLang, t } from "../src/i18n";
+import { BLANK, EXAMPLE, errorPlace, meldList, Scorer, toRecord } from "../src/screens/Scorer";
 
 afterEach(() => {
   vi.unstubAllGlobals();

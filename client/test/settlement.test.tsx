@@ -1,13 +1,10 @@
 import { act, render } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
-import {
-  formulaSteps,
-  MazhanSettlement,
-  netPairs,
-  PenaltyText,
-} from "../src/components/Settlement";
+import { PenaltyText } from "../src/games/madiao/Settlement";
+import { formulaSteps, MazhanSettlement } from "../src/games/mazhan/Settlement";
 import { setLang } from "../src/i18n";
 import type { Formula, Seat, SeatInfo } from "../src/protocol";
+import { netPairs } from "../src/widgets/settlement";
 import { seedResult } from "./fixtures/mazhan";
 
 const names: Record<Seat, SeatInfo | null> = {

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { toastText } from "../src/components/Chrome";
 import { SERVER_TYPES, type ServerMessage, type UnseatedWhy } from "../src/protocol";
 import { me, route, toasts, unknownFrames } from "../src/state/connection";
 import { handle } from "../src/state/handle";
@@ -14,6 +13,7 @@ import {
   seated,
   tableState,
 } from "../src/state/table";
+import { toastText } from "../src/widgets/Chrome";
 import { settlementFrame, sitAt } from "./fixtures/frames";
 import { actView, claimView, pauseView } from "./fixtures/mazhan";
 

@@ -1,14 +1,14 @@
 import { act, fireEvent, render } from "@testing-library/preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { seatName } from "../src/components/SeatBadge";
-import { TableScreen } from "../src/components/TableScreen";
 import { setLang } from "../src/i18n";
 import type { SeatInfo, ServerMessage } from "../src/protocol";
+import { TableScreen } from "../src/screens/TableScreen";
 import { hashToRoute, inviteLink, joinPrivate, normaliseCode, socket } from "../src/session";
 import { toasts } from "../src/state/connection";
 import { handle } from "../src/state/handle";
 import { inviteCode, joining } from "../src/state/lobby";
 import { clearTable, peopleChange, readySent } from "../src/state/table";
+import { seatName } from "../src/widgets/SeatBadge";
 import { person, settlementFrame, sitAt, tableFrame, viewFrame } from "./fixtures/frames";
 import { actView, claimView, overView, pauseView } from "./fixtures/mazhan";
 

@@ -2,13 +2,13 @@
 // won to the table, its face-down (滅) cards (faces shown to their owner only).
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { actionName, cardName, t, windName } from "../i18n";
-import { aroundFrom, sideOf } from "../model/seats";
-import type { MadiaoAction, MadiaoView, Seat, SeatInfo } from "../protocol";
+import { actionName, cardName, t, windName } from "../../i18n";
+import { aroundFrom, sideOf } from "../../model/seats";
+import type { MadiaoAction, MadiaoView, Seat, SeatInfo } from "../../protocol";
+import { Countdown, clockOf, type TableClock } from "../../widgets/Clock";
+import { hasFinePointer, useTurnFocus } from "../../widgets/hooks";
+import { SeatBadge } from "../../widgets/SeatBadge";
 import { Card, CardButton } from "./Card";
-import { Countdown, clockOf, type TableClock } from "./Clock";
-import { hasFinePointer, useTurnFocus } from "./hooks";
-import { SeatBadge } from "./SeatBadge";
 
 export interface MadiaoTableProps {
   view: MadiaoView;

@@ -15,8 +15,8 @@ import {
   SHI,
   TIMEOUTS_TO_ESCAPE,
   TURN_SECONDS,
-} from "./figures";
-import type { Guide } from "./types";
+} from "../../guide/figures";
+import type { Guide } from "../../guide/types";
 
 const escapeMultiple = ESCAPE_MULTIPLE.madiao;
 const DIAO_NAMES = {

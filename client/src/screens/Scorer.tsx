@@ -4,6 +4,16 @@
 // A second tab (`#/score/madiao`) scores one Ma Diao player's 開沖 draws (`Chong.tsx`).
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import {
+  CHONG_BLANK,
+  CHONG_EXAMPLE,
+  CHONG_START,
+  type ChongForm,
+  ChongScorer,
+  type ChongState,
+} from "../games/madiao/Chong";
+import { MazhanSettlement } from "../games/mazhan/Settlement";
+import { Tile } from "../games/mazhan/Tile";
 import { failureText, problemText, TABLES, t, type UiKey, winByName, windName } from "../i18n";
 import { meldWord, plainTyped, splitCodes } from "../model/notation";
 import { SEATS } from "../model/seats";
@@ -12,22 +22,12 @@ import type { MazhanResult, Game as ScoreGame, Seat } from "../protocol";
 import { go } from "../session";
 import { me } from "../state/connection";
 import {
-  CHONG_BLANK,
-  CHONG_EXAMPLE,
-  CHONG_START,
-  type ChongForm,
-  ChongScorer,
-  type ChongState,
-} from "./Chong";
-import { MazhanSettlement } from "./Settlement";
-import {
   FieldProblem,
   problemMarks,
   showFailure,
   TextField,
   type TextFieldProps,
-} from "./TextField";
-import { Tile } from "./Tile";
+} from "../widgets/TextField";
 
 type WinBy = "self_draw" | "discard" | "robbed_kong" | "kong_replacement" | "sha_zhu";
 const WIN_BY: WinBy[] = ["self_draw", "discard", "robbed_kong", "kong_replacement", "sha_zhu"];

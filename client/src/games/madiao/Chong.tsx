@@ -4,12 +4,12 @@
 // is not added) and the running total. No account.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { cardName, failureText, problemText, TABLES, t, type UiKey } from "../i18n";
-import { plainTyped, splitCodes } from "../model/notation";
-import { ApiError, api, type ProblemDetail } from "../net/api";
-import { routeToHash } from "../session";
+import { cardName, failureText, problemText, TABLES, t, type UiKey } from "../../i18n";
+import { plainTyped, splitCodes } from "../../model/notation";
+import { ApiError, api, type ProblemDetail } from "../../net/api";
+import { routeToHash } from "../../session";
+import { showFailure, TextField, type TextFieldProps } from "../../widgets/TextField";
 import { Card } from "./Card";
-import { showFailure, TextField, type TextFieldProps } from "./TextField";
 
 /** The 十字 top cards that may have captured others face up in their trick (百萬, the lowest,
  *  captures none of them). */

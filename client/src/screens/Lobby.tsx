@@ -3,16 +3,16 @@
 
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { STAKE_PER } from "../guide/figures";
 import { errorText, gameName, levelName, reasonName, roomName, t, windName } from "../i18n";
 import { groupLedger } from "../model/ledger";
 import { ApiError, api, type HandSummary, type LedgerEntry, type Room } from "../net/api";
 import type { BotLevel } from "../protocol";
-import { STAKE_PER } from "../rules/figures";
 import { go, join, joinCode, joinPrivate, normaliseCode } from "../session";
 import { me } from "../state/connection";
 import { inviteCode, joining } from "../state/lobby";
-import { GuideLinks } from "./Chrome";
-import { Invitation } from "./Invitation";
+import { GuideLinks } from "../widgets/Chrome";
+import { Invitation } from "../widgets/Invitation";
 import { UnseatNotice } from "./TableScreen";
 
 const LEVELS: BotLevel[] = ["easy", "normal", "hard"];

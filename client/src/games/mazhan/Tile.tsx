@@ -1,7 +1,7 @@
 // Mahjong tiles drawn with SVG (pips for dots and bamboo, the system CJK font for the
 // characters): no image files, no web font. `data-tile` carries the code for tests and tools.
 import type { JSX } from "preact";
-import { tileName } from "../i18n";
+import { tileName } from "../../i18n";
 
 const NUMERALS = "一二三四五六七八九";
 const HONOURS: Record<string, { glyph: string; cls: string }> = {

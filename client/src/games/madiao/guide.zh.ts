@@ -14,8 +14,8 @@ import {
   SHI,
   TIMEOUTS_TO_ESCAPE,
   TURN_SECONDS,
-} from "./figures";
-import type { Guide } from "./types";
+} from "../../guide/figures";
+import type { Guide } from "../../guide/types";
 
 const escapeMultiple = ESCAPE_MULTIPLE.madiao;
 const DIAO_NAMES = { du: "獨吊", ge: "各吊", he: "合吊", even: "四和氣" } as const;

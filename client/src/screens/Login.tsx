@@ -4,8 +4,8 @@ import { errorText, t } from "../i18n";
 import { ApiError } from "../net/api";
 import { login } from "../session";
 import { inviteCode } from "../state/lobby";
-import { GuideLinks } from "./Chrome";
-import { Invitation } from "./Invitation";
+import { GuideLinks } from "../widgets/Chrome";
+import { Invitation } from "../widgets/Invitation";
 
 export function Login(): JSX.Element {
   const [name, setName] = useState("");

@@ -2,6 +2,10 @@
 // is over), the move list with names, the settlement at the end.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
+import { MadiaoTable } from "../games/madiao/Board";
+import { MadiaoSettlement } from "../games/madiao/Settlement";
+import { MazhanTable } from "../games/mazhan/Board";
+import { MazhanSettlement } from "../games/mazhan/Settlement";
 import {
   actionName,
   cardName,
@@ -36,10 +40,7 @@ import type {
 } from "../protocol";
 import { go } from "../session";
 import { me } from "../state/connection";
-import { MadiaoTable } from "./Madiao";
-import { MazhanTable } from "./Mazhan";
-import { logLine } from "./MoveLog";
-import { MadiaoSettlement, MazhanSettlement } from "./Settlement";
+import { logLine } from "../widgets/MoveLog";
 
 /** Who sat where, as the record has it (the server sends the names; an older server sent
  *  none: then only this player's own name is known). */

@@ -1,7 +1,7 @@
 // Ma Diao cards: tall paper cards with the face written top to bottom in the system CJK font,
 // red ink for the red cards (紅張), a suit band at the foot; backs for hidden cards.
 import type { JSX } from "preact";
-import { cardName, lang, TABLES } from "../i18n";
+import { cardName, lang, TABLES } from "../../i18n";
 
 /** The red cards of the [Q] tradition (賞, 肩 and 百老): rules/madiao.md §1. */
 export const RED_CARDS = new Set(["wt", "qt", "bt", "9m", "8m", "9s", "8s", "0c", "hc"]);

@@ -1,9 +1,10 @@
 // The "How to play" guides: each game in each language (the page is `#/rules`).
+
+import { madiaoEn } from "../games/madiao/guide.en";
+import { madiaoZh } from "../games/madiao/guide.zh";
+import { mazhanEn } from "../games/mazhan/guide.en";
+import { mazhanZh } from "../games/mazhan/guide.zh";
 import type { Lang } from "../i18n";
-import { madiaoEn } from "./madiao.en";
-import { madiaoZh } from "./madiao.zh";
-import { mazhanEn } from "./mazhan.en";
-import { mazhanZh } from "./mazhan.zh";
 import type { Guide } from "./types";
 
 export type RulesGame = "mazhan" | "madiao";

@@ -3,6 +3,11 @@
 import { batch } from "@preact/signals";
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { MadiaoTable, madiaoActionLabel } from "../games/madiao/Board";
+import { MadiaoSettlement } from "../games/madiao/Settlement";
+import { actionWords, MazhanTable } from "../games/mazhan/Board";
+import { MazhanSettlement } from "../games/mazhan/Settlement";
+import { ESCAPE_MULTIPLE } from "../guide/figures";
 import { levelName, roomName, t, type UiKey, windName } from "../i18n";
 import { withoutUnshownChong } from "../model/log";
 import { SEATS } from "../model/seats";
@@ -14,7 +19,6 @@ import type {
   Seat,
   SeatInfo,
 } from "../protocol";
-import { ESCAPE_MULTIPLE } from "../rules/figures";
 import {
   act,
   askHint,
@@ -44,14 +48,11 @@ import {
   seated,
   tableState,
 } from "../state/table";
-import { Confirm } from "./Chrome";
+import { Confirm } from "../widgets/Chrome";
+import { secondsLeft, useNow } from "../widgets/hooks";
+import { MoveLog } from "../widgets/MoveLog";
+import { seatName } from "../widgets/SeatBadge";
 import { HowTo } from "./HowTo";
-import { secondsLeft, useNow } from "./hooks";
-import { MadiaoTable, madiaoActionLabel } from "./Madiao";
-import { actionWords, MazhanTable } from "./Mazhan";
-import { MoveLog } from "./MoveLog";
-import { seatName } from "./SeatBadge";
-import { MadiaoSettlement, MazhanSettlement } from "./Settlement";
 
 /** The move log holds back the 開沖 draws the settlement has not turned up yet. */
 const holdBackChong = (n: number): void => {

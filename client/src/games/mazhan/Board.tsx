@@ -1,12 +1,12 @@
 // The Mazhan table: a square table with you at the bottom.
 import type { JSX } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { actionName, lang, meldName, runName, t, tileName, windName, windShort } from "../i18n";
-import { aroundFrom, isSeat, sideOf } from "../model/seats";
-import type { MazhanAction, MazhanMeld, MazhanView, Seat, SeatInfo } from "../protocol";
-import { Countdown, clockOf, type TableClock } from "./Clock";
-import { hasFinePointer, useTurnFocus } from "./hooks";
-import { SeatBadge } from "./SeatBadge";
+import { actionName, lang, meldName, runName, t, tileName, windName, windShort } from "../../i18n";
+import { aroundFrom, isSeat, sideOf } from "../../model/seats";
+import type { MazhanAction, MazhanMeld, MazhanView, Seat, SeatInfo } from "../../protocol";
+import { Countdown, clockOf, type TableClock } from "../../widgets/Clock";
+import { hasFinePointer, useTurnFocus } from "../../widgets/hooks";
+import { SeatBadge } from "../../widgets/SeatBadge";
 import { Tile, TileButton } from "./Tile";
 
 export interface MazhanTableProps {

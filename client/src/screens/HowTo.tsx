@@ -4,15 +4,15 @@
 // game and language); this file only lays it out.
 import type { ComponentChildren, JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { Card } from "../games/madiao/Card";
+import { Tile } from "../games/mazhan/Tile";
+import { type Block, GUIDES, type Guide, RULES_GAMES, type RulesGame } from "../guide";
+import type { Cards, Table, Tiles } from "../guide/types";
 import { lang, t } from "../i18n";
 import { splitCodes } from "../model/notation";
-import { type Block, GUIDES, type Guide, RULES_GAMES, type RulesGame } from "../rules";
-import type { Cards, Table, Tiles } from "../rules/types";
 import { go } from "../session";
 import { me } from "../state/connection";
 import { seated } from "../state/table";
-import { Card } from "./Card";
-import { Tile } from "./Tile";
 
 /** Text with **bold** words. */
 export function Rich({ text }: { text: string }): JSX.Element {

@@ -20,8 +20,8 @@ import {
   STAKE_PER,
   TIMEOUTS_TO_ESCAPE,
   TURN_SECONDS,
-} from "./figures";
-import type { Guide } from "./types";
+} from "../../guide/figures";
+import type { Guide } from "../../guide/types";
 
 const escapeMultiple = ESCAPE_MULTIPLE.mazhan;
 

@@ -1,0 +1,229 @@
+// The Mazhan settlement: every hand laid down with the winning tile marked, each seat's items
+// and 台 with the formula exactly as the scorer gives it, who pays whom (dealer ×2), then the
+// same in points (× 底注) with the table fee.
+import type { JSX } from "preact";
+import { meldName, named, t, tileName, winByName, windName } from "../../i18n";
+import { SEATS } from "../../model/seats";
+import type { Formula, MazhanResult, MazhanScore, Seat } from "../../protocol";
+import {
+  MyResult,
+  Payments,
+  Points,
+  type SettlementProps,
+  seatName,
+  signed,
+} from "../../widgets/settlement";
+import { Tile } from "./Tile";
+
+/** The formula as steps, as `paiju mazhan score --explain` writes it: base → 進一 →
+ *  (胡頭: rounded + 20) → × 2^台 (written "× 4 (2 台)") → cap → value. */
+export function formulaSteps(f: Formula, tai: number): string[] {
+  const steps: string[] = [];
+  if (f.rule === "limit") return [`${t("limitHand")} ${f.value}`];
+  if (f.rule === "pinghu_wilds") return [`${t("pinghuWilds")} ${f.value}`];
+  if (f.rule === "pinghu") {
+    steps.push(`${t("pinghu")} ${f.head}`);
+  } else {
+    steps.push(`${t("base")} ${f.base}`);
+    steps.push(`${t("rounded")} ${f.rounded}`);
+    if (f.rule === "hutou")
+      steps.push(
+        `${t("head")} ${t("hutouRule", { rounded: f.rounded, head: f.head })} = ${f.rounded + f.head}`,
+      );
+  }
+  steps.push(`${t("times", { tai, m: f.multiplier })} = ${f.uncapped}`);
+  if (f.uncapped > f.cap) steps.push(`${t("cap", { cap: f.cap })} → ${f.value}`);
+  return steps;
+}
+
+function FormulaSteps({ score }: { score: MazhanScore }): JSX.Element {
+  const steps = formulaSteps(score.formula, score.tai);
+  return (
+    <ol class="formula" aria-label={t("formula")} data-rule={score.formula.rule}>
+      {steps.map((s, i) => (
+        <li key={i}>{s}</li>
+      ))}
+      <li class="formula-value">
+        <b>{t("hu", { n: score.value })}</b>
+      </li>
+    </ol>
+  );
+}
+
+function HandRow({
+  seat,
+  result,
+  props,
+}: {
+  seat: Seat;
+  result: MazhanResult;
+  props: SettlementProps;
+}): JSX.Element {
+  const h = result.hands[seat];
+  const isWinner = result.winner === seat;
+  let winAt = -1;
+  if (isWinner && result.win_tile) winAt = h.concealed.lastIndexOf(result.win_tile);
+  return (
+    <div class={`reveal-row${isWinner ? " winner" : ""}`} data-seat={seat}>
+      <span class="reveal-who">
+        {seatName(seat, props.names)}
+        {props.dealer === seat ? <span class="tag dealer">{t("dealer")}</span> : null}
+        {isWinner ? <span class="tag win">{t("winner")}</span> : null}
+      </span>
+      <span class="reveal-tiles">
+        {h.concealed.map((c, i) => (
+          <Tile
+            key={i}
+            code={c}
+            size="sm"
+            wild={c === props.wild}
+            class={i === winAt ? "win-tile" : undefined}
+            label={i === winAt ? `${tileName(c)} (${t("winTile")})` : undefined}
+          />
+        ))}
+        {h.melds.map((m, i) => (
+          <span key={i} class="meld" role="group" aria-label={meldName(m.kind)}>
+            <span class="meld-label">{meldName(m.kind)}</span>
+            {(m.tiles ?? []).map((c, k) => (
+              <Tile key={k} code={c} size="sm" />
+            ))}
+          </span>
+        ))}
+        {h.bonus.length ? (
+          <span class="meld bonus" role="group" aria-label={t("bonus")}>
+            <span class="meld-label">{t("bonus")}</span>
+            {h.bonus.map((b) => (
+              <Tile key={b} code={b} size="sm" />
+            ))}
+          </span>
+        ) : null}
+      </span>
+    </div>
+  );
+}
+
+function Outcome({ result, props }: { result: MazhanResult; props: SettlementProps }): JSX.Element {
+  if (!result.winner) return <p class="outcome">{t("noWinner")}</p>;
+  const how: string[] = [];
+  if (result.tianhu) how.push(t("tianhu"));
+  else if (result.dihu) how.push(t("dihu"));
+  if (result.win_by === "discard" && result.discarder)
+    how.push(t("onDiscard", { seat: windName(result.discarder) }));
+  else if (result.win_by === "robbed_kong" && result.discarder)
+    how.push(t("robbedKong", { seat: windName(result.discarder) }));
+  else if (result.win_by) how.push(winByName(result.win_by));
+  return (
+    <p class="outcome" data-winner={result.winner}>
+      <b>{seatName(result.winner, props.names)}</b> {t("winner")} · {how.join(" · ")}
+      {result.win_tile ? (
+        <>
+          {" · "}
+          {t("winTile")} <Tile code={result.win_tile} size="sm" class="win-tile" />
+        </>
+      ) : null}
+    </p>
+  );
+}
+
+function ScoreCard({
+  seat,
+  score,
+  result,
+  props,
+}: {
+  seat: Seat;
+  score: MazhanScore;
+  result: MazhanResult;
+  props: SettlementProps;
+}): JSX.Element {
+  return (
+    <article class={`score-card${result.winner === seat ? " winner" : ""}`} data-seat={seat}>
+      <h4>
+        {seatName(seat, props.names)}
+        <span class={`net ${result.net[seat] >= 0 ? "plus" : "minus"}`}>
+          {t("hu", { n: signed(result.net[seat]) })}
+        </span>
+      </h4>
+      {score.hand.length ? (
+        <p class="hand-names">{score.hand.map((h) => named(h)).join(" · ")}</p>
+      ) : null}
+      <div class="score-cols">
+        <div>
+          <h5>{t("items")}</h5>
+          {score.items.length ? (
+            <ul class="items">
+              {score.items.map((it, i) => (
+                <li key={i}>
+                  <span>{named(it)}</span>
+                  <span class="num">{it.points}</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p class="muted">—</p>
+          )}
+        </div>
+        <div>
+          <h5>{t("taiItems")}</h5>
+          {score.tai_items.length ? (
+            <ul class="items">
+              {score.tai_items.map((it, i) => (
+                <li key={i}>
+                  <span>{named(it)}</span>
+                  <span class="num">{t("tai", { n: it.tai })}</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p class="muted">—</p>
+          )}
+        </div>
+      </div>
+      <FormulaSteps score={score} />
+    </article>
+  );
+}
+
+export function MazhanSettlement({
+  result,
+  ...props
+}: SettlementProps & { result: MazhanResult }): JSX.Element {
+  const order = result.winner
+    ? [result.winner, ...SEATS.filter((s) => s !== result.winner)]
+    : [...SEATS];
+  return (
+    <div class="settlement mazhan" data-hand={props.hand}>
+      <Outcome result={result} props={props} />
+      <MyResult
+        net={props.me ? result.net[props.me] : null}
+        unit={(n) => t("hu", { n })}
+        change={props.showPoints === false ? null : props.balanceChange}
+      />
+      <section class="reveal" aria-label={t("allHands")}>
+        {order.map((s) => (
+          <HandRow key={s} seat={s} result={result} props={props} />
+        ))}
+      </section>
+      <section class="scores">
+        {order.map((s) => (
+          <ScoreCard key={s} seat={s} score={result.scores[s]} result={result} props={props} />
+        ))}
+      </section>
+      <section class="who-pays">
+        <h3>{t("payments")}</h3>
+        <Payments payments={result.payments} names={props.names} unit={(n) => t("hu", { n })} />
+        <p class="nets">
+          {t("netHu")}:{" "}
+          {SEATS.map((s) => (
+            <span key={s} class={`net ${result.net[s] >= 0 ? "plus" : "minus"}`} data-seat={s}>
+              {windName(s)} {signed(result.net[s])}
+            </span>
+          ))}
+        </p>
+      </section>
+      {props.showPoints === false ? null : (
+        <Points props={props} owedNet={props.me ? result.net[props.me] : null} />
+      )}
+    </div>
+  );
+}
