@@ -1,13 +1,14 @@
 import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
 import { t } from "./i18n";
+import { hashToRoute, routeToHash } from "./routes";
 import { HowTo } from "./screens/HowTo";
 import { Lobby } from "./screens/Lobby";
 import { Login } from "./screens/Login";
 import { Replay } from "./screens/Replay";
 import { Scorer } from "./screens/Scorer";
 import { TableScreen } from "./screens/TableScreen";
-import { hashToRoute, refreshMe, routeToHash } from "./session";
+import { refreshMe } from "./session";
 import { me, route, toast } from "./state/connection";
 import { inviteCode } from "./state/lobby";
 import { ConnectionBanner, Header, Toasts } from "./widgets/Chrome";

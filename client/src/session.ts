@@ -1,11 +1,11 @@
-// Session-level actions: log in and out, the socket, sending to the table, routing.
+// Session-level actions: log in and out, the socket, sending to the table, going to a screen.
 import { batch } from "@preact/signals";
 import { ApiError, type Me as ApiMe, api } from "./net/api";
 import { Socket } from "./net/socket";
-import type { BotLevel, ClientMessage, Game } from "./protocol";
+import type { BotLevel, ClientMessage } from "./protocol";
 import { me, type Route, route, toast } from "./state/connection";
 import { handle } from "./state/handle";
-import { inviteCode, joining } from "./state/lobby";
+import { joining } from "./state/lobby";
 import { escaped, settlement } from "./state/settlement";
 import { clearTable, frame, hint, pending, readySent, seated } from "./state/table";
 
@@ -131,45 +131,6 @@ export function leave(asEscape = false): void {
     return;
   }
   if (!send(asEscape ? { type: "leave", escape: true } : { type: "leave" })) return;
-}
-
-// --- routes: the hash keeps the screen across a reload ---------------------------------
-export function routeToHash(r: Route): string {
-  switch (r.name) {
-    case "replay":
-      return `#/replay/${r.hand}/${r.step}`;
-    case "rules":
-      return r.game ? `#/rules/${r.game}` : "#/rules";
-    case "score":
-      return r.game ? `#/score/${r.game}` : "#/score";
-    default:
-      return `#/${r.name}`;
-  }
-}
-
-export function hashToRoute(hash: string): Route | null {
-  const m = /^#\/replay\/(\d+)(?:\/(\d+))?$/.exec(hash);
-  if (m) return { name: "replay", hand: Number(m[1]), step: Number(m[2] ?? 0) };
-  const invite = /^#\/join\/([A-Za-z0-9]{8})$/.exec(hash);
-  if (invite?.[1]) {
-    // an invite link: the lobby offers the friend's table (the code waits there)
-    inviteCode.value = invite[1].toUpperCase();
-    return { name: "lobby" };
-  }
-  if (hash.startsWith("#/join/")) {
-    // an invite link cut short or mistyped: no table is offered (not an older invitation)
-    inviteCode.value = null;
-    toast({ error: "bad_invite" }, undefined, "error");
-    return { name: "lobby" };
-  }
-  if (hash === "#/lobby") return { name: "lobby" };
-  if (hash === "#/table") return { name: "table" };
-  if (hash === "#/login") return { name: "login" };
-  const score = /^#\/score(?:\/(mazhan|madiao))?$/.exec(hash);
-  if (score) return { name: "score", game: (score[1] as Game | undefined) ?? null };
-  const rules = /^#\/rules(?:\/(mazhan|madiao))?$/.exec(hash);
-  if (rules) return { name: "rules", game: (rules[1] as Game | undefined) ?? null };
-  return null;
 }
 
 export function go(r: Route): void {

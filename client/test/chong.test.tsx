@@ -9,8 +9,8 @@ import {
   toChongBody,
 } from "../src/games/madiao/Chong";
 import { setLang } from "../src/i18n";
+import { hashToRoute, routeToHash } from "../src/routes";
 import { Scorer } from "../src/screens/Scorer";
-import { hashToRoute, routeToHash } from "../src/session";
 import { answer } from "./fixtures/fetch";
 
 afterEach(() => {

@@ -1,21 +1,14 @@
 import { render } from "@testing-library/preact";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Block, GUIDES, RULES_GAMES } from "../src/guide";
-import {
-  BASE_POINTS,
-  DIAO,
-  ESCAPE_MULTIPLE,
-  HEAD,
-  KEPT_BACK,
-  LIMIT,
-  ROOM_MINIMUM,
-  ROUNDING,
-  STAKE_EXAMPLES,
-} from "../src/guide/figures";
+import { ESCAPE_MULTIPLE, GUIDES, ROOM_MINIMUM, RULES_GAMES } from "../src/games";
+import { DIAO } from "../src/games/madiao/figures";
+import { BASE_POINTS, HEAD, KEPT_BACK, LIMIT, ROUNDING } from "../src/games/mazhan/figures";
+import { STAKE_EXAMPLES } from "../src/guide/figures";
+import type { Block } from "../src/guide/types";
 import { type Lang, setLang } from "../src/i18n";
+import { hashToRoute, routeToHash } from "../src/routes";
 import { HowTo } from "../src/screens/HowTo";
 import { stakeFor } from "../src/screens/Lobby";
-import { hashToRoute, routeToHash } from "../src/session";
 import { route } from "../src/state/connection";
 import { handle } from "../src/state/handle";
 import { clearTable } from "../src/state/table";

@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen, within } from "@testing-library/preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { actionWords, MazhanTable, settling } from "../src/games/mazhan/Board";
+import { MazhanTable, settling } from "../src/games/mazhan/Board";
+import { actionWords } from "../src/games/mazhan/words";
 import { setLang } from "../src/i18n";
 import type { MazhanView, Seat, SeatInfo } from "../src/protocol";
 import { actView, claimView, overView, pauseView } from "./fixtures/mazhan";

@@ -1,7 +1,8 @@
 import { act, fireEvent, render } from "@testing-library/preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { BLANK, EXAMPLE, errorPlace, meldList, toRecord } from "../src/games/mazhan/Scorer";
 import { errorText, problemText, setLang, t } from "../src/i18n";
-import { BLANK, EXAMPLE, errorPlace, meldList, Scorer, toRecord } from "../src/screens/Scorer";
+import { Scorer } from "../src/screens/Scorer";
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -174,6 +174,8 @@ export const en: Table = {
     seconds: "{n} s",
     log: "Moves",
     logEmpty: "Nothing yet.",
+    unknownGame:
+      "This table plays “{game}”, a game this page does not know: reload the page (a newer one may show it).",
     claimLost: "Your claim lost to {seat}'s {winner}",
     claimLostPlain: "{seat}'s {winner} came first; your claim did not stand",
     takenOver: "This table is open in another window or tab.",

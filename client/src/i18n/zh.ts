@@ -175,6 +175,7 @@ export const zh = {
     seconds: "{n} 秒",
     log: "牌譜",
     logEmpty: "還沒有動作。",
+    unknownGame: "這張桌子玩的是「{game}」，本頁不認得這種牌戲：請重新載入頁面（新版或許能顯示）。",
     claimLost: "你的宣告被{seat}的{winner}截走",
     claimLostPlain: "{seat}的{winner}優先，你的宣告無效",
     takenOver: "此帳號已在另一個視窗或分頁開啟牌桌。",

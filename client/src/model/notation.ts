@@ -1,24 +1,22 @@
-// The action notation of a hand's record ("S chi 345m", "W zhuo wt"), read only by the replay
-// viewer's move list: live play never parses notation (views carry structured actions).
+// The notation every game's codes are written in: a run of faces then the suit they share
+// ("345m", "wqt"), and a hand record's actions ("S chi 345m", "W zhuo wt"), read only by the
+// replay viewer's move list (live play never parses notation: views carry structured
+// actions). Each game says which faces and suits it has (games/<game>/notation.ts).
 import type { Seat } from "../protocol";
 import { isSeat } from "./seats";
 
 export interface RecordAction {
   seat: Seat | null;
   kind: string;
-  /** Mazhan tiles or a Ma Diao card, as codes. */
+  /** The game's pieces (tiles, cards), as codes. */
   codes: string[];
 }
 
-const RUNS = {
-  mazhan: /(\d+)([mpszhj])/g,
-  madiao: /([0-9wqbh]+)([tmsc])/g,
-};
-
-/** Split a grouped code run: "345m" → 3m 4m 5m; "1h2j" → 1h 2j; Ma Diao "wqt" → wt qt. */
-export function splitCodes(arg: string, game: "mazhan" | "madiao" = "mazhan"): string[] {
+/** Split grouped code runs by a game's pattern (its faces, then its suit letter): with
+ *  Mazhan's, "345m" → 3m 4m 5m and "1h2j" → 1h 2j; with Ma Diao's, "wqt" → wt qt. */
+export function splitRuns(arg: string, runs: RegExp): string[] {
   const out: string[] = [];
-  for (const m of arg.matchAll(RUNS[game])) {
+  for (const m of arg.matchAll(runs)) {
     const faces = m[1] ?? "";
     const suit = m[2] ?? "";
     for (const f of faces) out.push(f + suit);
@@ -26,9 +24,10 @@ export function splitCodes(arg: string, game: "mazhan" | "madiao" = "mazhan"): s
   return out;
 }
 
-export function parseRecordAction(text: string, game: "mazhan" | "madiao"): RecordAction {
+/** A record's action, its codes split by the game's `split`. */
+export function parseRecordAction(text: string, split: (arg: string) => string[]): RecordAction {
   const [seat, kind = "", arg = ""] = text.trim().split(/\s+/);
-  return { seat: isSeat(seat) ? seat : null, kind, codes: arg ? splitCodes(arg, game) : [] };
+  return { seat: isSeat(seat) ? seat : null, kind, codes: arg ? split(arg) : [] };
 }
 
 /** What was typed as the notation reads it: full-width digits, letters and commas made
@@ -37,20 +36,4 @@ export function parseRecordAction(text: string, game: "mazhan" | "madiao"): Reco
  *  @example plainTyped("２Ｐ，３ｐ") === "2p,3p" */
 export function plainTyped(text: string): string {
   return text.normalize("NFKC").toLowerCase();
-}
-
-/** A meld's kind as a Chinese player may write it: 吃 chow, 碰 pung, 槓 kong, 暗槓 ckong. */
-const MELD_WORDS: [RegExp, string][] = [
-  [/^暗[槓杠]\s*/, "ckong "],
-  [/^明?[槓杠]\s*/, "kong "],
-  [/^碰\s*/, "pung "],
-  [/^吃\s*/, "chow "],
-];
-
-/** One meld as typed, its kind in the notation's word ("碰 777z" is "pung 777z").
- *
- *  @example meldWord("碰777z") === "pung 777z" */
-export function meldWord(meld: string): string {
-  for (const [word, kind] of MELD_WORDS) if (word.test(meld)) return meld.replace(word, kind);
-  return meld;
 }

@@ -1,6 +1,6 @@
 // HTTP calls: the session is the HttpOnly cookie the server sets on login; no token is kept
 // by this page (nothing in localStorage, nothing in a URL).
-import type { BotLevel, GameEvent, Move, Seat, View } from "../protocol";
+import type { BotLevel, Game, GameEvent, Move, Seat, View } from "../protocol";
 
 /** What the scorer's server found wrong (`invalid_hand`'s `detail`): a stable key, the
  *  input's path, and the key's values (tile or card codes, seat letters, counts). */
@@ -101,7 +101,7 @@ export interface Me {
 
 export interface Room {
   name: string;
-  game: "mazhan" | "madiao";
+  game: Game;
   title?: string;
   min_balance: number;
   seats: number;
@@ -127,7 +127,7 @@ export interface LedgerEntry {
 
 export interface HandSummary {
   hand: number;
-  game: "mazhan" | "madiao";
+  game: Game;
   seat: string;
   stake: number;
   net: number | null;
@@ -142,7 +142,7 @@ export interface HandSummary {
 }
 
 export interface ReplayStep {
-  game: "mazhan" | "madiao";
+  game: Game;
   seat: string;
   step: number;
   steps: number;

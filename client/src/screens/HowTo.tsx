@@ -1,18 +1,19 @@
-// How to play (玩法): both games' rules as a player's guide, the two games as tabs
-// (`#/rules/mazhan`, `#/rules/madiao`), a table of contents, tiles and cards drawn by the
-// table's own components. No account needed. The text lives in src/rules/ (one module per
-// game and language); this file only lays it out.
+// How to play (玩法): each game's rules as a player's guide, the games as tabs
+// (`#/rules/<game>`), a table of contents, tiles and cards drawn by the table's own
+// components. No account needed. The text lives in each game's folder (games/<game>/guide.*.ts,
+// one module per language); this file only lays it out.
 import type { ComponentChildren, JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { Card } from "../games/madiao/Card";
-import { Tile } from "../games/mazhan/Tile";
-import { type Block, GUIDES, type Guide, RULES_GAMES, type RulesGame } from "../guide";
-import type { Cards, Table, Tiles } from "../guide/types";
+import { GAMES, gameOrFirst } from "../games";
+import type { GameUi } from "../games/types";
+import type { Block, Guide, Table } from "../guide/types";
 import { lang, t } from "../i18n";
-import { splitCodes } from "../model/notation";
+import type { Game } from "../protocol";
+import { routeToHash } from "../routes";
 import { go } from "../session";
 import { me } from "../state/connection";
 import { seated } from "../state/table";
+import { GameTabs } from "../widgets/GameTabs";
 
 /** Text with **bold** words. */
 export function Rich({ text }: { text: string }): JSX.Element {
@@ -78,56 +79,7 @@ function GuideTable({ block }: { block: Table }): JSX.Element {
   );
 }
 
-function GuideTiles({ block }: { block: Tiles }): JSX.Element {
-  return (
-    <div class="howto-pieces">
-      {block.rows.map((row, r) => (
-        <div class="howto-piece-row" key={r}>
-          <span class="howto-label">{row.label}</span>
-          <span class="howto-groups">
-            {row.groups.map((g, i) => (
-              <span class="tile-group" key={i}>
-                {splitCodes(g.codes).map((code, k) => (
-                  <Tile
-                    key={k}
-                    code={code}
-                    size="md"
-                    wild={code === row.wild}
-                    class={g.win ? "win-tile" : undefined}
-                  />
-                ))}
-              </span>
-            ))}
-          </span>
-          {row.note ? <span class="howto-piece-note muted small">{row.note}</span> : null}
-        </div>
-      ))}
-    </div>
-  );
-}
-
-function GuideCards({ block }: { block: Cards }): JSX.Element {
-  return (
-    <div class="howto-pieces">
-      {block.rows.map((row, r) => (
-        <div class="howto-piece-row" key={r}>
-          <span class="howto-label">{row.label}</span>
-          <span class="howto-groups howto-cards">
-            {splitCodes(row.cards, "madiao").map((code, k) => (
-              <span class="howto-card" key={k}>
-                <Card code={code} size="md" />
-                {row.marks ? <span class="howto-mark">{row.marks[k]}</span> : null}
-              </span>
-            ))}
-          </span>
-          {row.note ? <span class="howto-piece-note muted small">{row.note}</span> : null}
-        </div>
-      ))}
-    </div>
-  );
-}
-
-function GuideBlock({ block }: { block: Block }): JSX.Element {
+function GuideBlock({ block, game }: { block: Block; game: GameUi }): JSX.Element {
   switch (block.kind) {
     case "p":
       return (
@@ -152,16 +104,16 @@ function GuideBlock({ block }: { block: Block }): JSX.Element {
     case "table":
       return <GuideTable block={block} />;
     case "tiles":
-      return <GuideTiles block={block} />;
     case "cards":
-      return <GuideCards block={block} />;
+      // the pieces are the game's own (its tiles, its cards)
+      return <game.GuidePieces block={block} />;
   }
 }
 
-const sectionId = (game: RulesGame, id: string): string => `rules-${game}-${id}`;
+const sectionId = (game: Game, id: string): string => `rules-${game}-${id}`;
 
 /** The sections' titles; a click scrolls to the section (the hash stays the route's). */
-function Contents({ guide, game }: { guide: Guide; game: RulesGame }): JSX.Element {
+function Contents({ guide, game }: { guide: Guide; game: Game }): JSX.Element {
   const jump = (ev: MouseEvent, id: string) => {
     ev.preventDefault();
     const heading = document.getElementById(`${sectionId(game, id)}-title`);
@@ -174,7 +126,11 @@ function Contents({ guide, game }: { guide: Guide; game: RulesGame }): JSX.Eleme
       <ol>
         {guide.sections.map((s) => (
           <li key={s.id}>
-            <a href={`#/rules/${game}`} data-section={s.id} onClick={(ev) => jump(ev, s.id)}>
+            <a
+              href={routeToHash({ name: "rules", game })}
+              data-section={s.id}
+              onClick={(ev) => jump(ev, s.id)}
+            >
               {s.title}
             </a>
           </li>
@@ -206,14 +162,16 @@ export function HowTo({
   onClose,
   note,
 }: {
-  game: RulesGame | null;
+  game: Game | null;
   onClose?: () => void;
   /** Over the table: what the table waits for meanwhile (the time left to confirm). */
   note?: ComponentChildren;
 }): JSX.Element {
-  const [picked, pick] = useState<RulesGame | null>(null);
-  const shown = picked ?? game ?? "mazhan";
-  const guide = GUIDES[shown][lang.value];
+  const [picked, pick] = useState<Game | null>(null);
+  // a game this page does not know: the first game's guide
+  const ui = gameOrFirst(picked ?? game);
+  const shown = ui.id;
+  const guide = ui.guide[lang.value];
   const Box = onClose ? "div" : "main";
   // over the table, Escape closes the guide as its button does
   useEffect(() => {
@@ -247,27 +205,17 @@ export function HowTo({
         )}
       </div>
       {note}
-      <nav class="howto-tabs" aria-label={t("howToGames")}>
-        {RULES_GAMES.map((g) => (
-          <a
-            key={g}
-            href={`#/rules/${g}`}
-            class="howto-tab"
-            data-game={g}
-            aria-current={g === shown ? "page" : undefined}
-            onClick={
-              onClose
-                ? (ev) => {
-                    ev.preventDefault();
-                    pick(g);
-                  }
-                : undefined
-            }
-          >
-            {GUIDES[g][lang.value].name}
-          </a>
-        ))}
-      </nav>
+      <GameTabs
+        class="howto-tabs"
+        label={t("howToGames")}
+        tabs={GAMES.map((g) => ({
+          id: g.id,
+          href: routeToHash({ name: "rules", game: g.id }),
+          name: g.guide[lang.value].name,
+        }))}
+        shown={shown}
+        onPick={onClose ? (id) => pick(gameOrFirst(id).id) : undefined}
+      />
       <p class="howto-intro">{guide.intro}</p>
       <div class="howto-body">
         <Contents guide={guide} game={shown} />
@@ -284,7 +232,7 @@ export function HowTo({
                 {s.title}
               </h3>
               {s.blocks.map((b, i) => (
-                <GuideBlock key={i} block={b} />
+                <GuideBlock key={i} block={b} game={ui} />
               ))}
             </section>
           ))}

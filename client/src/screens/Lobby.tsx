@@ -3,6 +3,7 @@
 
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { gameUi } from "../games";
 import { STAKE_PER } from "../guide/figures";
 import { errorText, gameName, levelName, reasonName, roomName, t, windName } from "../i18n";
 import { groupLedger } from "../model/ledger";
@@ -94,6 +95,13 @@ export function BalanceChart({ entries }: { entries: LedgerEntry[] }): JSX.Eleme
 export function playing(players: number, tables: number): string {
   if (!players) return t("playingNone");
   return t(tables === 1 ? "playingOne" : "playingMany", { n: players, tables });
+}
+
+/** A hand's net in its game's unit (「+40 胡」, "+2 zhu"); a game this page does not know: the
+ *  number alone. */
+function netIn(game: string, net: number): string {
+  const unit = gameUi(game)?.netUnit;
+  return unit ? t(unit, { n: signed(net) }) : signed(net);
 }
 
 function result(h: HandSummary): string {
@@ -333,9 +341,7 @@ export function Lobby(): JSX.Element {
                     class={h.net && h.net > 0 ? "plus" : h.net && h.net < 0 ? "minus" : undefined}
                   >
                     {result(h)}
-                    {typeof h.net === "number" && h.net !== 0
-                      ? ` ${t(h.game === "madiao" ? "zhu" : "hu", { n: signed(h.net) })}`
-                      : ""}
+                    {typeof h.net === "number" && h.net !== 0 ? ` ${netIn(h.game, h.net)}` : ""}
                     {typeof h.points === "number" ? (
                       <span class="muted small" data-points={h.points}>
                         {" "}

@@ -2,23 +2,9 @@
 // is over), the move list with names, the settlement at the end.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { MadiaoTable } from "../games/madiao/Board";
-import { MadiaoSettlement } from "../games/madiao/Settlement";
-import { MazhanTable } from "../games/mazhan/Board";
-import { MazhanSettlement } from "../games/mazhan/Settlement";
-import {
-  actionName,
-  cardName,
-  errorText,
-  gameName,
-  runName,
-  t,
-  tileName,
-  verbName,
-  windName,
-} from "../i18n";
+import { gameUi } from "../games";
+import { errorText, gameName, t } from "../i18n";
 import { entriesOf } from "../model/log";
-import { parseRecordAction } from "../model/notation";
 import { SEATS } from "../model/seats";
 import {
   ApiError,
@@ -29,18 +15,11 @@ import {
   type LedgerEntry,
   type ReplayStep,
 } from "../net/api";
-import type {
-  GameEvent,
-  MadiaoResult,
-  MadiaoView,
-  MazhanResult,
-  MazhanView,
-  Seat,
-  SeatInfo,
-} from "../protocol";
+import type { GameEvent, Seat, SeatInfo } from "../protocol";
 import { go } from "../session";
 import { me } from "../state/connection";
 import { logLine } from "../widgets/MoveLog";
+import { UnknownGame } from "../widgets/UnknownGame";
 
 /** Who sat where, as the record has it (the server sends the names; an older server sent
  *  none: then only this player's own name is known). */
@@ -72,19 +51,9 @@ export function replayNames(
 export function moveText(text: string, game: string, events?: GameEvent[]): string {
   const lines = events ? entriesOf(events, 0, 0).map((e) => logLine(e)) : [];
   if (lines.length) return lines.join(" · ");
-  const a = parseRecordAction(text, game === "madiao" ? "madiao" : "mazhan");
-  const seat = a.seat ? windName(a.seat) : "";
-  // a claim that made nothing happen yet (the window was still open, or another claim came
-  // first) was a call, not a chow: the line that settles the window says what was taken
-  if (events && CALLS.has(a.kind)) {
-    const tiles = a.kind === "chi" ? runName(a.codes) : a.codes.map((c) => tileName(c)).join(" ");
-    return [seat, t("calls", { what: actionName(a.kind) }), tiles].filter(Boolean).join(" ");
-  }
-  const names = a.codes.map((c) => (game === "madiao" ? cardName(c) : tileName(c)));
-  return [seat, verbName(a.kind), ...names].filter(Boolean).join(" ");
+  // a game this page does not know: its notation as recorded
+  return gameUi(game)?.moveWords(text, events !== undefined) ?? text;
 }
-
-const CALLS = new Set(["chi", "peng", "gang", "hu"]);
 
 export function Replay({ hand, step }: { hand: number; step: number }): JSX.Element {
   const [data, setData] = useState<ReplayStep | null>(null);
@@ -159,22 +128,14 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
     for (const s of SEATS) {
       const v = data.views[s];
       if (!v || s === view?.seat) continue;
-      revealed[s] = v.game === "mazhan" && v.drawn ? [...v.hand, v.drawn] : v.hand;
+      revealed[s] = gameUi(v.game)?.held(v) ?? v.hand;
     }
   }
   const actions = data?.actions ?? [];
   const NAMES = replayNames(view?.seat, me.value?.name, data?.names);
   const moveEvents = data?.events ?? [];
-  const common = {
-    names: NAMES,
-    clock: null,
-    pending: null,
-    version: data?.step ?? 0,
-    onAction: () => {},
-    readOnly: true,
-    revealed,
-  };
   const result = view?.result;
+  const ui = view ? gameUi(view.game) : null;
   return (
     <main class="replay" id="replay">
       <div class="table-bar">
@@ -256,42 +217,36 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
       ) : null}
       <div class="table-layout">
         <div class="table-main">
-          {view?.game === "mazhan" ? <MazhanTable {...common} view={view as MazhanView} /> : null}
-          {view?.game === "madiao" ? <MadiaoTable {...common} view={view as MadiaoView} /> : null}
-          {result && view ? (
+          {view && !ui ? <UnknownGame game={view.game} /> : null}
+          {view && ui ? (
+            <ui.Board
+              view={view}
+              names={NAMES}
+              clock={null}
+              pending={null}
+              version={data?.step ?? 0}
+              onAction={() => {}}
+              readOnly
+              revealed={revealed}
+            />
+          ) : null}
+          {result && view && ui ? (
             <section class="settlement-panel in-replay" aria-label={t("settlement")}>
               <h2>{t("settlement")}</h2>
-              {view.game === "mazhan" ? (
-                <MazhanSettlement
-                  hand={hand}
-                  stake={points?.stake ?? 0}
-                  fee={points?.lines.fee ?? 0}
-                  moves={points?.lines.moves ?? []}
-                  balance={points?.lines.balance ?? null}
-                  balanceChange={points?.lines.change ?? null}
-                  showPoints={points !== null}
-                  names={NAMES}
-                  me={view.seat}
-                  myName={me.value?.name ?? null}
-                  wild={(view as MazhanView).wild}
-                  dealer={(view as MazhanView).dealer}
-                  result={result as MazhanResult}
-                />
-              ) : (
-                <MadiaoSettlement
-                  hand={hand}
-                  stake={points?.stake ?? 0}
-                  fee={points?.lines.fee ?? 0}
-                  moves={points?.lines.moves ?? []}
-                  balance={points?.lines.balance ?? null}
-                  balanceChange={points?.lines.change ?? null}
-                  showPoints={points !== null}
-                  names={NAMES}
-                  me={view.seat}
-                  myName={me.value?.name ?? null}
-                  result={result as MadiaoResult}
-                />
-              )}
+              <ui.Settlement
+                hand={hand}
+                stake={points?.stake ?? 0}
+                fee={points?.lines.fee ?? 0}
+                moves={points?.lines.moves ?? []}
+                balance={points?.lines.balance ?? null}
+                balanceChange={points?.lines.change ?? null}
+                showPoints={points !== null}
+                names={NAMES}
+                me={view.seat}
+                myName={me.value?.name ?? null}
+                result={result}
+                view={view}
+              />
             </section>
           ) : null}
         </div>
@@ -310,7 +265,7 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
                 }
               >
                 <button type="button" class="link" onClick={() => to(i + 1)}>
-                  {i + 1}. {moveText(a, data?.game ?? "mazhan", moveEvents[i])}
+                  {i + 1}. {moveText(a, data?.game ?? "", moveEvents[i])}
                 </button>
               </li>
             ))}

@@ -3,22 +3,11 @@
 import { batch } from "@preact/signals";
 import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { MadiaoTable, madiaoActionLabel } from "../games/madiao/Board";
-import { MadiaoSettlement } from "../games/madiao/Settlement";
-import { actionWords, MazhanTable } from "../games/mazhan/Board";
-import { MazhanSettlement } from "../games/mazhan/Settlement";
-import { ESCAPE_MULTIPLE } from "../guide/figures";
+import { escapeMultiple, gameUi } from "../games";
 import { levelName, roomName, t, type UiKey, windName } from "../i18n";
 import { withoutUnshownChong } from "../model/log";
 import { SEATS } from "../model/seats";
-import type {
-  MadiaoResult,
-  MadiaoView,
-  MazhanResult,
-  MazhanView,
-  Seat,
-  SeatInfo,
-} from "../protocol";
+import type { Seat, SeatInfo } from "../protocol";
 import {
   act,
   askHint,
@@ -52,6 +41,7 @@ import { Confirm } from "../widgets/Chrome";
 import { secondsLeft, useNow } from "../widgets/hooks";
 import { MoveLog } from "../widgets/MoveLog";
 import { seatName } from "../widgets/SeatBadge";
+import { UnknownGame } from "../widgets/UnknownGame";
 import { HowTo } from "./HowTo";
 
 /** The move log holds back the 開沖 draws the settlement has not turned up yet. */
@@ -251,16 +241,7 @@ function HintControl({ tuoguan }: { tuoguan: boolean }): JSX.Element | null {
   if (pending.value) return null;
   if (!f.view.legal.length || !aloneWithBots(ts.seats, mine)) return null;
   const h = currentHint.value;
-  let said: string | null = null;
-  if (h?.action) {
-    if (f.view.game === "mazhan") {
-      const a = (f.view as MazhanView).legal.find((x) => x.action === h.action);
-      said = a ? actionWords(a) : h.action;
-    } else {
-      const a = (f.view as MadiaoView).legal.find((x) => x.action === h.action);
-      said = a ? madiaoActionLabel(a) : h.action;
-    }
-  }
+  const said = h?.action ? (gameUi(f.view.game)?.actionLabel(f.view, h.action) ?? h.action) : null;
   return (
     <span class="hint-control">
       <button
@@ -439,36 +420,25 @@ function SettlementPanel(): JSX.Element | null {
   const s = settlement.value;
   const seat = s?.view?.seat ?? seated.value?.seat ?? null;
   if (!s) return null;
-  const result = (s.view?.result ?? s.result) as MazhanResult | MadiaoResult | null;
-  const names = s.names;
-  const common = {
-    hand: s.hand,
-    stake: s.stake,
-    fee: s.fee,
-    moves: s.moves,
-    balance: s.balance,
-    balanceChange: s.balanceChange,
-    names,
-    me: seat,
-    myName: me.value?.name ?? null,
-  };
+  const result = s.view?.result ?? s.result;
+  const ui = gameUi(s.game);
   let body: JSX.Element;
   if (!result) body = <p class="muted">—</p>;
-  else if (s.game === "mazhan") {
-    const v = s.view as MazhanView | null;
+  else if (!ui) body = <UnknownGame game={s.game} />;
+  else
     body = (
-      <MazhanSettlement
-        {...common}
-        result={result as MazhanResult}
-        wild={v?.wild}
-        dealer={v?.dealer}
-      />
-    );
-  } else
-    body = (
-      <MadiaoSettlement
-        {...common}
-        result={result as MadiaoResult}
+      <ui.Settlement
+        hand={s.hand}
+        stake={s.stake}
+        fee={s.fee}
+        moves={s.moves}
+        balance={s.balance}
+        balanceChange={s.balanceChange}
+        names={s.names}
+        me={seat}
+        myName={me.value?.name ?? null}
+        result={result}
+        view={s.view}
         onChongUnshown={holdBackChong}
       />
     );
@@ -523,7 +493,8 @@ export function TableScreen(): JSX.Element {
     if (live) setReading(false);
   }, [live]);
   const stake = info?.stake ?? f?.stake ?? 0;
-  const multiple = ESCAPE_MULTIPLE[f?.view.game ?? ts?.game ?? "mazhan"] ?? 400;
+  const game = f?.view.game ?? ts?.game ?? null;
+  const multiple = escapeMultiple(game);
   const mySeat = seated.value?.seat ?? null;
   const mine = mySeat ? names[mySeat] : null;
   const canReady = !!seated.value && !live && !readySent.value && !settlement.value;
@@ -539,20 +510,20 @@ export function TableScreen(): JSX.Element {
   // seat someone left (the next hand may wait for a fourth)
   const over = !!f && f.view.result !== null && readySent.value;
   if (f && !settlement.value && !over) {
-    const common = {
-      names,
-      clock: f.clock ? { ...f.clock, stoppedAt: paused.value?.at ?? null } : null,
-      pending: pending.value?.action ?? null,
-      version: f.version,
-      onAction: act,
-      hinted: currentHint.value?.action ?? null,
-    };
-    board =
-      f.view.game === "mazhan" ? (
-        <MazhanTable {...common} view={f.view as MazhanView} />
-      ) : (
-        <MadiaoTable {...common} view={f.view as MadiaoView} />
-      );
+    const ui = gameUi(f.view.game);
+    board = ui ? (
+      <ui.Board
+        view={f.view}
+        names={names}
+        clock={f.clock ? { ...f.clock, stoppedAt: paused.value?.at ?? null } : null}
+        pending={pending.value?.action ?? null}
+        version={f.version}
+        onAction={act}
+        hinted={currentHint.value?.action ?? null}
+      />
+    ) : (
+      <UnknownGame game={f.view.game} />
+    );
   }
 
   return (
@@ -632,7 +603,7 @@ export function TableScreen(): JSX.Element {
       </div>
       {reading && !live ? (
         <HowTo
-          game={ts?.game ?? f?.view.game ?? "mazhan"}
+          game={ts?.game ?? f?.view.game ?? null}
           onClose={() => setReading(false)}
           note={<ReadyNote />}
         />

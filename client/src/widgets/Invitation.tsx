@@ -4,12 +4,13 @@ import type { JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { errorText, roomName, t } from "../i18n";
 import { ApiError, api } from "../net/api";
+import type { Game } from "../protocol";
 import { codeRefused } from "../state/lobby";
 
 /** The server's answer (docs/protocol.md, `GET /api/invite/{code}`). */
 export interface InvitationInfo {
   code: string;
-  game: "mazhan" | "madiao";
+  game: Game;
   room: { name: string; min_balance: number };
   people: string[];
   free: number;

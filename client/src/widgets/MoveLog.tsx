@@ -4,6 +4,7 @@ import { useEffect, useRef } from "preact/hooks";
 import { actionName, cardName, eventName, runName, t, tileName, verbName, windName } from "../i18n";
 import type { LogEntry } from "../model/log";
 import { lostTo } from "../model/log";
+import type { RecordAction } from "../model/notation";
 
 const ACTIONS = new Set([
   "discard",
@@ -43,6 +44,13 @@ export function logLine(e: LogEntry): string {
     return t(key, { seat: who, card, points: e.detail || "0" }).trim();
   }
   return [who, what, ...tiles].filter(Boolean).join(" ");
+}
+
+/** A record's move in words from its notation alone: the seat, the verb, the pieces by
+ *  `name` (「南 碰 五萬」, "East passes"). */
+export function recordWords(a: RecordAction, name: (code: string) => string): string {
+  const seat = a.seat ? windName(a.seat) : "";
+  return [seat, verbName(a.kind), ...a.codes.map(name)].filter(Boolean).join(" ");
 }
 
 export function MoveLog({ entries }: { entries: LogEntry[] }): JSX.Element {

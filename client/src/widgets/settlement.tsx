@@ -18,8 +18,6 @@ export interface SettlementProps {
   names: Record<Seat, SeatInfo | null>;
   me: Seat | null;
   myName: string | null;
-  wild?: string;
-  dealer?: Seat;
   /** False where the points are not known (a replay before the ledger answered). */
   showPoints?: boolean;
 }

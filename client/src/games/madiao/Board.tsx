@@ -4,30 +4,15 @@ import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { actionName, cardName, t, windName } from "../../i18n";
 import { aroundFrom, sideOf } from "../../model/seats";
-import type { MadiaoAction, MadiaoView, Seat, SeatInfo } from "../../protocol";
-import { Countdown, clockOf, type TableClock } from "../../widgets/Clock";
+import type { MadiaoAction, MadiaoView, Seat } from "../../protocol";
+import type { BoardProps } from "../../widgets/board";
+import { Countdown, clockOf } from "../../widgets/Clock";
 import { hasFinePointer, useTurnFocus } from "../../widgets/hooks";
 import { SeatBadge } from "../../widgets/SeatBadge";
 import { Card, CardButton } from "./Card";
+import { actionLabel } from "./words";
 
-export interface MadiaoTableProps {
-  view: MadiaoView;
-  names: Record<Seat, SeatInfo | null>;
-  /** The running clock (null: none this seat may see), stopped while the table is paused. */
-  clock: TableClock | null;
-  pending: string | null;
-  version: number;
-  points?: Partial<Record<Seat, number>>;
-  onAction: (action: string) => void;
-  /** The action a hint suggests (marked on its card or button). */
-  hinted?: string | null;
-  readOnly?: boolean;
-  revealed?: Partial<Record<Seat, string[]>>;
-}
-
-export function madiaoActionLabel(a: MadiaoAction): string {
-  return a.card ? `${actionName(a.kind)} ${cardName(a.card)}` : actionName(a.kind);
-}
+export type MadiaoTableProps = BoardProps<MadiaoView>;
 
 /** "1 trick", "3 tricks", 「3 墩」. */
 const tricks = (n: number): string => t(n === 1 ? "tricksWonOne" : "tricksWon", { n });
@@ -233,7 +218,7 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
                 ref={k === 0 ? firstChoice : undefined}
                 class={`act act-${a.kind}${a.action === props.hinted ? " hinted" : ""}`}
                 data-action={a.action}
-                aria-label={madiaoActionLabel(a)}
+                aria-label={actionLabel(a)}
                 disabled={props.pending !== null}
                 onClick={() => props.onAction(a.action)}
               >
@@ -260,8 +245,7 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
         {view.hand.map((c, i) => {
           const acts = byCard.get(c) ?? [];
           if (props.readOnly) return <Card key={c} code={c} size="lg" />;
-          const label =
-            acts.length === 1 ? madiaoActionLabel(acts[0] as MadiaoAction) : cardName(c);
+          const label = acts.length === 1 ? actionLabel(acts[0] as MadiaoAction) : cardName(c);
           return (
             <CardButton
               key={c}

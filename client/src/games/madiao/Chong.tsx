@@ -1,15 +1,15 @@
-// The scorer's second tab: one Ma Diao player's 開沖 draws (Ma Diao rules §7's input: the
+// The scorer's Ma Diao tab: one player's 開沖 draws (Ma Diao rules §7's input: the
 // 上桌 cards, the draws in order, the 十字 top cards' captures), scored by the server
 // (`POST /api/score/chong`) and shown draw by draw: the card, its points (0 is 斷沖: the card
 // is not added) and the running total. No account.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { cardName, failureText, problemText, TABLES, t, type UiKey } from "../../i18n";
-import { plainTyped, splitCodes } from "../../model/notation";
+import { plainTyped } from "../../model/notation";
 import { ApiError, api, type ProblemDetail } from "../../net/api";
-import { routeToHash } from "../../session";
 import { showFailure, TextField, type TextFieldProps } from "../../widgets/TextField";
 import { Card } from "./Card";
+import { splitCards } from "./notation";
 
 /** The 十字 top cards that may have captured others face up in their trick (百萬, the lowest,
  *  captures none of them). */
@@ -38,8 +38,7 @@ export const cardsOf = (text: string): string => plainTyped(text).replace(/[\s,�
 const isCard = (code: string): boolean => code in TABLES.zh.cards;
 
 /** The cards of a typed field that are cards (the server names whatever is not). */
-export const cardCodes = (text: string): string[] =>
-  splitCodes(cardsOf(text), "madiao").filter(isCard);
+export const cardCodes = (text: string): string[] => splitCards(cardsOf(text)).filter(isCard);
 
 /** The top cards on the table that may have captured others: a field each. */
 export const holdersOf = (table: string): Holder[] => {
@@ -91,7 +90,7 @@ export function chongErrorPlace(
   const about = (code: string): string | undefined =>
     holders.includes(code)
       ? code
-      : holders.find((h) => splitCodes(captured[h] ?? "", "madiao").includes(code));
+      : holders.find((h) => splitCards(captured[h] ?? "").includes(code));
   const named = detail
     ? [detail.params.captor, detail.params.card].filter((c): c is string => typeof c === "string")
     : (text.match(/\b[0-9wqbh][tmsc]\b/g) ?? []);
@@ -140,6 +139,7 @@ export interface ChongState {
 }
 
 export const CHONG_START: ChongState = { form: CHONG_BLANK, result: null, error: null };
+export const CHONG_EXAMPLE_STATE: ChongState = { ...CHONG_START, form: CHONG_EXAMPLE };
 
 /** What the cards typed so far are, as cards (nothing for what is not a card yet). */
 function CardPreview({ text }: { text: string }): JSX.Element | null {
@@ -162,7 +162,7 @@ function CardField(props: Omit<TextFieldProps, "children" | "maxLength">): JSX.E
   );
 }
 
-/** The heading of the How-to-play page's 開沖 section (`src/rules/madiao.*.ts`, id `chong`). */
+/** The heading of the How-to-play page's 開沖 section (`guide.*.ts`, id `chong`). */
 export const RULES_CHONG_HEADING = "rules-madiao-chong-title";
 
 /** The help's link is a plain link to How to play's Ma Diao tab (the page's history keeps the
@@ -219,6 +219,8 @@ function ChongDraws({ result }: { result: ChongResult }): JSX.Element {
 export function ChongScorer(props: {
   state: ChongState;
   onState: (next: ChongState) => void;
+  /** How to play's Ma Diao tab (the help links to its 開沖 section). */
+  rulesHref: string;
 }): JSX.Element {
   const { form, result, error } = props.state;
   const [busy, setBusy] = useState(false);
@@ -241,7 +243,7 @@ export function ChongScorer(props: {
     let next: ChongState;
     try {
       const answer = await api<{ points: number[]; total: number }>("/api/score/chong", body);
-      const draws = splitCodes(String(body.draws), "madiao");
+      const draws = splitCards(String(body.draws));
       next = { form, result: { draws, points: answer.points, total: answer.total }, error: null };
     } catch (err) {
       const error: ChongFailure =
@@ -332,11 +334,7 @@ export function ChongScorer(props: {
         ) : null}
         <p class="chong-help small">
           {t("chongHelp")}{" "}
-          <a
-            href={routeToHash({ name: "rules", game: "madiao" })}
-            id="ch-rules"
-            onClick={toRulesChong}
-          >
+          <a href={props.rulesHref} id="ch-rules" onClick={toRulesChong}>
             {t("chongHelpLink")}
           </a>
         </p>

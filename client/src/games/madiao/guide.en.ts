@@ -1,24 +1,17 @@
 // How to play Ma Diao, in English: a player's guide written from the normative rules
 // (/shared/rules/madiao.md), as the engine plays them (the [Q] tradition, the defaults of
-// §6 wherever the rules mark a CHOICE). The Chinese guide (madiao.zh.ts) has the same
-// sections in the same order; the figures come from figures.ts.
+// §6 wherever the rules mark a CHOICE). The Chinese guide (guide.zh.ts) has the same
+// sections in the same order; the figures come from figures.ts (this game's) and
+// guide/figures.ts (the online table's).
 import {
-  BAILAO,
-  CHONG,
-  DIAO,
-  ESCAPE_MULTIPLE,
-  QIAOMEN,
   READY_SECONDS,
   RECONNECT_SECONDS,
-  ROLE_BONUS,
-  ROOM_MINIMUM,
-  SHI,
   TIMEOUTS_TO_ESCAPE,
   TURN_SECONDS,
 } from "../../guide/figures";
 import type { Guide } from "../../guide/types";
+import { BAILAO, CHONG, DIAO, ESCAPE_MULTIPLE, QIAOMEN, ROLE_BONUS, ROOMS, SHI } from "./figures";
 
-const escapeMultiple = ESCAPE_MULTIPLE.madiao;
 const DIAO_NAMES = {
   du: "獨吊 one wins",
   ge: "各吊 two win",
@@ -326,14 +319,14 @@ export const madiaoEn: Guide = {
         {
           kind: "table",
           head: ["Room", "Points needed to sit"],
-          rows: [["Ma Diao", ROOM_MINIMUM.madiao]],
+          rows: [["Ma Diao", ROOMS.madiao]],
         },
         {
           kind: "list",
           items: [
             `As at a Mazhan table (see its tab): every hand waits for all four to confirm (within ${READY_SECONDS}\u00a0s); the stake is set by the lowest balance of the people at the table and one stake is each person's table fee; the turn clock is ${TURN_SECONDS}\u00a0s; Auto-play (托管) plays for you; reconnecting within ${RECONNECT_SECONDS}\u00a0s resumes the hand; points never go below zero.`,
             "When your clock runs out, the server plays your lowest card: it leads it, or throws it face down.",
-            `An escape (${TIMEOUTS_TO_ESCAPE} timeouts in a row, disconnected more than ${RECONNECT_SECONDS}\u00a0s, or leaving a live hand) costs **${escapeMultiple} × the stake**: a quarter to each other player, a quarter to the house.`,
+            `An escape (${TIMEOUTS_TO_ESCAPE} timeouts in a row, disconnected more than ${RECONNECT_SECONDS}\u00a0s, or leaving a live hand) costs **${ESCAPE_MULTIPLE} × the stake**: a quarter to each other player, a quarter to the house.`,
           ],
         },
         {

@@ -1,23 +1,15 @@
 // 馬吊玩法（繁體中文）：依規則（/shared/rules/madiao.md）寫給玩家的說明，照引擎的打法
-// （[Q] 傳統；規則標 CHOICE 之處取 §6 的預設）。與 madiao.en.ts 章節相同、次序相同；數字取自
+// （[Q] 傳統；規則標 CHOICE 之處取 §6 的預設）。與 guide.en.ts 章節相同、次序相同；數字取自
 // figures.ts。
 import {
-  BAILAO,
-  CHONG,
-  DIAO,
-  ESCAPE_MULTIPLE,
-  QIAOMEN,
   READY_SECONDS,
   RECONNECT_SECONDS,
-  ROLE_BONUS,
-  ROOM_MINIMUM,
-  SHI,
   TIMEOUTS_TO_ESCAPE,
   TURN_SECONDS,
 } from "../../guide/figures";
 import type { Guide } from "../../guide/types";
+import { BAILAO, CHONG, DIAO, ESCAPE_MULTIPLE, QIAOMEN, ROLE_BONUS, ROOMS, SHI } from "./figures";
 
-const escapeMultiple = ESCAPE_MULTIPLE.madiao;
 const DIAO_NAMES = { du: "獨吊", ge: "各吊", he: "合吊", even: "四和氣" } as const;
 
 export const madiaoZh: Guide = {
@@ -314,14 +306,14 @@ export const madiaoZh: Guide = {
         {
           kind: "table",
           head: ["房間", "入座最低積分"],
-          rows: [["馬吊", ROOM_MINIMUM.madiao]],
+          rows: [["馬吊", ROOMS.madiao]],
         },
         {
           kind: "list",
           items: [
             `與馬站麻將的牌桌相同（見該分頁）：每局四家都要準備（${READY_SECONDS} 秒內）；底注由桌上真人玩家的最低積分決定，台費等於底注；出牌時限 ${TURN_SECONDS} 秒；可以托管；${RECONNECT_SECONDS} 秒內重連可繼續；積分不會變負。`,
             "出牌時間到，系統替你出最小的一張：該你發就發出，否則蓋著滅掉。",
-            `逃跑（連續 ${TIMEOUTS_TO_ESCAPE} 次超時、斷線超過 ${RECONNECT_SECONDS} 秒，或牌局中離開）扣 **${escapeMultiple} × 底注**：其他三家各得四分之一，系統留四分之一。`,
+            `逃跑（連續 ${TIMEOUTS_TO_ESCAPE} 次超時、斷線超過 ${RECONNECT_SECONDS} 秒，或牌局中離開）扣 **${ESCAPE_MULTIPLE} × 底注**：其他三家各得四分之一，系統留四分之一。`,
           ],
         },
         {

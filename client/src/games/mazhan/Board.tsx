@@ -1,59 +1,17 @@
 // The Mazhan table: a square table with you at the bottom.
 import type { JSX } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { actionName, lang, meldName, runName, t, tileName, windName, windShort } from "../../i18n";
+import { actionName, meldName, t, tileName, windName, windShort } from "../../i18n";
 import { aroundFrom, isSeat, sideOf } from "../../model/seats";
-import type { MazhanAction, MazhanMeld, MazhanView, Seat, SeatInfo } from "../../protocol";
+import type { MazhanAction, MazhanMeld, MazhanView, Seat } from "../../protocol";
+import type { BoardProps } from "../../widgets/board";
 import { Countdown, clockOf, type TableClock } from "../../widgets/Clock";
 import { hasFinePointer, useTurnFocus } from "../../widgets/hooks";
 import { SeatBadge } from "../../widgets/SeatBadge";
 import { Tile, TileButton } from "./Tile";
+import { actionWords, optionText } from "./words";
 
-export interface MazhanTableProps {
-  view: MazhanView;
-  names: Record<Seat, SeatInfo | null>;
-  /** The running clock (null: none this seat may see), stopped while the table is paused. */
-  clock: TableClock | null;
-  /** The action sent and waiting for the server's next view: the prompt it answered is gone
-   *  (the table shows the discard settling) and the hand's buttons are disabled meanwhile. */
-  pending: string | null;
-  /** Bumped on each new frame, to replay the short animations. */
-  version: number;
-  points?: Partial<Record<Seat, number>>;
-  onAction: (action: string) => void;
-  /** The replay viewer shows a table without controls. */
-  readOnly?: boolean;
-  /** The action a hint suggests (marked on its tile or button). */
-  hinted?: string | null;
-  /** Replay: every seat's concealed tiles (the hand is over). */
-  revealed?: Partial<Record<Seat, string[]>>;
-}
-
-/** A chow's run in words, as a player says it: 「五六七索」, "5-6-7 Bamboo". */
-export function runWords(codes: string[]): string {
-  if (lang.value !== "zh") return runName(codes);
-  const names = codes.map((x) => tileName(x));
-  const suit = names[0]?.slice(-1) ?? "";
-  // one suit's numbers (a chow always is): the numerals, then the suit once
-  if (!names.every((n) => n.length === 2 && n.endsWith(suit))) return names.join(" ");
-  return `${names.map((n) => n.slice(0, -1)).join("")}${suit}`;
-}
-
-/** An action said in words, tiles by name: 「碰 五萬」, "Pung 5 Characters", a chow by its
- *  run: 「吃 五六七索」, "Chow 5-6-7 Bamboo" (the hint, a claim button's accessible name). */
-export function actionWords(a: MazhanAction): string {
-  if (a.kind === "chi") return `${actionName(a.kind)} ${runWords(a.tiles)}`;
-  return [actionName(a.kind), ...(a.tile ? [tileName(a.tile)] : [])].join(" ");
-}
-
-/** What a prompt's button says: the tiles in words where one choice may differ from another
- *  of its kind only by them (a chow's run, the face of a kong declared on one's turn); a
- *  claim of the discard (碰, 槓, 胡) says its name, the prompt's title names the tile. */
-export function optionText(a: MazhanAction): string {
-  if (a.kind === "chi") return actionWords(a);
-  if ((a.kind === "angang" || a.kind === "jiagang") && a.tile) return actionWords(a);
-  return actionName(a.kind);
-}
+export type MazhanTableProps = BoardProps<MazhanView>;
 
 /** The tiles of a meld, every one upright (a turned tile cannot be read at this size): the
  *  claimed tile ringed, with the wind of the seat that gave it under it. */

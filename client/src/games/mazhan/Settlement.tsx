@@ -6,14 +6,17 @@ import { meldName, named, t, tileName, winByName, windName } from "../../i18n";
 import { SEATS } from "../../model/seats";
 import type { Formula, MazhanResult, MazhanScore, Seat } from "../../protocol";
 import {
+  type SettlementProps as CommonProps,
   MyResult,
   Payments,
   Points,
-  type SettlementProps,
   seatName,
   signed,
 } from "../../widgets/settlement";
 import { Tile } from "./Tile";
+
+/** The settlement's props: the hand's wild (its tiles starred) and dealer (marked). */
+export type SettlementProps = CommonProps & { wild?: string; dealer?: Seat };
 
 /** The formula as steps, as `paiju mazhan score --explain` writes it: base → 進一 →
  *  (胡頭: rounded + 20) → × 2^台 (written "× 4 (2 台)") → cap → value. */

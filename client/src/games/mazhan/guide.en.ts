@@ -1,29 +1,30 @@
 // How to play Mazhan mahjong, in English: a player's guide written from the normative rules
-// (/shared/rules/mazhan.md; §10 for the online table). The Chinese guide (mazhan.zh.ts) has
-// the same sections in the same order; the figures come from figures.ts.
+// (/shared/rules/mazhan.md; §10 for the online table). The Chinese guide (guide.zh.ts) has
+// the same sections in the same order; the figures come from figures.ts (this game's) and
+// guide/figures.ts (the online table's).
 import {
-  BASE_POINTS,
-  BONUS_TILE,
-  ESCAPE_MULTIPLE,
-  HEAD,
-  KEPT_BACK,
   LADDER,
-  LIMIT,
-  PINGHU,
   READY_SECONDS,
   RECONNECT_SECONDS,
-  ROOM_MINIMUM,
-  ROUNDING,
-  SELF_DRAWN,
-  SINGLE_WAIT,
   STAKE_EXAMPLES,
   STAKE_PER,
   TIMEOUTS_TO_ESCAPE,
   TURN_SECONDS,
 } from "../../guide/figures";
 import type { Guide } from "../../guide/types";
-
-const escapeMultiple = ESCAPE_MULTIPLE.mazhan;
+import {
+  BASE_POINTS,
+  BONUS_TILE,
+  ESCAPE_MULTIPLE,
+  HEAD,
+  KEPT_BACK,
+  LIMIT,
+  PINGHU,
+  ROOMS,
+  ROUNDING,
+  SELF_DRAWN,
+  SINGLE_WAIT,
+} from "./figures";
 
 export const mazhanEn: Guide = {
   name: "Mazhan mahjong",
@@ -378,8 +379,8 @@ export const mazhanEn: Guide = {
           kind: "table",
           head: ["Room", "Points needed to sit"],
           rows: [
-            ["Mazhan mahjong", ROOM_MINIMUM.mazhan],
-            ["Mazhan mahjong · VIP", ROOM_MINIMUM["mazhan-vip"]],
+            ["Mazhan mahjong", ROOMS.mazhan],
+            ["Mazhan mahjong · VIP", ROOMS["mazhan-vip"]],
           ],
         },
         {
@@ -402,7 +403,7 @@ export const mazhanEn: Guide = {
           items: [
             `**The turn clock**: ${TURN_SECONDS}\u00a0s for each discard. When it runs out the server discards for you (the tile you drew if it may be discarded, else your rightmost tile that is not a ★) and counts a timeout. A claim prompt that runs out is a pass and is not counted. Any move of yours resets the count.`,
             "**Auto-play (托管)**: the switch in the table bar lets the server play your turns until you switch it off; no clock runs out meanwhile.",
-            `**Escape (逃跑)**: once the hand is live, a player who times out ${TIMEOUTS_TO_ESCAPE} turns in a row, is disconnected more than ${RECONNECT_SECONDS}\u00a0s in all during the hand, or leaves, has escaped. The escaper loses **${escapeMultiple} × the stake** (all they have, if less); each other player receives a quarter and the house keeps a quarter. The hand is void, with no other settlement. While you are disconnected the server plays your turns when the clock runs out, but those do not count as timeouts.`,
+            `**Escape (逃跑)**: once the hand is live, a player who times out ${TIMEOUTS_TO_ESCAPE} turns in a row, is disconnected more than ${RECONNECT_SECONDS}\u00a0s in all during the hand, or leaves, has escaped. The escaper loses **${ESCAPE_MULTIPLE} × the stake** (all they have, if less); each other player receives a quarter and the house keeps a quarter. The hand is void, with no other settlement. While you are disconnected the server plays your turns when the clock runs out, but those do not count as timeouts.`,
             `**Reconnecting** within ${RECONNECT_SECONDS}\u00a0s resumes the hand where it was.`,
             "**Points never go below zero**: a player who owes more than they have pays all of it, and each of their payments is cut down in proportion (remainders to the house).",
           ],

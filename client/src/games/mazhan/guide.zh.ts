@@ -1,28 +1,28 @@
 // 馬站麻將玩法（繁體中文）：依規則（/shared/rules/mazhan.md；線上牌桌見 §10）寫給玩家的說明。
-// 與 mazhan.en.ts 章節相同、次序相同；數字取自 figures.ts。
+// 與 guide.en.ts 章節相同、次序相同；數字取自 figures.ts。
 import {
-  BASE_POINTS,
-  BONUS_TILE,
-  ESCAPE_MULTIPLE,
-  HEAD,
-  KEPT_BACK,
   LADDER,
-  LIMIT,
-  PINGHU,
   READY_SECONDS,
   RECONNECT_SECONDS,
-  ROOM_MINIMUM,
-  ROUNDING,
-  SELF_DRAWN,
-  SINGLE_WAIT,
   STAKE_EXAMPLES,
   STAKE_PER,
   TIMEOUTS_TO_ESCAPE,
   TURN_SECONDS,
 } from "../../guide/figures";
 import type { Guide } from "../../guide/types";
-
-const escapeMultiple = ESCAPE_MULTIPLE.mazhan;
+import {
+  BASE_POINTS,
+  BONUS_TILE,
+  ESCAPE_MULTIPLE,
+  HEAD,
+  KEPT_BACK,
+  LIMIT,
+  PINGHU,
+  ROOMS,
+  ROUNDING,
+  SELF_DRAWN,
+  SINGLE_WAIT,
+} from "./figures";
 
 export const mazhanZh: Guide = {
   name: "馬站麻將",
@@ -366,8 +366,8 @@ export const mazhanZh: Guide = {
           kind: "table",
           head: ["房間", "入座最低積分"],
           rows: [
-            ["馬站麻將", ROOM_MINIMUM.mazhan],
-            ["馬站麻將・貴賓房", ROOM_MINIMUM["mazhan-vip"]],
+            ["馬站麻將", ROOMS.mazhan],
+            ["馬站麻將・貴賓房", ROOMS["mazhan-vip"]],
           ],
         },
         {
@@ -390,7 +390,7 @@ export const mazhanZh: Guide = {
           items: [
             `**出牌時限**：每次打牌 ${TURN_SECONDS} 秒。時間到由系統代打（能打就打剛摸的牌，否則打最右邊一張不是 ★ 的牌），並記一次超時。吃碰槓胡的宣告時間到算「過」，不記超時。你做任何動作，超時次數就重新計算。`,
             "**托管**：牌桌上方的開關，打開後由系統替你打，直到你關掉；托管期間不會超時。",
-            `**逃跑**：牌局開始後，連續 ${TIMEOUTS_TO_ESCAPE} 次超時、這一局斷線累計超過 ${RECONNECT_SECONDS} 秒，或中途離開，都算逃跑。逃跑者扣 **${escapeMultiple} × 底注**（不夠就扣光），其他三家各得四分之一，系統留四分之一。這一局作廢，不再結算。斷線期間時間到由系統代打，不記超時。`,
+            `**逃跑**：牌局開始後，連續 ${TIMEOUTS_TO_ESCAPE} 次超時、這一局斷線累計超過 ${RECONNECT_SECONDS} 秒，或中途離開，都算逃跑。逃跑者扣 **${ESCAPE_MULTIPLE} × 底注**（不夠就扣光），其他三家各得四分之一，系統留四分之一。這一局作廢，不再結算。斷線期間時間到由系統代打，不記超時。`,
             `**斷線重連**：${RECONNECT_SECONDS} 秒內回來，牌局照常繼續。`,
             "**積分不會變負**：欠的比手上積分多，就付光所有積分，每筆付款按比例減少（餘數歸系統）。",
           ],
