@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 
 /** The current time, re-read every `ms` while `active` (for countdowns). */
 export function useNow(active: boolean, ms = 250): number {
@@ -44,6 +44,39 @@ export function useTurnFocus(
     button.focus({ preventScroll: true });
     onFocus?.(index);
   }, [active, version]);
+}
+
+/** A hand of piece buttons one Tab stop wide (a roving tabindex), ← → moving along it, the
+ *  stop starting at `start`: `stop(i)` is what the `i`th button takes; `buttons` and
+ *  `setFocus` are for `useTurnFocus`. */
+export function useRovingHand(
+  count: number,
+  start: number,
+): {
+  buttons: { current: (HTMLButtonElement | null)[] };
+  setFocus: (i: number) => void;
+  stop: (i: number) => {
+    tabIndex: number;
+    onKeyDown: (ev: KeyboardEvent) => void;
+    buttonRef: (el: HTMLButtonElement | null) => void;
+  };
+} {
+  const buttons = useRef<(HTMLButtonElement | null)[]>([]);
+  const [focus, setFocus] = useState(start);
+  const stop = (i: number) => ({
+    tabIndex: i === Math.min(focus, count - 1) ? 0 : -1,
+    onKeyDown: (ev: KeyboardEvent) => {
+      if (ev.key !== "ArrowRight" && ev.key !== "ArrowLeft") return;
+      ev.preventDefault();
+      const next = (i + (ev.key === "ArrowRight" ? 1 : -1) + count) % count;
+      setFocus(next);
+      buttons.current[next]?.focus();
+    },
+    buttonRef: (el: HTMLButtonElement | null) => {
+      buttons.current[i] = el;
+    },
+  });
+  return { buttons, setFocus, stop };
 }
 
 /** Whether the page has a fine pointer (a mouse): keyboard help is shown only there (a

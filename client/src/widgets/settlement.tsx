@@ -1,11 +1,11 @@
 // The settlement's parts every game shows: who pays whom in the game's units, this player's
 // result, and the points block (the fee, one line per payer and payee, the total), line by
 // line as the ledger records it. The games' folders lay out the rest (games/*/Settlement.tsx).
-import type { JSX } from "preact";
+import type { ComponentChildren, JSX } from "preact";
 import { t, windName } from "../i18n";
 import { mergeMoves, netByOther } from "../model/ledger";
 import { SEATS } from "../model/seats";
-import type { Move, Payment, Seat, SeatInfo } from "../protocol";
+import type { Move, Payment, PerSeat, Seat, SeatInfo } from "../protocol";
 import { seatName as shownName } from "./SeatBadge";
 
 export interface SettlementProps {
@@ -25,6 +25,21 @@ export interface SettlementProps {
 export const signed = (n: number): string => (n > 0 ? `+${n}` : String(n));
 export const seatName = (s: Seat, names: Record<Seat, SeatInfo | null>): string =>
   `${windName(s)} ${shownName(names[s])}`.trim();
+
+/** A table's head: a column heading each. */
+export function ColumnHeads({ cols }: { cols: string[] }): JSX.Element {
+  return (
+    <thead>
+      <tr>
+        {cols.map((c, i) => (
+          <th key={i} scope="col">
+            {c}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
 
 /** A seat as a payments table names it: the wind kept whole, a long name free to wrap. */
 function SeatCell({
@@ -56,45 +71,6 @@ const PAY_REASON: Record<Payment["reason"], Parameters<typeof t>[0]> = {
 export function payReason(reason: Payment["reason"]): string {
   const key = PAY_REASON[reason];
   return key ? t(key) : reason;
-}
-
-export function Payments({
-  payments,
-  names,
-  unit,
-}: {
-  payments: Payment[];
-  names: Record<Seat, SeatInfo | null>;
-  unit: (n: number) => string;
-}): JSX.Element {
-  if (!payments.length) return <p class="muted">—</p>;
-  return (
-    <table class="payments">
-      <thead>
-        <tr>
-          <th scope="col">{t("seat")}</th>
-          <th scope="col">→</th>
-          <th scope="col">{t("amount")}</th>
-          <th scope="col">{t("reason")}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {payments.map((p, i) => (
-          <tr key={i} data-from={p.from} data-to={p.to}>
-            <SeatCell seat={p.from} names={names} />
-            <SeatCell seat={p.to} names={names} />
-            <td class="num">{unit(p.amount)}</td>
-            <td class="reason">
-              {payReason(p.reason)}
-              {"dealer" in p && p.dealer ? (
-                <span class="tag dealer">{t("dealerDouble")}</span>
-              ) : null}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
 }
 
 /** One line of the points table: who paid whom the net, and the two amounts it nets where
@@ -132,17 +108,20 @@ export function netPairs(moves: Move[]): NetPair[] {
 }
 
 /** This player's result at the top of the settlement, beside the winner: the net in the
- *  game's units and, when known, in points (the full account is further down). */
+ *  game's units (`nets`, the result's) and, when known, in points (the full account is
+ *  further down). */
 export function MyResult({
-  net,
+  props,
+  nets,
   unit,
-  change,
 }: {
-  net: number | null;
+  props: SettlementProps;
+  nets: PerSeat<number>;
   unit: (n: string) => string;
-  change: number | null;
 }): JSX.Element | null {
-  if (net === null) return null;
+  if (!props.me) return null;
+  const net = nets[props.me];
+  const change = props.showPoints === false ? null : props.balanceChange;
   return (
     <p class="my-result" data-net={net}>
       <b>{t("yourResult")}</b>{" "}
@@ -159,15 +138,81 @@ export function MyResult({
   );
 }
 
-/** The points block: the fee, the hand's movements (one line per payer and payee: the
- *  ledger's entry per bot is summed into the house's), the total. */
+/** Who pays whom, in the game's units (a line a payment), and what the game adds under it
+ *  (`children`). */
+export function WhoPays({
+  payments,
+  names,
+  unit,
+  children,
+}: {
+  payments: Payment[];
+  names: Record<Seat, SeatInfo | null>;
+  unit: (n: number) => string;
+  children?: ComponentChildren;
+}): JSX.Element {
+  return (
+    <section class="who-pays">
+      <h3>{t("payments")}</h3>
+      {payments.length ? (
+        <table class="payments">
+          <ColumnHeads cols={[t("seat"), "→", t("amount"), t("reason")]} />
+          <tbody>
+            {payments.map((p, i) => (
+              <tr key={i} data-from={p.from} data-to={p.to}>
+                <SeatCell seat={p.from} names={names} />
+                <SeatCell seat={p.to} names={names} />
+                <td class="num">{unit(p.amount)}</td>
+                <td class="reason">
+                  {payReason(p.reason)}
+                  {"dealer" in p && p.dealer ? (
+                    <span class="tag dealer">{t("dealerDouble")}</span>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p class="muted">—</p>
+      )}
+      {children}
+    </section>
+  );
+}
+
+/** One seat's row of the hands (or cards) laid down: who, then the pieces (`children`). */
+export function RevealRow({
+  seat,
+  winner,
+  who,
+  children,
+}: {
+  seat: Seat;
+  winner?: boolean;
+  who: ComponentChildren;
+  children: ComponentChildren;
+}): JSX.Element {
+  return (
+    <div class={`reveal-row${winner ? " winner" : ""}`} data-seat={seat}>
+      <span class="reveal-who">{who}</span>
+      <span class="reveal-tiles">{children}</span>
+    </div>
+  );
+}
+
+/** The points block (none where the points are not known): the fee, the hand's movements
+ *  (one line per payer and payee: the ledger's entry per bot is summed into the house's),
+ *  the total; `nets`, the result's in the game's units. */
 export function Points({
   props,
-  owedNet,
+  nets,
 }: {
   props: SettlementProps;
-  owedNet: number | null;
-}): JSX.Element {
+  nets: PerSeat<number>;
+}): JSX.Element | null {
+  if (props.showPoints === false) return null;
+  const owedNet = props.me ? nets[props.me] : null;
   const name = props.myName;
   const who = (x: string) => (x === "house" ? t("house") : x);
   // the fee has its own line; the rest is the hand's settlement, one line per pair
@@ -184,14 +229,7 @@ export function Points({
     <section class="points-block" aria-label={t("inPoints", { stake: props.stake })}>
       <h3>{t("inPoints", { stake: props.stake })}</h3>
       <table class="moves">
-        <thead>
-          <tr>
-            <th scope="col">{t("seat")}</th>
-            <th scope="col">→</th>
-            <th scope="col">{t("paid")}</th>
-            <th scope="col">{t("pairWhy")}</th>
-          </tr>
-        </thead>
+        <ColumnHeads cols={[t("seat"), "→", t("paid"), t("pairWhy")]} />
         <tbody>
           <tr class="fee">
             <td colSpan={2}>{t("feeLine", { fee: props.fee })}</td>

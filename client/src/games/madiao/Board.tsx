@@ -3,12 +3,21 @@
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { actionName, cardName, t, windName } from "../../i18n";
-import { aroundFrom, sideOf } from "../../model/seats";
+import { sideOf } from "../../model/seats";
 import type { MadiaoAction, MadiaoView, Seat } from "../../protocol";
-import type { BoardProps } from "../../widgets/board";
-import { Countdown, clockOf } from "../../widgets/Clock";
-import { hasFinePointer, useTurnFocus } from "../../widgets/hooks";
-import { SeatBadge } from "../../widgets/SeatBadge";
+import {
+  ActButton,
+  type BoardProps,
+  BoardTable,
+  OwnArea,
+  PieceGroup,
+  type Plate,
+  Prompt,
+  SeatArea,
+  TurnPrompt,
+} from "../../widgets/board";
+import { clockOf } from "../../widgets/Clock";
+import { useRovingHand, useTurnFocus } from "../../widgets/hooks";
 import { Card, CardButton } from "./Card";
 import { actionLabel } from "./words";
 
@@ -21,25 +30,23 @@ function SeatCards({ view, seat }: { view: MadiaoView; seat: Seat }): JSX.Elemen
   const own = seat === view.seat;
   return (
     <div class="md-seat-cards">
-      <span
+      <PieceGroup
         class="group"
-        role="group"
-        aria-label={`${t("tableCards")}: ${s.won.map((c) => cardName(c)).join(" ") || "—"}`}
+        label={t("tableCards")}
+        aria={`${t("tableCards")}: ${s.won.map((c) => cardName(c)).join(" ") || "—"}`}
       >
-        <span class="meld-label">{t("tableCards")}</span>
         {s.won.length ? (
           s.won.map((c) => <Card key={c} code={c} size="sm" />)
         ) : (
           <span class="none">—</span>
         )}
-      </span>
+      </PieceGroup>
       {s.face_down ? (
-        <span
+        <PieceGroup
           class="group face-down"
-          role="group"
-          aria-label={t("faceDownCount", { n: s.face_down })}
+          label={t("faceDown")}
+          aria={t("faceDownCount", { n: s.face_down })}
         >
-          <span class="meld-label">{t("faceDown")}</span>
           {own && s.face_down_cards ? (
             s.face_down_cards.map((c) => <Card key={c} code={c} size="sm" class="mie" />)
           ) : (
@@ -51,49 +58,32 @@ function SeatCards({ view, seat }: { view: MadiaoView; seat: Seat }): JSX.Elemen
               </span>
             </>
           )}
-        </span>
+        </PieceGroup>
       ) : null}
     </div>
   );
 }
 
+/** A seat's plate: the banker marked, its tricks won beside its name. */
+const plate = (view: MadiaoView, seat: Seat): Plate => ({
+  wind: seat,
+  dealer: view.banker,
+  dealerLabel: "banker",
+  extra: <span class="tricks">{tricks(view.seats[seat].tricks_won)}</span>,
+});
+
 function OtherSeat(props: MadiaoTableProps & { seat: Seat }): JSX.Element {
   const { view, seat } = props;
-  const s = view.seats[seat];
-  const revealed = props.revealed?.[seat];
   return (
-    <section
-      class={`seat-area side-${sideOf(seat, view.seat)}`}
-      data-seat={seat}
-      aria-label={windName(seat)}
+    <SeatArea
+      board={props}
+      seat={seat}
+      plate={plate(view, seat)}
+      handSize={view.seats[seat].hand_size}
+      piece={(c, i) => <Card key={c ?? i} code={c} size="sm" />}
     >
-      <SeatBadge
-        seat={seat}
-        wind={seat}
-        info={props.names[seat]}
-        isMe={false}
-        dealer={view.banker === seat}
-        dealerLabel="banker"
-        active={view.turn === seat && !view.result}
-        clock={clockOf(props.clock, seat, view.seat)}
-        points={props.points?.[seat] ?? null}
-        extra={<span class="tricks">{tricks(s.tricks_won)}</span>}
-      />
-      {revealed ? (
-        <span class="revealed-hand">
-          {revealed.map((c) => (
-            <Card key={c} code={c} size="sm" />
-          ))}
-        </span>
-      ) : (
-        <span class="hidden-hand" role="img" aria-label={t("handSize", { n: s.hand_size })}>
-          {Array.from({ length: s.hand_size }, (_, i) => (
-            <Card key={i} code={null} size="sm" />
-          ))}
-        </span>
-      )}
       <SeatCards view={view} seat={seat} />
-    </section>
+    </SeatArea>
   );
 }
 
@@ -157,8 +147,7 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
   const { view } = props;
   const me = view.seat;
   const [selected, setSelected] = useState<string | null>(null);
-  const buttons = useRef<(HTMLButtonElement | null)[]>([]);
-  const [focus, setFocus] = useState(0);
+  const { buttons, setFocus, stop } = useRovingHand(view.hand.length, 0);
   useEffect(() => setSelected(null), [view.version]);
   const byCard = new Map<string, MadiaoAction[]>();
   for (const a of view.legal) if (a.card) byCard.set(a.card, [...(byCard.get(a.card) ?? []), a]);
@@ -178,122 +167,78 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
   useEffect(() => {
     if (choices.length > 1) firstChoice.current?.focus();
   }, [selected, choices.length]);
-  const key = (i: number) => (ev: KeyboardEvent) => {
-    if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
-      ev.preventDefault();
-      const n = view.hand.length;
-      const next = (i + (ev.key === "ArrowRight" ? 1 : -1) + n) % n;
-      setFocus(next);
-      buttons.current[next]?.focus();
-    }
-  };
+  const clock = clockOf(props.clock, me, me);
   return (
-    <section
-      class="my-area side-bottom"
-      data-seat={me}
-      aria-label={`${windName(me)} (${t("you")})`}
+    <OwnArea
+      board={props}
+      plate={plate(view, me)}
+      top={<SeatCards view={view} seat={me} />}
+      handClass="hand cards"
+      hand={view.hand.map((c, i) => {
+        const acts = byCard.get(c) ?? [];
+        if (props.readOnly) return <Card key={c} code={c} size="lg" />;
+        const label = acts.length === 1 ? actionLabel(acts[0] as MadiaoAction) : cardName(c);
+        return (
+          <CardButton
+            key={c}
+            code={c}
+            label={label}
+            actions={acts.map((a) => a.action)}
+            selected={selected === c}
+            hinted={acts.some((a) => a.action === props.hinted)}
+            disabled={disabled || !acts.length}
+            {...stop(i)}
+            onClick={() => {
+              if (acts.length === 1) props.onAction((acts[0] as MadiaoAction).action);
+              else if (acts.length > 1) setSelected(selected === c ? null : c);
+            }}
+          />
+        );
+      })}
+      keys="madiaoKeys"
     >
-      <div class="my-top">
-        <SeatBadge
-          seat={me}
-          wind={me}
-          info={props.names[me]}
-          isMe
-          dealer={view.banker === me}
-          dealerLabel="banker"
-          active={view.my_turn && !view.result}
-          clock={clockOf(props.clock, me, me)}
-          points={props.points?.[me] ?? null}
-          extra={<span class="tricks">{tricks(view.seats[me].tricks_won)}</span>}
-        />
-        <SeatCards view={view} seat={me} />
-      </div>
       {choices.length > 1 && !props.readOnly ? (
-        <div class="prompt" role="group" aria-label={t("chooseAction")}>
-          <span class="prompt-options">
-            {choices.map((a, k) => (
-              <button
-                type="button"
-                key={a.action}
-                ref={k === 0 ? firstChoice : undefined}
-                class={`act act-${a.kind}${a.action === props.hinted ? " hinted" : ""}`}
-                data-action={a.action}
-                aria-label={actionLabel(a)}
-                disabled={props.pending !== null}
-                onClick={() => props.onAction(a.action)}
-              >
-                <span class="act-name">{actionName(a.kind)}</span>
-                {a.card ? <Card code={a.card} size="sm" /> : null}
-              </button>
-            ))}
-          </span>
-          <Countdown clock={clockOf(props.clock, props.view.seat, props.view.seat)} />
-        </div>
+        <Prompt clock={clock}>
+          {choices.map((a, k) => (
+            <ActButton
+              key={a.action}
+              buttonRef={k === 0 ? firstChoice : undefined}
+              kind={a.kind}
+              action={a.action}
+              label={actionLabel(a)}
+              name={actionName(a.kind)}
+              hinted={props.hinted}
+              disabled={props.pending !== null}
+              onAction={props.onAction}
+            >
+              {a.card ? <Card code={a.card} size="sm" /> : null}
+            </ActButton>
+          ))}
+        </Prompt>
       ) : view.my_turn && !props.readOnly ? (
-        <div class="prompt quiet">
-          <span class="turn-hint" role="status">
-            {view.legal.some((a) => a.kind === "fa")
+        <TurnPrompt
+          words={
+            view.legal.some((a) => a.kind === "fa")
               ? t("lead")
               : canZhuo
                 ? t("zhuoOrMie")
-                : t("mieOnly")}
-          </span>
-          <Countdown clock={clockOf(props.clock, props.view.seat, props.view.seat)} />
-        </div>
+                : t("mieOnly")
+          }
+          clock={clock}
+        />
       ) : null}
-      <div class="hand cards" role="group" aria-label={t("concealed")}>
-        {view.hand.map((c, i) => {
-          const acts = byCard.get(c) ?? [];
-          if (props.readOnly) return <Card key={c} code={c} size="lg" />;
-          const label = acts.length === 1 ? actionLabel(acts[0] as MadiaoAction) : cardName(c);
-          return (
-            <CardButton
-              key={c}
-              code={c}
-              label={label}
-              actions={acts.map((a) => a.action)}
-              selected={selected === c}
-              hinted={acts.some((a) => a.action === props.hinted)}
-              disabled={disabled || !acts.length}
-              tabIndex={i === Math.min(focus, view.hand.length - 1) ? 0 : -1}
-              onKeyDown={key(i)}
-              buttonRef={(el) => {
-                buttons.current[i] = el;
-              }}
-              onClick={() => {
-                if (acts.length === 1) props.onAction((acts[0] as MadiaoAction).action);
-                else if (acts.length > 1) setSelected(selected === c ? null : c);
-              }}
-            />
-          );
-        })}
-      </div>
-      {props.readOnly || !hasFinePointer() ? null : (
-        <p class="keys-hint muted small">{t("madiaoKeys")}</p>
-      )}
-    </section>
+    </OwnArea>
   );
 }
 
 export function MadiaoTable(props: MadiaoTableProps): JSX.Element {
-  const { view } = props;
-  const [, right, top, left] = aroundFrom(view.seat) as [Seat, Seat, Seat, Seat];
   return (
-    <div
-      class={`table madiao${props.readOnly ? " read-only" : ""}`}
-      data-game="madiao"
-      data-phase={view.phase}
-      data-version={view.version}
-    >
-      <div class="felt">
-        <OtherSeat {...props} seat={top} />
-        <OtherSeat {...props} seat={left} />
-        <OtherSeat {...props} seat={right} />
-        <div class="ponds">
-          <TrickArea view={view} />
-        </div>
-      </div>
-      <MyArea {...props} />
-    </div>
+    <BoardTable
+      board={props}
+      game="madiao"
+      other={(seat) => <OtherSeat {...props} seat={seat} />}
+      center={<TrickArea view={props.view} />}
+      mine={<MyArea {...props} />}
+    />
   );
 }

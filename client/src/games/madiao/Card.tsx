@@ -2,6 +2,7 @@
 // red ink for the red cards (紅張), a suit band at the foot; backs for hidden cards.
 import type { JSX } from "preact";
 import { cardName, lang, TABLES } from "../../i18n";
+import { type HandStop, PieceButton } from "../../widgets/board";
 
 /** The red cards of the [Q] tradition (賞, 肩 and 百老): rules/madiao.md §1. */
 export const RED_CARDS = new Set(["wt", "qt", "bt", "9m", "8m", "9s", "8s", "0c", "hc"]);
@@ -88,38 +89,27 @@ export function Card({ code, size = "md", class: extra, label }: CardProps): JSX
   );
 }
 
-export interface CardButtonProps {
+export interface CardButtonProps extends HandStop {
   code: string;
   label: string;
   actions: string[];
   selected?: boolean;
   disabled?: boolean;
   onClick: () => void;
-  onKeyDown?: (ev: KeyboardEvent) => void;
-  tabIndex?: number;
-  buttonRef?: (el: HTMLButtonElement | null) => void;
   /** The hint names one of this card's plays. */
   hinted?: boolean;
 }
 
 export function CardButton(p: CardButtonProps): JSX.Element {
   return (
-    <button
-      type="button"
+    <PieceButton
+      {...p}
       class={`card-button${p.selected ? " selected" : ""}${p.hinted ? " hinted" : ""}`}
-      data-card={p.code}
-      data-tile={p.code}
-      data-action={p.actions.join(" | ") || undefined}
-      aria-label={p.label}
-      aria-pressed={p.selected}
-      title={p.label}
-      disabled={p.disabled}
-      onClick={p.onClick}
-      onKeyDown={p.onKeyDown}
-      tabIndex={p.tabIndex}
-      ref={p.buttonRef}
+      card
+      action={p.actions.join(" | ") || undefined}
+      pressed={p.selected}
     >
       <Card code={p.code} size="lg" label="" />
-    </button>
+    </PieceButton>
   );
 }

@@ -6,12 +6,14 @@ import { cardName, lang, named, t } from "../../i18n";
 import { SEATS } from "../../model/seats";
 import type { MadiaoPenalty, MadiaoResult, Seat, SeatInfo } from "../../protocol";
 import {
+  ColumnHeads,
   MyResult,
-  Payments,
   Points,
+  RevealRow,
   type SettlementProps,
   seatName,
   signed,
+  WhoPays,
 } from "../../widgets/settlement";
 import { Card } from "./Card";
 
@@ -145,13 +147,7 @@ export function MadiaoSettlement({
   const done = shown >= result.chong.length;
   return (
     <div class="settlement madiao" data-hand={props.hand}>
-      {done ? (
-        <MyResult
-          net={props.me ? result.net[props.me] : null}
-          unit={(n) => t("zhu", { n })}
-          change={props.showPoints === false ? null : props.balanceChange}
-        />
-      ) : null}
+      {done ? <MyResult props={props} nets={result.net} unit={(n) => t("zhu", { n })} /> : null}
       {result.special ? (
         <p class="special-hand" data-special={result.special.seat}>
           {t("specialHand", {
@@ -164,14 +160,11 @@ export function MadiaoSettlement({
       <section class="reveal" aria-label={t("wonCards")}>
         <h3>{t("wonCards")}</h3>
         {SEATS.map((s) => (
-          <div class="reveal-row" key={s} data-seat={s}>
-            <span class="reveal-who">{seatName(s, props.names)}</span>
-            <span class="reveal-tiles">
-              {result.seats[s].won.length
-                ? result.seats[s].won.map((c) => <Card key={c} code={c} size="sm" />)
-                : "—"}
-            </span>
-          </div>
+          <RevealRow key={s} seat={s} who={seatName(s, props.names)}>
+            {result.seats[s].won.length
+              ? result.seats[s].won.map((c) => <Card key={c} code={c} size="sm" />)
+              : "—"}
+          </RevealRow>
         ))}
       </section>
       {result.penalties.length ? (
@@ -202,17 +195,17 @@ function MadiaoScores({
       {/* the net first after the seat; on a phone each seat's row is a block (seat and net,
           then the other columns named by their data-label), never wider than the screen */}
       <table class="md-scores">
-        <thead>
-          <tr>
-            <th scope="col">{t("seat")}</th>
-            <th scope="col">{t("net")}</th>
-            <th scope="col">{t("trickShort")}</th>
-            <th scope="col">{t("diao")}</th>
-            <th scope="col">{t("bonuses")}</th>
-            <th scope="col">{t("chongPoints")}</th>
-            <th scope="col">{t("bonusTotal")}</th>
-          </tr>
-        </thead>
+        <ColumnHeads
+          cols={[
+            t("seat"),
+            t("net"),
+            t("trickShort"),
+            t("diao"),
+            t("bonuses"),
+            t("chongPoints"),
+            t("bonusTotal"),
+          ]}
+        />
         <tbody>
           {SEATS.map((s) => {
             const r = result.seats[s];
@@ -248,17 +241,8 @@ function MadiaoScores({
           })}
         </tbody>
       </table>
-      <section class="who-pays">
-        <h3>{t("payments")}</h3>
-        <Payments
-          payments={result.payments ?? []}
-          names={props.names}
-          unit={(n) => t("zhu", { n })}
-        />
-      </section>
-      {props.showPoints === false ? null : (
-        <Points props={props} owedNet={props.me ? result.net[props.me] : null} />
-      )}
+      <WhoPays payments={result.payments ?? []} names={props.names} unit={(n) => t("zhu", { n })} />
+      <Points props={props} nets={result.net} />
     </>
   );
 }

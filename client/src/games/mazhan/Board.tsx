@@ -1,14 +1,23 @@
 // The Mazhan table: a square table with you at the bottom.
 import type { JSX } from "preact";
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { actionName, meldName, t, tileName, windName, windShort } from "../../i18n";
 import { aroundFrom, isSeat, sideOf } from "../../model/seats";
 import type { MazhanAction, MazhanMeld, MazhanView, Seat } from "../../protocol";
-import type { BoardProps } from "../../widgets/board";
-import { Countdown, clockOf, type TableClock } from "../../widgets/Clock";
-import { hasFinePointer, useTurnFocus } from "../../widgets/hooks";
-import { SeatBadge } from "../../widgets/SeatBadge";
-import { Tile, TileButton } from "./Tile";
+import {
+  ActButton,
+  type BoardProps,
+  BoardTable,
+  OwnArea,
+  PieceGroup,
+  type Plate,
+  Prompt,
+  SeatArea,
+  TurnPrompt,
+} from "../../widgets/board";
+import { clockOf } from "../../widgets/Clock";
+import { useRovingHand, useTurnFocus } from "../../widgets/hooks";
+import { BonusTiles, Tile, TileButton } from "./Tile";
 import { actionWords, optionText } from "./words";
 
 export type MazhanTableProps = BoardProps<MazhanView>;
@@ -68,14 +77,7 @@ function Melds({ seat, view }: { seat: Seat; view: MazhanView }): JSX.Element | 
           ))}
         </span>
       ) : null}
-      {s.bonus.length ? (
-        <span class="group bonus" role="group" aria-label={t("bonus")}>
-          <span class="meld-label">{t("bonus")}</span>
-          {s.bonus.map((b) => (
-            <Tile key={b} code={b} size="sm" />
-          ))}
-        </span>
-      ) : null}
+      <BonusTiles tiles={s.bonus} class="group bonus" />
     </div>
   );
 }
@@ -138,50 +140,32 @@ function Callout({ view, version }: { view: MazhanView; version: number }): JSX.
   );
 }
 
-function Hidden({ count }: { count: number }): JSX.Element {
-  return (
-    <span class="hidden-hand" role="img" aria-label={t("handSize", { n: count })}>
-      {Array.from({ length: count }, (_, i) => (
-        <Tile key={i} code={null} size="xs" />
-      ))}
-    </span>
-  );
-}
+/** A seat's plate: its wind this hand, the dealer marked. */
+const plate = (view: MazhanView, seat: Seat): Plate => ({
+  wind: view.seats[seat].wind,
+  dealer: view.dealer,
+  dealerLabel: "dealer",
+});
 
 function OtherSeat(props: MazhanTableProps & { seat: Seat }): JSX.Element {
   const { view, seat } = props;
   const s = view.seats[seat];
-  // nobody's turn in a claim window (or the pause after a discard): no seat is on the move
-  const active = view.turn === seat;
-  const revealed = props.revealed?.[seat];
   return (
-    <section
-      class={`seat-area side-${sideOf(seat, view.seat)}`}
-      data-seat={seat}
-      aria-label={windName(s.wind)}
+    <SeatArea
+      board={props}
+      seat={seat}
+      plate={plate(view, seat)}
+      handSize={s.hand_size}
+      piece={(c, i) =>
+        c === null ? (
+          <Tile key={i} code={null} size="xs" />
+        ) : (
+          <Tile key={i} code={c} size="sm" wild={c === view.wild} />
+        )
+      }
     >
-      <SeatBadge
-        seat={seat}
-        wind={s.wind}
-        info={props.names[seat]}
-        isMe={false}
-        dealer={view.dealer === seat}
-        dealerLabel="dealer"
-        active={active && !view.result}
-        clock={clockOf(props.clock, seat, view.seat)}
-        points={props.points?.[seat] ?? null}
-      />
-      {revealed ? (
-        <span class="revealed-hand">
-          {revealed.map((c, i) => (
-            <Tile key={i} code={c} size="sm" wild={c === view.wild} />
-          ))}
-        </span>
-      ) : (
-        <Hidden count={s.hand_size} />
-      )}
       <Melds seat={seat} view={view} />
-    </section>
+    </SeatArea>
   );
 }
 
@@ -235,75 +219,64 @@ function Center({ view }: { view: MazhanView }): JSX.Element {
 
 /** The prompt: claim options (with the tiles each uses and its own countdown) or the
  *  declarations open on one's turn (win, kongs, three wilds), which say it is one's turn. */
-function Prompt(props: MazhanTableProps & { options: MazhanAction[] }): JSX.Element | null {
+function Options(props: MazhanTableProps & { options: MazhanAction[] }): JSX.Element | null {
   const { view, options } = props;
   if (!options.length) return null;
   const win = view.window;
   return (
-    <div class={`prompt${win ? " claim" : ""}`} role="group" aria-label={t("chooseAction")}>
-      {win ? (
-        <span class="prompt-title">
-          {t(win.kind === "rob" ? "robPrompt" : "claimPrompt", {
-            seat: windName(win.from),
-            tile: tileName(win.tile),
-          })}
-          <Tile code={win.tile} size="sm" class="prompt-tile" />
-        </span>
-      ) : (
-        <span class="prompt-title turn-hint" role="status">
-          {t("yourTurn")}
-        </span>
-      )}
-      <span class="prompt-options">
-        {options.map((a, i) => (
-          <button
-            type="button"
-            key={a.action}
-            class={`act act-${a.kind}${a.action === props.hinted ? " hinted" : ""}`}
-            data-action={a.action}
-            aria-label={actionWords(a)}
-            aria-keyshortcuts={a.kind === "pass" ? "Escape" : String(i + 1)}
-            disabled={props.pending !== null}
-            onClick={() => props.onAction(a.action)}
-          >
-            <span class="act-name">{optionText(a)}</span>
-            {a.tiles.length && a.kind !== "pass" ? (
-              <span class="act-tiles">
-                {(a.kind === "chi"
-                  ? a.tiles
-                  : a.tiles.slice(
-                      0,
-                      a.kind === "angang" || a.kind === "jiagang" || a.kind === "gang" ? 4 : 3,
-                    )
-                ).map((x, k) => (
-                  <Tile
-                    key={k}
-                    code={x}
-                    size="xs"
-                    class={win && x === win.tile ? "claimed-in" : undefined}
-                  />
-                ))}
-              </span>
-            ) : null}
-            <kbd>{a.kind === "pass" ? "Esc" : i + 1}</kbd>
-          </button>
-        ))}
-      </span>
-      <Countdown clock={clockOf(props.clock, props.view.seat, props.view.seat)} />
-    </div>
-  );
-}
-
-/** Your turn to discard (nothing to declare): the words and the turn's clock as a bar. */
-function TurnBar({ clock, me }: { clock: TableClock | null; me: Seat }): JSX.Element {
-  const mine = clockOf(clock, me, me);
-  return (
-    <div class="prompt quiet turn-clock" data-turn-clock="true">
-      <span class="turn-hint" role="status">
-        {t("yourTurn")}
-      </span>
-      {mine && mine.seat === me ? <Countdown clock={mine} /> : null}
-    </div>
+    <Prompt
+      claim={win !== null}
+      clock={clockOf(props.clock, view.seat, view.seat)}
+      title={
+        win ? (
+          <span class="prompt-title">
+            {t(win.kind === "rob" ? "robPrompt" : "claimPrompt", {
+              seat: windName(win.from),
+              tile: tileName(win.tile),
+            })}
+            <Tile code={win.tile} size="sm" class="prompt-tile" />
+          </span>
+        ) : (
+          <span class="prompt-title turn-hint" role="status">
+            {t("yourTurn")}
+          </span>
+        )
+      }
+    >
+      {options.map((a, i) => (
+        <ActButton
+          key={a.action}
+          kind={a.kind}
+          action={a.action}
+          label={actionWords(a)}
+          name={optionText(a)}
+          keys={a.kind === "pass" ? "Escape" : String(i + 1)}
+          hinted={props.hinted}
+          disabled={props.pending !== null}
+          onAction={props.onAction}
+        >
+          {a.tiles.length && a.kind !== "pass" ? (
+            <span class="act-tiles">
+              {(a.kind === "chi"
+                ? a.tiles
+                : a.tiles.slice(
+                    0,
+                    a.kind === "angang" || a.kind === "jiagang" || a.kind === "gang" ? 4 : 3,
+                  )
+              ).map((x, k) => (
+                <Tile
+                  key={k}
+                  code={x}
+                  size="xs"
+                  class={win && x === win.tile ? "claimed-in" : undefined}
+                />
+              ))}
+            </span>
+          ) : null}
+          <kbd>{a.kind === "pass" ? "Esc" : i + 1}</kbd>
+        </ActButton>
+      ))}
+    </Prompt>
   );
 }
 
@@ -319,9 +292,8 @@ function MyArea(props: MazhanTableProps): JSX.Element {
   // passes last, so digits 1… are the real claims
   options.sort((a, b) => Number(a.kind === "pass") - Number(b.kind === "pass"));
   const tiles = view.hand;
-  const buttons = useRef<(HTMLButtonElement | null)[]>([]);
-  const [focus, setFocus] = useState(tiles.length);
   const all = view.drawn ? [...tiles, view.drawn] : tiles;
+  const { buttons, setFocus, stop } = useRovingHand(all.length, tiles.length);
   // the hinted discard is outlined once: on the drawn tile, else the rightmost copy
   let hinted = -1;
   for (let i = 0; i < all.length; i += 1) {
@@ -336,15 +308,6 @@ function MyArea(props: MazhanTableProps): JSX.Element {
     view.my_turn && !view.window && discards.size > 0 && !props.readOnly && !answered;
   // the keyboard starts on the drawn tile (or the last), where the pointer would go
   useTurnFocus(discarding, view.version, buttons, all.length - 1, setFocus);
-
-  const key = (i: number) => (ev: KeyboardEvent) => {
-    if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
-      ev.preventDefault();
-      const next = (i + (ev.key === "ArrowRight" ? 1 : -1) + all.length) % all.length;
-      setFocus(next);
-      buttons.current[next]?.focus();
-    }
-  };
 
   // digits pick a prompt option, Escape passes
   useEffect(() => {
@@ -370,7 +333,6 @@ function MyArea(props: MazhanTableProps): JSX.Element {
     return () => window.removeEventListener("keydown", onKey);
   }, [options, prompting, props.pending, props.onAction]);
 
-  const s = view.seats[me];
   const tileButton = (code: string, i: number, drawn: boolean) => {
     const action = discards.get(code);
     const wild = code === view.wild;
@@ -390,11 +352,7 @@ function MyArea(props: MazhanTableProps): JSX.Element {
         label={label}
         action={action}
         disabled={disabled || !action}
-        tabIndex={i === Math.min(focus, all.length - 1) ? 0 : -1}
-        onKeyDown={key(i)}
-        buttonRef={(el) => {
-          buttons.current[i] = el;
-        }}
+        {...stop(i)}
         onClick={() => {
           if (action) props.onAction(action);
         }}
@@ -402,59 +360,50 @@ function MyArea(props: MazhanTableProps): JSX.Element {
     );
   };
 
+  // your turn to discard (nothing to declare): the words and the turn's clock as a bar
+  const mine = clockOf(props.clock, me, me);
   return (
-    <section
-      class="my-area side-bottom"
-      data-seat={me}
-      aria-label={`${windName(s.wind)} (${t("you")})`}
+    <OwnArea
+      board={props}
+      plate={plate(view, me)}
+      top={
+        <>
+          <Melds seat={me} view={view} />
+          {view.waits.length ? (
+            <PieceGroup
+              class="waits"
+              label={t("waits")}
+              aria={`${t("waits")}: ${view.waits.map((w) => tileName(w)).join(" ")}`}
+            >
+              {view.waits.map((w) => (
+                <Tile key={w} code={w} size="xs" />
+              ))}
+            </PieceGroup>
+          ) : null}
+        </>
+      }
+      hand={
+        <>
+          <span class="hand-tiles">{tiles.map((c, i) => tileButton(c, i, false))}</span>
+          {view.drawn ? (
+            <span class="hand-drawn">{tileButton(view.drawn, tiles.length, true)}</span>
+          ) : null}
+        </>
+      }
+      keys="mahjongKeys"
     >
-      <div class="my-top">
-        <SeatBadge
-          seat={me}
-          wind={s.wind}
-          info={props.names[me]}
-          isMe
-          dealer={view.dealer === me}
-          dealerLabel="dealer"
-          active={view.my_turn && !view.result}
-          clock={clockOf(props.clock, me, me)}
-          points={props.points?.[me] ?? null}
-        />
-        <Melds seat={me} view={view} />
-        {view.waits.length ? (
-          <span
-            class="waits"
-            role="group"
-            aria-label={`${t("waits")}: ${view.waits.map((w) => tileName(w)).join(" ")}`}
-          >
-            <span class="meld-label">{t("waits")}</span>
-            {view.waits.map((w) => (
-              <Tile key={w} code={w} size="xs" />
-            ))}
-          </span>
-        ) : null}
-      </div>
       {props.readOnly ? null : (
         // what this player may do now floats over the table's edge above the hand: its
         // coming and going never moves the board or the hand under a finger
         <div class="dock">
           {prompting ? (
-            <Prompt {...props} options={options} />
+            <Options {...props} options={options} />
           ) : discarding ? (
-            <TurnBar clock={props.clock} me={me} />
+            <TurnPrompt words={t("yourTurn")} clock={mine && mine.seat === me ? mine : null} bar />
           ) : null}
         </div>
       )}
-      <div class="hand" role="group" aria-label={t("concealed")}>
-        <span class="hand-tiles">{tiles.map((c, i) => tileButton(c, i, false))}</span>
-        {view.drawn ? (
-          <span class="hand-drawn">{tileButton(view.drawn, tiles.length, true)}</span>
-        ) : null}
-      </div>
-      {props.readOnly || !hasFinePointer() ? null : (
-        <p class="keys-hint muted small">{t("mahjongKeys")}</p>
-      )}
-    </section>
+    </OwnArea>
   );
 }
 
@@ -472,27 +421,22 @@ export function MazhanTable(props: MazhanTableProps): JSX.Element {
   const { view } = props;
   const [, right, top, left] = aroundFrom(view.seat) as [Seat, Seat, Seat, Seat];
   return (
-    <div
-      class={`table mazhan${props.readOnly ? " read-only" : ""}`}
-      data-game="mazhan"
-      data-phase={view.phase}
-      data-version={view.version}
-      data-settling={!props.readOnly && settling(view, props.pending) ? "true" : undefined}
-    >
-      <div class="felt">
-        <OtherSeat {...props} seat={top} />
-        <OtherSeat {...props} seat={left} />
-        <OtherSeat {...props} seat={right} />
-        <div class="ponds">
+    <BoardTable
+      board={props}
+      game="mazhan"
+      settling={!props.readOnly && settling(view, props.pending)}
+      other={(seat) => <OtherSeat {...props} seat={seat} />}
+      center={
+        <>
           <Pond seat={top} view={view} />
           <Pond seat={left} view={view} />
           <Center view={view} />
           <Pond seat={right} view={view} />
           <Pond seat={view.seat} view={view} />
           <Callout view={view} version={props.version} />
-        </div>
-      </div>
-      <MyArea {...props} />
-    </div>
+        </>
+      }
+      mine={<MyArea {...props} />}
+    />
   );
 }

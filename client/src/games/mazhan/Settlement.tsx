@@ -4,16 +4,18 @@
 import type { JSX } from "preact";
 import { meldName, named, t, tileName, winByName, windName } from "../../i18n";
 import { SEATS } from "../../model/seats";
-import type { Formula, MazhanResult, MazhanScore, Seat } from "../../protocol";
+import type { Formula, MazhanResult, MazhanScore, Named, Seat } from "../../protocol";
+import { PieceGroup } from "../../widgets/board";
 import {
   type SettlementProps as CommonProps,
   MyResult,
-  Payments,
   Points,
+  RevealRow,
   seatName,
   signed,
+  WhoPays,
 } from "../../widgets/settlement";
-import { Tile } from "./Tile";
+import { BonusTiles, Tile } from "./Tile";
 
 /** The settlement's props: the hand's wild (its tiles starred) and dealer (marked). */
 export type SettlementProps = CommonProps & { wild?: string; dealer?: Seat };
@@ -67,41 +69,36 @@ function HandRow({
   let winAt = -1;
   if (isWinner && result.win_tile) winAt = h.concealed.lastIndexOf(result.win_tile);
   return (
-    <div class={`reveal-row${isWinner ? " winner" : ""}`} data-seat={seat}>
-      <span class="reveal-who">
-        {seatName(seat, props.names)}
-        {props.dealer === seat ? <span class="tag dealer">{t("dealer")}</span> : null}
-        {isWinner ? <span class="tag win">{t("winner")}</span> : null}
-      </span>
-      <span class="reveal-tiles">
-        {h.concealed.map((c, i) => (
-          <Tile
-            key={i}
-            code={c}
-            size="sm"
-            wild={c === props.wild}
-            class={i === winAt ? "win-tile" : undefined}
-            label={i === winAt ? `${tileName(c)} (${t("winTile")})` : undefined}
-          />
-        ))}
-        {h.melds.map((m, i) => (
-          <span key={i} class="meld" role="group" aria-label={meldName(m.kind)}>
-            <span class="meld-label">{meldName(m.kind)}</span>
-            {(m.tiles ?? []).map((c, k) => (
-              <Tile key={k} code={c} size="sm" />
-            ))}
-          </span>
-        ))}
-        {h.bonus.length ? (
-          <span class="meld bonus" role="group" aria-label={t("bonus")}>
-            <span class="meld-label">{t("bonus")}</span>
-            {h.bonus.map((b) => (
-              <Tile key={b} code={b} size="sm" />
-            ))}
-          </span>
-        ) : null}
-      </span>
-    </div>
+    <RevealRow
+      seat={seat}
+      winner={isWinner}
+      who={
+        <>
+          {seatName(seat, props.names)}
+          {props.dealer === seat ? <span class="tag dealer">{t("dealer")}</span> : null}
+          {isWinner ? <span class="tag win">{t("winner")}</span> : null}
+        </>
+      }
+    >
+      {h.concealed.map((c, i) => (
+        <Tile
+          key={i}
+          code={c}
+          size="sm"
+          wild={c === props.wild}
+          class={i === winAt ? "win-tile" : undefined}
+          label={i === winAt ? `${tileName(c)} (${t("winTile")})` : undefined}
+        />
+      ))}
+      {h.melds.map((m, i) => (
+        <PieceGroup key={i} class="meld" label={meldName(m.kind)}>
+          {(m.tiles ?? []).map((c, k) => (
+            <Tile key={k} code={c} size="sm" />
+          ))}
+        </PieceGroup>
+      ))}
+      <BonusTiles tiles={h.bonus} class="meld bonus" />
+    </RevealRow>
   );
 }
 
@@ -128,6 +125,35 @@ function Outcome({ result, props }: { result: MazhanResult; props: SettlementPro
   );
 }
 
+/** A column of a score card: its items by name, each with what it counts. */
+function Items<I extends Named>({
+  title,
+  items,
+  value,
+}: {
+  title: string;
+  items: I[];
+  value: (item: I) => string | number;
+}): JSX.Element {
+  return (
+    <div>
+      <h5>{title}</h5>
+      {items.length ? (
+        <ul class="items">
+          {items.map((it, i) => (
+            <li key={i}>
+              <span>{named(it)}</span>
+              <span class="num">{value(it)}</span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p class="muted">—</p>
+      )}
+    </div>
+  );
+}
+
 function ScoreCard({
   seat,
   score,
@@ -151,36 +177,12 @@ function ScoreCard({
         <p class="hand-names">{score.hand.map((h) => named(h)).join(" · ")}</p>
       ) : null}
       <div class="score-cols">
-        <div>
-          <h5>{t("items")}</h5>
-          {score.items.length ? (
-            <ul class="items">
-              {score.items.map((it, i) => (
-                <li key={i}>
-                  <span>{named(it)}</span>
-                  <span class="num">{it.points}</span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p class="muted">—</p>
-          )}
-        </div>
-        <div>
-          <h5>{t("taiItems")}</h5>
-          {score.tai_items.length ? (
-            <ul class="items">
-              {score.tai_items.map((it, i) => (
-                <li key={i}>
-                  <span>{named(it)}</span>
-                  <span class="num">{t("tai", { n: it.tai })}</span>
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p class="muted">—</p>
-          )}
-        </div>
+        <Items title={t("items")} items={score.items} value={(it) => it.points} />
+        <Items
+          title={t("taiItems")}
+          items={score.tai_items}
+          value={(it) => t("tai", { n: it.tai })}
+        />
       </div>
       <FormulaSteps score={score} />
     </article>
@@ -197,11 +199,7 @@ export function MazhanSettlement({
   return (
     <div class="settlement mazhan" data-hand={props.hand}>
       <Outcome result={result} props={props} />
-      <MyResult
-        net={props.me ? result.net[props.me] : null}
-        unit={(n) => t("hu", { n })}
-        change={props.showPoints === false ? null : props.balanceChange}
-      />
+      <MyResult props={props} nets={result.net} unit={(n) => t("hu", { n })} />
       <section class="reveal" aria-label={t("allHands")}>
         {order.map((s) => (
           <HandRow key={s} seat={s} result={result} props={props} />
@@ -212,9 +210,7 @@ export function MazhanSettlement({
           <ScoreCard key={s} seat={s} score={result.scores[s]} result={result} props={props} />
         ))}
       </section>
-      <section class="who-pays">
-        <h3>{t("payments")}</h3>
-        <Payments payments={result.payments} names={props.names} unit={(n) => t("hu", { n })} />
+      <WhoPays payments={result.payments} names={props.names} unit={(n) => t("hu", { n })}>
         <p class="nets">
           {t("netHu")}:{" "}
           {SEATS.map((s) => (
@@ -223,10 +219,8 @@ export function MazhanSettlement({
             </span>
           ))}
         </p>
-      </section>
-      {props.showPoints === false ? null : (
-        <Points props={props} owedNet={props.me ? result.net[props.me] : null} />
-      )}
+      </WhoPays>
+      <Points props={props} nets={result.net} />
     </div>
   );
 }

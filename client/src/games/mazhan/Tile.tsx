@@ -1,7 +1,8 @@
 // Mahjong tiles drawn with SVG (pips for dots and bamboo, the system CJK font for the
 // characters): no image files, no web font. `data-tile` carries the code for tests and tools.
 import type { JSX } from "preact";
-import { tileName } from "../../i18n";
+import { t, tileName } from "../../i18n";
+import { type HandStop, PieceButton, PieceGroup } from "../../widgets/board";
 
 const NUMERALS = "一二三四五六七八九";
 const HONOURS: Record<string, { glyph: string; cls: string }> = {
@@ -294,46 +295,42 @@ export function Tile({
   );
 }
 
-export interface TileButtonProps extends Omit<TileProps, "label"> {
+export interface TileButtonProps extends Omit<TileProps, "label">, HandStop {
   code: string;
   label: string;
   action?: string;
   disabled?: boolean;
   onClick: () => void;
-  onKeyDown?: (ev: KeyboardEvent) => void;
-  tabIndex?: number;
-  buttonRef?: (el: HTMLButtonElement | null) => void;
 }
 
 /** A tile one may play: a real button (keyboard, focus ring, accessible name). */
 export function TileButton({
-  code,
   size = "lg",
   wild,
   class: extra,
-  label,
-  action,
-  disabled,
-  onClick,
-  onKeyDown,
-  tabIndex,
-  buttonRef,
+  ...p
 }: TileButtonProps): JSX.Element {
   return (
-    <button
-      type="button"
-      class={`tile-button${extra ? ` ${extra}` : ""}`}
-      data-tile={code}
-      data-action={action}
-      aria-label={label}
-      title={label}
-      disabled={disabled}
-      onClick={onClick}
-      onKeyDown={onKeyDown}
-      tabIndex={tabIndex}
-      ref={buttonRef}
-    >
-      <Tile code={code} size={size} wild={wild} label="" />
-    </button>
+    <PieceButton {...p} class={`tile-button${extra ? ` ${extra}` : ""}`}>
+      <Tile code={p.code} size={size} wild={wild} label="" />
+    </PieceButton>
+  );
+}
+
+/** The bonus tiles a seat has laid aside, a group of their own (none: nothing). */
+export function BonusTiles({
+  tiles,
+  class: cls,
+}: {
+  tiles: string[];
+  class: string;
+}): JSX.Element | null {
+  if (!tiles.length) return null;
+  return (
+    <PieceGroup class={cls} label={t("bonus")}>
+      {tiles.map((b) => (
+        <Tile key={b} code={b} size="sm" />
+      ))}
+    </PieceGroup>
   );
 }
