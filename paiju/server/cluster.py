@@ -65,7 +65,11 @@ DB_SWEEP_EVERY = 5  # the watch asks the database for live hands every 5th secon
 BATCH = 512  # the most outgoing Redis commands sent in one round trip
 JOIN_MS = 5_000  # one join of an account at a time: the marker's life
 SHOWN_WAIT = LEASE_MS / 1000 + 1  # seconds before an unanswered mark asks if its process lives
-OFFERS = 2  # a turn offered again this many times to a process alive that does not answer
+STALE_MS = 3_000  # a process whose alive key has not been renewed for this long is in trouble
+PING_EVERY = 2.0  # seconds of silence on the subscription before it is asked for a pong
+PING_WAIT = 3.0  # seconds a pong may take before the subscription is taken for lost
+REDIS_TIMEOUT = 5.0  # seconds a Redis command or connect may take before it is given up
+MOVING_WAITS = (0.1, 0.2, 0.4, 0.8, 1.5)  # a table between owners: asked again, about 3 s
 
 # take each lease if it is free or already ours (and extend it): 1, or 0 if another process
 # holds it (KEYS: the leases; ARGV: pid, lease ms)
@@ -170,9 +174,11 @@ class Cluster:
 
     def __init__(self, url: str, hub: Hub, store: Store, prefix: str = "paiju") -> None:
         # a blocking pool: a burst of players waits for a connection instead of failing
+        # a Redis that stalls is a Redis that is down: every command and connect is bounded
         pool = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=256, timeout=30, decode_responses=True
-        )
+            url, max_connections=256, timeout=30, decode_responses=True,
+            socket_timeout=REDIS_TIMEOUT, socket_connect_timeout=REDIS_TIMEOUT,
+        )  # fmt: skip
         self.redis = aioredis.Redis(connection_pool=pool)
         self.prefix = prefix
         self.hub = hub
@@ -193,10 +199,12 @@ class Cluster:
         self._marks: dict[int, tuple[int, Callable[[], None], str, float]] = {}
         self._mark = 0
         self._routes: dict[int, str] = {}  # account → the process its remote route goes to
-        self._offers: dict[int, int] = {}  # account → turns offered again, unanswered
+        self._stale: set[str] = set()  # processes whose alive key lapsed: their players cut off
+        self._pubsub: Any = None  # this process's subscription (made again when lost)
         #: accounts here whose table plays on another process: account → that process
         self._fed: dict[int, str] = {}
         self._peers_lost = False  # this process's subscription failed: its players were told
+        self._failing: set[str] = set()  # the loops failing now (Redis away)
         hub.on_changed = self.table_changed
         hub.on_lost = self._forget
 
@@ -208,8 +216,7 @@ class Cluster:
     async def start(self) -> None:
         """Subscribe to this process's channel and start the lease and fail-over loops."""
         await self.redis.set(self._key("alive", self.pid), "1", px=LEASE_MS)
-        self._pubsub = self.redis.pubsub()
-        await self._pubsub.subscribe(self._key("proc", self.pid))
+        await self._subscribe()
         loops: list[tuple[str, Callable[[], Awaitable[None]]]] = [
             ("listen", self._listen),
             ("send", self._send_batch),
@@ -231,8 +238,8 @@ class Cluster:
             for runner in tables:
                 await self.redis.eval(_RELEASE, 1, self._key("lease", runner.id), self.pid)
             await self.redis.delete(self._key("alive", self.pid))
+        await self._drop_subscription()
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
             await self.redis.aclose()
 
     async def _forever(self, name: str, step: Callable[[], Awaitable[None]]) -> None:
@@ -242,22 +249,51 @@ class Cluster:
         while True:
             try:
                 await step()
-                if failing:
-                    log.warning("cluster loop %r works again", name)
+                self._works_again(name)
                 failing = False
             except asyncio.CancelledError:
                 raise
             except Exception as err:
                 if not failing:
                     log.warning("cluster loop %r failed (%s); going on", name, err)
+                self._failing.add(name)
                 if name == "listen":
                     self._lose_peers()
+                    await self._drop_subscription()
                 failing = True
                 await asyncio.sleep(0.5)
 
+    def _works_again(self, name: str) -> None:
+        if name in self._failing:
+            log.warning("cluster loop %r works again", name)
+            self._failing.discard(name)
+
+    def health(self) -> tuple[str, str | None]:
+        """``("ok", None)``, or ``("degraded", why)`` while this process cannot reach Redis
+        (a loop failing, its subscription lost) or another process holding players of its
+        tables is not renewing its key (those players are cut off: their turns wait).
+
+        >>> from paiju.server.db import make_engine, make_sessions, migrate
+        >>> from paiju.server.table import Timing
+        >>> from paiju.server.writer import Writer
+        >>> engine = make_engine("sqlite://"); migrate(engine)
+        >>> store = Store(make_sessions(engine), writer="w"); writer = Writer(store)
+        >>> Cluster("redis://127.0.0.1:1/0", Hub(store, writer, Timing()), store).health()
+        ('ok', None)
+        >>> writer.close()
+        """
+        if self._peers_lost or self._failing:
+            what = sorted(self._failing | ({"listen"} if self._peers_lost else set()))
+            return "degraded", f"Redis cannot be reached ({', '.join(what)})"
+        if self._stale:
+            return "degraded", f"{len(self._stale)} other process(es) not renewing their keys"
+        return "ok", None
+
     def _lose_peers(self) -> None:
         """This process hears nothing from the others: the players here whose tables play
-        elsewhere are told, instead of silence (their clocks stand: nothing is shown)."""
+        elsewhere are told, instead of silence (their clocks stand: nothing is shown), and
+        the players elsewhere at tables here are cut off (their answers cannot come: their
+        turns wait, uncounted)."""
         if self._peers_lost:
             return
         self._peers_lost = True
@@ -265,6 +301,36 @@ class Cluster:
             conn = self.hub.conns.get(account)
             if conn is not None and self.hub.table_of(account) is None:
                 conn.send({"type": "paused", "why": "peers"})
+        for account in list(self._routes):
+            self._cut_off(account)
+
+    def _cut_off(self, account: int) -> None:
+        """A player whose socket is on another process cannot be reached now."""
+        runner = self.hub.table_of(account)
+        if runner is not None and account in self.hub.remote:
+            runner.feed(io.Unreached(account))
+
+    def _offer_again(self, account: int) -> None:
+        """Send a player elsewhere the table as it stands again (a frame may be lost)."""
+        runner = self.hub.table_of(account)
+        if runner is not None and account in self.hub.remote:
+            self._marks.pop(account, None)
+            runner.feed(io.Resend(account))
+
+    async def _subscribe(self) -> None:
+        """Subscribe to this process's channel (again, after the subscription was lost)."""
+        if self._pubsub is None:
+            pubsub = self.redis.pubsub()
+            await pubsub.subscribe(self._key("proc", self.pid))
+            self._pubsub = pubsub
+
+    async def _drop_subscription(self) -> None:
+        """Let a failed subscription go (its connection may hang for good: a black hole),
+        so the next listen subscribes on a new one."""
+        pubsub, self._pubsub = self._pubsub, None
+        if pubsub is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(pubsub.aclose(), REDIS_TIMEOUT)
 
     async def _find_peers(self) -> None:
         """Subscribed again (messages sent to this process meanwhile are lost with the
@@ -274,10 +340,8 @@ class Cluster:
         if not self._peers_lost:
             return
         self._peers_lost = False
-        for account, runner in [(a, self.hub.table_of(a)) for a in self._routes]:
-            if runner is not None and account in self.hub.remote:
-                self._marks.pop(account, None)
-                runner.feed(io.Connect(account))
+        for account in list(self._routes):
+            self._offer_again(account)
         for account in list(self._fed):
             conn = self.hub.conns.get(account)
             if conn is None or self.hub.table_of(account) is not None:
@@ -363,6 +427,11 @@ class Cluster:
             await self.hub.handle(account_id, name, message)
             return
         tid, owner = await self._where(account_id)
+        for wait in MOVING_WAITS:  # between two owners (a lease renewed, a take-over)
+            if tid is None or owner is not None or not await self._table_known(tid):
+                break
+            await asyncio.sleep(wait)
+            tid, owner = await self._where(account_id)
         if tid is not None and owner is None and not await self._table_known(tid):
             # the table is gone (its process died between hands): the seat is void
             await self.redis.eval(_RELEASE, 1, self._key("seat", account_id), tid)
@@ -482,9 +551,27 @@ class Cluster:
                 await self.redis.delete(joining)
 
     async def _listen(self) -> None:
-        async for item in self._pubsub.listen():
+        """This process's channel, read for good. A subscription that stays silent is asked
+        for a pong; one that does not answer is lost (a stalled or silently dropped
+        connection never raises by itself), and the loop subscribes again on a new one."""
+        await self._subscribe()
+        pubsub = self._pubsub
+        quiet_since = self._now()
+        pinged = False
+        while True:
+            item = await pubsub.get_message(timeout=1.0)
+            now = self._now()
+            if item is None:
+                if pinged and now - quiet_since > PING_EVERY + PING_WAIT:
+                    raise ConnectionError("the subscription does not answer")
+                if not pinged and now - quiet_since > PING_EVERY:
+                    await pubsub.ping()  # its answer comes as a message of its own
+                    pinged = True
+                continue
+            quiet_since, pinged = now, False
             if item.get("type") == "subscribe":  # (again, after a failure)
                 await self._find_peers()
+                self._works_again("listen")  # (the loop itself never returns)
                 continue
             if item.get("type") != "message":
                 continue
@@ -498,7 +585,11 @@ class Cluster:
         if payload.get("kind") == "deliver":
             conn = self.hub.conns.get(account)
             source = payload.get("from")
-            if isinstance(source, str):
+            if isinstance(source, str) and source != self._fed.get(account):
+                # another process sends this player frames: the table's owner now, or one
+                # that has lost the table and does not know yet (its frames are stale)
+                if account in self._fed and (await self._where(account))[1] != source:
+                    return
                 self._fed[account] = source
             sent = conn is not None and conn.send_bytes(orjson.dumps(payload["message"]))
             if "ack" in payload and isinstance(source, str):  # a turn: say whether it is shown
@@ -510,7 +601,6 @@ class Cluster:
             if mark is None or mark[0] != payload.get("ack"):
                 return
             del self._marks[account]
-            self._offers.pop(account, None)
             if payload["kind"] == "shown":
                 mark[1]()
             elif self._routes.get(account) == mark[2] and account not in self.hub.conns:
@@ -597,31 +687,51 @@ class Cluster:
 
     async def _check_marks(self) -> None:
         """Frames offering a turn that no process has answered for a while (an answer, or
-        the frame, may be lost: a process not subscribed at that moment hears nothing). To
-        a process still alive the turn is offered again (the table sends its view anew),
-        :data:`OFFERS` times; then, or at once when that process is no longer alive, the
-        player is unreached: their turns run out uncounted, and no disconnect clock runs —
-        a fault of the house is never their escape. While Redis is away nothing is asked,
-        and nothing is concluded."""
+        the frame, may be lost: a process not subscribed at that moment hears nothing): the
+        player is cut off (their turn waits, uncounted, as long as a player may be away;
+        never an escape), and to a process still alive the turn is offered again, each
+        :data:`SHOWN_WAIT`, until it is shown or the player comes back elsewhere. While Redis
+        is away nothing is asked, and nothing is concluded."""
         now = self._now()
         late = {pid for _, _, pid, sent in self._marks.values() if now - sent > SHOWN_WAIT}
         alive = {pid: bool(await self.redis.exists(self._key("alive", pid))) for pid in late}
         for account, (_, _, pid, sent) in list(self._marks.items()):
             if now - sent <= SHOWN_WAIT:
                 continue
+            del self._marks[account]
             if account not in self.hub.remote or self._routes.get(account) != pid:
-                del self._marks[account]  # the player's socket is elsewhere now
-                continue
-            offers = self._offers.get(account, 0)
-            runner = self.hub.table_of(account)
-            if alive[pid] and offers < OFFERS and runner is not None:
-                self._offers[account] = offers + 1
-                del self._marks[account]
-                runner.feed(io.Connect(account))  # its view again, marked again
-                continue
-            log.warning("account %s: process %s does not answer; unreached", account, pid)
-            self._offers.pop(account, None)
-            self._unroute(account, io.Unreached(account))
+                continue  # the player's socket is elsewhere now
+            log.warning("account %s: process %s does not answer; cut off", account, pid)
+            self._cut_off(account)
+            if alive[pid]:
+                self._offer_again(account)
+
+    async def _check_processes(self) -> None:
+        """Each process holding sockets of players at tables here: one whose alive key has
+        not been renewed for :data:`STALE_MS` (cut from Redis, stalled, gone) cannot carry
+        their answers, so they are cut off (their turns wait, uncounted); when it renews it
+        again they are offered the table anew."""
+        routed: dict[str, list[int]] = {}
+        for account, pid in self._routes.items():
+            if pid != self.pid and account in self.hub.remote and self.hub.table_of(account):
+                routed.setdefault(pid, []).append(account)
+        if not routed and not self._stale:
+            return
+        pids = sorted(set(routed) | self._stale)
+        pipe = self.redis.pipeline(transaction=False)
+        for pid in pids:
+            pipe.pttl(self._key("alive", pid))
+        for pid, ttl in zip(pids, await pipe.execute(), strict=True):
+            stale = int(ttl) < LEASE_MS - STALE_MS  # -2: gone, -1: never expires (not ours)
+            if stale and pid not in self._stale:
+                self._stale.add(pid)
+                log.warning("process %s is not renewing its key: its players are cut off", pid)
+                for account in routed.get(pid, []):
+                    self._cut_off(account)
+            elif not stale and pid in self._stale:
+                self._stale.discard(pid)
+                for account in routed.get(pid, []):
+                    self._offer_again(account)
 
     async def lobby(self) -> dict[str, dict[str, int]]:
         """Tables and players per room, and the people online, across every process.
@@ -700,10 +810,10 @@ class Cluster:
         await asyncio.sleep(1.0)
         if self._marks:
             await self._check_marks()
+        await self._check_processes()
         if self._ticks % DB_SWEEP_EVERY == 0:  # routes of players gone from here
             for account in [a for a in self._routes if a not in self.hub.remote]:
                 del self._routes[account]
-                self._offers.pop(account, None)
         extra: list[int] = []
         if self._ticks % DB_SWEEP_EVERY == 1:  # hands Redis has forgotten (it was flushed)
             extra = sorted(set(await asyncio.to_thread(self.store.live_table_ids)))

@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from paiju.server.cluster import OFFERS, SHOWN_WAIT, Cluster
+from paiju.server.cluster import SHOWN_WAIT, Cluster
+from paiju.server.connection import Connection
 from paiju.server.db import make_engine, make_sessions, migrate
 from paiju.server.hub import Hub
 from paiju.server.store import Store
@@ -51,6 +52,26 @@ class Rig:
             return int(self.alive.get(key.rsplit(":", 1)[-1], False))
 
         self.cluster.redis.exists = exists  # type: ignore[method-assign,assignment]
+        self.ttl: dict[str, int] = {}  # each process's alive key's time to live, ms
+        self.owner: str | None = None  # who holds account 1's table's lease
+
+        rig = self
+
+        class Pipe:
+            def __init__(self) -> None:
+                self.asked: list[str] = []
+
+            def pttl(self, key: str) -> None:
+                self.asked.append(key.rsplit(":", 1)[-1])
+
+            async def execute(self) -> list[int]:
+                return [rig.ttl.get(pid, -2) for pid in self.asked]
+
+        async def where(account: int) -> tuple[str | None, str | None]:
+            return "7", self.owner
+
+        self.cluster.redis.pipeline = lambda transaction=False: Pipe()  # type: ignore[assignment,misc]
+        self.cluster._where = where  # type: ignore[method-assign,assignment]
 
     def receive(self, payload: dict[str, Any]) -> None:
         asyncio.run(self.cluster._receive(payload))
@@ -104,21 +125,18 @@ def test_a_late_disconnect_from_a_process_the_player_left_changes_nothing() -> N
         rig.close()
 
 
-def test_an_unanswered_turn_is_offered_again_then_the_player_is_unreached() -> None:
+def test_an_unanswered_turn_cuts_the_player_off_and_is_offered_again() -> None:
     rig = Rig()
     try:
         rig.receive(client("_reconnect", "B"))
         rig.alive["B"] = True
-        for offer in range(OFFERS):
+        for offer in range(3):
             rig.hub.deliver(1, {"type": "view"}, lambda: None)
             rig.published()
             rig.clock += SHOWN_WAIT + 1
             asyncio.run(rig.cluster._check_marks())
-            assert rig.table.fed[-1] == io.Connect(1), offer  # the view again, marked again
-        rig.hub.deliver(1, {"type": "view"}, lambda: None)
-        rig.clock += SHOWN_WAIT + 1
-        asyncio.run(rig.cluster._check_marks())
-        assert rig.table.fed[-1] == io.Unreached(1)
+            # cut off (the turn waits, uncounted), and the table sent to them again
+            assert rig.table.fed[-2:] == [io.Unreached(1), io.Resend(1)], offer
         assert not any(isinstance(e, io.Disconnect) for e in rig.table.fed)
         rig.receive(client("_reconnect", "C"))  # back through another process
         assert rig.table.fed[-1:] == [io.Connect(1)] and rig.cluster._routes[1] == "C"
@@ -126,13 +144,51 @@ def test_an_unanswered_turn_is_offered_again_then_the_player_is_unreached() -> N
         rig.close()
 
 
-def test_a_turn_sent_to_a_process_no_longer_alive_leaves_the_player_unreached() -> None:
+def test_a_turn_sent_to_a_process_no_longer_alive_cuts_the_player_off() -> None:
     rig = Rig()
     try:
         rig.receive(client("_reconnect", "B"))
         rig.hub.deliver(1, {"type": "view"}, lambda: None)
         rig.clock += SHOWN_WAIT + 1  # B's alive key is gone: its sockets died with it
         asyncio.run(rig.cluster._check_marks())
+        assert rig.table.fed[-1] == io.Unreached(1)  # never a disconnect: not their doing
+    finally:
+        rig.close()
+
+
+def test_players_on_a_process_that_stops_renewing_its_key_are_cut_off_then_offered_again() -> None:
+    rig = Rig()
+    try:
+        rig.receive(client("_reconnect", "B"))
+        rig.ttl["B"] = 9_500  # renewed half a second ago
+        asyncio.run(rig.cluster._check_processes())
+        assert rig.table.fed == [io.Connect(1)]
+        rig.ttl["B"] = 5_000  # not renewed for five seconds: cut from Redis, or stalled
+        asyncio.run(rig.cluster._check_processes())
         assert rig.table.fed[-1] == io.Unreached(1)
+        asyncio.run(rig.cluster._check_processes())  # said once
+        assert rig.table.fed.count(io.Unreached(1)) == 1
+        rig.ttl["B"] = 9_900  # renewing again: the table is sent to them anew
+        asyncio.run(rig.cluster._check_processes())
+        assert rig.table.fed[-1:] == [io.Resend(1)]
+    finally:
+        rig.close()
+
+
+def test_frames_from_a_process_that_lost_the_table_are_not_shown() -> None:
+    """After a take-over the old owner may send frames until it learns it lost the lease:
+    the process holding the socket shows only the owner's."""
+    rig = Rig()
+    conn = Connection()
+    try:
+        rig.hub.conns[1] = conn
+        rig.owner = "A"
+        rig.receive({"kind": "deliver", "account": 1, "from": "A", "message": {"type": "x1"}})
+        rig.owner = "B"  # B took the table over
+        rig.receive({"kind": "deliver", "account": 1, "from": "B", "message": {"type": "x2"}})
+        rig.receive({"kind": "deliver", "account": 1, "from": "A", "message": {"type": "x3"}})
+        rig.receive({"kind": "deliver", "account": 1, "from": "B", "message": {"type": "x4"}})
+        shown = [conn.queue.get_nowait() for _ in range(conn.queue.qsize())]
+        assert shown == [b'{"type":"x1"}', b'{"type":"x2"}', b'{"type":"x4"}']
     finally:
         rig.close()

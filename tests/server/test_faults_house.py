@@ -225,8 +225,10 @@ def test_a_redis_cut_charges_nothing_to_a_player_on_the_other_process(
         player.wait_for(lambda f: f["type"] == "view" and f["version"] >= 4, timeout=120)
         told = player.wait_for(lambda f: f["type"] == "paused", timeout=60)
         assert told["why"] == "peers"
+        assert other.health()["peers"] == "degraded"  # it says so to the operator too
         hold_outage(OUTAGE)
         redis_proxy.restore()
+        wait_until(lambda: owner.health()["peers"] == other.health()["peers"] == "ok")
         player.wait_for(lambda f: f["type"] == "resumed", timeout=60)
         player.wait_for(lambda f: f["type"] == "settlement", timeout=240)
         # an answer sent as Redis went was refused as such, and nothing else went wrong

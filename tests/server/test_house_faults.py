@@ -165,7 +165,7 @@ def test_tuoguan_is_written_and_a_rebuilt_hand_plays_on_for_the_player() -> None
 
 
 FAULTS = ["act", "wait", "stall", "unstall", "outage", "recover", "lose", "reach",
-          "disconnect", "connect", "tuoguan", "ready"]  # fmt: skip
+          "disconnect", "connect", "tuoguan", "ready", "cutoff", "resend"]  # fmt: skip
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -214,6 +214,11 @@ def test_no_escape_or_timeout_is_ever_charged_for_a_turn_not_shown(
             sim.feed(io.Tuoguan(acc, x % 2 == 0))
         elif kind == "ready" and sim.machine.seat_of(acc) is not None:
             sim.ready(acc)
+        elif kind == "cutoff":  # the cluster: their process does not answer
+            sim.unreachable.add(acc)
+            sim.feed(io.Unreached(acc))
+        elif kind == "resend":  # the cluster: a frame may have been lost, send it again
+            sim.feed(io.Resend(acc))
     # the house well again and everyone back: the table never stands still, the hand ends
     sim.restore_storage()
     for acc in (1, 2):  # back, and reached again (the cluster asks the table anew)
@@ -255,23 +260,25 @@ def test_an_escape_is_charged_when_it_is_decided_however_slow_its_write() -> Non
     assert [why for _, _, why in sim.escapes] == ["timeouts"]
 
 
-def test_a_player_unreached_is_played_for_uncounted_and_never_escapes() -> None:
-    """Their socket's process does not answer (the cluster gave up offering the turn): their
-    turns run out uncounted and no disconnect clock runs, however long, until they are
-    reached again."""
+def test_a_player_cut_off_is_waited_for_then_played_for_and_never_charged() -> None:
+    """Their socket's process does not answer (the cluster says so: unreached): their turn
+    waits with no clock, for as long as a player may be away; then their turns run out,
+    uncounted; no disconnect clock runs, so it is never an escape. Shown a turn again, they
+    are reached, and that turn's clock is theirs."""
     sim = alone_hand(seed=4)
     wait_for_my_turn(sim)
     sim.act(1, _action_text(sim.last_view(1)["view"]["legal"][-1]))
     sim.unreachable.add(1)
     sim.run(2 * sim.timing.turn)  # their next turn came: not shown, no clock
+    seat = sim.machine.seat_of(1)
+    steps = sim.machine.hand.seq  # type: ignore[union-attr]
     sim.feed(io.Unreached(1))
-    sim.run(sim.timing.turn * 8)  # their turns run out: eight clocks, none counted
-    assert not sim.escapes and timeouts_of(sim) == 0
+    sim.run(sim.timing.disconnect - 1)  # the table waits for them, however many clocks
+    assert sim.machine.hand is not None and seat in sim.machine._movers()
+    assert sim.machine.hand.seq == steps and not sim.escapes and timeouts_of(sim) == 0
+    sim.run(sim.timing.turn * 6)  # past the allowance: their turns run out, uncounted
+    assert sim.machine.hand is None or sim.machine.hand.seq > steps
+    assert not sim.escapes and (sim.machine.seat_of(1) is None or timeouts_of(sim) == 0)
     sim.unreachable.discard(1)
-    sim.connect(1)  # reached again: a clock that ran meanwhile runs out uncounted
-    sim.run(sim.timing.turn)
-    assert not sim.escapes and timeouts_of(sim) == 0
-    sim.unreachable.add(1)
-    sim.feed(io.Unreached(1))
-    sim.run(sim.timing.disconnect * 3)  # longer than any disconnect allowance
-    assert not sim.escapes  # the hand ended without them, or they were let go for free
+    sim.connect(1)  # back: from the next turn shown, their clock counts again
+    assert not sim.escapes

@@ -47,7 +47,7 @@ def test_the_client_romanises_every_house_bot() -> None:
 
     from paiju.server.table import BOT_NAMES
 
-    source = (ROOT / "client" / "src" / "components" / "SeatBadge.tsx").read_text("utf-8")
+    source = (ROOT / "client" / "src" / "widgets" / "SeatBadge.tsx").read_text("utf-8")
     block = source[source.index("BOT_ROMAN") :].split("};", 1)[0]
     romanised = dict(re.findall(r'(\S+): "([A-Za-z]+)"', block))
     assert sorted(romanised) == sorted(BOT_NAMES)

@@ -308,15 +308,23 @@ def health(request: Request) -> dict[str, Any]:
     reached, a write has waited longer than ``PAIJU_STORAGE_STALL_SECONDS``, or the writer's
     connection was just lost and no batch has committed since.
 
+    With Redis (a cluster), ``"peers": "ok"``, or ``"degraded"`` with a ``"peers_reason"``
+    while this process cannot reach Redis or another process holding players of its tables
+    is not renewing its key; ``null`` alone.
+
     Always HTTP 200 while the process answers: this is the liveness check, and a degraded
     storage is no reason to restart the process (its tables pause and resume by themselves
     when the database is back; a restart would only end their sockets)."""
     svc = services(request)
     storage, reason = svc.writer.health()
+    cluster = svc.cluster
+    peers, peers_reason = cluster.health() if cluster is not None else (None, None)  # type: ignore[attr-defined]
     return {
         "ok": True,
         "tables": len(svc.hub.tables),
         "storage": storage,
         "reason": reason,
+        "peers": peers,
+        "peers_reason": peers_reason,
         "process": getattr(svc.cluster, "pid", None),
     }

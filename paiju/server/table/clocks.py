@@ -52,6 +52,9 @@ def timer_fired(m: TableMachine, event: io.TimerFired) -> None:
         p = None if seat is None else m.seats[seat]
         if p is not None and not p.confirmed and not m.live:
             seating.unseat(m, acc, "not_ready")
+    elif event.key.startswith("reach:"):  # a player cut off long enough: played for
+        if m.hand is not None and m.hand.id is not None:
+            schedule(m)
     elif event.key.startswith("away:"):
         acc = int(event.key[5:])
         seat = m.seat_of(acc)
@@ -95,8 +98,16 @@ def schedule(m: TableMachine) -> None:
             m._token += 1
             turn = Turn(key, m._token)
         p = m.seats[s]
-        if turn.deadline is None and (key[2] or p is None or not p.connected or not p.reached):
-            turn.deadline = m._now + m.timing.turn
+        if turn.deadline is None:
+            if key[2] or p is None or not p.connected:
+                turn.deadline = m._now + m.timing.turn
+            elif p.unreached_since is not None and p.account is not None:
+                # cut off by the house: the turn waits as long as an absent player may be away
+                bound = p.unreached_since + m.timing.disconnect
+                if bound <= m._now:
+                    turn.deadline = m._now + m.timing.turn
+                else:
+                    m._set(f"reach:{p.account}", bound - m._now)
         turns[s] = turn
     hand.turns = turns
     if any(t.key[2] and not t.deciding for t in turns.values()):
@@ -128,6 +139,10 @@ def delivered(m: TableMachine, event: io.Delivered) -> None:
         return
     turn.deadline = m._now + m.timing.turn
     turn.counted = True
+    p = m.seats[seat]
+    if p is not None:  # shown to them: they are reached
+        p.unreached_since = None
+        m._cancel(f"reach:{event.account}")
     arm_turn(m)
 
 

@@ -45,6 +45,7 @@ __all__ = [
     "Output",
     "Ready",
     "ReleaseSeat",
+    "Resend",
     "Send",
     "SetTimer",
     "SetTuoguan",
@@ -91,9 +92,19 @@ class Disconnect:
 
 @dataclass(frozen=True, slots=True)
 class Unreached:
-    """A seated player's socket cannot be reached (the process holding it is gone, or does
-    not answer): not their doing, so no disconnect clock runs; their turns run out uncounted
-    until they are reached again (:class:`Connect`)."""
+    """A seated player's socket cannot be reached now (the process holding it does not
+    answer, or cannot reach this one): not their doing. Their turn waits with no clock, for
+    as long as a player may be away (``Timing.disconnect``); after that their turns run out
+    uncounted, and never is it an escape. A frame shown to them again, or their connecting,
+    reaches them."""
+
+    account: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resend:
+    """Send a connected player the table as it stands again (a frame may have been lost on
+    its way to another process)."""
 
     account: int
 
@@ -202,6 +213,7 @@ Input = (
     | Connect
     | Disconnect
     | Unreached
+    | Resend
     | Ready
     | Act
     | Tuoguan

@@ -179,6 +179,8 @@ class TableMachine:
             seating.disconnect(self, event.account)
         elif isinstance(event, io.Unreached):
             seating.unreached(self, event.account)
+        elif isinstance(event, io.Resend):
+            seating.resend(self, event.account)
         else:
             seat = self.seat_of(event.account)
             if seat is None:

@@ -97,14 +97,29 @@ def connect(m: TableMachine, account: int) -> None:
     p = m.seats[seat]
     assert p is not None
     p.connected = True
-    p.reached = True
+    p.unreached_since = None
     m._cancel(f"away:{account}")
+    m._cancel(f"reach:{account}")
     if p.left_at is not None:
         if m.live:
             p.away += m._now - p.left_at
         p.left_at = None
     if p.claiming:
         return  # `seated` follows when the seat is durable
+    send_table(m, account, seat)
+
+
+def resend(m: TableMachine, account: int) -> None:
+    """The table as it stands, again, to a player whose frames may have been lost."""
+    seat = m.seat_of(account)
+    p = None if seat is None else m.seats[seat]
+    if seat is not None and p is not None and p.connected and not p.claiming:
+        send_table(m, account, seat)
+
+
+def send_table(m: TableMachine, account: int, seat: int) -> None:
+    """Everything a player at ``seat`` may see now: the seat, the table, the hand so far
+    (or the last settlement)."""
     m._send(account, frames.seated_frame(m, seat))
     if m._paused:
         m._send(account, PAUSED, hold=False)
@@ -142,19 +157,22 @@ def disconnect(m: TableMachine, account: int) -> None:
 
 
 def unreached(m: TableMachine, account: int) -> None:
-    """Their socket cannot be reached: a turn of theirs not shown runs out, uncounted, as
-    an absent player's does, but no disconnect clock runs (the house's fault is never an
-    escape); they are reached again when they connect, here or anywhere."""
+    """Their socket cannot be reached (the house's fault): their turn's clock stops, and
+    the turn waits, uncounted, for as long as a player may be away; then it runs out,
+    uncounted (:func:`~paiju.server.table.clocks.schedule`). No disconnect clock runs: it is
+    never an escape. A frame shown to them, or their connecting, reaches them again."""
     seat = m.seat_of(account)
     p = None if seat is None else m.seats[seat]
-    if p is None or not p.connected:
+    if seat is None or p is None or not p.connected or not p.reached:
         return
-    p.reached = False
+    p.unreached_since = m._now
     hand = m.hand
-    turn = None if hand is None or seat is None else hand.turns.get(seat)
-    if turn is not None and turn.deadline is None and not m._paused:
-        turn.deadline = m._now + m.timing.turn
-        clocks.arm_turn(m)
+    turn = None if hand is None else hand.turns.get(seat)
+    if turn is not None and not turn.key[2]:
+        turn.deadline = None  # shown or not, this turn's clock stands while they are cut off
+        turn.counted = False
+    if hand is not None and hand.id is not None:
+        clocks.schedule(m)
 
 
 def ready(m: TableMachine, seat: int) -> None:

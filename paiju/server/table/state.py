@@ -45,7 +45,8 @@ class Player:
     level: str | None = None
     bot: str | None = None
     connected: bool = False
-    reached: bool = True  # False: their socket's process cannot be reached (not their doing)
+    #: since when their socket's process cannot be reached (not their doing), or None
+    unreached_since: float | None = None
     confirmed: bool = False
     claiming: bool = False  # the seat is not durable yet
     tuoguan: bool = False
@@ -55,6 +56,11 @@ class Player:
     # dropping out before each turn and back after it cannot stall the table for ever
     away: float = 0.0
     left_at: float | None = None
+
+    @property
+    def reached(self) -> bool:
+        """False while their socket's process cannot be reached."""
+        return self.unreached_since is None
 
     @property
     def human(self) -> bool:
