@@ -56,7 +56,7 @@ class Account(Base):
     name: Mapped[str] = mapped_column(String(40), unique=True)
     #: the name as the eye reads it (:func:`paiju.server.names.key`: marks, strokes,
     #: punctuation and spaces folded, then the TR39 skeleton, case-folded); null for a name
-    #: registered before a migration (0004, 0006, 0008) that collided with an older one's key
+    #: registered before a migration (0004, 0006, 0008, 0009) that collided with an older one's key
     name_key: Mapped[str | None] = mapped_column(String(400), nullable=True)
     password_hash: Mapped[str] = mapped_column(String(200), default="")
     balance: Mapped[int] = mapped_column(BigInteger, default=0)

@@ -1,7 +1,9 @@
 """Player names: what a name may be, and the key that makes look-alike names one name.
 
 A name is NFKC-normalised, 2–20 characters (code points, after normalisation) of letters,
-marks, digits and ``_ - .``, with single spaces inside; no control, format or invisible
+marks, digits and ``_ - .``, with single spaces inside, each of them one Unicode recommends
+for identifiers (TR39's Identifier_Status=Allowed: no phonetic letters, small capitals,
+modifier signs or limited-use scripts such as Cherokee); no control, format or invisible
 characters (Unicode's Default_Ignorable_Code_Point, such as U+3164 HANGUL FILLER); not
 mixing scripts the way spoofs do (ICU's "highly restrictive" level of Unicode TR39: Latin
 with Han, kana or Hangul is fine, Latin with Cyrillic is not).
@@ -16,7 +18,8 @@ does:
   ``đ`` ``d``, ``ħ`` ``h``, ``ı`` ``i``, Cyrillic ``қ`` ``к``): ``páulo``, ``paulȯ`` and
   ``pauło`` are ``paulo``;
 - the ``_ - .`` and the spaces a name may contain are ignored: ``paulo.`` and ``pa ulo`` are
-  ``paulo`` too;
+  ``paulo`` too, and so is a modifier letter not beside a letter of its own script
+  (``ʻpaulo``, ``paーulo``; ``ラーメン`` keeps its ``ー``, ``人々`` its ``々``);
 - what remains is case-folded and taken to its TR39 confusable skeleton (ICU's
   ``SpoofChecker.getSkeleton``), folded again (a digit's skeleton may be a capital: ``0`` is
   ``O``), with each letter whose capital looks like another letter read as that letter
@@ -82,6 +85,14 @@ _CHECKER.setChecks(
 )
 _CHECKER.setRestrictionLevel(icu.URestrictionLevel.HIGHLY_RESTRICTIVE)
 _IGNORABLE = icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT
+#: what a new name may be written with: the characters TR39 recommends for identifiers
+#: (Identifier_Status=Allowed: the scripts in everyday use, without phonetic letters, small
+#: capitals, modifier signs or historic and limited-use scripts such as Cherokee, whose
+#: capitals are Latin's to the eye), with its few inclusions (``- .`` and the like)
+_EVERYDAY = icu.UnicodeSet()  # (a copy of ICU's frozen sets would be frozen too)
+_EVERYDAY.addAll(icu.SpoofChecker.getRecommendedUnicodeSet())
+_EVERYDAY.addAll(icu.SpoofChecker.getInclusionUnicodeSet()).add(" ").add("_").freeze()
+_MODIFIER = icu.UCharCategory.MODIFIER_LETTER
 
 
 #: Names a person may not take: what the settlements and the ledger call the house, in the
@@ -143,6 +154,11 @@ def normalise(raw: object) -> str:
     for ch in name:
         if ch != " " and ch not in _PUNCTUATION and unicodedata.category(ch)[0] not in "LMN":
             raise _bad("a name is letters, digits, spaces and _ - .")
+    if any(not _EVERYDAY.contains(ch) for ch in name):
+        raise _bad(
+            "a name is written in everyday letters (no phonetic letters, small capitals, "
+            "modifier signs or historic scripts)"
+        )
     if name.startswith("__"):
         raise _bad("names beginning with __ are reserved")
     with _LOCK:
@@ -234,6 +250,16 @@ def _alphabetic(ch: str) -> bool:
     return any(s in _ALPHABETIC_SCRIPTS for s in icu.Script.getScriptExtensions(ord(ch)))
 
 
+@functools.lru_cache(maxsize=4096)
+def _scripts(ch: str) -> frozenset[int]:
+    """The scripts ``ch`` is written in (its Script_Extensions).
+
+    >>> sorted(_scripts("ー")) == sorted([icu.UScriptCode.HIRAGANA, icu.UScriptCode.KATAKANA])
+    True
+    """
+    return frozenset(icu.Script.getScriptExtensions(ord(ch)))
+
+
 def _fold(text: str, skeleton: bool = False) -> str:
     """``text`` with its decorated Latin, Greek and Cyrillic letters undecorated and its
     diacritics dropped (NFC): a mark of no one script or of those three, and any mark on a
@@ -245,6 +271,8 @@ def _fold(text: str, skeleton: bool = False) -> str:
     ('paulo', 'paulo', 'ha')
     >>> _fold("ᾀ"), _fold("ἈΙ"), _fold("a\u0345")
     ('αι', 'ΑΙ', 'a')
+    >>> _fold("ʻpaーulo"), _fold("ラーメン")  # a modifier letter beside a letter of its script
+    ('paulo', 'ラーメン')
 
     A ``skeleton``'s marks are the skeleton's own (kana's voicing marks become Latin ones:
     パ's is 八 with a ring above): only those on a Latin, Greek or Cyrillic letter go.
@@ -253,6 +281,7 @@ def _fold(text: str, skeleton: bool = False) -> str:
     (True, 'o')
     """
     kept: list[str] = []
+    scripts: frozenset[int] = frozenset()  # the scripts of the last letter kept
     on_alphabet = False  # the last letter the marks that follow sit on is Latin, Greek, Cyrillic
     on_greek = False
     # decomposed first: a letter that decomposes keeps its parts (ᾀ's iota subscript); the
@@ -264,8 +293,14 @@ def _fold(text: str, skeleton: bool = False) -> str:
                 continue
             if on_alphabet or (_diacritic(ch) and not skeleton):
                 continue
+        elif icu.Char.charType(ch) == _MODIFIER and not skeleton:
+            # a modifier letter lengthens or marks the letter before it in its own script
+            # (ー after kana, 々 after Han); elsewhere (ʻ, ー among Latin) the eye skips it
+            if scripts.isdisjoint(_scripts(ch)):
+                continue
         else:
             ch = _UNDECORATED.get(ch, ch)
+            scripts = _scripts(ch) if icu.Char.isalpha(ch) else frozenset()
             on_alphabet = _alphabetic(ch)
             on_greek = on_alphabet and "GREEK" in unicodedata.name(ch, "")
         kept.append(ch)
@@ -336,7 +371,7 @@ _TWINS = _twins()
 
 def lenient_key(raw: str) -> str:
     """The key of any text, a valid name or not: what a login and the login throttle look
-    names up by, and what migrations 0004, 0006 and 0008 gave the names registered before
+    names up by, and what migrations 0004, 0006, 0008 and 0009 gave the names registered before
     these rules (invisible and control characters dropped, the ends stripped first).
 
     >>> lenient_key("trailnl\\n") == key("trailnl"), lenient_key("x" * 500) == key("x" * 80)
@@ -380,7 +415,7 @@ def assign_keys(rows: Iterable[tuple[int, str]], log: logging.Logger) -> dict[in
 
 def rekey_accounts(bind: sa.Connection, log: logging.Logger) -> None:
     """Compute every account's ``name_key`` again by today's :func:`key` (the migrations that
-    change the key: 0006, 0008), the oldest first, the house's name before all, with the
+    change the key: 0006, 0008, 0009), the oldest first, the house's name before all, with the
     collisions of :func:`assign_keys`.
 
     >>> from paiju.server.db import make_engine, migrate

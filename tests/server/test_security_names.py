@@ -261,10 +261,12 @@ def test_accents_strokes_punctuation_and_spaces_make_no_other_name(base: str) ->
     assert attempt("paulo").status_code == 201
     twins = ["paulo.", "pauło", "paulȯ", "páulo", "pa ulo", "p-a_u.l o", "PAULØ", "pau\u0301lo",
              # a review found these: another script's marks set on Latin letters
-             "paulo\u3099", "pau\u309alo", "paulo\u302e"]  # fmt: skip
+             "paulo\u3099", "pau\u309alo"]  # fmt: skip
     for twin in twins:
         r = attempt(twin)
         assert r.status_code == 409 and error_of(r)["code"] == "name_taken", twin
+    r = attempt("paulo\u302e")  # a Hangul tone mark: not in everyday writing at all
+    assert r.status_code == 400 and "everyday" in error_of(r)["message"]
     login = httpx.post(base + "/api/login", json={"name": "Páu.lo", "password": PASSWORD})
     assert login.status_code == 200 and login.json()["name"] == "paulo"
     distinct_names = ["趙六", "赵六", "かな", "がな", "ハナ", "パナ", "バナ", "한글", "한굴",
@@ -274,6 +276,38 @@ def test_accents_strokes_punctuation_and_spaces_make_no_other_name(base: str) ->
     for refused, says in [("._", "a letter or a digit"), ("h.ouse", "house"), ("hóuse", "house")]:
         r = attempt(refused)
         assert r.status_code == 400 and says in error_of(r)["message"], refused
+
+
+def test_letters_outside_everyday_writing_are_refused_and_modifiers_add_nothing(
+    base: str,
+) -> None:
+    """Found by a second attack: small capitals, phonetic letters, Cherokee (whose capitals
+    are Latin's to the eye), modifier signs and the okina or the kana length mark set among
+    Latin letters made names beside ``nikos``. A new name takes only the characters Unicode
+    recommends for identifiers (TR39's Identifier_Status=Allowed); a modifier letter is read
+    only beside a letter of its own script (``ラーメン`` keeps its ``ー``)."""
+
+    def attempt(name: str) -> httpx.Response:
+        return httpx.post(base + "/api/register", json={"name": name, "password": PASSWORD},
+                          headers={"x-forwarded-for": "10.35.6.2"})  # fmt: skip
+
+    assert attempt("nikos").status_code == 201
+    for odd in ["ɴɪᴋᴏꜱ", "ᏁᎥᏦᎾᏚ", "niʊkos", "niᵾkos", "nikosˊ", "nikˈos", "niꞏkos", "nikːos",
+                "nikoʟ"]:  # fmt: skip
+        r = attempt(odd)
+        assert r.status_code == 400 and "everyday" in error_of(r)["message"], odd
+    for twin in ["ʻnikos", "niーkos", "nikosー"]:
+        r = attempt(twin)
+        assert r.status_code == 409 and error_of(r)["code"] == "name_taken", twin
+    for distinct in ["ラーメン", "ラメン", "Hawaiʻi", "人々"]:
+        assert attempt(distinct).status_code == 201, distinct
+    assert attempt("Hawaii").status_code == 409
+
+
+def test_modifier_letters_are_read_only_beside_their_own_script() -> None:
+    assert names.key("ʻpaulo") == names.key("paーulo") == names.key("paulo")
+    assert names.key("ラーメン") != names.key("ラメン")
+    assert names.key("人々") != names.key("人")
 
 
 def test_migration_0006_keys_names_again_and_every_account_still_logs_in(
@@ -349,3 +383,29 @@ def test_migration_0008_folds_marks_and_punctuation_and_every_account_still_logs
         assert r.json()["name"] == "paulo"  # a spelling that is no account's: the key's owner
         for twin in ["PAULO-", "Lukasz.", "ŁUKASZ", "pau lo"]:
             assert try_register(url, twin).status_code == 409, twin
+
+
+def test_migration_0009_skips_modifiers_and_every_account_still_logs_in(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``ʻpaulo`` and ``paーulo``, let in beside ``paulo`` before 0009, keep their accounts
+    and log in by their exact names; the key stays ``paulo``'s."""
+    url = f"sqlite:///{tmp_path / 'paiju.db'}"
+    engine = make_engine(url)
+    _upgrade(engine, "0008")
+    legacy = ["paulo", "ʻpaulo", "paーulo", "ラーメン"]
+    _insert_legacy(engine, legacy, keyed=True)
+    with caplog.at_level(logging.WARNING, logger="paiju.migrations"):
+        _upgrade(engine, "head")
+    reported = [r.getMessage() for r in caplog.records if r.name == "paiju.migrations"]
+    assert len(reported) == 2 and all("'paulo'" in m for m in reported), reported
+    with engine.begin() as c:
+        rows = c.execute(sa.text("SELECT name, name_key FROM accounts WHERE NOT is_house"))
+        keys: dict[str, str | None] = {str(r[0]): r[1] for r in rows}
+    ramen = names.key("ラーメン")
+    assert keys == {"paulo": "paulo", "ʻpaulo": None, "paーulo": None, "ラーメン": ramen}
+    engine.dispose()
+    with serve(url) as base:
+        for name in legacy:
+            r = httpx.post(base + "/api/login", json={"name": name, "password": PASSWORD})
+            assert r.status_code == 200 and r.json()["name"] == name, name
