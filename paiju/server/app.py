@@ -80,18 +80,13 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(migrate, services.engine)
-        cluster = services.cluster
-        if cluster is not None:
-            await cluster.start()  # type: ignore[attr-defined]
-        else:
-            await services.hub.restore()
+        await services.tables.start()
         watch = asyncio.create_task(ws.watch_sessions(app))
         yield
         watch.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await watch
-        if cluster is not None:
-            await cluster.stop()  # type: ignore[attr-defined]
+        await services.tables.stop()
         await asyncio.to_thread(services.close)
         await app.state.security.aclose()
 

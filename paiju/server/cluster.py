@@ -528,8 +528,11 @@ class Cluster:
 
     async def invitation(self, code: str) -> dict[str, Any] | None:
         """An invitation to a private table playing on any process (see
-        :meth:`~paiju.server.hub.Hub.invitation`), from the registry in Redis and the names
-        in the database; ``None`` when no live table has the code."""
+        :meth:`~paiju.server.hub.Hub.invitation_here`): here, else from the registry in
+        Redis and the names in the database; ``None`` when no live table has the code."""
+        here = self.hub.invitation_here(code)
+        if here is not None:
+            return here
         found = await asyncio.to_thread(self.store.table_by_code, code.upper())
         if found is None or await self.redis.get(self._key("lease", found)) is None:
             return None
@@ -659,12 +662,12 @@ class Cluster:
 
     def _route(self, account: int, pid: str) -> None:
         """Frames for ``account`` go to its socket on process ``pid``."""
-        self.hub.remote[account] = self._remote(pid, account)
+        self.hub.route_remote(account, self._remote(pid, account))
         self._routes[account] = pid
 
     def _unroute(self, account: int, why: io.Disconnect | io.Unreached) -> None:
         """Frames for ``account`` go nowhere now; its table hears ``why``."""
-        self.hub.remote.pop(account, None)
+        self.hub.route_remote(account, None)
         self._routes.pop(account, None)
         self._marks.pop(account, None)
         runner = self.hub.table_of(account)
@@ -733,18 +736,23 @@ class Cluster:
                 for account in routed.get(pid, []):
                     self._offer_again(account)
 
-    async def lobby(self) -> dict[str, dict[str, int]]:
-        """Tables and players per room, and the people online, across every process.
+    async def lobby(self) -> dict[str, Any]:
+        """The rooms with their tables and players, and the people online, across every
+        process.
 
         Raises :class:`~paiju.server.errors.ServerError` ``unavailable`` (503) while Redis
         cannot be reached.
         """
         try:
-            return await self._lobby()
+            world = await self._lobby()
         except (aioredis.ConnectionError, aioredis.TimeoutError, OSError):
             raise ServerError(
                 "unavailable", "the lobby is unavailable for a moment; try again", 503
             ) from None
+        rooms = self.hub.rooms_json()
+        for r in rooms:
+            r.update(world.get(r["name"], {"tables": 0, "players": 0}))
+        return {"rooms": rooms, "online": world["_online"]["players"]}
 
     async def _lobby(self) -> dict[str, dict[str, int]]:
         rooms: dict[str, dict[str, int]] = {}
@@ -864,7 +872,7 @@ class Cluster:
             pid = _text(await self.redis.get(self._key("conn", acc)))
             frame = {"type": "unseated", "why": "table_closed"}
             if acc in self.hub.conns:
-                self.hub.conns[acc].send(frame)
+                self.hub.send_here(acc, frame)
             elif pid and await self.redis.exists(self._key("alive", pid)):
                 self.publish(pid, {"kind": "deliver", "account": acc, "message": frame})
         await self.redis.delete(self._key("table", table_id))

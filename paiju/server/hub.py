@@ -187,7 +187,7 @@ class Hub:
         if self.on_lost is not None:
             self.on_lost(runner)
 
-    def stop(self) -> None:
+    def stop_tables(self) -> None:
         """Stop every table (the process is shutting down)."""
         for runner in self.tables.values():
             runner.stop()
@@ -246,6 +246,19 @@ class Hub:
         remote = self.remote.get(account)
         if remote is not None:
             remote(frame, shown)
+
+    def route_remote(self, account: int, remote: Remote | None) -> None:
+        """Frames for ``account`` go through ``remote`` to its socket on another process
+        (``None``: nowhere, until a socket of theirs opens)."""
+        if remote is None:
+            self.remote.pop(account, None)
+        else:
+            self.remote[account] = remote
+
+    def send_here(self, account: int, frame: dict[str, Any]) -> bool:
+        """Send a frame to the account's socket on this process; False if it has none."""
+        conn = self.conns.get(account)
+        return conn is not None and conn.send(frame)
 
     def connect(self, account: int, conn: Connection) -> None:
         """A socket opened here for an account (the newest socket is the one served)."""
@@ -393,7 +406,7 @@ class Hub:
         want = code.upper()
         return next((t for t in self.tables.values() if t.machine.code == want), None)
 
-    def invitation(self, code: str) -> dict[str, Any] | None:
+    def invitation_here(self, code: str) -> dict[str, Any] | None:
         """What an invitation to the private table of ``code`` shows before joining: the
         room (game, minimum balance, level), the people sitting there, the seats a friend
         may take now and whether a hand is being played; ``None`` when no table here has
@@ -419,3 +432,41 @@ class Hub:
     def online(self) -> int:
         """People with a socket on this process."""
         return len(self.conns)
+
+    # --- as the process's tables (paiju.server.tables.Tables), alone -----------------------
+
+    async def start(self) -> None:
+        """Rebuild the hands that were live (:meth:`restore`)."""
+        await self.restore()
+
+    @property
+    def pid(self) -> str | None:
+        """Alone, a process has no name among others."""
+        return None
+
+    async def stop(self) -> None:
+        """Nothing to hand over alone: the next start rebuilds the live hands."""
+
+    async def connected(self, account: int, conn: Connection) -> None:
+        """A socket opened here (:meth:`connect`)."""
+        self.connect(account, conn)
+
+    async def disconnected(self, account: int, conn: Connection) -> None:
+        """A socket here closed (:meth:`disconnect`)."""
+        self.disconnect(account, conn)
+
+    async def route(self, account: int, name: str, message: ClientMessage) -> None:
+        """A player's message (:meth:`handle`)."""
+        await self.handle(account, name, message)
+
+    async def lobby(self) -> dict[str, Any]:
+        """The rooms with this process's tables and players, and its people online."""
+        return {"rooms": self.rooms_json(), "online": self.online()}
+
+    async def invitation(self, code: str) -> dict[str, Any] | None:
+        """An invitation to a private table here (:meth:`invitation_here`)."""
+        return self.invitation_here(code)
+
+    def health(self) -> tuple[str | None, str | None]:
+        """Alone, there are no peers to reach."""
+        return None, None

@@ -4,7 +4,7 @@ kept in ``app.state.services`` for the routes.
 
 >>> from paiju.server.config import Settings
 >>> s = build(Settings.from_env({"PAIJU_DATABASE_URL": "sqlite://"}))
->>> s.cluster is None, s.hub.timing.turn
+>>> s.tables is s.hub, s.hub.timing.turn
 (True, 15.0)
 >>> s.close()
 """
@@ -22,6 +22,7 @@ from paiju.server.db import make_engine, make_sessions
 from paiju.server.hub import Hub
 from paiju.server.store import Store
 from paiju.server.table import Timing
+from paiju.server.tables import Tables
 from paiju.server.writer import Writer
 
 __all__ = ["Services", "build", "timing_of"]
@@ -36,12 +37,12 @@ class Services:
     sessions: sessionmaker[Session]
     store: Store
     writer: Writer
-    hub: Hub
-    cluster: object | None = None  # paiju.server.cluster.Cluster when Redis is configured
+    hub: Hub  # this process's tables
+    tables: Tables  # where the routes send players: the hub, or the cluster holding it
 
     def close(self) -> None:
         """Stop the tables, write what is queued, close the database."""
-        self.hub.stop()
+        self.hub.stop_tables()
         self.writer.close()
         self.engine.dispose()
 
@@ -70,9 +71,9 @@ def build(settings: Settings, timing: Timing | None = None) -> Services:
     store = Store(sessions, writer=uuid.uuid4().hex[:16])
     writer = Writer(store, linger=settings.commit_delay, stall=settings.storage_stall_seconds)
     hub = Hub(store, writer, timing or timing_of(settings), seed=settings.seed)
-    services = Services(settings, engine, sessions, store, writer, hub)
+    tables: Tables = hub
     if settings.redis_url:
         from paiju.server.cluster import Cluster
 
-        services.cluster = Cluster(settings.redis_url, hub, store, settings.redis_prefix)
-    return services
+        tables = Cluster(settings.redis_url, hub, store, settings.redis_prefix)
+    return Services(settings, engine, sessions, store, writer, hub, tables)

@@ -234,17 +234,7 @@ def api_me(acc: Me, request: Request) -> dict[str, Any]:
 async def api_rooms(request: Request) -> dict[str, Any]:
     """The rooms: game, minimum balance, level, tables and players (every process's), and
     how many people are online."""
-    svc = services(request)
-    rooms = svc.hub.rooms_json()
-    if svc.cluster is None:
-        return {"rooms": rooms, "online": svc.hub.online()}
-    from paiju.server.cluster import Cluster
-
-    assert isinstance(svc.cluster, Cluster)
-    world = await svc.cluster.lobby()
-    for r in rooms:
-        r.update(world.get(r["name"], {"tables": 0, "players": 0}))
-    return {"rooms": rooms, "online": world["_online"]["players"]}
+    return await services(request).tables.lobby()
 
 
 @router.get("/invite/{code}")
@@ -262,13 +252,7 @@ async def api_invite(
     table plays under.
     """
     await security(request).throttle.invite(client_address(request))
-    svc = services(request)
-    info = svc.hub.invitation(code)
-    if info is None and svc.cluster is not None:
-        from paiju.server.cluster import Cluster
-
-        assert isinstance(svc.cluster, Cluster)
-        info = await svc.cluster.invitation(code)
+    info = await services(request).tables.invitation(code)
     if info is None:
         raise unknown_code(code)
     return info
@@ -317,8 +301,7 @@ def health(request: Request) -> dict[str, Any]:
     when the database is back; a restart would only end their sockets)."""
     svc = services(request)
     storage, reason = svc.writer.health()
-    cluster = svc.cluster
-    peers, peers_reason = cluster.health() if cluster is not None else (None, None)  # type: ignore[attr-defined]
+    peers, peers_reason = svc.tables.health()
     return {
         "ok": True,
         "tables": len(svc.hub.tables),
@@ -326,5 +309,5 @@ def health(request: Request) -> dict[str, Any]:
         "reason": reason,
         "peers": peers,
         "peers_reason": peers_reason,
-        "process": getattr(svc.cluster, "pid", None),
+        "process": svc.tables.pid,
     }

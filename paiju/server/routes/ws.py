@@ -76,7 +76,7 @@ async def ws(websocket: WebSocket) -> None:
     pump = asyncio.create_task(_pump(websocket, conn))
     hello = {"type": "hello", "name": acc.name, "balance": int(acc.balance), "seated": seated}
     conn.send(hello)
-    cluster = svc.cluster
+    tables = svc.tables
     clock = asyncio.get_running_loop().time
     rate = sec.sockets.rate(
         acc.id, lambda: MessageRate(sec.settings.ws_rate, sec.settings.ws_burst, clock)
@@ -84,10 +84,7 @@ async def ws(websocket: WebSocket) -> None:
     warned = -1e18
     try:
         try:
-            if cluster is not None:
-                await cluster.connected(acc.id, conn)  # type: ignore[attr-defined]
-            else:
-                svc.hub.connect(acc.id, conn)
+            await tables.connected(acc.id, conn)
         except RedisError:
             conn.send(_error("unavailable", "the server cannot reach its peers; try again"))
             conn.close(1013, "try again later")
@@ -115,10 +112,7 @@ async def ws(websocket: WebSocket) -> None:
                 if problem is not None:
                     raise problem
                 parsed = parse_client(raw)
-                if cluster is not None:
-                    await cluster.route(acc.id, acc.name, parsed)  # type: ignore[attr-defined]
-                else:
-                    await svc.hub.handle(acc.id, acc.name, parsed)
+                await tables.route(acc.id, acc.name, parsed)
             except ServerError as err:
                 conn.send(_error(err.code, err.message))
             except TRANSIENT:
@@ -130,11 +124,8 @@ async def ws(websocket: WebSocket) -> None:
     finally:
         conn.close()
         sec.sockets.close(acc.id, session, conn)
-        if cluster is not None:
-            with contextlib.suppress(Exception):
-                await cluster.disconnected(acc.id, conn)  # type: ignore[attr-defined]
-        else:
-            svc.hub.disconnect(acc.id, conn)
+        with contextlib.suppress(Exception):  # (a cluster's Redis may be away)
+            await tables.disconnected(acc.id, conn)
         if conn.close_code != 1000:  # the server closed it: let the pump send the reason
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(pump, FLUSH_SECONDS)
