@@ -314,20 +314,21 @@ class Writer:
             return "fenced"
 
     def _one(self, s: Session, write: io.Write) -> Any:
-        store = self.store
-        if isinstance(write, io.ClaimSeat):
-            return store.claim_seat(s, write)
-        if isinstance(write, io.ReleaseSeat):
-            return store.release_seat(s, write)
-        if isinstance(write, io.SetTuoguan):
-            return store.set_tuoguan(s, write)
-        if isinstance(write, io.StartHand):
-            return store.start_hand(s, write)
-        if isinstance(write, io.CloseHand):
-            return store.close_hand(s, write)
-        if isinstance(write, io.AbortHand):
-            return store.abort_hand(s, write)
-        raise TypeError(f"not a write: {write!r}")
+        run = _BY_KIND.get(type(write))
+        if run is None:
+            raise TypeError(f"not a write: {write!r}")
+        return run(self.store, s, write)
+
+
+#: how each write other than a step is made (steps go in batches: Store.log_steps)
+_BY_KIND: dict[type, Callable[[Store, Session, Any], Any]] = {
+    io.ClaimSeat: Store.claim_seat,
+    io.ReleaseSeat: Store.release_seat,
+    io.SetTuoguan: Store.set_tuoguan,
+    io.StartHand: Store.start_hand,
+    io.CloseHand: Store.close_hand,
+    io.AbortHand: Store.abort_hand,
+}
 
 
 def _hand_of(write: io.Write) -> int | None:

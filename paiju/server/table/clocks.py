@@ -48,9 +48,8 @@ def timer_fired(m: TableMachine, event: io.TimerFired) -> None:
         seating.fill_bots(m)
     elif event.key.startswith("ready:"):
         acc = int(event.key[6:])
-        seat = m.seat_of(acc)
-        p = None if seat is None else m.seats[seat]
-        if p is not None and not p.confirmed and not m.live:
+        found = m.sitting(acc)
+        if found is not None and not found[1].confirmed and not m.live:
             seating.unseat(m, acc, "not_ready")
     elif event.key.startswith("reach:"):  # a player cut off long enough: played for
         if m.hand is not None and m.hand.id is not None:
@@ -139,10 +138,8 @@ def delivered(m: TableMachine, event: io.Delivered) -> None:
         return
     turn.deadline = m._now + m.timing.turn
     turn.counted = True
-    p = m.seats[seat]
-    if p is not None:  # shown to them: they are reached
-        p.unreached_since = None
-        m._cancel(f"reach:{event.account}")
+    m._player(event.account).unreached_since = None  # shown to them: they are reached
+    m._cancel(f"reach:{event.account}")
     arm_turn(m)
 
 

@@ -214,6 +214,26 @@ class TableMachine:
                 return i
         return None
 
+    def sitting(self, account: int) -> tuple[int, Player] | None:
+        """The seat of an account at this table and the player there, or None.
+
+        >>> from paiju.server.rooms import ROOMS
+        >>> TableMachine(3, ROOMS["madiao"], Timing(), random.Random(0)).sitting(7) is None
+        True
+        """
+        seat = self.seat_of(account)
+        if seat is None:
+            return None
+        p = self.seats[seat]
+        assert p is not None
+        return seat, p
+
+    def person(self, seat: int) -> tuple[Player, int]:
+        """The person at ``seat`` (one sits there: the caller knows) and their account."""
+        p = self.seats[seat]
+        assert p is not None and p.account is not None
+        return p, p.account
+
     @property
     def accounts(self) -> list[int]:
         """The people seated here (their seats durable or not)."""
@@ -279,11 +299,9 @@ class TableMachine:
         self._out.append(io.Changed())
 
     def _player(self, account: int | str) -> Player:
-        seat = self.seat_of(int(account))
-        assert seat is not None
-        p = self.seats[seat]
-        assert p is not None
-        return p
+        found = self.sitting(int(account))
+        assert found is not None
+        return found[1]
 
     def _account_key(self, seat: int) -> int | str:
         p = self.seats[seat]

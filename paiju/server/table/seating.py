@@ -68,11 +68,10 @@ def join(m: TableMachine, event: io.Join) -> None:
 
 
 def seat_durable(m: TableMachine, account: int, balance: object) -> None:
-    seat = m.seat_of(account)
-    if seat is None:
+    found = m.sitting(account)
+    if found is None:
         return
-    p = m.seats[seat]
-    assert p is not None
+    seat, p = found
     p.claiming = False
     if isinstance(balance, int) and not isinstance(balance, bool):
         # the balance as the seat was taken: a hand elsewhere may have moved it since the
@@ -90,12 +89,11 @@ def seat_durable(m: TableMachine, account: int, balance: object) -> None:
 
 
 def connect(m: TableMachine, account: int) -> None:
-    seat = m.seat_of(account)
-    if seat is None:
+    found = m.sitting(account)
+    if found is None:
         m._error(account, "not_seated", "you do not sit at this table")
         return
-    p = m.seats[seat]
-    assert p is not None
+    seat, p = found
     p.connected = True
     p.unreached_since = None
     m._cancel(f"away:{account}")
@@ -111,10 +109,9 @@ def connect(m: TableMachine, account: int) -> None:
 
 def resend(m: TableMachine, account: int) -> None:
     """The table as it stands, again, to a player whose frames may have been lost."""
-    seat = m.seat_of(account)
-    p = None if seat is None else m.seats[seat]
-    if seat is not None and p is not None and p.connected and not p.claiming:
-        send_table(m, account, seat)
+    found = m.sitting(account)
+    if found is not None and found[1].connected and not found[1].claiming:
+        send_table(m, account, found[0])
 
 
 def send_table(m: TableMachine, account: int, seat: int) -> None:
@@ -135,11 +132,10 @@ def send_table(m: TableMachine, account: int, seat: int) -> None:
 
 
 def disconnect(m: TableMachine, account: int) -> None:
-    seat = m.seat_of(account)
-    if seat is None:
+    found = m.sitting(account)
+    if found is None:
         return
-    p = m.seats[seat]
-    assert p is not None
+    seat, p = found
     p.connected = False
     if m.live:
         p.left_at = m._now
@@ -161,10 +157,10 @@ def unreached(m: TableMachine, account: int) -> None:
     the turn waits, uncounted, for as long as a player may be away; then it runs out,
     uncounted (:func:`~paiju.server.table.clocks.schedule`). No disconnect clock runs: it is
     never an escape. A frame shown to them, or their connecting, reaches them again."""
-    seat = m.seat_of(account)
-    p = None if seat is None else m.seats[seat]
-    if seat is None or p is None or not p.connected or not p.reached:
+    found = m.sitting(account)
+    if found is None or not found[1].connected or not found[1].reached:
         return
+    seat, p = found
     p.unreached_since = m._now
     hand = m.hand
     turn = None if hand is None else hand.turns.get(seat)
@@ -176,27 +172,25 @@ def unreached(m: TableMachine, account: int) -> None:
 
 
 def ready(m: TableMachine, seat: int) -> None:
-    p = m.seats[seat]
-    assert p is not None and p.account is not None
+    p, account = m.person(seat)
     if m.live:
-        m._error(p.account, "hand_live", "the hand is being played")
+        m._error(account, "hand_live", "the hand is being played")
         return
     if p.claiming:
         return
     p.confirmed = True
-    m._keep.pop(p.account, None)
-    m._cancel(f"ready:{p.account}")
-    m._ready_deadline.pop(p.account, None)
+    m._keep.pop(account, None)
+    m._cancel(f"ready:{account}")
+    m._ready_deadline.pop(account, None)
     frames.broadcast_table(m)
     hands.maybe_start(m)
 
 
 def tuoguan(m: TableMachine, seat: int, on: bool) -> None:
-    p = m.seats[seat]
-    assert p is not None and p.account is not None
+    p, account = m.person(seat)
     if p.tuoguan != on:
         # durable like a step: a restart or a take-over plays the seat as it was left
-        m._write(io.SetTuoguan(p.account, m.id, on))
+        m._write(io.SetTuoguan(account, m.id, on))
     p.tuoguan = on
     if not on:
         p.timeouts = 0
@@ -208,14 +202,13 @@ def tuoguan(m: TableMachine, seat: int, on: bool) -> None:
 
 
 def leave(m: TableMachine, seat: int, escape: bool) -> None:
-    p = m.seats[seat]
-    assert p is not None and p.account is not None
+    _, account = m.person(seat)
     if not m.live:
-        unseat(m, p.account, "left")
+        unseat(m, account, "left")
     elif escape and claim_pause.ending(m):
         # the hand is over, its end not shown yet: the escape is a leave once it is
         assert m.hand is not None
-        m.hand.leaving.append(p.account)
+        m.hand.leaving.append(account)
     elif escape:
         settlement.escape(m, seat, "left")
     else:
@@ -223,7 +216,7 @@ def leave(m: TableMachine, seat: int, escape: bool) -> None:
         # Leave as the hand starts): an escape is only ever what they confirmed
         penalty = sum(a for _, _, a in settlement.penalty(m, seat))
         m._error(
-            p.account,
+            account,
             "escape_unconfirmed",
             f"the hand has begun, so you are still at the table: leaving now is an "
             f"escape ({penalty} points); confirm it to leave (a leave with escape: true)",

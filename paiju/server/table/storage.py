@@ -50,12 +50,19 @@ def stall_check(m: TableMachine) -> None:
         m._set("stall", m.timing.stall - waited)
 
 
+def _answered(m: TableMachine, op: int) -> io.Write | None:
+    """The write ``op`` answered (durable, or refused for good), once; None if it was."""
+    write = m._pending.pop(op, None)
+    if write is not None:
+        del m._issued[op]
+        m._durable = max(m._durable, op)
+    return write
+
+
 def stored(m: TableMachine, event: io.Stored) -> None:
-    write = m._pending.pop(event.op, None)
+    write = _answered(m, event.op)
     if write is None:
         return
-    del m._issued[event.op]
-    m._durable = max(m._durable, event.op)
     if isinstance(write, io.ClaimSeat):
         seating.seat_durable(m, write.account, event.result)
     elif isinstance(write, io.StartHand):
@@ -91,11 +98,9 @@ def pause(m: TableMachine) -> None:
 
 
 def failed(m: TableMachine, event: io.Failed) -> None:
-    write = m._pending.pop(event.op, None)
+    write = _answered(m, event.op)
     if write is None:
         return
-    del m._issued[event.op]
-    m._durable = max(m._durable, event.op)
     if event.code == "seat_taken" and isinstance(write, io.ClaimSeat):
         seat = m.seat_of(write.account)
         if seat is not None:
