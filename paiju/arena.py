@@ -20,9 +20,10 @@ import statistics
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from paiju.bots.base import Bot, make_bot
+from paiju.bots.base import Bot
 from paiju.bots.driver import run_hand
 from paiju.games import game
+from paiju.simulate import make_player
 from paiju.stats import Interval, format_difference, mean_interval, paired_difference
 
 __all__ = ["UNITS", "arena", "difference_lines", "mean_ci"]
@@ -67,8 +68,8 @@ def arena(
     the hand, dealing in is discarding the winning tile (or being robbed). Ma Diao: a win is
     a hand with a positive net; nobody deals in.
 
-    ``factory`` makes a bot from its name (default :func:`~paiju.bots.base.make_bot` for the
-    game): a bot configured by hand (a search budget, say) can play under its own name.
+    ``factory`` makes a bot from its name (default :func:`~paiju.simulate.make_player` for
+    the game): a bot configured by hand (a search budget, say) can play under its own name.
 
     Raises ``ValueError`` for an unknown game or bot, or not four bots.
     """
@@ -81,7 +82,7 @@ def arena(
     made: dict[str, Bot] = {}
     for n in bot_names:
         if n not in made:
-            made[n] = factory(n) if factory is not None else make_bot(g.name, n)
+            made[n] = factory(n) if factory is not None else make_player(g.name, n)
     bots = [made[n] for n in bot_names]
     names = sorted(set(bot_names))
     deals = math.ceil(games / 4)

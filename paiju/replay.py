@@ -26,9 +26,9 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from paiju.bots.driver import RECORD_FORMAT
 from paiju.errors import ReplayError, RulesError
 from paiju.games import GAMES, Game, game, replay
+from paiju.games.records import RECORD_FORMAT
 
 __all__ = ["check_record", "check_seats", "read_record", "replay_file"]
 

@@ -14,11 +14,33 @@ import time
 from collections.abc import Callable, Sequence
 from typing import IO, Any
 
-from paiju.bots.base import make_bot
+from paiju.bots.base import Bot, make_bot
 from paiju.bots.driver import iter_match
 from paiju.games import game
 
-__all__ = ["parse_bots", "simulate"]
+__all__ = ["make_player", "parse_bots", "simulate"]
+
+
+def make_player(game: str, name: str) -> Bot:
+    """A player of ``game`` by name: a bot (:func:`~paiju.bots.base.make_bot`: ``greedy``,
+    ``expert@200ms``, ...) or ``policy:PATH``, a policy saved by ``examples/train_ppo.py``
+    (:class:`paiju.env.policy.PolicyBot`; needs the ``[rl]`` extra).
+
+    >>> make_player("madiao", "heuristic").name
+    'heuristic'
+    >>> make_player("mazhan", "policy:/nowhere.zip")
+    Traceback (most recent call last):
+    ...
+    ValueError: no saved policy at /nowhere.zip ...
+
+    Raises ``ValueError`` for an unknown game or bot, or a policy that cannot be loaded.
+    """
+    if name.startswith("policy:"):
+        # paiju.env costs about 0.3 s to import (PettingZoo, Gymnasium): only for a policy
+        from paiju.env.policy import PolicyBot
+
+        return PolicyBot.load(name[len("policy:") :], game=game)
+    return make_bot(game, name)
 
 
 def parse_bots(name: str, text: str | None) -> list[str]:
@@ -40,7 +62,7 @@ def parse_bots(name: str, text: str | None) -> list[str]:
     if len(names) != 4:
         raise ValueError(f"--bots takes one name or four, separated by commas; got {len(names)}")
     for bot in names:
-        make_bot(g.name, bot)  # raises ValueError for an unknown name
+        make_player(g.name, bot)  # raises ValueError for an unknown name
     return names
 
 
@@ -62,7 +84,7 @@ def simulate(
     if games < 0:
         raise ValueError(f"--games must be 0 or more, got {games}")
     names = parse_bots(g.name, ",".join(bot_names))
-    bots = [make_bot(g.name, n) for n in names]
+    bots = [make_player(g.name, n) for n in names]
     tally = g.tally()
     player_net = [0.0] * 4
     actions = 0

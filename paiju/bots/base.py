@@ -92,15 +92,12 @@ def make_bot(game: str, name: str) -> Bot:
     ``NAME@200ms`` gives a search bot a time budget per decision instead of its node budget
     (the table's way: ``expert@200ms``); results then depend on the machine's speed.
 
-    ``policy:PATH`` loads a policy saved by ``examples/train_ppo.py``
-    (:class:`paiju.env.policy.PolicyBot`; needs the ``[rl]`` extra).
+    The bots here know no learned policy: ``policy:PATH`` (a policy saved by
+    ``examples/train_ppo.py``) is read above them, by :func:`paiju.simulate.make_player`
+    and the environments' opponents.
 
     Raises ``ValueError`` for an unknown game or bot.
     """
-    if name.startswith("policy:"):
-        from paiju.env.policy import PolicyBot
-
-        return PolicyBot.load(name[len("policy:") :], game=game)
     try:
         bots = BOTS[game]
     except KeyError:

@@ -17,11 +17,11 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, SupportsIndex
 
 from paiju.bots.base import Bot
 from paiju.games import Game, game_of
+from paiju.games.records import RECORD_FORMAT, HandRecord  # the record, beside the protocol
 
 __all__ = [
     "RECORD_FORMAT",
@@ -33,9 +33,6 @@ __all__ = [
     "play_match",
     "run_hand",
 ]
-
-#: The version of the game-record format this code writes (docs/records.md).
-RECORD_FORMAT = 2
 
 
 def check_seed(seed: Any, what: str = "seed") -> int:
@@ -126,53 +123,6 @@ def play_hand(
     hand_seed = check_seed(seed)
     g = game_of(ruleset)
     return run_hand(g, g.new_hand(ruleset, hand_seed, setup or {}), bots, hand_seed)
-
-
-@dataclass(frozen=True, slots=True)
-class HandRecord:
-    """One hand of a match as a game record (docs/records.md): enough to replay it, and its
-    result.
-
-    ``players`` maps each seat to the player (0–3) sitting there; ``setup`` holds what the
-    hand needs besides its seed (Ma Diao: the banker); ``chance`` what chance decided at the
-    deal, for people (Mazhan: the dice).
-    """
-
-    game: str
-    match_seed: int
-    hand: int
-    seed: int
-    ruleset: dict[str, Any]
-    setup: dict[str, Any]
-    players: dict[str, int]
-    bots: dict[str, str]
-    actions: list[str]
-    result: dict[str, Any]
-    chance: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        """The record as one JSON object (one line of a ``.jsonl`` file).
-
-        >>> from paiju.bots.simple import RandomBot
-        >>> from paiju.mazhan.rules import Ruleset
-        >>> r = play_match(Ruleset(), [RandomBot()] * 4, seed=1, hands=1)[0]
-        >>> list(r.to_json())[:6]
-        ['format', 'game', 'match_seed', 'hand', 'seed', 'ruleset']
-        """
-        return {
-            "format": RECORD_FORMAT,
-            "game": self.game,
-            "match_seed": self.match_seed,
-            "hand": self.hand,
-            "seed": self.seed,
-            "ruleset": self.ruleset,
-            "setup": self.setup,
-            "chance": self.chance,
-            "players": self.players,
-            "bots": self.bots,
-            "actions": self.actions,
-            "result": self.result,
-        }
 
 
 def iter_match(

@@ -1,9 +1,7 @@
 """Vectorised helpers (NumPy) built on the pure cores; never imported by them.
 
 - :mod:`paiju.fast.batch`: complete-hand checks over many hands at once (suit keys or
-  34-count rows, the engine's tables);
-- :mod:`paiju.fast.encoding`: Mazhan as integers and arrays (tiles, hands, suit keys,
-  action codes, whole states), documented for batch users.
+  34-count rows, the engine's tables).
 
 >>> import numpy as np
 >>> from paiju.fast.batch import is_complete_batch, suit_keys_batch

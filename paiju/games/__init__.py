@@ -248,10 +248,6 @@ class Game(Protocol, Generic[S, A, V, R]):
         """Read an action in the game's notation (``NotationError`` if malformed)."""
         ...
 
-    def bot_names(self) -> list[str]:
-        """The names of the game's bots."""
-        ...
-
     def tally(self) -> Tally:
         """An empty summary of many hands' results (for ``paiju simulate``)."""
         ...

@@ -277,16 +277,6 @@ class MaDiaoGame:
         """
         return md.Action.parse(text)
 
-    def bot_names(self) -> list[str]:
-        """The Ma Diao bots.
-
-        >>> "heuristic" in MADIAO.bot_names()
-        True
-        """
-        from paiju.bots.base import BOTS
-
-        return sorted(BOTS["madiao"])
-
     def tally(self) -> MaDiaoTally:
         """Net by seat, the banker's net, 正本, 開沖 points, 吊 outcomes and 百老.
 

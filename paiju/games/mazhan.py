@@ -274,16 +274,6 @@ class MazhanGame:
         """
         return Action.parse(text)
 
-    def bot_names(self) -> list[str]:
-        """The Mazhan bots.
-
-        >>> "greedy" in MAZHAN.bot_names()
-        True
-        """
-        from paiju.bots.base import BOTS
-
-        return sorted(BOTS["mazhan"])
-
     def tally(self) -> MazhanTally:
         """Counts of wins by seat, method and hand type, draws and winning values.
 
