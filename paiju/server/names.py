@@ -56,7 +56,7 @@ import logging
 import re
 import threading
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import icu
 import sqlalchemy as sa
@@ -72,6 +72,7 @@ __all__ = [
     "lenient_key",
     "normalise",
     "rekey_accounts",
+    "rekey_migration",
 ]
 
 MIN_LENGTH = 2
@@ -441,3 +442,24 @@ def rekey_accounts(bind: sa.Connection, log: logging.Logger) -> None:
             bind.execute(
                 accounts.update().where(accounts.c.id == account_id).values(name_key=found)
             )
+
+
+def rekey_migration() -> tuple[Callable[[], None], Callable[[], None]]:
+    """A migration's ``upgrade`` and ``downgrade`` that compute every account's key again by
+    today's :func:`key` (:func:`rekey_accounts`, collisions logged on ``paiju.migrations``);
+    the downgrade leaves the keys as they are (an account still logs in by its exact name).
+
+    >>> upgrade, downgrade = rekey_migration()
+    >>> downgrade()
+    """
+    migrations = logging.getLogger("paiju.migrations")
+
+    def upgrade() -> None:
+        from alembic import op
+
+        rekey_accounts(op.get_bind(), migrations)
+
+    def downgrade() -> None:
+        """The keys stay as they are."""
+
+    return upgrade, downgrade

@@ -12,25 +12,13 @@ Revises: 0007
 
 from __future__ import annotations
 
-import logging
-
-from alembic import op
+from paiju.server.names import rekey_migration
 
 revision = "0008"
 down_revision = "0007"
 branch_labels = None
 depends_on = None
 
-log = logging.getLogger("paiju.migrations")
-
-
-def upgrade() -> None:
-    from paiju.server.names import rekey_accounts
-
-    rekey_accounts(op.get_bind(), log)
-
-
-def downgrade() -> None:
-    """The keys stay as they are: each account still logs in by its exact name, and the
-    older code, finding a name by its own key, misses only the spellings it would not fold
-    (a login as ``Pauło`` for ``pauło``)."""
+# the keys computed again; the downgrade leaves them (each account still logs in by its
+# exact name)
+upgrade, downgrade = rekey_migration()

@@ -11,23 +11,13 @@ Revises: 0008
 
 from __future__ import annotations
 
-import logging
-
-from alembic import op
+from paiju.server.names import rekey_migration
 
 revision = "0009"
 down_revision = "0008"
 branch_labels = None
 depends_on = None
 
-log = logging.getLogger("paiju.migrations")
-
-
-def upgrade() -> None:
-    from paiju.server.names import rekey_accounts
-
-    rekey_accounts(op.get_bind(), log)
-
-
-def downgrade() -> None:
-    """The keys stay as they are: each account still logs in by its exact name."""
+# the keys computed again; the downgrade leaves them (each account still logs in by its
+# exact name)
+upgrade, downgrade = rekey_migration()
