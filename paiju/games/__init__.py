@@ -3,8 +3,9 @@ server use, so that none of them ever asks which game it holds.
 
 A :class:`Game` is the hand level (deal, legal actions, apply, observe, is over, result,
 transfers) and the match level (:class:`Deal`: who sits where and what the next hand needs;
-:meth:`Game.next_deal` passes the deal or the bank round). The registry, :func:`game`, is the
-only place that names the games.
+:meth:`Game.next_deal` passes the deal or the bank round), with its calculators
+(:attr:`Game.calculators`: the scorer pages' answers, JSON in, JSON out). The registry,
+:func:`game`, is the only place that names the games.
 
 >>> g = game("mazhan")
 >>> state = g.new_hand(g.default_ruleset(), 7, g.first_deal(random.Random(1)).setup)
@@ -26,9 +27,11 @@ from paiju.errors import ReplayError, RulesError
 
 __all__ = [
     "GAMES",
+    "Calculator",
     "Deal",
     "Game",
     "HandOutcome",
+    "InputProblems",
     "Tally",
     "Transfer",
     "game",
@@ -43,6 +46,32 @@ S = TypeVar("S")  # a hand's state
 A = TypeVar("A")  # an action
 V = TypeVar("V", covariant=True)  # a seat's view
 R = TypeVar("R")  # a ruleset
+
+#: A calculator: a JSON body in (a finished hand, some draws), its JSON answer out; raises
+#: :class:`~paiju.errors.RulesError` (or :class:`InputProblems`) naming what is wrong.
+Calculator = Callable[[object], dict[str, Any]]
+
+
+class InputProblems(RulesError):
+    """Every problem a calculator found in its input, for a person to fix them at once; its
+    message, ``why``, ``field`` and ``params`` are the first problem's.
+
+    >>> err = InputProblems([RulesError("wild: no", why="one_tile", field="wild"),
+    ...                      RulesError("winner: no")])
+    >>> str(err), err.detail(), len(err.problems)
+    ('wild: no', {'why': 'one_tile', 'field': 'wild', 'params': {}}, 2)
+
+    Raises ``ValueError`` for no problems.
+    """
+
+    def __init__(self, problems: Sequence[RulesError]) -> None:
+        if not problems:
+            raise ValueError("InputProblems needs at least one problem")
+        first = problems[0]
+        super().__init__(str(first), why=first.why, field=first.field, **first.params)
+        self.code = first.code
+        #: Every problem, the first being the one this error says.
+        self.problems = tuple(problems)
 
 
 class SeatLike(Protocol):
@@ -136,6 +165,9 @@ class Game(Protocol, Generic[S, A, V, R]):
     seats: tuple[Any, ...]
     #: The bot that plays a seat nobody plays (bots filling seats, 托管, timeouts).
     default_bot: str
+    #: The game's calculators by name (Mazhan: ``score``, a finished hand's settlement; Ma
+    #: Diao: ``chong``, one player's 開沖 draws): what the scorer pages ask, JSON in and out.
+    calculators: Mapping[str, Calculator]
 
     def default_ruleset(self) -> R:
         """The game's default rules."""

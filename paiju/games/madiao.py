@@ -18,15 +18,34 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from paiju.games import Deal, HandOutcome, Transfer
+from paiju.games import Calculator, Deal, HandOutcome, Transfer
 from paiju.madiao import rules as md
+from paiju.madiao.chong import parse_chong_input
 from paiju.madiao.scoring import diao_name
 from paiju.madiao.seats import SEATS, Seat
 from paiju.madiao.views import View, observe
 
-__all__ = ["MADIAO", "MaDiaoGame"]
+__all__ = ["MADIAO", "MaDiaoGame", "chong_calculator"]
 
 _SEAT_LETTERS = ("E", "S", "W", "N")
+
+
+def chong_calculator(data: object) -> dict[str, Any]:
+    """One player's 開沖 draws scored (rules §7's input: ``table``, ``draws``,
+    ``captured``): the points of each draw (0: 斷沖, the card is not added) and their total.
+
+    >>> chong_calculator({"table": "9m", "draws": "76854m"})
+    {'points': [1, 1, 2, 2, 2], 'total': 8}
+    >>> chong_calculator({"table": "9m"})
+    Traceback (most recent call last):
+    ...
+    paiju.errors.InvalidHandError: input: missing field 'draws'
+
+    Raises :class:`~paiju.errors.InvalidHandError` naming the first thing wrong
+    (:func:`paiju.madiao.chong.parse_chong_input`).
+    """
+    points = parse_chong_input(data)
+    return {"points": points, "total": sum(points)}
 
 
 class MaDiaoGame:
@@ -35,6 +54,7 @@ class MaDiaoGame:
     name = "madiao"
     seats: tuple[Seat, ...] = SEATS
     default_bot = "heuristic"
+    calculators: Mapping[str, Calculator] = {"chong": chong_calculator}
 
     def default_ruleset(self) -> md.Ruleset:
         """The default rules.

@@ -18,13 +18,36 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from paiju.games import Deal, HandOutcome, Transfer, rotate_seating
+from paiju.games import Calculator, Deal, HandOutcome, InputProblems, Transfer, rotate_seating
 from paiju.mazhan import rules as mz
 from paiju.mazhan.actions import Action, ActionKind
+from paiju.mazhan.record import FinishedHand
 from paiju.mazhan.seats import SEATS, Seat
-from paiju.mazhan.views import View, observe
+from paiju.mazhan.views import View, observe, scored_json
 
-__all__ = ["MAZHAN", "MazhanGame"]
+__all__ = ["MAZHAN", "MazhanGame", "score_calculator"]
+
+
+def score_calculator(data: object) -> dict[str, Any]:
+    """A finished hand given as rules §11's JSON object, scored: ``{"result": ...}``, laid
+    out as a finished hand's view lays out its result (every hand, each seat's items, 台
+    and formula, the payments; :func:`paiju.mazhan.views.scored_json`).
+
+    >>> from paiju.mazhan.record import EXAMPLE
+    >>> score_calculator(EXAMPLE)["result"]["net"]
+    {'E': -640, 'S': 1280, 'W': -320, 'N': -320}
+    >>> score_calculator({**EXAMPLE, "wild": "9x", "winner": "X"})
+    Traceback (most recent call last):
+    ...
+    paiju.games.InputProblems: wild: unknown suit letter 'x' in '9x' at position 1
+
+    Raises :class:`~paiju.games.InputProblems` with every problem a scorekeeper can fix at
+    once (:meth:`~paiju.mazhan.record.FinishedHand.read`), the first named.
+    """
+    hand, problems = FinishedHand.read(data)
+    if hand is None:
+        raise InputProblems(problems)
+    return {"result": scored_json(hand)}
 
 
 class MazhanGame:
@@ -33,6 +56,7 @@ class MazhanGame:
     name = "mazhan"
     seats: tuple[Seat, ...] = SEATS
     default_bot = "greedy"
+    calculators: Mapping[str, Calculator] = {"score": score_calculator}
 
     def default_ruleset(self) -> mz.Ruleset:
         """The default rules.

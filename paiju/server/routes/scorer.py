@@ -13,6 +13,9 @@ Ma Diao's 開沖 (``POST /api/score/chong``, rules §7 of Ma Diao: one player's 
 points of each out) costs microseconds and is answered at once, under the same per-address
 limit.
 
+Both are the games' own calculators (:attr:`paiju.games.Game.calculators`), asked through
+the registry: this module names no game module.
+
 >>> sorted(r.path for r in router.routes)
 ['/api/score', '/api/score/chong']
 """
@@ -27,9 +30,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from paiju.errors import RulesError, json_kind
-from paiju.madiao.chong import parse_chong_input
-from paiju.mazhan.record import FinishedHand
-from paiju.mazhan.views import scored_json
+from paiju.games import InputProblems, game
 from paiju.server.errors import ServerError
 from paiju.server.security import client_address, security
 
@@ -60,13 +61,12 @@ def score_hand(data: object) -> dict[str, Any]:
 
     Raises :class:`~paiju.server.errors.ServerError` ``invalid_hand`` (400) naming the
     first thing wrong with the hand, with every problem a scorekeeper can fix at once in
-    its ``problems`` (:meth:`~paiju.mazhan.record.FinishedHand.read`).
+    its ``problems`` (:class:`~paiju.games.InputProblems`).
     """
     try:
-        hand, problems = FinishedHand.read(data)
-        if hand is None:
-            raise _invalid(problems[0], problems)
-        return {"result": scored_json(hand)}
+        return game("mazhan").calculators["score"](data)
+    except InputProblems as err:
+        raise _invalid(err.problems[0], err.problems) from None
     except (RulesError, ValueError) as err:
         raise _invalid(err) from None
 
@@ -91,10 +91,9 @@ def score_chong(data: object) -> dict[str, Any]:
     first thing wrong.
     """
     try:
-        points = parse_chong_input(data)
+        return game("madiao").calculators["chong"](data)
     except (RulesError, ValueError) as err:
         raise _invalid(err) from None
-    return {"points": points, "total": sum(points)}
 
 
 def _invalid(err: ValueError, problems: Sequence[RulesError] = ()) -> ServerError:
