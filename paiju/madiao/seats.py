@@ -6,35 +6,23 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from paiju.kit.seats import SeatEnum
 
 __all__ = ["SEATS", "Seat"]
 
 
-class Seat(Enum):
-    """A seat by letter; ``number`` is 1–4 in play order.
+class Seat(SeatEnum):
+    """A seat by letter; ``number`` is 1–4 in play order, ``next`` the next seat
+    (:class:`~paiju.kit.seats.SeatEnum`).
 
-    >>> Seat("S").number
-    2
+    >>> Seat("S").number, Seat.S.next
+    (2, <Seat.W: 'W'>)
     """
 
     E = "E"
     S = "S"
     W = "W"
     N = "N"
-
-    def __init__(self, letter: str) -> None:
-        #: 1–4 in play order.
-        self.number: int = "ESWN".index(letter) + 1
-
-    @property
-    def next(self) -> Seat:
-        """The next seat in play order.
-
-        >>> Seat.S.next
-        <Seat.W: 'W'>
-        """
-        return SEATS[self.number % 4]
 
 
 SEATS: tuple[Seat, Seat, Seat, Seat] = (Seat.E, Seat.S, Seat.W, Seat.N)

@@ -6,18 +6,19 @@
 
 from __future__ import annotations
 
-from enum import Enum
-
+from paiju.kit.seats import SeatEnum
 from paiju.mazhan.tiles import ALL_TILES, Tile
 
 __all__ = ["SEATS", "Seat"]
 
 
-class Seat(Enum):
-    """A seat by its wind letter; ``number`` is 1–4 (E S W N).
+class Seat(SeatEnum):
+    """A seat by its wind letter; ``number`` is 1–4 (E S W N), 1 for East up to 4 for North
+    (a flower or season matches a seat of its number); ``next`` is the next seat in play
+    order, 下家 (:class:`~paiju.kit.seats.SeatEnum`).
 
-    >>> Seat("S").number
-    2
+    >>> Seat("S").number, Seat.N.next
+    (2, <Seat.E: 'E'>)
     """
 
     __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
@@ -27,10 +28,6 @@ class Seat(Enum):
     W = "W"
     N = "N"
 
-    def __init__(self, letter: str) -> None:
-        #: 1 for East up to 4 for North; a flower or season matches a seat of its number.
-        self.number: int = "ESWN".index(letter) + 1
-
     @property
     def wind(self) -> Tile:
         """The seat's wind tile (1z–4z).
@@ -39,15 +36,6 @@ class Seat(Enum):
         Tile.parse('1z')
         """
         return ALL_TILES[26 + self.number]
-
-    @property
-    def next(self) -> Seat:
-        """The next seat in play order (下家).
-
-        >>> Seat.N.next
-        <Seat.E: 'E'>
-        """
-        return SEATS[self.number % 4]
 
     @property
     def name_zh(self) -> str:
