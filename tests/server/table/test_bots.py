@@ -1,0 +1,133 @@
+"""Bots and hints (:mod:`paiju.server.table.bots`): bots take the empty seats (at once at a
+table of one's own), decide after a think time, and a decision is played only if its turn
+is still the one it was asked for; 托管 plays a person's seat with the normal level's bot;
+a hint is that bot's choice, given only to a player alone with bots
+(docs/rules-decisions.md, "托管 stays with the seat")."""
+
+from __future__ import annotations
+
+import random
+
+from paiju.server.rooms import Room
+from paiju.server.table import bots, io
+from tests.server.table.helpers import (
+    TIMING,
+    Table,
+    action_text,
+    alone_hand,
+    bare,
+    of,
+    sends,
+    timers,
+)
+
+
+def asked_after_your_discard(seed: int = 4) -> tuple[Table, io.Decide]:
+    """ana discards; a bot is asked to answer the window (its decision held)."""
+    t = alone_hand(seed=seed)
+    t.until(1)
+    t.hold_bots = True
+    t.act(1, action_text(t.last_view(1)["view"]["legal"][-1]))
+    t.run(TIMING.claim_pause * 0.5)
+    assert len(t.asked) == 1
+    return t, t.asked[0]
+
+
+def test_a_table_of_ones_own_is_filled_at_once_with_confirmed_bots() -> None:
+    t = Table(alone=True)
+    t.join(1, "ana")
+    assert timers(t.outputs, "fill") == [0.0] and t.machine.seats[1:] == [None, None, None]
+    t.run(0.0)
+    seated = t.machine.seats[1:]
+    assert [(p.name, p.bot, p.level, p.confirmed) for p in seated if p is not None] == [
+        ("夏雨（中級）", "strong", "normal", True),
+        ("秋月（中級）", "strong", "normal", True),
+        ("冬雪（中級）", "strong", "normal", True),
+    ]
+
+
+def test_a_bots_turn_waits_a_think_time_then_asks_for_its_decision() -> None:
+    t = alone_hand(seed=4)
+    t.until(1)
+    mark = t.mark()
+    t.act(1, action_text(t.last_view(1)["view"]["legal"][-1]))
+    (delay,) = timers(t.since(mark), "bot")
+    assert 0 < delay <= 0.3 * TIMING.claim_pause  # a window's answer comes in the pause
+    t.feed(io.Tuoguan(1, True))
+    t.run(TIMING.claim_pause)  # the pause over: the next turns, each after a think time
+    delays = timers(t.outputs[mark:], "bot")[1:]
+    assert delays and all(0.5 * TIMING.bot_delay <= d < 1.5 * TIMING.bot_delay for d in delays)
+
+
+def test_a_decision_is_played_only_for_the_turn_it_was_asked_for() -> None:
+    t, decide = asked_after_your_discard()
+    assert decide.seat == 3 and [str(a) for a in decide.legal] == ["N peng", "N pass"]
+    hand = t.machine.hand
+    assert hand is not None
+    seq = hand.seq
+    late = t.machine.handle(io.BotMove(decide.seat, decide.token - 1, decide.legal[-1]), t.now)
+    assert late == [] and hand.seq == seq
+    t.feed(io.BotMove(decide.seat, decide.token, decide.legal[-1]))
+    assert hand.seq == seq + 1
+    assert [o.write for o in of(io.Store, t.outputs)][-1] == io.Step(101, seq + 1, "N pass")
+
+
+def test_tuoguan_plays_with_the_normal_bot_whatever_the_tables_bots() -> None:
+    t = Table(alone=True, seed=4)
+    t.machine.level = "easy"  # a table of one's own at the easy level
+    t.join(1, "ana")
+    t.ready(1)
+    t.run(1.0)
+    t.hold_bots = True
+    t.feed(io.Tuoguan(1, True))
+    t.run(TIMING.bot_delay * 1.5)
+    (decide,) = t.asked
+    assert decide.seat == 0 and decide.bot.name == "strong"
+    hand = t.machine.hand
+    assert hand is not None and {b.name for b in hand.bots[1:]} == {"greedy"}
+
+
+def test_switching_tuoguan_off_drops_the_decision_on_its_way() -> None:
+    t = alone_hand(seed=4)
+    t.hold_bots = True
+    t.feed(io.Tuoguan(1, True))
+    t.run(TIMING.bot_delay * 1.5)
+    (decide,) = t.asked
+    t.feed(io.Tuoguan(1, False))
+    hand = t.machine.hand
+    assert hand is not None
+    seq = hand.seq
+    assert t.machine.handle(io.BotMove(0, decide.token, decide.legal[0]), t.now) == []
+    assert hand.seq == seq and t.my_move(1)
+
+
+def test_a_hint_is_the_normal_bots_choice_and_changes_nothing() -> None:
+    t = alone_hand(seed=4)
+    t.until(1)
+    hand = t.machine.hand
+    assert hand is not None
+    version = t.last_view(1)["version"]
+    seat = t.machine.game.seats[0]
+    want = bots.helper_bot(t.machine).act(
+        t.machine.game.observe(hand.state, seat),
+        t.machine.game.legal_actions(hand.state, seat),
+        random.Random(hand.seed * 7919 + version * 4 + 0),  # the seat's own stream
+    )
+    assert bots.helper_bot(t.machine).name == "strong"
+    t.feed(io.Hint(1, version))
+    hint = t.frames[1][-1]
+    assert hint == {"type": "hint", "version": version, "action": str(want)}
+    t.feed(io.Hint(1, version))
+    assert t.frames[1][-1] == hint and hand.seq == 0 and hand.hint_at == (0, version)
+
+
+def test_no_bots_come_to_a_room_without_them() -> None:
+    room = Room("people", "mazhan", "people only", 800, 400, bots=False)
+    m = bare(room)
+    out = m.handle(io.Join(1, "ana", 10_000), 0.0)
+    shown = m.handle(io.Stored(of(io.Store, out)[0].op, 10_000), 0.1)
+    assert timers(shown, "fill") == []
+    private = bare(room, code="ABC234")
+    out = private.handle(io.Join(1, "ana", 10_000), 0.0)
+    private.handle(io.Stored(of(io.Store, out)[0].op, 10_000), 0.1)
+    assert [f["code"] for f in sends(private.handle(io.Fill(1), 1.0), 1)] == ["no_bots"]
