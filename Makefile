@@ -20,7 +20,7 @@ SHELL := /bin/bash
 FAST_PATHS := paiju/mazhan paiju/madiao paiju/games paiju/protocol tests/mazhan tests/madiao \
 	tests/protocol tests/test_games.py tests/test_core_purity.py tests/env/test_registration.py \
 	paiju/server/table tests/server/test_table_machine.py tests/server/test_house_faults.py \
-	tests/server/test_claim_pause.py tests/test_import_rules.py
+	tests/server/test_claim_pause.py tests/server/table tests/test_import_rules.py
 FAST_MARKS := not db and not redis and not browser and not slow
 # --by-file: a line per test file done (tests/conftest.py), not a character per test
 PYTEST_PROGRESS := -p xdist -n 2 --by-file -o console_output_style=classic

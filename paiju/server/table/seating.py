@@ -205,10 +205,14 @@ def leave(m: TableMachine, seat: int, escape: bool) -> None:
     _, account = m.person(seat)
     if not m.live:
         unseat(m, account, "left")
-    elif escape and claim_pause.ending(m):
-        # the hand is over, its end not shown yet: the escape is a leave once it is
+    elif claim_pause.ending(m):
+        # the hand is over, its end not shown yet: an escape is a leave once it is; a plain
+        # leave waits for the settlement like any leave during a hand (nothing to confirm)
         assert m.hand is not None
-        m.hand.leaving.append(account)
+        if escape:
+            m.hand.leaving.append(account)
+        else:
+            m._error(account, "hand_live", "the hand is over: its settlement is a moment away")
     elif escape:
         settlement.escape(m, seat, "left")
     else:

@@ -127,12 +127,6 @@ def test_an_escape_asked_as_the_hand_ends_on_a_discard_is_a_free_leave() -> None
     assert not [w for w in t.durable if isinstance(w, io.AbortHand)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="docs/rules-decisions.md (the claim pause at the table): a leave as the hand ends "
-    "on a discard is `hand_live`; the machine answers `escape_unconfirmed`, naming a penalty "
-    "that cannot be charged (seating.leave)",
-)
 def test_a_plain_leave_as_the_hand_ends_on_a_discard_is_hand_live() -> None:
     t = alone_hand(seed=1)
     t.feed(io.Tuoguan(1, True))
