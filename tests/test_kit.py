@@ -60,3 +60,28 @@ def test_both_cores_seats_share_the_base() -> None:
         assert all(isinstance(s, SeatEnum) for s in seats)
         assert [s.next for s in seats] == [*seats[1:], seats[0]]
         assert [s.number for s in seats] == [1, 2, 3, 4]
+
+
+def test_both_notations_share_the_grammar_and_keep_their_words() -> None:
+    from paiju.errors import NotationError
+    from paiju.madiao.cards import parse_cards
+    from paiju.mazhan.tiles import parse_tiles
+
+    cases = [
+        (parse_tiles, "12 3m", "whitespace inside a group: digits '12' lack a suit letter"),
+        (parse_cards, "98 7m", "whitespace inside a group: faces '98' lack a suit letter"),
+        (parse_tiles, "m", "suit letter 'm' has no digits before it"),
+        (parse_cards, "m", "suit letter 'm' has no faces before it"),
+        (parse_tiles, "1m8z", "8z is not a tile (honours are 1z–7z)"),
+        (parse_cards, "9mxt", "'x' is not a face of 十字 (w q b 9–2)"),
+        (parse_cards, "9m1t", "'1' is not a face of 十字 (w q b 9–2)"),
+        (parse_tiles, "1x", "unknown suit letter 'x'"),
+        (parse_cards, "9m!", "unexpected character '!'"),
+    ]
+    for parse, text, message in cases:
+        try:
+            parse(text)
+        except NotationError as err:
+            assert str(err).startswith(message), (text, str(err))
+        else:
+            raise AssertionError(f"{text!r} parsed")

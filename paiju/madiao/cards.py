@@ -27,7 +27,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from paiju.errors import NotationError, json_kind, quote
+from paiju.errors import NotationError
+from paiju.kit.notation import notation_groups
 
 __all__ = ["ALL_CARDS", "Card", "Role", "Suit", "format_cards", "parse_cards"]
 
@@ -358,83 +359,39 @@ def parse_cards(text: str) -> list[Card]:
 
     Raises :class:`~paiju.errors.NotationError` quoting the input and the position.
     """
-    if not isinstance(text, str):
-        err = NotationError(f"expected a card string, got {json_kind(text)}", text="", position=0)
-        err.args = (err.problem,)  # there is no text to quote
-        raise err
     cards: list[Card] = []
-    pending: list[int] = []
-    for pos, ch in enumerate(text):
-        if ch.isspace():
-            if pending:
-                faces = text[pending[0] : pos]
-                raise NotationError(
-                    f"whitespace inside a group: faces {quote(faces)} lack a suit letter",
-                    text,
-                    pos,
-                    why="notation_space",
-                    digits=faces,
-                )
-            continue
-        suit = _SUIT_BY_LETTER.get(ch)
-        if suit is None:
-            if ch.isdigit() or ch in "wqbh":
-                pending.append(pos)
-                continue
-            after = _SUIT_BY_LETTER.get(text[pos + 1 : pos + 2])
-            if after is not None and not pending:
-                # a letter where a face goes, before a suit letter ('xt'): a bad face
-                raise NotationError(
-                    f"{ch!r} is not a face of {after.name_zh} ({_FACE_HINT[after]})",
-                    text,
-                    pos,
-                    why="notation_face",
-                    code=text[pos : pos + 2],
-                    letter=text[pos + 1],
-                    faces=_FACE_HINT[after],
-                )
-            if ch.isalpha():
-                raise NotationError(
-                    f"unknown suit letter {ch!r}", text, pos, why="notation_letter", letter=ch
-                )
-            raise NotationError(
-                f"unexpected character {ch!r}", text, pos, why="notation_char", char=ch
-            )
-        if not pending:
-            raise NotationError(
-                f"suit letter {ch!r} has no faces before it",
-                text,
-                pos,
-                why="notation_no_digits",
-                letter=ch,
-            )
-        for fpos in pending:
+    groups = notation_groups(text, "card", "faces", _is_face, _SUIT_BY_LETTER, _not_a_face)
+    for at, suit, faces in groups:
+        for fpos in faces:
             rank = _FACES[suit].get(text[fpos])
             if rank is None:
-                raise NotationError(
-                    f"{text[fpos]!r} is not a face of {suit.name_zh} ({_FACE_HINT[suit]})",
-                    text,
-                    fpos,
-                    why="notation_face",
-                    code=text[fpos] + ch,
-                    letter=ch,
-                    faces=_FACE_HINT[suit],
-                )
+                raise _not_a_face(text, fpos, at)
             cards.append(ALL_CARDS[suit.offset + rank - 1])
-        pending.clear()
-    if pending:
-        faces = text[pending[0] :]
-        raise NotationError(
-            f"faces {quote(faces)} lack a suit letter",
-            text,
-            pending[0],
-            why="notation_no_suit",
-            digits=faces,
-        )
     return cards
 
 
 _FACE_HINT = {Suit.SHI: "w q b 9–2", Suit.WAN: "9–1", Suit.SUO: "9–1", Suit.WEN: "0 h 1–9"}
+
+
+def _is_face(ch: str) -> bool:
+    """A card's face: a digit or a letter ``w q b h`` (each suit reads its own)."""
+    return ch.isdigit() or ch in "wqbh"
+
+
+def _not_a_face(text: str, pos: int, at: int | None = None) -> NotationError:
+    """The error for ``text[pos]``, not a face of the suit whose letter stands at ``at``
+    (by default the next character: a letter where a face goes, ``xt``)."""
+    letter = text[pos + 1 if at is None else at]
+    suit = _SUIT_BY_LETTER[letter]
+    return NotationError(
+        f"{text[pos]!r} is not a face of {suit.name_zh} ({_FACE_HINT[suit]})",
+        text,
+        pos,
+        why="notation_face",
+        code=text[pos] + letter,
+        letter=letter,
+        faces=_FACE_HINT[suit],
+    )
 
 
 def format_cards(cards: Iterable[Card]) -> str:

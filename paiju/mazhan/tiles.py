@@ -22,7 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
-from paiju.errors import NotationError, json_kind, quote
+from paiju.errors import NotationError
+from paiju.kit.notation import notation_groups
 
 __all__ = [
     "ALL_TILES",
@@ -339,45 +340,10 @@ def parse_tiles(text: str) -> list[Tile]:
 
     Raises :class:`~paiju.errors.NotationError` quoting the input and the position.
     """
-    if not isinstance(text, str):
-        err = NotationError(f"expected a tile string, got {json_kind(text)}", text="", position=0)
-        err.args = (err.problem,)  # there is no text to quote
-        raise err
     tiles: list[Tile] = []
-    pending: list[int] = []  # positions of digits waiting for their suit letter
-    for pos, ch in enumerate(text):
-        if "0" <= ch <= "9":
-            pending.append(pos)
-            continue
-        if ch.isspace():
-            if pending:
-                digits = text[pending[0] : pos]
-                raise NotationError(
-                    f"whitespace inside a group: digits {quote(digits)} lack a suit letter",
-                    text,
-                    pos,
-                    why="notation_space",
-                    digits=digits,
-                )
-            continue
-        suit = _SUIT_BY_LETTER.get(ch)
-        if suit is None:
-            if ch.isalpha():
-                raise NotationError(
-                    f"unknown suit letter {ch!r}", text, pos, why="notation_letter", letter=ch
-                )
-            raise NotationError(
-                f"unexpected character {ch!r}", text, pos, why="notation_char", char=ch
-            )
-        if not pending:
-            raise NotationError(
-                f"suit letter {ch!r} has no digits before it",
-                text,
-                pos,
-                why="notation_no_digits",
-                letter=ch,
-            )
-        for dpos in pending:
+    for at, suit, digits in notation_groups(text, "tile", "digits", _DIGITS, _SUIT_BY_LETTER):
+        ch = text[at]
+        for dpos in digits:
             rank = ord(text[dpos]) - 48
             if not 1 <= rank <= suit.size:
                 raise NotationError(
@@ -390,17 +356,10 @@ def parse_tiles(text: str) -> list[Tile]:
                     top=suit.size,
                 )
             tiles.append(ALL_TILES[suit.offset + rank - 1])
-        pending.clear()
-    if pending:
-        digits = text[pending[0] :]
-        raise NotationError(
-            f"digits {quote(digits)} lack a suit letter",
-            text,
-            pending[0],
-            why="notation_no_suit",
-            digits=digits,
-        )
     return tiles
+
+
+_DIGITS = "0123456789".__contains__  # a tile's face is a digit (0 is no rank: an error)
 
 
 def _range_hint(suit: Suit) -> str:
