@@ -588,12 +588,21 @@ class Cluster:
         if payload.get("kind") == "deliver":
             conn = self.hub.conns.get(account)
             source = payload.get("from")
+            if self.hub.table_of(account) is not None:
+                return  # the table plays here now (taken over): frames from elsewhere are stale
             if isinstance(source, str) and source != self._fed.get(account):
                 # another process sends this player frames: the table's owner now, or one
-                # that has lost the table and does not know yet (its frames are stale)
-                if account in self._fed and (await self._where(account))[1] != source:
+                # that has lost the table and does not know yet (its frames are stale); a
+                # table that has no owner (a join refused, a table closed) may still answer
+                owner = (await self._where(account))[1]
+                if account in self._fed and owner is not None and owner != source:
                     return
                 self._fed[account] = source
+            if (
+                isinstance(payload["message"], dict)
+                and payload["message"].get("type") == "unseated"
+            ):
+                self._fed.pop(account, None)  # no table feeds them now
             sent = conn is not None and conn.send_bytes(orjson.dumps(payload["message"]))
             if "ack" in payload and isinstance(source, str):  # a turn: say whether it is shown
                 answer = "shown" if sent else "gone"
@@ -718,9 +727,10 @@ class Cluster:
         for account, pid in self._routes.items():
             if pid != self.pid and account in self.hub.remote and self.hub.table_of(account):
                 routed.setdefault(pid, []).append(account)
-        if not routed and not self._stale:
+        self._stale &= set(routed)  # a process nobody here is routed to is no one's trouble
+        if not routed:
             return
-        pids = sorted(set(routed) | self._stale)
+        pids = sorted(routed)
         pipe = self.redis.pipeline(transaction=False)
         for pid in pids:
             pipe.pttl(self._key("alive", pid))
@@ -852,6 +862,7 @@ class Cluster:
         log.info("took over table %s (hand %s)", table_id, hands[-1].hand_id)
         for account in runner.machine.accounts:
             if account in self.hub.conns:
+                self._fed.pop(account, None)  # fed here now
                 runner.feed(io.Connect(account))
                 continue
             # routed even if that process's alive key has lapsed (it may be renewing it

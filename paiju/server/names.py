@@ -301,7 +301,8 @@ def _fold(text: str, skeleton: bool = False) -> str:
                 continue
         else:
             ch = _UNDECORATED.get(ch, ch)
-            scripts = _scripts(ch) if icu.Char.isalpha(ch) else frozenset()
+            if ch not in _IGNORED:  # (a space or _ - . the key skips leaves the script on)
+                scripts = _scripts(ch) if icu.Char.isalpha(ch) else frozenset()
             on_alphabet = _alphabetic(ch)
             on_greek = on_alphabet and "GREEK" in unicodedata.name(ch, "")
         kept.append(ch)

@@ -182,6 +182,7 @@ def test_frames_from_a_process_that_lost_the_table_are_not_shown() -> None:
     conn = Connection()
     try:
         rig.hub.conns[1] = conn
+        rig.hub.where.pop(1)  # the table plays elsewhere
         rig.owner = "A"
         rig.receive({"kind": "deliver", "account": 1, "from": "A", "message": {"type": "x1"}})
         rig.owner = "B"  # B took the table over
@@ -190,5 +191,65 @@ def test_frames_from_a_process_that_lost_the_table_are_not_shown() -> None:
         rig.receive({"kind": "deliver", "account": 1, "from": "B", "message": {"type": "x4"}})
         shown = [conn.queue.get_nowait() for _ in range(conn.queue.qsize())]
         assert shown == [b'{"type":"x1"}', b'{"type":"x2"}', b'{"type":"x4"}']
+    finally:
+        rig.close()
+
+
+def shown_on(conn: Connection) -> list[bytes]:
+    return [conn.queue.get_nowait() for _ in range(conn.queue.qsize())]
+
+
+def test_once_the_table_is_taken_over_here_the_old_owners_frames_are_not_shown() -> None:
+    """Found by a review: the old owner's queued frames, flushed when it reached Redis again,
+    were shown after this process had taken the table over (a stale turn, acknowledged)."""
+    rig = Rig()
+    conn = Connection()
+    try:
+        rig.hub.conns[1] = conn
+        rig.hub.where.pop(1)
+        rig.owner = "A"
+        rig.receive({"kind": "deliver", "account": 1, "from": "A", "message": {"type": "x1"}})
+        rig.hub.where[1] = 7  # taken over here
+        rig.owner = rig.cluster.pid
+        stale = {"kind": "deliver", "account": 1, "from": "A", "ack": 5, "message": {"type": "x2"}}
+        rig.receive(stale)
+        assert shown_on(conn) == [b'{"type":"x1"}'] and rig.published() == []
+    finally:
+        rig.close()
+
+
+def test_a_refusal_from_a_table_with_no_owner_yet_reaches_the_player() -> None:
+    """Found by a review: a player fed by A before joins a table on B, which refuses; the
+    seat is nobody's in Redis, and the refusal was dropped as a stale frame."""
+    rig = Rig()
+    conn = Connection()
+    try:
+        rig.hub.conns[1] = conn
+        rig.hub.where.pop(1)
+        rig.owner = "A"
+        rig.receive({"kind": "deliver", "account": 1, "from": "A", "message": {"type": "x1"}})
+        rig.owner = None  # they left A's table; B's join failed
+        refusal = {"type": "error", "code": "table_full", "message": "the table is full"}
+        rig.receive({"kind": "deliver", "account": 1, "from": "B", "message": refusal})
+        assert b"table_full" in shown_on(conn)[-1]
+    finally:
+        rig.close()
+
+
+def test_a_process_gone_for_good_leaves_health_ok_once_nobody_is_routed_to_it() -> None:
+    """Found by a review: a stopped process stayed "not renewing" for good (health degraded
+    until this process restarted)."""
+    rig = Rig()
+    try:
+        rig.receive(client("_reconnect", "B"))
+        rig.ttl["B"] = 9_500
+        asyncio.run(rig.cluster._check_processes())
+        del rig.ttl["B"]  # B stopped
+        asyncio.run(rig.cluster._check_processes())
+        assert rig.cluster.health()[0] == "degraded"
+        rig.ttl["C"] = 9_900
+        rig.receive(client("_reconnect", "C"))  # the player is back through C
+        asyncio.run(rig.cluster._check_processes())
+        assert rig.cluster.health() == ("ok", None)
     finally:
         rig.close()

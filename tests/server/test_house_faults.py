@@ -282,3 +282,44 @@ def test_a_player_cut_off_is_waited_for_then_played_for_and_never_charged() -> N
     sim.unreachable.discard(1)
     sim.connect(1)  # back: from the next turn shown, their clock counts again
     assert not sim.escapes
+
+
+def test_a_player_cut_off_long_is_reached_again_by_the_next_turn_shown() -> None:
+    """Found by a review: after a cut longer than the allowance, a turn's clock ran at once
+    and its frame asked no acknowledgement, so the player stayed "cut off" for good: their
+    timeouts never counted again, and a second fault was played through without a wait.
+    Now the turn offered to a player cut off always asks it; shown, its clock is whole and
+    theirs, and a second fault waits again."""
+    sim = alone_hand(seed=4)
+    wait_for_my_turn(sim)
+    sim.unreachable.add(1)
+    sim.feed(io.Unreached(1))
+    sim.run(sim.timing.disconnect + 1)  # a three-minute outage: played for, uncounted
+    sim.unreachable.discard(1)
+    sim.feed(io.Resend(1))  # the cluster: their process answers again
+    wait_for_my_turn(sim)
+    player = sim.machine.seats[sim.machine.seat_of(1) or 0]
+    assert player is not None and player.reached
+    assert sim.last_view(1)["clock"]["left"] == sim.timing.turn
+    steps = sim.machine.hand.seq  # type: ignore[union-attr]
+    sim.unreachable.add(1)
+    sim.feed(io.Unreached(1))  # a second, short fault: their turn waits again
+    sim.run(sim.timing.turn * 3)
+    assert sim.machine.hand is not None and sim.machine.hand.seq == steps
+    assert not sim.escapes and timeouts_of(sim) == 0
+
+
+def test_a_timeout_counted_just_before_the_house_found_the_player_cut_off_is_undone() -> None:
+    """The cluster takes a few seconds to find a player cut off (Timing.cut_off_window): a
+    turn that ran out in that time is not theirs; an older timeout stays theirs."""
+    sim = alone_hand(seed=4)
+    wait_for_my_turn(sim)
+    sim.run(sim.timing.turn + 0.5)  # a real timeout: they were there and shown the turn
+    assert timeouts_of(sim) == 1
+    wait_for_my_turn(sim)
+    sim.unreachable.add(1)  # cut now; the turn shown just before runs out
+    sim.run(sim.timing.turn + 0.5)
+    assert timeouts_of(sim) == 2
+    sim.run(sim.timing.cut_off_window - 1.0)
+    sim.feed(io.Unreached(1))  # found cut off: the last count was the house's
+    assert timeouts_of(sim) == 1 and not sim.escapes

@@ -128,17 +128,22 @@ def arm_turn(m: TableMachine) -> None:
 
 
 def delivered(m: TableMachine, event: io.Delivered) -> None:
-    """The frame offering a turn reached its player: the turn's clock starts now."""
+    """The frame offering a turn reached its player: the turn's clock starts now, whole,
+    and a player cut off is reached again (a frame offering a turn carries its mark while
+    they are cut off, even once their turn has begun to run out uncounted)."""
     hand = m.hand
-    seat = m.seat_of(event.account)
-    if hand is None or seat is None or m._paused:
+    found = m.sitting(event.account)
+    if hand is None or found is None or m._paused:
         return
+    seat, p = found
     turn = hand.turns.get(seat)
-    if turn is None or turn.token != event.ack or turn.deadline is not None:
+    if turn is None or turn.token != event.ack:
         return
+    if turn.deadline is not None and p.reached:
+        return  # its clock runs already
     turn.deadline = m._now + m.timing.turn
     turn.counted = True
-    m._player(event.account).unreached_since = None  # shown to them: they are reached
+    p.unreached_since = None
     m._cancel(f"reach:{event.account}")
     arm_turn(m)
 
@@ -165,7 +170,9 @@ def expire(m: TableMachine) -> None:
             p = m.seats[seat]
             assert p is not None
             # only a turn the player was shown, and missed while here, is theirs to pay
-            p.timeouts += 1 if p.connected and p.reached and turn.counted else 0
+            if p.connected and p.reached and turn.counted:
+                p.timeouts += 1
+                p.counted_at = m._now
             if p.timeouts >= 4:
                 settlement.escape(m, seat, "timeouts")
                 return

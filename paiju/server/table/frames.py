@@ -104,10 +104,13 @@ def clock_json(m: TableMachine, seat: int) -> dict[str, Any] | None:
     turns = hand.turns
     mine = turns.get(seat)
     if mine is not None and not mine.key[2]:
+        p = m.seats[seat]
+        # to a player cut off, a turn is offered whole: its clock starts when it is shown
+        left = m.timing.turn if p is not None and not p.reached else clocks.left(m, mine)
         return {
             "seat": None if mine.key[1] else SEATS[seat],
             "seconds": m.timing.turn,
-            "left": clocks.left(m, mine),
+            "left": left,
         }
     # a turn is public; a claim window's clocks are not
     for s, turn in turns.items():
@@ -192,7 +195,10 @@ def send_view(
     if not force and m._shown[seat] == before and not frame["events"]:
         return
     turn = hand.turns.get(seat)
-    ack = turn.token if turn is not None and turn.deadline is None else 0
+    # a turn's frame asks to be acknowledged when shown: its clock starts then (and a player
+    # cut off is reached again by it, even once the turn runs out uncounted)
+    offered = turn is not None and not turn.key[2] and (turn.deadline is None or not p.reached)
+    ack = turn.token if turn is not None and offered else 0
     m._send(p.account, frame, ack=ack)
 
 

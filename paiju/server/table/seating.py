@@ -162,6 +162,10 @@ def unreached(m: TableMachine, account: int) -> None:
         return
     seat, p = found
     p.unreached_since = m._now
+    if p.counted_at is not None and m._now - p.counted_at <= m.timing.cut_off_window:
+        # counted while the house had not yet found them cut off: not theirs
+        p.timeouts = max(0, p.timeouts - 1)
+        p.counted_at = None
     hand = m.hand
     turn = None if hand is None else hand.turns.get(seat)
     if turn is not None and not turn.key[2]:

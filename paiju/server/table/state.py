@@ -34,6 +34,10 @@ class Timing:
     claim_pause: float = 1.0
     #: a write not durable after this long pauses the table (storage that stalls is down)
     stall: float = 2.0
+    #: how long the house may take to find a player cut off (a cluster's detection: a
+    #: process's key 3 s unrenewed and a 1-s check, or a silent subscription's 2 + 3 s): a
+    #: timeout counted this shortly before they are found cut off is not theirs, and is undone
+    cut_off_window: float = 6.0
 
 
 @dataclass(slots=True)
@@ -51,6 +55,7 @@ class Player:
     claiming: bool = False  # the seat is not durable yet
     tuoguan: bool = False
     timeouts: int = 0
+    counted_at: float | None = None  # when the last timeout was counted
     balance: int = 0
     # time away from the live hand: one allowance of PAIJU_DISCONNECT_SECONDS per hand, so
     # dropping out before each turn and back after it cannot stall the table for ever
