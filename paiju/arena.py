@@ -22,14 +22,11 @@ from typing import Any
 
 from paiju.bots.base import Bot
 from paiju.bots.driver import run_hand
-from paiju.games import game
+from paiju.games import game, registration
 from paiju.simulate import make_player
 from paiju.stats import Interval, format_difference, mean_interval, paired_difference
 
-__all__ = ["UNITS", "arena", "difference_lines", "mean_ci"]
-
-#: What a bot's net counts, per game.
-UNITS = {"mazhan": "胡/hand", "madiao": "注/hand"}
+__all__ = ["arena", "difference_lines", "mean_ci"]
 
 
 def mean_ci(samples: Sequence[float]) -> tuple[float, float, float]:
@@ -143,7 +140,7 @@ def arena(
         "deals": deals,
         "seed": seed,
         "seating": list(bot_names),
-        "unit": UNITS.get(g.name, "/hand"),
+        "unit": f"{registration(g.name).unit}/hand",
         "bots": report,
         "differences": differences,
     }

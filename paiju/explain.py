@@ -17,6 +17,8 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from paiju.games import registration
+
 __all__ = ["print_arena", "print_settlement", "print_summary", "render_settlement"]
 
 _SEAT_NAMES = {"E": "東 East (dealer)", "S": "南 South", "W": "西 West", "N": "北 North"}
@@ -155,7 +157,6 @@ def print_summary(summary: dict[str, Any]) -> None:
 
 
 def _summary_tables(s: dict[str, Any]) -> Group:
-    hands = s["hands"] or 1
     head = Table(
         title=f"{s['game']}: {s['hands']} hands, seed {s['seed']}",
         title_justify="left",
@@ -165,36 +166,19 @@ def _summary_tables(s: dict[str, Any]) -> Group:
     head.add_column("")
     head.add_column("", justify="right")
     tables: list[Table] = [head]
-    if s["game"] == "mazhan":
-        head.add_row("流局 draws", f"{s['draws']} ({s['draw_rate']:.1%})")
-        head.add_row("mean winning value", f"{s['mean_winning_value']:.1f} 胡")
-        seats = Table(title="wins per seat", title_justify="left", box=box.SIMPLE_HEAD)
-        for seat in s["wins_by_seat"]:
-            seats.add_column(_SEAT_NAMES[seat], justify="right")
-        seats.add_row(*(f"{n} ({n / hands:.1%})" for n in s["wins_by_seat"].values()))
-        tables.append(seats)
-        tables.append(
-            _counts(
-                "wins per hand type and method",
-                "hand type",
-                {
-                    **s["wins_by_hand_type"],
-                    **{f"by {k}": v for k, v in s["wins_by_method"].items()},
-                },
-            )
-        )
-    else:
-        head.add_row("banker's mean net", f"{s['banker_mean_net']:+.2f} 注")
-        head.add_row("正本 rate", f"{s['zhengben_rate']:.1%}")
-        head.add_row("開沖 points per hand", f"{s['chong_points_per_hand']:.1f}")
-        seats = Table(title="mean net per seat (注)", title_justify="left", box=box.SIMPLE_HEAD)
-        for seat in s["mean_net_by_seat"]:
-            seats.add_column(seat, justify="right")
-        seats.add_row(*(f"{v:+.2f}" for v in s["mean_net_by_seat"].values()))
-        tables.append(seats)
-        tables.append(
-            _counts("吊 outcomes and 百老", "outcome", {**s["diao_outcomes"], **s["bailao"]})
-        )
+    report = registration(s["game"]).report
+    if report is not None:
+        r = report(s)
+        for label, text in r.head:
+            head.add_row(label, text)
+        if r.row:
+            row = Table(title=r.row_title, title_justify="left", box=box.SIMPLE_HEAD)
+            for column in r.row:
+                row.add_column(column, justify="right")
+            row.add_row(*r.row.values())
+            tables.append(row)
+        for title, label, counts in r.counts:
+            tables.append(_counts(title, label, dict(counts)))
     head.add_row("actions per hand", f"{s['actions_per_hand']:.1f}")
     head.add_row("hands per second", f"{s['hands_per_second']:.0f}")
     players = Table(title="players", title_justify="left", box=box.SIMPLE_HEAD)

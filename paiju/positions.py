@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from paiju.errors import InvalidPositionError, ReplayError
-from paiju.games import replay
+from paiju.games import names, registration, replay
 from paiju.replay import read_record
 
 __all__ = ["legal_of", "position_after", "read_position"]
@@ -56,15 +56,12 @@ def read_position(text: str) -> Any:
     if not isinstance(text, str):
         raise InvalidPositionError(f"position: expected text, got {type(text).__name__}")
     first = text.split(maxsplit=1)[0] if text.strip() else ""
-    if first == "mazhan":
-        from paiju.mazhan.rules import State as MazhanState
-
-        return MazhanState.from_position(text)
-    if first == "madiao":
-        from paiju.madiao.rules import State as MadiaoState
-
-        return MadiaoState.from_position(text)
-    raise InvalidPositionError(f"position: it must start with mazhan or madiao, not {first!r}")
+    readable = [n for n in names() if registration(n).read_position is not None]
+    read = registration(first).read_position if first in readable else None
+    if read is None:
+        choices = " or ".join(readable)
+        raise InvalidPositionError(f"position: it must start with {choices}, not {first!r}")
+    return read(text)
 
 
 def legal_of(text: str) -> list[str]:
@@ -79,10 +76,5 @@ def legal_of(text: str) -> list[str]:
     Raises :class:`~paiju.errors.InvalidPositionError`.
     """
     state = read_position(text)
-    if text.split(maxsplit=1)[0] == "mazhan":
-        from paiju.mazhan import rules as mz
-
-        return [str(a) for seat in mz.acting(state) for a in mz.legal_actions_for(state, seat)]
-    from paiju.madiao import rules as md
-
-    return [str(a) for seat in md.acting(state) for a in md.legal_actions_for(state, seat)]
+    g = registration(text.split(maxsplit=1)[0]).game
+    return [str(a) for seat in g.acting(state) for a in g.legal_actions(state, seat)]

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from paiju.errors import ReplayError, RulesError
-from paiju.games import GAMES, Game, game, replay
+from paiju.games import Game, names, registration, replay
 from paiju.games.records import RECORD_FORMAT
 
 __all__ = ["check_record", "check_seats", "read_record", "replay_file"]
@@ -57,9 +57,10 @@ def read_record(
         known = ", ".join(str(f) for f in _FORMATS)
         raise ReplayError(f"record format {fmt!r} is not one this paiju reads ({known})")
     name = record.get("game")
-    if name not in GAMES:
+    if not isinstance(name, str) or name not in names():
         raise ReplayError(f"unknown game {name!r}")
-    g = game(name)
+    entry = registration(name)
+    g = entry.game
     try:
         ruleset = g.ruleset_from_json(record.get("ruleset"))
     except (ValueError, TypeError) as err:
@@ -70,10 +71,12 @@ def read_record(
         raise ReplayError(f"seed: expected an integer, got {seed!r}")
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise ReplayError("actions: expected a list of action strings")
-    if fmt == 1:  # the setup lay at the top level: the Ma Diao banker
+    if fmt == 1:  # the setup lay at the top level (the Ma Diao banker)
         setup = {"banker": record["banker"]} if "banker" in record else {}
-        if name == "madiao" and "banker" not in record:
-            raise ReplayError("banker: a format 1 Ma Diao record names its banker")
+        for key in entry.record_v1_setup:
+            if key not in record:
+                raise ReplayError(f"{key}: a format 1 {entry.title} record names its {key}")
+            setup[key] = record[key]
     else:
         raw = record.get("setup", {})
         if not isinstance(raw, dict):

@@ -90,11 +90,11 @@ def simulate(
     actions = 0
     start = time.perf_counter()
     ruleset = g.default_ruleset()
-    for done, (record, _state) in enumerate(iter_match(ruleset, bots, seed, games), 1):
+    for done, (record, state) in enumerate(iter_match(ruleset, bots, seed, games), 1):
         actions += len(record.actions)
         tally.add(record.result)
-        for seat, net in record.result["net"].items():
-            player_net[record.players[seat]] += net
+        for seat, net in zip(g.seats, g.nets(state), strict=True):
+            player_net[record.players[seat.value]] += net
         if out is not None:
             out.write(json.dumps(record.to_json(), ensure_ascii=False, separators=(",", ":")))
             out.write("\n")

@@ -4,8 +4,13 @@ server use, so that none of them ever asks which game it holds.
 A :class:`Game` is the hand level (deal, legal actions, apply, observe, is over, result,
 transfers) and the match level (:class:`Deal`: who sits where and what the next hand needs;
 :meth:`Game.next_deal` passes the deal or the bank round), with its calculators
-(:attr:`Game.calculators`: the scorer pages' answers, JSON in, JSON out). The registry,
-:func:`game`, is the only place that names the games.
+(:attr:`Game.calculators`: the scorer pages' answers, JSON in, JSON out).
+
+Each game registers itself once (:func:`register`, at the end of its module: its
+:class:`Registration` holds the game, its title, its unit, its rooms, how to read its written
+positions and how its summary reads); everything else looks a game up by name
+(:func:`game`, :func:`registration`, :func:`names`), never tests a name. The built-in games
+register on the first look-up (:func:`load`); a game defined elsewhere registers itself.
 
 >>> g = game("mazhan")
 >>> state = g.new_hand(g.default_ruleset(), 7, g.first_deal(random.Random(1)).setup)
@@ -32,14 +37,21 @@ __all__ = [
     "Game",
     "HandOutcome",
     "InputProblems",
+    "Registration",
+    "RoomKind",
+    "SummaryReport",
     "Tally",
     "Transfer",
     "game",
     "game_of",
+    "load",
+    "names",
+    "register",
+    "registration",
     "replay",
 ]
 
-#: The games paiju plays.
+#: The games paiju itself plays (others may register: :func:`names` lists every one).
 GAMES = ("mazhan", "madiao")
 
 S = TypeVar("S")  # a hand's state
@@ -297,6 +309,126 @@ class Tally(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class RoomKind:
+    """A kind of room a game's tables open in (the server's rooms: who may sit, what an
+    escape costs).
+
+    >>> RoomKind("mazhan-vip", "馬站麻將 · VIP 房", 1_000_000, 400).min_balance
+    1000000
+    """
+
+    name: str
+    title: str
+    min_balance: int
+    #: An escape costs this many 底注.
+    escape_multiple: int
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryReport:
+    """How a game's summary (:meth:`Tally.summary`) reads as tables, in plain data: rows
+    beside the hand count (label, text), one table of a row (its title, cells by column)
+    and tables of counts (title, what is counted, the counts).
+
+    >>> SummaryReport(head=(("draws", "3"),)).row
+    {}
+    """
+
+    head: tuple[tuple[str, str], ...] = ()
+    row_title: str = ""
+    row: Mapping[str, str] = field(default_factory=dict)
+    counts: tuple[tuple[str, str, Mapping[str, int]], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    """Everything shared code needs of a game besides the protocol, registered by the game.
+
+    ``title``: its name in English prose ("Ma Diao"); ``unit``: what its nets count (胡);
+    ``rooms``: the kinds of room it is played in; ``read_position``: a written position
+    (:meth:`to_position` of its states, first word its name) back to a state, ``None`` if it
+    has none; ``record_v1_setup``: the setup fields a format-1 record must carry at its top
+    level; ``report``: its summary as tables (``None``: the common rows only).
+    """
+
+    game: Game[Any, Any, Any, Any]
+    title: str
+    unit: str
+    rooms: tuple[RoomKind, ...] = ()
+    read_position: Callable[[str], Any] | None = None
+    record_v1_setup: tuple[str, ...] = ()
+    report: Callable[[Mapping[str, Any]], SummaryReport] | None = None
+
+
+_REGISTRY: dict[str, Registration] = {}
+_loaded = False
+
+
+def register(
+    g: Game[Any, Any, Any, Any],
+    *,
+    title: str,
+    unit: str,
+    rooms: Sequence[RoomKind] = (),
+    read_position: Callable[[str], Any] | None = None,
+    record_v1_setup: Sequence[str] = (),
+    report: Callable[[Mapping[str, Any]], SummaryReport] | None = None,
+) -> Registration:
+    """Register a game under its name (again: replaced); its registration.
+
+    Raises ``ValueError`` for a game whose seats are not four.
+    """
+    if len(g.seats) != 4:
+        raise ValueError(f"a game has four seats; {g.name!r} has {len(g.seats)}")
+    entry = Registration(
+        g, title, unit, tuple(rooms), read_position, tuple(record_v1_setup), report
+    )
+    _REGISTRY[g.name] = entry
+    return entry
+
+
+def load() -> None:
+    """Register the built-in games (:data:`GAMES`), once; the look-ups call it.
+
+    >>> load(); all(n in names() for n in GAMES)
+    True
+    """
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    import paiju.games.madiao
+    import paiju.games.mazhan  # noqa: F401  (each registers itself)
+
+
+def names() -> tuple[str, ...]:
+    """The registered games' names, the built-in ones first.
+
+    >>> names()[:2]
+    ('mazhan', 'madiao')
+    """
+    load()
+    return tuple(n for n in GAMES if n in _REGISTRY) + tuple(n for n in _REGISTRY if n not in GAMES)
+
+
+def registration(name: object) -> Registration:
+    """The registration of the game called ``name``.
+
+    >>> registration("madiao").title
+    'Ma Diao'
+
+    Raises ``ValueError`` for an unknown game.
+    """
+    entry = _REGISTRY.get(name) if isinstance(name, str) else None
+    if entry is None:
+        load()
+        entry = _REGISTRY.get(name) if isinstance(name, str) else None
+    if entry is None:
+        raise ValueError(f"unknown game {name!r} (choose from {', '.join(names())})")
+    return entry
+
+
 def game(name: object) -> Game[Any, Any, Any, Any]:
     """The game called ``name``.
 
@@ -309,15 +441,7 @@ def game(name: object) -> Game[Any, Any, Any, Any]:
 
     Raises ``ValueError`` for an unknown game.
     """
-    if name == "mazhan":
-        from paiju.games.mazhan import MAZHAN
-
-        return MAZHAN
-    if name == "madiao":
-        from paiju.games.madiao import MADIAO
-
-        return MADIAO
-    raise ValueError(f"unknown game {name!r} (choose from {', '.join(GAMES)})")
+    return registration(name).game
 
 
 def game_of(ruleset: object) -> Game[Any, Any, Any, Any]:
@@ -331,7 +455,7 @@ def game_of(ruleset: object) -> Game[Any, Any, Any, Any]:
     """
     to_json = getattr(ruleset, "to_json", None)
     name = to_json().get("game") if callable(to_json) else None
-    if name not in GAMES:
+    if not isinstance(name, str) or name not in names():
         raise ValueError(f"not a paiju ruleset: {ruleset!r}")
     return game(name)
 

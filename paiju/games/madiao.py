@@ -18,7 +18,15 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from paiju.games import Calculator, Deal, HandOutcome, Transfer
+from paiju.games import (
+    Calculator,
+    Deal,
+    HandOutcome,
+    RoomKind,
+    SummaryReport,
+    Transfer,
+    register,
+)
 from paiju.madiao import rules as md
 from paiju.madiao.chong import parse_chong_input
 from paiju.madiao.scoring import diao_name
@@ -354,6 +362,35 @@ class MaDiaoTally:
 
 #: The Ma Diao game.
 MADIAO = MaDiaoGame()
+
+
+def summary_report(s: Mapping[str, Any]) -> SummaryReport:
+    """A Ma Diao summary as tables (``paiju simulate``'s output).
+
+    >>> summary_report(MaDiaoTally().summary(0)).head[1]
+    ('正本 rate', '0.0%')
+    """
+    return SummaryReport(
+        head=(
+            ("banker's mean net", f"{s['banker_mean_net']:+.2f} 注"),
+            ("正本 rate", f"{s['zhengben_rate']:.1%}"),
+            ("開沖 points per hand", f"{s['chong_points_per_hand']:.1f}"),
+        ),
+        row_title="mean net per seat (注)",
+        row={k: f"{v:+.2f}" for k, v in s["mean_net_by_seat"].items()},
+        counts=(("吊 outcomes and 百老", "outcome", {**s["diao_outcomes"], **s["bailao"]}),),
+    )
+
+
+register(
+    MADIAO,
+    title="Ma Diao",
+    unit="注",
+    rooms=(RoomKind("madiao", "馬吊 · 普通房", 800, 40),),
+    read_position=md.State.from_position,
+    record_v1_setup=("banker",),
+    report=summary_report,
+)
 
 
 def _finished(state: md.State) -> md.HandResult:

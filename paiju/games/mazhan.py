@@ -18,7 +18,17 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from paiju.games import Calculator, Deal, HandOutcome, InputProblems, Transfer, rotate_seating
+from paiju.games import (
+    Calculator,
+    Deal,
+    HandOutcome,
+    InputProblems,
+    RoomKind,
+    SummaryReport,
+    Transfer,
+    register,
+    rotate_seating,
+)
 from paiju.mazhan import rules as mz
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.record import FinishedHand
@@ -353,6 +363,48 @@ class MazhanTally:
 
 #: The Mazhan game.
 MAZHAN = MazhanGame()
+
+_SEAT_NAMES = {"E": "東 East (dealer)", "S": "南 South", "W": "西 West", "N": "北 North"}
+
+
+def summary_report(s: Mapping[str, Any]) -> SummaryReport:
+    """A Mazhan summary as tables (``paiju simulate``'s output).
+
+    >>> summary_report({**MazhanTally().summary(0), "hands": 0}).head[0]
+    ('流局 draws', '0 (0.0%)')
+    """
+    hands = s["hands"] or 1
+    return SummaryReport(
+        head=(
+            ("流局 draws", f"{s['draws']} ({s['draw_rate']:.1%})"),
+            ("mean winning value", f"{s['mean_winning_value']:.1f} 胡"),
+        ),
+        row_title="wins per seat",
+        row={_SEAT_NAMES[k]: f"{n} ({n / hands:.1%})" for k, n in s["wins_by_seat"].items()},
+        counts=(
+            (
+                "wins per hand type and method",
+                "hand type",
+                {
+                    **s["wins_by_hand_type"],
+                    **{f"by {k}": v for k, v in s["wins_by_method"].items()},
+                },
+            ),
+        ),
+    )
+
+
+register(
+    MAZHAN,
+    title="Mazhan",
+    unit="胡",
+    rooms=(
+        RoomKind("mazhan", "馬站麻將 · 普通房", 800, 400),
+        RoomKind("mazhan-vip", "馬站麻將 · VIP 房", 1_000_000, 400),
+    ),
+    read_position=mz.State.from_position,
+    report=summary_report,
+)
 
 
 def _finished(state: mz.State) -> mz.HandResult:
