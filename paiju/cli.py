@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
 from paiju.errors import RulesError
+from paiju.games import names as game_names
 
 if TYPE_CHECKING:
     import asyncio
@@ -175,20 +176,21 @@ def _seed(text: str) -> int:
 
 
 class _BotsHelp(argparse.HelpFormatter):
-    """Help that lists the bots of the registry (:data:`paiju.bots.base.BOTS`) in place of
+    """Help that lists the bots of the registry (:mod:`paiju.bots.registry`) in place of
     ``{bots}``, loaded only when help is shown (the bots take half a second to import)."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help
         if text is None or "{bots}" not in text:
             return text
-        from paiju.bots.base import BOTS
+        from paiju.bots.registry import bots_of, registered
         from paiju.games import game
 
         lines = []
-        for name in ("mazhan", "madiao"):
+        for name in registered():
             default = game(name).default_bot
-            names = [f"{b} (default)" if b == default else b for b in sorted(BOTS[name])]
+            bots = sorted(bots_of(name).factories)
+            names = [f"{b} (default)" if b == default else b for b in bots]
             lines.append(f"{name}: {', '.join(names)}")
         return text.replace("{bots}", "; ".join(lines))
 
@@ -553,7 +555,7 @@ def _parser() -> argparse.ArgumentParser:
         "optionally write one JSON record per hand.",
         formatter_class=_BotsHelp,
     )
-    sim.add_argument("game", choices=["mazhan", "madiao"], help="the game")
+    sim.add_argument("game", choices=game_names(), help="the game")
     sim.add_argument("--games", type=int, default=100, help="hands to play (default 100)")
     sim.add_argument("--seed", type=_seed, default=0, help="the match seed, 0 or more (default 0)")
     sim.add_argument(
@@ -573,7 +575,7 @@ def _parser() -> argparse.ArgumentParser:
         "its win rate and its rate of discarding into a win.",
         formatter_class=_BotsHelp,
     )
-    are.add_argument("game", choices=["mazhan", "madiao"], help="the game")
+    are.add_argument("game", choices=game_names(), help="the game")
     are.add_argument(
         "--games",
         type=int,

@@ -7,10 +7,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-__all__ = ["BOTS", "TIMED", "Bot", "make_bot"]
+from paiju.bots.registry import bots_of
+
+__all__ = ["BOTS", "Bot", "make_bot"]
 
 
 class Bot(Protocol):
@@ -27,50 +29,16 @@ class Bot(Protocol):
         ...
 
 
-def _mazhan_bots() -> dict[str, Callable[[], Bot]]:
-    from paiju.bots.expert import ExpertBot
-    from paiju.bots.simple import GreedyBot, RandomBot
-    from paiju.bots.strong import StrongBot
+class _Registry(dict[str, Mapping[str, Callable[[], Bot]]]):
+    """The factories of :mod:`paiju.bots.registry` by game, read on the first look-up."""
 
-    return {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot, "expert": ExpertBot}
-
-
-def _madiao_bots() -> dict[str, Callable[[], Bot]]:
-    from paiju.bots.madiao_bots import ExpertMadiaoBot, HeuristicBot
-    from paiju.bots.simple import RandomBot
-
-    return {"random": RandomBot, "heuristic": HeuristicBot, "expert": ExpertMadiaoBot}
-
-
-_FACTORIES: dict[str, Callable[[], dict[str, Callable[[], Bot]]]] = {
-    "mazhan": _mazhan_bots,
-    "madiao": _madiao_bots,
-}
-
-
-class _Registry(dict[str, dict[str, Callable[[], Bot]]]):
-    def __missing__(self, game: str) -> dict[str, Callable[[], Bot]]:
-        if game not in _FACTORIES:
-            raise KeyError(game)
-        self[game] = _FACTORIES[game]()
+    def __missing__(self, game: str) -> Mapping[str, Callable[[], Bot]]:
+        self[game] = bots_of(game).factories  # KeyError for a game without bots
         return self[game]
 
 
-def _timed(game: str, seconds: float) -> Bot:
-    if game == "madiao":
-        from paiju.bots.madiao_bots import ExpertMadiaoBot
-
-        return ExpertMadiaoBot(seconds=seconds)
-    from paiju.bots.expert import ExpertBot
-
-    return ExpertBot(nodes=None, seconds=seconds)
-
-
-#: The bots that take a time budget (``NAME@200ms``), by name.
-TIMED: dict[str, Callable[[str, float], Bot]] = {"expert": _timed}
-
-#: Bot factories by game and name.
-BOTS: dict[str, dict[str, Callable[[], Bot]]] = _Registry()
+#: Bot factories by game and name (the games' registrations: :mod:`paiju.bots.registry`).
+BOTS: dict[str, Mapping[str, Callable[[], Bot]]] = _Registry()
 
 
 def make_bot(game: str, name: str) -> Bot:
@@ -99,16 +67,18 @@ def make_bot(game: str, name: str) -> Bot:
     Raises ``ValueError`` for an unknown game or bot.
     """
     try:
-        bots = BOTS[game]
+        entry = bots_of(game)
     except KeyError:
         raise ValueError(f"unknown game {game!r}") from None
+    bots = entry.factories
     base, at, budget = name.partition("@")
     if base not in bots:
         raise ValueError(f"unknown {game} bot {base!r} (choose from {', '.join(sorted(bots))})")
     if not at:
         return bots[base]()
-    if base not in TIMED:
+    timed = entry.timed.get(base)
+    if timed is None:
         raise ValueError(f"the {game} bot {base!r} takes no time budget ({name!r})")
     if not (budget.endswith("ms") and budget[:-2].isdigit() and 0 < int(budget[:-2]) <= 60_000):
         raise ValueError(f"a time budget is 1–60000 milliseconds like 'expert@200ms', got {name!r}")
-    return TIMED[base](game, int(budget[:-2]) / 1000)
+    return timed(int(budget[:-2]) / 1000)

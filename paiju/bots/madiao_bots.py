@@ -23,6 +23,8 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
+from paiju.bots.registry import register_bots
+from paiju.bots.simple import RandomBot
 from paiju.madiao.cards import ALL_CARDS, Card, Role
 from paiju.madiao.rules import Action, ActionKind, State
 from paiju.madiao.rules import Phase as MadiaoPhase
@@ -335,3 +337,16 @@ class ExpertMadiaoBot:
             if mean > self.z * se and mean > best_score:
                 best, best_score = a, mean
         return best
+
+
+def _timed_expert(seconds: float) -> ExpertMadiaoBot:
+    return ExpertMadiaoBot(seconds=seconds)
+
+
+register_bots(
+    "madiao",
+    {"random": RandomBot, "heuristic": HeuristicBot, "expert": ExpertMadiaoBot},
+    timed={"expert": _timed_expert},
+    # ``hard`` searches for up to 200 ms a decision
+    levels={"easy": "heuristic", "normal": "heuristic", "hard": "expert@200ms"},
+)

@@ -9,6 +9,11 @@
 Bots fill empty seats at one of three levels (:data:`LEVELS`): ``easy``, ``normal`` (the
 rooms' default) and ``hard``; a player's table of their own may name its level.
 
+Both come from the games' registrations: each game's room kinds from
+:func:`paiju.games.register`, its bot per level from :func:`paiju.bots.registry.register_bots`;
+:data:`ROOMS` and :data:`LEVELS` read them at every look-up, so a game registered later has
+its rooms too.
+
 >>> ROOMS["mazhan-vip"].min_balance
 1000000
 >>> bot_for("madiao", "normal")
@@ -17,16 +22,33 @@ rooms' default) and ``hard``; a player's table of their own may name its level.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from paiju.bots.registry import bots_of, registered
+from paiju.games import names, registration
+
 __all__ = ["LEVELS", "LEVEL_NAMES", "ROOMS", "Room", "bot_display_name", "bot_for"]
 
+
+class _Levels(Mapping[str, Mapping[str, str]]):
+    """The bot playing each level of each game, as the games registered them."""
+
+    def __getitem__(self, game: str) -> Mapping[str, str]:
+        if game not in registered():
+            raise KeyError(game)
+        return bots_of(game).levels
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(registered())
+
+    def __len__(self) -> int:
+        return len(registered())
+
+
 #: The bot playing each level of each game (``hard`` searches for up to 200 ms a decision).
-LEVELS: dict[str, dict[str, str]] = {
-    "mazhan": {"easy": "greedy", "normal": "strong", "hard": "expert@200ms"},
-    "madiao": {"easy": "heuristic", "normal": "heuristic", "hard": "expert@200ms"},
-}
+LEVELS: Mapping[str, Mapping[str, str]] = _Levels()
 
 #: How a bot's name shows its level at the table.
 LEVEL_NAMES = {"easy": "初級", "normal": "中級", "hard": "高級"}
@@ -95,11 +117,38 @@ class Room:
         }
 
 
-ROOMS: dict[str, Room] = {
-    r.name: r
-    for r in (
-        Room("mazhan", "mazhan", "馬站麻將 · 普通房", 800, 400),
-        Room("mazhan-vip", "mazhan", "馬站麻將 · VIP 房", 1_000_000, 400),
-        Room("madiao", "madiao", "馬吊 · 普通房", 800, 40),
-    )
-}
+_built: tuple[tuple[object, ...], dict[str, Room]] = ((), {})
+
+
+def _rooms() -> dict[str, Room]:
+    global _built
+    entries = tuple(registration(name) for name in names())
+    if entries != _built[0]:
+        _built = (entries, _build(entries))
+    return _built[1]
+
+
+def _build(entries: tuple[Any, ...]) -> dict[str, Room]:
+    return {
+        kind.name: Room(kind.name, e.game.name, kind.title, kind.min_balance, kind.escape_multiple)
+        for e in entries
+        for kind in e.rooms
+    }
+
+
+class _Rooms(Mapping[str, Room]):
+    """The rooms of every registered game, in the games' order, each game's in its own."""
+
+    def __getitem__(self, name: str) -> Room:
+        return _rooms()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_rooms())
+
+    def __len__(self) -> int:
+        return len(_rooms())
+
+
+#: The rooms by name: ``mazhan``, ``mazhan-vip``, ``madiao`` (and those of any game
+#: registered later).
+ROOMS: Mapping[str, Room] = _Rooms()

@@ -1,0 +1,105 @@
+"""The bots of every game, registered by the game's bot module: by name, those that take a
+time budget, and the bot playing each table level.
+
+A game's bots register once (:func:`register_bots`, at the end of the game's bot module:
+:mod:`paiju.bots.mazhan_bots`, :mod:`paiju.bots.madiao_bots`); :func:`bots_of` looks them up
+by the game's name, loading the built-in games' bot modules on the first look-up
+(:func:`load`).
+
+>>> sorted(bots_of("madiao").factories)
+['expert', 'heuristic', 'random']
+>>> bots_of("mazhan").levels["normal"]
+'strong'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from paiju.games import names
+
+if TYPE_CHECKING:
+    from paiju.bots.base import Bot
+
+__all__ = ["LEVELS", "GameBots", "bots_of", "load", "register_bots", "registered"]
+
+#: The table levels, easiest first: every game names a bot for each.
+LEVELS = ("easy", "normal", "hard")
+
+
+@dataclass(frozen=True, slots=True)
+class GameBots:
+    """A game's bots: factories by name, the factories of those that take a time budget
+    (``NAME@200ms``: seconds in, a bot out), and the bot (a name ``make_bot`` reads) of
+    each table level (:data:`LEVELS`)."""
+
+    factories: Mapping[str, Callable[[], Bot]]
+    timed: Mapping[str, Callable[[float], Bot]]
+    levels: Mapping[str, str]
+
+
+_REGISTRY: dict[str, GameBots] = {}
+_loaded = False
+
+
+def register_bots(
+    game: str,
+    factories: Mapping[str, Callable[[], Bot]],
+    *,
+    levels: Mapping[str, str],
+    timed: Mapping[str, Callable[[float], Bot]] | None = None,
+) -> GameBots:
+    """Register ``game``'s bots (again: replaced); the registration.
+
+    Raises ``ValueError`` when a level is missing or unknown, or a timed bot or a level's bot
+    is not among ``factories``.
+    """
+    timed = timed or {}
+    if set(levels) != set(LEVELS):
+        raise ValueError(f"{game}: the levels are {', '.join(LEVELS)}, got {', '.join(levels)}")
+    for name in [*timed, *(v.partition("@")[0] for v in levels.values())]:
+        if name not in factories:
+            raise ValueError(f"{game}: no bot {name!r} among {', '.join(sorted(factories))}")
+    entry = GameBots(
+        MappingProxyType(dict(factories)),
+        MappingProxyType(dict(timed)),
+        MappingProxyType({level: levels[level] for level in LEVELS}),
+    )
+    _REGISTRY[game] = entry
+    return entry
+
+
+def load() -> None:
+    """Register the built-in games' bots, once (the look-ups call it)."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    import paiju.bots.madiao_bots
+    import paiju.bots.mazhan_bots  # noqa: F401  (each registers its game's bots)
+
+
+def registered() -> tuple[str, ...]:
+    """The games with bots, in the order of :func:`paiju.games.names` first.
+
+    >>> registered()[:2]
+    ('mazhan', 'madiao')
+    """
+    load()
+    known = [n for n in names() if n in _REGISTRY]
+    return (*known, *(n for n in _REGISTRY if n not in known))
+
+
+def bots_of(game: str) -> GameBots:
+    """The bots of ``game``.
+
+    Raises ``KeyError`` for a game without bots.
+    """
+    entry = _REGISTRY.get(game)
+    if entry is None:
+        load()
+        entry = _REGISTRY[game]
+    return entry
