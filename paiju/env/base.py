@@ -60,6 +60,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from paiju.env.registry import registered, spec_of
 from paiju.env.table import (
     AGENTS,
     RENDER_MODES,
@@ -70,6 +71,7 @@ from paiju.env.table import (
     check_render_mode,
     render_table,
 )
+from paiju.games import registration
 
 __all__ = ["PaijuAECEnv", "RewardRules"]
 
@@ -101,8 +103,11 @@ class RewardRules:
             raise ValueError(f"illegal must be one of {', '.join(_ILLEGAL)}; got {illegal!r}")
         if shaping < 0 or not 0 < shaping_gamma <= 1:
             raise ValueError("shaping must be ≥ 0 and shaping_gamma in (0, 1]")
-        if shaping and game != "mazhan":
-            raise ValueError("shaping (distance to a complete hand) exists for Mazhan only")
+        self._potential = spec_of(game).potential
+        if shaping and self._potential is None:
+            have = [registration(n).title for n in registered() if spec_of(n).potential]
+            only = " and ".join(have) or "no game"
+            raise ValueError(f"shaping (distance to a complete hand) exists for {only} only")
         self.scale = float(reward_scale)
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
@@ -126,16 +131,9 @@ class RewardRules:
         >>> RewardRules("mazhan", shaping=0.01).potential(t, 0) < 0
         True
         """
-        if not self.shaping:
+        if not self.shaping or self._potential is None:
             return 0.0
-        from paiju.mazhan.shanten import shanten
-
-        state = table.state
-        seat = table.seat_of[player]
-        counts = list(state.hands[seat])
-        wilds = counts[state.wild]
-        counts[state.wild] = 0
-        return -self.shaping * shanten(counts, len(state.melds[seat]), wilds)
+        return self.shaping * self._potential(table.state, table.seat_of[player])
 
 
 def table_and_rewards(

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from paiju.env import madiao_obs, mazhan_obs
+from paiju.env.registry import spec_of
 
 try:
     import torch
@@ -43,18 +43,17 @@ except ImportError:  # the [rl] extra is not installed
 __all__ = ["HAVE_RL", "ScaledFlat", "SkipPolicy", "lookahead_slice"]
 
 
-def lookahead_slice(hints: bool = True) -> tuple[int, int]:
-    """Where the look-ahead features sit in a Mazhan flat observation with them (after the
-    hints when ``hints``).
+def lookahead_slice(hints: bool = True, game: str = "mazhan") -> tuple[int, int]:
+    """Where the look-ahead features sit in a flat observation of ``game`` with them (after
+    the hints when ``hints``).
 
     >>> from paiju.env.mazhan_obs import FLAT_SIZE, N_HINTS
     >>> lookahead_slice(True) == (FLAT_SIZE + N_HINTS, FLAT_SIZE + N_HINTS + 768)
     True
     """
-    from paiju.env.lookahead import N_LOOKAHEAD
-
-    start = mazhan_obs.FLAT_SIZE + (mazhan_obs.N_HINTS if hints else 0)
-    return start, start + N_LOOKAHEAD
+    spec = spec_of(game)
+    start = spec.encoder(planes=False).shape[0] + (spec.n_hints if hints else 0)
+    return start, start + spec.n_lookahead
 
 
 class ScaledFlat(BaseFeaturesExtractor):  # type: ignore[misc,valid-type]
@@ -73,15 +72,14 @@ class ScaledFlat(BaseFeaturesExtractor):  # type: ignore[misc,valid-type]
         if not HAVE_RL:
             raise ImportError("ScaledFlat needs the [rl] extra: pip install 'paiju[rl]'")
         super().__init__(observation_space, features_dim=int(observation_space.shape[0]))
-        scale = (mazhan_obs if game == "mazhan" else madiao_obs).SCALE
+        spec = spec_of(game)
+        flat = spec.encoder(planes=False).shape
+        scale = spec.scale if spec.scale is not None else np.ones(flat, dtype=np.float32)
         if hints:
-            tops = np.ones(mazhan_obs.N_HINTS, dtype=np.float32)
-            tops[:35] = 10.0  # shanten + 2; the legal actions are 0/1
-            scale = np.concatenate((scale, tops))
+            tops = spec.hints_scale
+            scale = np.concatenate((scale, tops if tops is not None else np.ones(spec.n_hints)))
         if lookahead:
-            from paiju.env.lookahead import SCALE as LA_SCALE
-
-            scale = np.concatenate((scale, LA_SCALE))
+            scale = np.concatenate((scale, np.ones(spec.n_lookahead, dtype=np.float32)))
         if scale.shape != observation_space.shape:
             raise ValueError(f"ScaledFlat needs the flat {game} observation {scale.shape}")
         self.register_buffer("inv_scale", torch.as_tensor(1.0 / scale))

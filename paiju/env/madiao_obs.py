@@ -84,12 +84,15 @@ Actions (``Discrete(120)``): ``kind × 40 + card`` with kind 0 ``fa`` (lead), 1 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from paiju.env.layout import Layout, Planes, cells, seat_index
+from paiju.env.registry import register_env
+from paiju.madiao import rules as _rules
 from paiju.madiao.rules import PLAYS, Action, Event, Phase, State, legal_codes
 
 __all__ = [
@@ -580,3 +583,100 @@ class MadiaoEncoder:
             out[:] = flat
             return out
         return flat
+
+
+def _view_state(view: Any) -> Any:
+    """The fields the Ma Diao encoder reads, from a view (either format)."""
+    seats = list(view.table)
+    me = view.seat.number - 1
+    trick = [(s.number - 1, 0 if c is None else c.index, up) for s, c, up in view.trick]
+    on_table = {c.index for s in seats for c in view.table[s]}
+    in_trick = {c for _s, c, up in trick if up}
+    out_up = [c.index for c in view.seen if c.index not in on_table and c.index not in in_trick]
+    if hasattr(view, "leader"):
+        leader = view.leader.number - 1
+        turn = leader if view.turn is None else view.turn.number - 1
+    else:
+        leader = trick[0][0] if trick else (view.acting[0].number - 1 if view.acting else 0)
+        turn = view.acting[0].number - 1 if view.acting else leader
+    return SimpleNamespace(
+        hands=[
+            [c.index for c in view.hand] if k == me else [0] * view.hand_sizes[s]
+            for k, s in enumerate(seats)
+        ],
+        trick=trick,
+        table=[[c.index for c in view.table[s]] for s in seats],
+        tricks_won=[view.tricks_won[s] for s in seats],
+        captured={
+            c.index: tuple(o.index for o in others)
+            for c, others in getattr(view, "captured", {}).items()
+        },
+        out_up=out_up,
+        stock=(view.mian.index,),
+        banker=view.banker.number - 1,
+        turn=turn,
+        leader=leader,
+        phase=view.phase,
+        trick_no=view.trick_no,
+    )
+
+
+def _view_plays(view: Any) -> list[list[tuple[int, bool]]] | None:
+    """What a format-2 view tells of each seat's plays: the face-up ones in finished tricks,
+    the face-down ones (own cards, others' counts), the one in the trick being played last
+    (the encoder reads the cards and counts, not their order); ``None`` for the earlier
+    format."""
+    if not hasattr(view, "face_down_cards"):
+        return None
+    me = view.seat
+    in_trick = {s: (0 if c is None else c.index, up) for s, c, up in view.trick}
+    played_up = getattr(view, "played_up", {})
+    plays: list[list[tuple[int, bool]]] = []
+    for s in view.table:  # finished tricks first, the trick being played last
+        now = in_trick.get(s)
+        down_now = now is not None and not now[1]
+        if s is me:
+            cards = [c.index for c in view.face_down_cards]
+            if down_now:
+                cards.remove(now[0])  # type: ignore[index]
+            done = [(c, False) for c in cards]
+        else:
+            done = [(0, False)] * (view.face_down[s] - down_now)
+        ups = [(c.index, True) for c in played_up.get(s, ())]
+        plays.append(ups + done + ([now] if now is not None else []))
+    return plays
+
+
+def state_of_view(view: Any, encoder: MadiaoEncoder) -> Any:
+    """What the encoder reads, from a seat's view (either format); the encoder reset on it
+    (a policy playing from views)."""
+    state = _view_state(view)
+    encoder.reset(state, _view_plays(view))
+    return state
+
+
+def unseen(state: State) -> npt.NDArray[np.float32]:
+    """The stock's cards, by card (40 values)."""
+    out = np.zeros(40, dtype=np.float32)
+    out[list(state.stock)] = 1
+    return out
+
+
+register_env(
+    "madiao",
+    encoder=MadiaoEncoder,
+    action_index=action_index,
+    index_action=index_action,
+    n_actions=N_ACTIONS,
+    net_scale=10.0,
+    engine=_rules,
+    legal_indices=legal_indices,
+    actions=ACTIONS,
+    turn_legal=turn_legal,
+    apply_checked=True,
+    scale=SCALE,
+    n_unseen=40,
+    unseen=unseen,
+    state_of_view=state_of_view,
+    default_opponent="heuristic",
+)

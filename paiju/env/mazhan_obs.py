@@ -111,12 +111,15 @@ Actions (``Discrete(128)``):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from paiju.env.layout import Layout, Planes, cells, seat_index
+from paiju.env.registry import register_env
+from paiju.mazhan import rules as _rules
 from paiju.mazhan.actions import Action
 from paiju.mazhan.melds import MeldKind
 from paiju.mazhan.rules import Event, Phase, State, legal_actions_for
@@ -816,3 +819,124 @@ def hints(state: State, me: int, legal: Sequence[int] = ()) -> npt.NDArray[np.fl
     for i in legal:
         out[35 + i] = 1.0
     return out
+
+
+def _view_state(view: Any) -> Any:
+    """The fields the Mazhan encoder reads, from a view (another seat's tiles unknown).
+
+    Reads both view formats: format 2 (``table_melds``, ``discards`` with who claimed,
+    ``turn``, ``window``) and the earlier one (``melds``, claimed flags, ``current``,
+    ``claim_tile``/``claim_from``).
+    """
+    me = view.seat.number - 1
+    seats = list(view.bonus)
+    counts = [0] * 34
+    for t in view.hand:
+        counts[t.index] += 1
+    fmt2 = hasattr(view, "table_melds")
+    melds = view.table_melds if fmt2 else view.melds
+    extra: dict[str, Any] = {}
+    if fmt2:
+        extra["claimed_by"] = [
+            [-1 if by is None else by.number - 1 for _t, by in view.discards[s]] for s in seats
+        ]
+        window = view.window
+        current = me if view.turn is None else view.turn.number - 1
+        claim_tile = -1 if window is None else window.tile.index
+        claim_from = -1 if window is None else window.source.number - 1
+    else:
+        extra["claimed"] = [[c for _t, c in view.discards[s]] for s in seats]
+        current = view.current.number - 1
+        claim_tile = -1 if view.claim_tile is None else view.claim_tile.index
+        claim_from = -1 if view.claim_from is None else view.claim_from.number - 1
+    return SimpleNamespace(
+        hands=[counts if k == me else [0] * 34 for k in range(4)],
+        melds=[list(melds[s]) for s in seats],
+        bonus=[[t.index for t in view.bonus[s]] for s in seats],
+        discards=[[t.index for t, _c in view.discards[s]] for s in seats],
+        set_aside=tuple(t.index for t in view.set_aside),
+        wild=view.wild.index,
+        ruleset=SimpleNamespace(dead_wall=view.dead_wall),
+        phase=view.phase,
+        current=current,
+        drawn=-1 if view.drawn is None else view.drawn.index,
+        claim_tile=claim_tile,
+        claim_from=claim_from,
+        head=0,
+        tail=view.wall_left,
+        **extra,
+    )
+
+
+def state_of_view(view: Any, encoder: MazhanEncoder) -> Any:
+    """What the encoder reads, from a seat's view (another seat's tiles unknown); the encoder
+    reset on it (a policy playing from views)."""
+    state = _view_state(view)
+    encoder.reset(state)
+    return state
+
+
+def unseen(state: State) -> npt.NDArray[np.float32]:
+    """The tiles left in the wall, by face (42 values)."""
+    out = np.zeros(42, dtype=np.float32)
+    for t in state.wall[state.head : state.tail]:
+        out[t] += 1
+    return out
+
+
+def potential(state: State, me: int) -> float:
+    """How far seat ``me`` is from a complete hand: −shanten (★ counted; 1 when complete).
+
+    >>> from paiju.mazhan.rules import Ruleset, new_hand
+    >>> potential(new_hand(Ruleset(), seed=3), 0) < 0
+    True
+    """
+    from paiju.mazhan.shanten import shanten
+
+    counts = list(state.hands[me])
+    wilds = counts[state.wild]
+    counts[state.wild] = 0
+    return -float(shanten(counts, len(state.melds[me]), wilds))
+
+
+def _lookahead(state: State, me: int) -> npt.NDArray[np.float32]:
+    from paiju.env.lookahead import lookahead_of_state  # it imports this module
+
+    return lookahead_of_state(state, me)
+
+
+def _lookahead_of_view(view: Any) -> npt.NDArray[np.float32]:
+    from paiju.env.lookahead import lookahead
+
+    return lookahead(view)
+
+
+def _hints_scale() -> npt.NDArray[np.float32]:
+    tops = np.ones(N_HINTS, dtype=np.float32)
+    tops[:35] = 10.0  # shanten + 2; the legal actions are 0/1
+    return tops
+
+
+register_env(
+    "mazhan",
+    encoder=MazhanEncoder,
+    action_index=action_index,
+    index_action=index_action,
+    n_actions=N_ACTIONS,
+    net_scale=400.0,
+    engine=_rules,
+    legal_indices=legal_indices,
+    actions=ACTIONS,
+    scale=SCALE,
+    n_unseen=42,
+    unseen=unseen,
+    state_of_view=state_of_view,
+    default_opponent="greedy",
+    hints=hints,
+    n_hints=N_HINTS,
+    hints_scale=_hints_scale(),
+    lookahead=_lookahead,
+    lookahead_of_view=_lookahead_of_view,
+    n_lookahead=6 * N_ACTIONS,  # paiju.env.lookahead.N_LOOKAHEAD (a test)
+    potential=potential,
+)

@@ -30,13 +30,12 @@ import json
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from paiju.env.table import spec_of
+from paiju.env.registry import spec_of
 
 __all__ = ["PolicyBot", "observation_of_view", "save_metadata"]
 
@@ -68,115 +67,6 @@ def save_metadata(
     return meta
 
 
-def _mazhan_state(view: Any) -> Any:
-    """The fields the Mazhan encoder reads, from a view (another seat's tiles unknown).
-
-    Reads both view formats: format 2 (``table_melds``, ``discards`` with who claimed,
-    ``turn``, ``window``) and the earlier one (``melds``, claimed flags, ``current``,
-    ``claim_tile``/``claim_from``).
-    """
-    me = view.seat.number - 1
-    seats = list(view.bonus)
-    counts = [0] * 34
-    for t in view.hand:
-        counts[t.index] += 1
-    fmt2 = hasattr(view, "table_melds")
-    melds = view.table_melds if fmt2 else view.melds
-    extra: dict[str, Any] = {}
-    if fmt2:
-        extra["claimed_by"] = [
-            [-1 if by is None else by.number - 1 for _t, by in view.discards[s]] for s in seats
-        ]
-        window = view.window
-        current = me if view.turn is None else view.turn.number - 1
-        claim_tile = -1 if window is None else window.tile.index
-        claim_from = -1 if window is None else window.source.number - 1
-    else:
-        extra["claimed"] = [[c for _t, c in view.discards[s]] for s in seats]
-        current = view.current.number - 1
-        claim_tile = -1 if view.claim_tile is None else view.claim_tile.index
-        claim_from = -1 if view.claim_from is None else view.claim_from.number - 1
-    return SimpleNamespace(
-        hands=[counts if k == me else [0] * 34 for k in range(4)],
-        melds=[list(melds[s]) for s in seats],
-        bonus=[[t.index for t in view.bonus[s]] for s in seats],
-        discards=[[t.index for t, _c in view.discards[s]] for s in seats],
-        set_aside=tuple(t.index for t in view.set_aside),
-        wild=view.wild.index,
-        ruleset=SimpleNamespace(dead_wall=view.dead_wall),
-        phase=view.phase,
-        current=current,
-        drawn=-1 if view.drawn is None else view.drawn.index,
-        claim_tile=claim_tile,
-        claim_from=claim_from,
-        head=0,
-        tail=view.wall_left,
-        **extra,
-    )
-
-
-def _madiao_state(view: Any) -> Any:
-    """The fields the Ma Diao encoder reads, from a view (either format)."""
-    seats = list(view.table)
-    me = view.seat.number - 1
-    trick = [(s.number - 1, 0 if c is None else c.index, up) for s, c, up in view.trick]
-    on_table = {c.index for s in seats for c in view.table[s]}
-    in_trick = {c for _s, c, up in trick if up}
-    out_up = [c.index for c in view.seen if c.index not in on_table and c.index not in in_trick]
-    if hasattr(view, "leader"):
-        leader = view.leader.number - 1
-        turn = leader if view.turn is None else view.turn.number - 1
-    else:
-        leader = trick[0][0] if trick else (view.acting[0].number - 1 if view.acting else 0)
-        turn = view.acting[0].number - 1 if view.acting else leader
-    return SimpleNamespace(
-        hands=[
-            [c.index for c in view.hand] if k == me else [0] * view.hand_sizes[s]
-            for k, s in enumerate(seats)
-        ],
-        trick=trick,
-        table=[[c.index for c in view.table[s]] for s in seats],
-        tricks_won=[view.tricks_won[s] for s in seats],
-        captured={
-            c.index: tuple(o.index for o in others)
-            for c, others in getattr(view, "captured", {}).items()
-        },
-        out_up=out_up,
-        stock=(view.mian.index,),
-        banker=view.banker.number - 1,
-        turn=turn,
-        leader=leader,
-        phase=view.phase,
-        trick_no=view.trick_no,
-    )
-
-
-def _madiao_plays(view: Any) -> list[list[tuple[int, bool]]] | None:
-    """What a format-2 view tells of each seat's plays: the face-up ones in finished tricks,
-    the face-down ones (own cards, others' counts), the one in the trick being played last
-    (the encoder reads the cards and counts, not their order); ``None`` for the earlier
-    format."""
-    if not hasattr(view, "face_down_cards"):
-        return None
-    me = view.seat
-    in_trick = {s: (0 if c is None else c.index, up) for s, c, up in view.trick}
-    played_up = getattr(view, "played_up", {})
-    plays: list[list[tuple[int, bool]]] = []
-    for s in view.table:  # finished tricks first, the trick being played last
-        now = in_trick.get(s)
-        down_now = now is not None and not now[1]
-        if s is me:
-            cards = [c.index for c in view.face_down_cards]
-            if down_now:
-                cards.remove(now[0])  # type: ignore[index]
-            done = [(c, False) for c in cards]
-        else:
-            done = [(0, False)] * (view.face_down[s] - down_now)
-        ups = [(c.index, True) for c in played_up.get(s, ())]
-        plays.append(ups + done + ([now] if now is not None else []))
-    return plays
-
-
 def observation_of_view(
     game: str,
     view: Any,
@@ -202,22 +92,20 @@ def observation_of_view(
     ...       == enc.encode(s, 3)).all())
     True
     """
-    if game == "mazhan":
-        state = _mazhan_state(view)
-        encoder.reset(state)
-    else:
-        state = _madiao_state(view)
-        encoder.reset(state, _madiao_plays(view))
+    spec = spec_of(game)
+    if spec.state_of_view is None:
+        raise ValueError(f"{game}: no observation from a view")
+    state = spec.state_of_view(view, encoder)  # the encoder reset on it
     obs = np.array(encoder.encode(state, view.seat.number - 1), dtype=np.float32)
     parts = [obs]
     if hints:
-        from paiju.env.mazhan_obs import hints as hints_of
-
-        parts.append(hints_of(state, view.seat.number - 1, legal))
+        if spec.hints is None:
+            raise ValueError(f"{game} has no hints")
+        parts.append(spec.hints(state, view.seat.number - 1, legal))
     if lookahead:
-        from paiju.env.lookahead import lookahead as lookahead_of
-
-        parts.append(lookahead_of(view))
+        if spec.lookahead_of_view is None:
+            raise ValueError(f"{game} has no look-ahead features")
+        parts.append(spec.lookahead_of_view(view))
     return np.concatenate(parts) if len(parts) > 1 else obs
 
 

@@ -52,7 +52,7 @@ Vector environments (tested)::
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, SupportsIndex
 
 import gymnasium as gym
@@ -61,6 +61,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from paiju.env.base import RewardRules
+from paiju.env.registry import registered, spec_of
 from paiju.env.table import (
     RENDER_MODES,
     Table,
@@ -74,8 +75,24 @@ __all__ = ["DEFAULT_OPPONENTS", "PaijuSingleEnv", "make_opponent"]
 _SEATS = "ESWN"
 _SEAT_CHOICES = ("rotate", "E", "S", "W", "N")
 
+
+class _DefaultOpponents(Mapping[str, str]):
+    """The opponents of ``opponents=None`` by game, as each game's environment registered."""
+
+    def __getitem__(self, game: str) -> str:
+        if game not in registered():
+            raise KeyError(game)
+        return spec_of(game).default_opponent
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(registered())
+
+    def __len__(self) -> int:
+        return len(registered())
+
+
 #: The opponents of ``opponents=None``: each game's own baseline bot.
-DEFAULT_OPPONENTS = {"mazhan": "greedy", "madiao": "heuristic"}
+DEFAULT_OPPONENTS: Mapping[str, str] = _DefaultOpponents()
 
 
 def _name(bot: Any) -> str:
@@ -180,7 +197,7 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
             shaping_gamma=shaping_gamma,
         )
         if opponents is None:
-            opponents = DEFAULT_OPPONENTS[spec.name]
+            opponents = spec.default_opponent
         specs = list(opponents) if isinstance(opponents, list | tuple) else [opponents] * 3
         if len(specs) != 3:
             raise ValueError(f"give one opponent or three, got {len(specs)}")

@@ -22,14 +22,13 @@ import operator
 import random
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
 
-from paiju import games
-from paiju.games import Deal, Game
+from paiju.env.registry import GameSpec, registered, spec_of
+from paiju.games import Deal, registration
 
 __all__ = [
     "AGENTS",
@@ -147,74 +146,11 @@ def check_flag(value: Any, name: str) -> bool:
     return bool(value)
 
 
-@dataclass(frozen=True)
-class GameSpec:
-    """What the environments need to know of a game besides its core functions.
-
-    ``engine`` is the game's rules module (``acting``, ``apply``), called directly on the
-    hot path; ``legal_indices(state, seat)`` gives a seat's legal action indices in the
-    engine's order, and ``actions[seat][index]`` the action itself (built once).
-    ``turn_legal(state)``, for a game where one seat decides at a time (Ma Diao), gives the
-    seat index to decide and its legal indices in one call (``(-1, ())`` once the hand is
-    over). ``apply_checked``: the engine's ``apply`` takes ``checked=True`` to skip its own
-    legality check (the table plays only indices it has found legal for the state).
-    """
-
-    name: str
-    rules: Game[Any, Any, Any, Any]
-    encoder: Any  # the encoder class
-    action_index: Any
-    index_action: Any
-    n_actions: int
-    net_scale: float  # a typical hand's size, for the default reward scale and scores
-    engine: Any = None
-    legal_indices: Any = None
-    actions: Any = None
-    turn_legal: Any = None
-    apply_checked: bool = False
-
-
-def spec_of(game: str) -> GameSpec:
-    """The environment description of a game.
-
-    >>> spec_of("madiao").n_actions
-    120
-    """
-    if game == "mazhan":
-        from paiju.env import mazhan_obs as mo
-        from paiju.mazhan import rules as mz
-
-        return GameSpec(
-            "mazhan",
-            games.game("mazhan"),
-            mo.MazhanEncoder,
-            mo.action_index,
-            mo.index_action,
-            mo.N_ACTIONS,
-            400.0,
-            mz,
-            mo.legal_indices,
-            mo.ACTIONS,
-        )
-    if game == "madiao":
-        from paiju.env import madiao_obs as do
-        from paiju.madiao import rules as md
-
-        return GameSpec(
-            "madiao",
-            games.game("madiao"),
-            do.MadiaoEncoder,
-            do.action_index,
-            do.index_action,
-            do.N_ACTIONS,
-            10.0,
-            md,
-            do.legal_indices,
-            do.ACTIONS,
-            do.turn_legal,
-            True,
-        )
-    raise ValueError(f"unknown game {game!r} (choose from mazhan, madiao)")
+def _only(game: str, flag: str, what: str) -> str:
+    """The message for an extra the game lacks (or that planes lack)."""
+    have = [n for n in registered() if getattr(spec_of(n), flag) is not None]
+    titles = " and ".join(registration(n).title + "'s" for n in have) or "no game's"
+    return f"{what} exist for {titles} flat observation only"
 
 
 class Table:
@@ -248,10 +184,10 @@ class Table:
         rotate_seats = check_flag(rotate_seats, "rotate_seats")
         hints = check_flag(hints, "hints")
         lookahead = check_flag(lookahead, "lookahead")
-        if hints and (game != "mazhan" or planes):
-            raise ValueError("hints exist for Mazhan's flat observation only")
-        if lookahead and (game != "mazhan" or planes):
-            raise ValueError("look-ahead features exist for Mazhan's flat observation only")
+        if hints and (self.spec.hints is None or planes):
+            raise ValueError(_only(game, "hints", "hints"))
+        if lookahead and (self.spec.lookahead is None or planes):
+            raise ValueError(_only(game, "lookahead", "look-ahead features"))
         self.hints = hints
         self.lookahead = lookahead
         self.rules = self.spec.rules
@@ -261,7 +197,7 @@ class Table:
         self.rotate_seats = rotate_seats
         engine = self.spec.engine
         self._acting = engine.acting
-        self._apply = engine.apply
+        self._apply: Any = engine.apply  # with checked=True where apply_checked
         self._legal_indices = self.spec.legal_indices
         self._actions = self.spec.actions
         self._nets = self.rules.nets
@@ -479,17 +415,16 @@ class Table:
             return self.encoder.encode(self.state, seat, out)
         flat = self.encoder.encode(self.state, seat, None)
         parts = [flat]
+        spec = self.spec
         if self.hints:
-            from paiju.env.mazhan_obs import hints
-
-            parts.append(hints(self.state, seat, self.legal(player)))
+            assert spec.hints is not None  # checked when made
+            parts.append(spec.hints(self.state, seat, self.legal(player)))
         if self.lookahead:
-            from paiju.env.lookahead import N_LOOKAHEAD, lookahead_of_state
-
+            assert spec.lookahead is not None
             if not self.legal(player):
-                parts.append(np.zeros(N_LOOKAHEAD, dtype=np.float32))
+                parts.append(np.zeros(spec.n_lookahead, dtype=np.float32))
             else:
-                parts.append(lookahead_of_state(self.state, seat))
+                parts.append(spec.lookahead(self.state, seat))
         joined = np.concatenate(parts)
         if out is not None and out.shape == joined.shape:
             out[:] = joined
@@ -499,11 +434,8 @@ class Table:
     @property
     def obs_shape(self) -> tuple[int, ...]:
         """The shape of an observation (hints and look-ahead features included)."""
-        from paiju.env.lookahead import N_LOOKAHEAD
-        from paiju.env.mazhan_obs import N_HINTS
-
         shape: tuple[int, ...] = self.encoder.shape
-        extra = N_HINTS * self.hints + N_LOOKAHEAD * self.lookahead
+        extra = self.spec.n_hints * self.hints + self.spec.n_lookahead * self.lookahead
         return (shape[0] + extra,) if extra else shape
 
     def global_state(self) -> npt.NDArray[np.float32]:
@@ -519,17 +451,12 @@ class Table:
     def unseen(self) -> npt.NDArray[np.float32]:
         """Counts of the tiles left in the wall (Mazhan, 42 faces) or the stock cards (Ma
         Diao, 40 cards), by face."""
-        state = self.state
-        if self.spec.name == "mazhan":
-            out = np.zeros(42, dtype=np.float32)
-            for t in state.wall[state.head : state.tail]:
-                out[t] += 1
-            return out
-        out = np.zeros(40, dtype=np.float32)
-        out[list(state.stock)] = 1
-        return out
+        unseen = self.spec.unseen
+        if unseen is None:
+            return np.zeros(0, dtype=np.float32)
+        return unseen(self.state)
 
     def state_size(self) -> int:
         """The length of :meth:`global_state`."""
         per = int(np.prod(self.obs_shape))
-        return 4 * per + (42 if self.spec.name == "mazhan" else 40)
+        return 4 * per + self.spec.n_unseen

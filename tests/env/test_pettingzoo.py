@@ -236,7 +236,7 @@ def test_the_observation_shows_the_match_scores(game: str) -> None:
     t = Table(game, match_hands=3)
     t.reset(seed=12)
     rng = np.random.default_rng(12)
-    lay = t.encoder.layout
+    lay = t.encoder.layout  # type: ignore[attr-defined]  # both games' encoders have one
     sc, hn = lay["scores"], lay["hand_no"]
     for hand in range(3):
         for player in range(4):
