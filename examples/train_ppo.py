@@ -211,14 +211,14 @@ def demonstrations(
     observations, masks, actions, discounted returns, kinds and the hand of each."""
     import random
 
-    from paiju.bots.base import make_bot
+    from paiju.simulate import make_player
 
     env = single(
         gym.make(
             "paiju/Mazhan-v0", opponents="greedy", seat="rotate", hints=True, lookahead=lookahead
         )
     )
-    bot = make_bot("mazhan", teacher)
+    bot = make_player("mazhan", teacher)  # a bot, or policy:PATH
     rng = random.Random(seed)
     obs, _ = env.reset(seed=seed)
     rows: list[tuple[np.ndarray, np.ndarray, int, int]] = []
@@ -450,13 +450,13 @@ def _at_least(low: float, kind: type[int] | type[float], strict: bool = False) -
 
 
 def _teacher(name: str) -> str:
-    """An argparse type: a Mazhan bot to imitate, or ``none``."""
+    """An argparse type: a Mazhan bot or ``policy:PATH`` to imitate, or ``none``."""
     if name == "none":
         return name
-    from paiju.bots.base import make_bot
+    from paiju.simulate import make_player
 
     try:
-        make_bot("mazhan", name)
+        make_player("mazhan", name)
     except (ValueError, OSError, ImportError) as err:
         raise argparse.ArgumentTypeError(f"{err} (or 'none')") from None
     return name
@@ -498,7 +498,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--imitate",
         type=_teacher,
         default="strong",
-        help="a bot to imitate first (behaviour cloning); 'none' for PPO from scratch",
+        help="a bot (or policy:PATH) to imitate first (behaviour cloning); 'none' for PPO "
+        "from scratch",
     )
     parser.add_argument(
         "--imitate-minutes",
