@@ -360,7 +360,7 @@ def parse_cards(text: str) -> list[Card]:
     Raises :class:`~paiju.errors.NotationError` quoting the input and the position.
     """
     cards: list[Card] = []
-    groups = notation_groups(text, "card", "faces", _is_face, _SUIT_BY_LETTER, _not_a_face)
+    groups = notation_groups(text, "card", "faces", _IS_FACE, _SUIT_BY_LETTER, _not_a_face)
     for at, suit, faces in groups:
         for fpos in faces:
             rank = _FACES[suit].get(text[fpos])
@@ -373,9 +373,14 @@ def parse_cards(text: str) -> list[Card]:
 _FACE_HINT = {Suit.SHI: "w q b 9–2", Suit.WAN: "9–1", Suit.SUO: "9–1", Suit.WEN: "0 h 1–9"}
 
 
-def _is_face(ch: str) -> bool:
+class _Faces:
     """A card's face: a digit or a letter ``w q b h`` (each suit reads its own)."""
-    return ch.isdigit() or ch in "wqbh"
+
+    def __contains__(self, ch: object) -> bool:
+        return isinstance(ch, str) and (ch.isdigit() or ch in "wqbh")
+
+
+_IS_FACE = _Faces()
 
 
 def _not_a_face(text: str, pos: int, at: int | None = None) -> NotationError:

@@ -359,7 +359,7 @@ def parse_tiles(text: str) -> list[Tile]:
     return tiles
 
 
-_DIGITS = "0123456789".__contains__  # a tile's face is a digit (0 is no rank: an error)
+_DIGITS = "0123456789"  # a tile's face is a digit (0 is no rank: an error)
 
 
 def _range_hint(suit: Suit) -> str:
