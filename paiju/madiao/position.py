@@ -34,7 +34,9 @@ import re
 from collections import Counter
 from typing import Any
 
-from paiju.errors import InvalidPositionError, NotationError, RulesError
+from paiju.errors import NotationError, RulesError
+from paiju.kit.positions import bad_position as _bad
+from paiju.kit.positions import position_fields
 from paiju.madiao.cards import ALL_CARDS, Card, format_cards, parse_cards
 from paiju.madiao.rules import (
     Action,
@@ -53,10 +55,6 @@ __all__ = ["from_position", "to_position"]
 
 _ORDER = ("v", "banker", "hands", "stock", "tricks", "trick", "rules")
 _DEFAULTS = Ruleset()
-
-
-def _bad(message: str) -> InvalidPositionError:
-    return InvalidPositionError(f"position: {message}")
 
 
 # --- writing ----------------------------------------------------------------------------------
@@ -112,25 +110,7 @@ def _rules(r: Ruleset) -> str:
 
 
 def _fields(text: str) -> dict[str, str]:
-    if not isinstance(text, str):
-        raise _bad(f"expected a position string, got {type(text).__name__}")
-    words = text.split()
-    if not words or words[0] != "madiao":
-        raise _bad("a Ma Diao position starts with the word 'madiao'")
-    out: dict[str, str] = {}
-    for word in words[1:]:
-        key, sep, value = word.partition("=")
-        if not sep or not value:
-            raise _bad(f"{word!r} is not a key=value field")
-        if key not in _ORDER:
-            raise _bad(f"unknown field {key!r} (fields: {', '.join(_ORDER)})")
-        if key in out:
-            raise _bad(f"field {key!r} appears twice")
-        out[key] = value
-    for key in ("v", "banker", "hands", "stock", "tricks", "trick"):
-        if key not in out:
-            raise _bad(f"missing field {key!r}")
-    return out
+    return position_fields(text, "madiao", "Ma Diao", _ORDER, _ORDER[:-1])  # rules= may go
 
 
 def _cards(value: str, field: str) -> list[Card]:

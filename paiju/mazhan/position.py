@@ -45,7 +45,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from paiju.errors import InvalidPositionError, NotationError, RulesError
+from paiju.errors import NotationError, RulesError
+from paiju.kit.positions import bad_position as _bad
+from paiju.kit.positions import position_fields
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.record import WinBy
@@ -84,10 +86,6 @@ _ORDER = (
     "rivers",
     "wall",
 )
-
-
-def _bad(message: str) -> InvalidPositionError:
-    return InvalidPositionError(f"position: {message}")
 
 
 def _full(tiles: list[int] | tuple[int, ...]) -> str:
@@ -179,22 +177,7 @@ def _river(s: State, i: int) -> str:
 
 
 def _fields(text: str) -> dict[str, str]:
-    if not isinstance(text, str):
-        raise _bad(f"expected a position string, got {type(text).__name__}")
-    words = text.split()
-    if not words or words[0] != "mazhan":
-        raise _bad("a Mazhan position starts with the word 'mazhan'")
-    out: dict[str, str] = {}
-    for word in words[1:]:
-        key, sep, value = word.partition("=")
-        if not sep or not value:
-            raise _bad(f"{word!r} is not a key=value field")
-        if key not in _ORDER:
-            raise _bad(f"unknown field {key!r} (fields: {', '.join(_ORDER)})")
-        if key in out:
-            raise _bad(f"field {key!r} appears twice")
-        out[key] = value
-    return out
+    return position_fields(text, "mazhan", "Mazhan", _ORDER)
 
 
 def _tiles(value: str, field: str) -> list[Tile]:
