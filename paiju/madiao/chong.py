@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from paiju.errors import InvalidHandError, NotationError, json_kind, quote
+from paiju.kit.inputs import exactly_one
 from paiju.madiao.cards import ALL_CARDS, Card, Suit, parse_cards
 
 __all__ = ["ChongRoles", "Group", "base_roles", "chong_points", "score_sequence"]
@@ -539,15 +540,7 @@ MAX_DRAWS = 8
 
 
 def _one(text: str, name: str) -> Card:
-    cards = _field_cards(text, name)
-    if len(cards) != 1:
-        raise InvalidHandError(
-            f"{name}: expected one card, got {quote(text)}",
-            why="one_card" if cards else "no_card",
-            field=name,
-            n=len(cards),
-        )
-    return cards[0]
+    return exactly_one(_field_cards(text, name), name, "card", quote(text))
 
 
 def _field_cards(text: str, name: str) -> list[Card]:

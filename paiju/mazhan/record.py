@@ -23,6 +23,7 @@ from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from paiju.errors import InvalidHandError, NotationError, RulesError, json_kind, quote
+from paiju.kit.inputs import exactly_one
 from paiju.mazhan.hand import HandTiles
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.seats import SEATS, Seat
@@ -660,15 +661,7 @@ def _meld(text: object, path: str) -> Meld:
 
 
 def _one_tile(value: object, path: str) -> Tile:
-    tiles = _tiles(value, path)
-    if len(tiles) != 1:
-        raise InvalidHandError(
-            f"{path}: expected one tile, got {_shown(value)}",
-            why="one_tile" if tiles else "no_tile",
-            field=path,
-            n=len(tiles),
-        )
-    return tiles[0]
+    return exactly_one(_tiles(value, path), path, "tile", _shown(value))
 
 
 def _wild(value: object) -> Tile:
