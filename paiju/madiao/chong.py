@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from paiju.errors import InvalidHandError, NotationError, json_kind, quote
 from paiju.kit.inputs import exactly_one
@@ -206,18 +207,23 @@ def _line_neighbours(rank: int, n: int) -> tuple[int, int]:
     return rank - 1, rank + 1
 
 
+_C = TypeVar("_C")  # what a neighbour function needs besides the member
+
+
 def _component(
     start: int,
-    ranks: set[int],
-    n: int,
-    neighbours: Callable[[int, int], tuple[int, int]] = _ring_neighbours,
+    members: set[int],
+    n: _C,
+    neighbours: Callable[[int, _C], Iterable[int]],
 ) -> set[int]:
+    """The members reached from ``start`` through ``neighbours(member, n)`` (``n``: a
+    suit's size for ranks, the roles for 十字 nodes)."""
     seen = {start}
     todo = [start]
     while todo:
         r = todo.pop()
         for nb in neighbours(r, n):
-            if nb in ranks and nb not in seen:
+            if nb in members and nb not in seen:
                 seen.add(nb)
                 todo.append(nb)
     return seen
@@ -273,8 +279,8 @@ def _ordinary_points(
     for lead in leaders:
         gap_of = [gap for gap, members in gaps.items() if lead in members]
         if lead not in table_ranks:  # a 沖'd gap card leading as a member of its 順領
-            value = 2 if not _disconnected(d, _component(lead, group_ranks, n), n) else 1
-            total += value
+            run = _component(lead, group_ranks, n, _ring_neighbours)
+            total += 1 if _disconnected(d, run, n) else 2
             continue
         if is_shang(lead):
             acts_shang, active = True, True
@@ -305,7 +311,7 @@ def _ordinary_points(
             value = 2
         elif d in gap_of:
             value = 3 if lead < d else 2
-        elif not _disconnected(d, _component(lead, group_ranks, n), n):
+        elif not _disconnected(d, _component(lead, group_ranks, n, _ring_neighbours), n):
             value = 2
         else:
             value = 1
@@ -364,18 +370,6 @@ def _shi_neighbours(node: int, r: ChongRoles) -> set[int]:
     return out
 
 
-def _shi_component(start: int, nodes: set[int], r: ChongRoles) -> set[int]:
-    seen = {start}
-    todo = [start]
-    while todo:
-        x = todo.pop()
-        for nb in _shi_neighbours(x, r):
-            if nb in nodes and nb not in seen:
-                seen.add(nb)
-                todo.append(nb)
-    return seen
-
-
 def _shi_points(
     card: Card,
     table: list[Card],
@@ -391,7 +385,7 @@ def _shi_points(
     bailao = ALL_CARDS[8]
 
     def connected(lead: Card) -> bool:
-        comp = _shi_component(_shi_node(lead, r), nodes, r)
+        comp = _component(_shi_node(lead, r), nodes, r, _shi_neighbours)
         return bool(_shi_neighbours(d_node, r) & comp)
 
     def multiplier(lead: Card) -> int:
@@ -480,7 +474,7 @@ def _shi_run_points(card: Card, table: list[Card], group: list[Card], r: ChongRo
         if d in gap_of:
             total += 3 if lead < d else 2
         elif active:
-            connected = not _disconnected(d, _component(lead, group_pos, n), n)
+            connected = not _disconnected(d, _component(lead, group_pos, n, _ring_neighbours), n)
             total += 2 if connected else 1
     return total
 
