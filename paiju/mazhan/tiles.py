@@ -128,6 +128,18 @@ _GLYPH_BASE = {Suit.MAN: 0x1F007, Suit.SOU: 0x1F010, Suit.PIN: 0x1F019}
 _HONOR_GLYPHS = "\U0001f000\U0001f001\U0001f002\U0001f003\U0001f006\U0001f005\U0001f004"
 _FLOWER_GLYPHS = "\U0001f022\U0001f023\U0001f025\U0001f024"
 _SEASON_GLYPHS = "\U0001f026\U0001f027\U0001f028\U0001f029"
+#: The names and glyphs of the faces a suit does not number (honours, flowers, seasons).
+_ZH_BY_SUIT = {Suit.HONOR: _HONOR_ZH, Suit.FLOWER: _FLOWER_ZH, Suit.SEASON: _SEASON_ZH}
+_EN_BY_SUIT = {
+    Suit.HONOR: _HONOR_EN,
+    Suit.FLOWER: tuple(f"{name} (flower {i})" for i, name in enumerate(_FLOWER_EN, 1)),
+    Suit.SEASON: tuple(f"{name} (season {i})" for i, name in enumerate(_SEASON_EN, 1)),
+}
+_GLYPHS_BY_SUIT = {
+    Suit.HONOR: _HONOR_GLYPHS,
+    Suit.FLOWER: _FLOWER_GLYPHS,
+    Suit.SEASON: _SEASON_GLYPHS,
+}
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -246,12 +258,9 @@ class Tile:
         ['一萬', '五筒', '九索']
         """
         suit = self.suit
-        if suit is Suit.HONOR:
-            return _HONOR_ZH[self.rank - 1]
-        if suit is Suit.FLOWER:
-            return _FLOWER_ZH[self.rank - 1]
-        if suit is Suit.SEASON:
-            return _SEASON_ZH[self.rank - 1]
+        names = _ZH_BY_SUIT.get(suit)
+        if names is not None:  # honours, flowers, seasons
+            return names[self.rank - 1]
         return _NUMERALS[self.rank - 1] + suit.name_zh
 
     @property
@@ -262,12 +271,9 @@ class Tile:
         ['3 dots', '1 dot', '1 character', 'south wind', 'plum (flower 1)']
         """
         suit = self.suit
-        if suit is Suit.HONOR:
-            return _HONOR_EN[self.rank - 1]
-        if suit is Suit.FLOWER:
-            return f"{_FLOWER_EN[self.rank - 1]} (flower {self.rank})"
-        if suit is Suit.SEASON:
-            return f"{_SEASON_EN[self.rank - 1]} (season {self.rank})"
+        names = _EN_BY_SUIT.get(suit)
+        if names is not None:
+            return names[self.rank - 1]
         name = _SUITED_EN[suit]
         if self.rank == 1 and suit is not Suit.SOU:  # "1 dot", "1 character"; bamboo is both
             name = name[:-1]
@@ -281,12 +287,9 @@ class Tile:
         True
         """
         suit = self.suit
-        if suit is Suit.HONOR:
-            return _HONOR_GLYPHS[self.rank - 1]
-        if suit is Suit.FLOWER:
-            return _FLOWER_GLYPHS[self.rank - 1]
-        if suit is Suit.SEASON:
-            return _SEASON_GLYPHS[self.rank - 1]
+        glyphs = _GLYPHS_BY_SUIT.get(suit)
+        if glyphs is not None:
+            return glyphs[self.rank - 1]
         return chr(_GLYPH_BASE[suit] + self.rank - 1)
 
     def __str__(self) -> str:
