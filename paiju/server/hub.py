@@ -225,6 +225,7 @@ class Hub:
             with contextlib.suppress(LookupError):  # closed meanwhile (another process)
                 await asyncio.to_thread(self.store.quarantine, live.hand_id, str(err)[:200])
             return None
+        self.writer.unfence(live.hand_id)  # the hand's writes are this process's again
         runner = TableRunner(machine, self, self.writer)
         self.tables[live.table_id] = runner
         runner.start(outputs)

@@ -210,21 +210,25 @@ class Store:
             return [None] * len(steps)
         except sa.exc.IntegrityError:
             pass
-        out: list[str | None] = []
-        for row in rows:  # one at a time, to find the steps written already
+        return [self._log_step(s, row) for row in rows]  # one at a time: which were written
+
+    def _log_step(self, s: Session, row: dict[str, Any]) -> str | None:
+        for _ in range(3):
             try:
                 with s.begin_nested():
                     s.execute(_STEP_INSERT, [row])
-                out.append(None)
+                return None
             except sa.exc.IntegrityError:
                 have = s.execute(
                     sa.select(HandAction.action, HandAction.writer).where(
                         HandAction.hand_id == row["hand_id"], HandAction.seq == row["seq"]
                     )
                 ).first()
-                ours = have is not None and tuple(have) == (row["action"], self.writer)
-                out.append(None if ours else "fenced")
-        return out
+                if have is not None:  # written: by this process before, or by another
+                    return None if tuple(have) == (row["action"], self.writer) else "fenced"
+                # the row that was in the way was not committed after all (another process's
+                # transaction rolled back): the step is free again
+        return "fenced"
 
     def close_hand(self, s: Session, w: io.CloseHand) -> str | None:
         """Close a finished hand and settle it: ``None``, or ``"fenced"`` if another process

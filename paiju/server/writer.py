@@ -99,6 +99,7 @@ class Writer:
         # hands another process has written on: nothing more of this process's is written
         # for them (a later step or a close would corrupt the other process's hand)
         self.fenced: set[int] = set()
+        self._fence_lock = threading.Lock()  # fenced: read and grown here, let go from the loop
         self.batches = 0
         self.writes = 0
         self._conn: sa.Connection | None = None  # the writer's own connection, kept open
@@ -218,7 +219,9 @@ class Writer:
     def _batch_transaction(self, items: list[_Item], careful: bool) -> list[Answer]:
         store = self.store
         answers: list[Answer] = []
-        fenced = set(self.fenced)
+        with self._fence_lock:
+            fenced = set(self.fenced)
+        before = set(fenced)
         try:
             if self._conn is None:
                 engine = store.sessions.kw["bind"]
@@ -249,8 +252,23 @@ class Writer:
         except TRANSIENT:
             self._lost = self._drop_connection()
             raise
-        self.fenced |= fenced
+        with self._fence_lock:
+            self.fenced |= fenced - before  # (a hand let go meanwhile stays let go)
         return answers
+
+    def unfence(self, hand: int) -> None:
+        """This process holds ``hand`` again (it took the table over): its writes on it are
+        its own from now on (a hand fenced once is not fenced for the process's life).
+
+        >>> from paiju.server.db import make_engine, make_sessions, migrate
+        >>> engine = make_engine("sqlite://"); migrate(engine)
+        >>> w = Writer(Store(make_sessions(engine), writer="w")); w.fenced.add(5)
+        >>> w.unfence(5); w.fenced
+        set()
+        >>> w.close()
+        """
+        with self._fence_lock:
+            self.fenced.discard(hand)
 
     def _drop_connection(self) -> str | None:
         """Close the writer's connections; why the watchdog abandoned one, if it did."""

@@ -160,3 +160,56 @@ def test_once_fenced_nothing_more_of_that_hand_is_written(
         log = list(s.scalars(sa.select(HandAction.action).where(HandAction.hand_id == hand_id)))
         hand = s.get(Hand, hand_id)
     assert log == ["E discard 1m"] and hand is not None and hand.status == "live"
+
+
+def test_a_process_fenced_off_a_hand_writes_it_again_once_it_takes_it_over(
+    sessions: sessionmaker[Session],
+) -> None:
+    """Found by an attack (an owner frozen past its lease): the process that took the hand
+    over was fenced once, and its writer kept the hand fenced for the process's life, so
+    every later take-over of it was fenced at its first step: the hand never ended. Taking a
+    hand over lets go of its fence."""
+    hand_id = _bots_only_hand(Store(sessions, "setup"), 9)
+    store = Store(sessions, "b")
+    writer = Writer(store)
+    writer.fenced.add(hand_id)  # fenced off it once, earlier in this process's life
+
+    async def take_over() -> str:
+        hub = Hub(store, writer, QUICK)
+        runner = await hub.restore_hand(store.live_hands()[0])
+        assert runner is not None
+        for _ in range(6000):  # the table plays on the loop (bots only) until it is done
+            status = await asyncio.to_thread(_status, sessions, hand_id)
+            if status != "live" or not hub.tables:
+                return status
+            await asyncio.sleep(0.01)
+        return "live"
+
+    status = asyncio.run(take_over())
+    writer.close()
+    assert status == "done"
+
+
+def test_a_step_in_the_way_that_was_rolled_back_is_written_not_fenced(
+    sessions: sessionmaker[Session],
+) -> None:
+    """A conflict with a row that is gone when looked at (another process's transaction
+    rolled back) is no fence: the step is written."""
+    mine = Store(sessions, "mine")
+    hand_id = _bots_only_hand(mine, 10)
+    with sessions.begin() as s:
+        real = s.execute  # the batch's insert and the step's own meet a row that then vanishes
+
+        calls = {"n": 0}
+
+        def flaky(statement: object, *args: object, **kwargs: object) -> object:
+            if calls["n"] < 2 and "INSERT INTO hand_actions" in str(statement):
+                calls["n"] += 1
+                raise sa.exc.IntegrityError("INSERT", {}, Exception("in the way"))
+            return real(statement, *args, **kwargs)  # type: ignore[call-overload]
+
+        s.execute = flaky  # type: ignore[method-assign,assignment]
+        assert mine.log_steps(s, [io.Step(hand_id, 1, "E discard 1m")]) == [None]
+    with sessions() as s:
+        log = list(s.scalars(sa.select(HandAction.action).where(HandAction.hand_id == hand_id)))
+    assert log == ["E discard 1m"]

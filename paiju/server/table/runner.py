@@ -97,6 +97,12 @@ class Inbox:
 #: many tables' bot timers come due together: one wake-up of the loop for all of them.
 TICK = 0.02
 _TICK_MIN = 0.1  # shorter think times (tests, the fast pace) are kept exact
+#: A timer that fires this much after it was due says the process stood still: it fires
+#: again after a grace as long as the stall (at most MAX_GRACE), once the input that came
+#: meanwhile has been read (a turn answered in the stall is no timeout)
+LATE = 0.25
+MAX_GRACE = 2.0
+_NEVER_LATE = math.inf
 
 
 def _on_tick(when: float) -> float:
@@ -195,12 +201,17 @@ class TableRunner:
                 if old is not None:
                     old.cancel()
                 key, token, ctx = out.key, out.token, self._context
-                if key == "bot" and out.delay >= _TICK_MIN:
+                if key == "bot":
                     # a bot's think time ends on a tick: the tables' bots share wake-ups
-                    when = _on_tick(self.loop.time() + out.delay)
-                    timer = self.loop.call_at(when, self._fire_cb, key, token, context=ctx)
+                    when = self.loop.time() + out.delay
+                    if out.delay >= _TICK_MIN:
+                        when = _on_tick(when)
+                    timer = self.loop.call_at(
+                        when, self._fire_cb, key, token, _NEVER_LATE, context=ctx
+                    )
                 else:
-                    timer = self.loop.call_later(out.delay, self._fire_cb, key, token, context=ctx)
+                    due = self.loop.time() + out.delay
+                    timer = self.loop.call_at(due, self._fire_cb, key, token, due, context=ctx)
                 self._timers[key] = timer
             elif isinstance(out, io.CancelTimer):
                 handle = self._timers.pop(out.key, None)
@@ -215,7 +226,16 @@ class TableRunner:
             elif isinstance(out, io.Lost):
                 self.hub.let_go(self)
 
-    def _fire(self, key: str, token: int) -> None:
+    def _fire(self, key: str, token: int, due: float) -> None:
+        late = self.loop.time() - due
+        if late > LATE:
+            # the process stood still (a stall, a pause, starved of CPU): what players sent
+            # meanwhile waits in its sockets, and is read first; the house's stall is no
+            # player's timeout
+            grace = min(max(late, LATE), MAX_GRACE)
+            again = self.loop.call_later(grace, self._fire_cb, key, token, _NEVER_LATE)
+            self._timers[key] = again
+            return
         self.feed(io.TimerFired(key, token))
 
     def _shown(self, account: int, ack: int) -> Callable[[], None]:
