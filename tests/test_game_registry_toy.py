@@ -19,7 +19,6 @@ import pytest
 
 import paiju.bots.registry as bot_registry
 import paiju.env.registry as env_registry
-import paiju.games as games_registry
 from paiju.bots.base import BOTS, make_bot
 from paiju.games import game, names, registration
 
@@ -28,29 +27,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(autouse=True)
 def toy() -> Iterator[None]:
-    """The toy game registered for a test, every registry as it was afterwards (the
-    doctests list the built-in games only)."""
-    games_registry.load()
-    bot_registry.load()
-    env_registry.load()
-    games, bots, envs = (
-        dict(games_registry._REGISTRY),
-        dict(bot_registry._REGISTRY),
-        dict(env_registry._REGISTRY),
-    )
-    from tests import toygame
+    """The toy game registered for a test (:func:`tests.toygame.registered`)."""
+    from tests.toygame import registered
 
-    toygame.register()
-    try:
+    with registered():
         yield
-    finally:
-        games_registry._REGISTRY.clear()
-        games_registry._REGISTRY.update(games)
-        bot_registry._REGISTRY.clear()
-        bot_registry._REGISTRY.update(bots)
-        env_registry._REGISTRY.clear()
-        env_registry._REGISTRY.update(envs)
-        BOTS.pop("toy", None)
 
 
 def test_the_toy_game_is_registered_everywhere() -> None:

@@ -1,12 +1,12 @@
 /// <reference types="node" />
-// The games' registry: every game of the protocol has its folder and one registration, the
+// The games' registry: every game this client knows has its folder and one registration, the
 // screens reach a game only through it, and a game the server names that this page does not
 // know is said plainly, never a crash.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { act, render } from "@testing-library/preact";
 import { afterEach, describe, expect, it } from "vitest";
-import { GAME_UI, GAMES, GAMES_COMPLETE, GUIDES, gameUi, RULES_GAMES } from "../src/games";
+import { GAME_UI, GAMES, GUIDES, gameUi, RULES_GAMES } from "../src/games";
 import type { Game, View } from "../src/protocol";
 import { TableScreen } from "../src/screens/TableScreen";
 import { toasts } from "../src/state/connection";
@@ -26,12 +26,11 @@ afterEach(() => {
 const POKER = "poker" as Game;
 
 describe("the registry", () => {
-  it("has every game of the protocol, each with its guide, in the order of the tabs", () => {
-    expect(GAMES_COMPLETE).toBe(true);
+  it("has every game it knows, each with its guide, in the order of the tabs", () => {
     expect(GAMES.map((g) => g.id)).toEqual(RULES_GAMES);
     for (const g of GAMES) {
       expect(GAME_UI[g.id]).toBe(g);
-      expect(GUIDES[g.id]).toBe(g.guide);
+      expect(GUIDES[g.id as keyof typeof GUIDES]).toBe(g.guide);
       expect(g.guide.zh.sections.length).toBeGreaterThan(0);
     }
     expect(gameUi(POKER)).toBeNull();

@@ -39,6 +39,8 @@ __all__ = [
     "InputProblems",
     "Registration",
     "RoomKind",
+    "SeatEvent",
+    "SeatView",
     "SummaryReport",
     "Tally",
     "Transfer",
@@ -56,12 +58,30 @@ GAMES = ("mazhan", "madiao")
 
 S = TypeVar("S")  # a hand's state
 A = TypeVar("A")  # an action
-V = TypeVar("V", covariant=True)  # a seat's view
+V = TypeVar("V", bound="SeatView", covariant=True)  # a seat's view
 R = TypeVar("R")  # a ruleset
 
 #: A calculator: a JSON body in (a finished hand, some draws), its JSON answer out; raises
 #: :class:`~paiju.errors.RulesError` (or :class:`InputProblems`) naming what is wrong.
 Calculator = Callable[[object], dict[str, Any]]
+
+
+class SeatView(Protocol):
+    """What a seat sees (:meth:`Game.observe`), as the JSON its player is sent: a ``game``
+    (the game's name), its ``legal`` actions as text, and whatever else the game shows."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON."""
+        ...
+
+
+class SeatEvent(Protocol):
+    """What happened (the events :meth:`Game.apply` returns), as a seat may see it."""
+
+    def to_json(self, viewer: Any) -> dict[str, Any] | None:
+        """The event as ``viewer`` (a seat, or ``None`` for nobody's) may see it; ``None``
+        when it is not for them."""
+        ...
 
 
 class InputProblems(RulesError):
@@ -224,7 +244,8 @@ class Game(Protocol, Generic[S, A, V, R]):
         ...
 
     def apply(self, state: S, action: A) -> tuple[S, list[Any]]:
-        """The state after ``action`` and the events it caused (``RulesError`` if illegal)."""
+        """The state after ``action`` and the events it caused (``RulesError`` if illegal),
+        each a :class:`SeatEvent`."""
         ...
 
     def observe(self, state: S, seat: Any) -> V:

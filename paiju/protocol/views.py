@@ -15,11 +15,13 @@ this module: they stay standard-library Python.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 __all__ = [
+    "TYPED_GAMES",
+    "Event",
     "MadiaoEvent",
     "MadiaoView",
     "MazhanEvent",
@@ -597,6 +599,12 @@ class MadiaoCardEvent(_Model):
 MadiaoEvent = Annotated[MadiaoDealEvent | MadiaoCardEvent, Field(discriminator="kind")]
 
 View = Annotated[MazhanView | MadiaoView, Field(discriminator="game")]
+#: an event of either game, as a seat may see it
+Event = MazhanEvent | MadiaoEvent
+#: the games whose views are typed here (another registered game's view is its own JSON)
+TYPED_GAMES = frozenset(
+    get_args(m.model_fields["game"].annotation)[0] for m in (MazhanView, MadiaoView)
+)
 
 
 def json_schema() -> dict[str, Any]:

@@ -17,9 +17,18 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic.json_schema import SkipJsonSchema
 
-from paiju.protocol.views import MadiaoEvent, MazhanEvent, View
+from paiju.protocol.views import TYPED_GAMES, Event, View
 from paiju.server.errors import ServerError
 
 __all__ = ["CLIENT", "SERVER", "ClientMessage", "ServerFrame", "json_schema", "parse_client"]
@@ -190,13 +199,17 @@ class Hello(_Message):
     )
 
 
+#: a game's name, as the game registered it (paiju.games.names(): the rooms' games)
+GameName = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[a-z][a-z0-9_-]*$")]
+
+
 class Seated(_Message):
     """The player holds a seat (after ``join`` or on reconnecting)."""
 
     type: Literal["seated"]
     table: int
     room: str
-    game: Literal["mazhan", "madiao"]
+    game: GameName
     seat: Seat
 
 
@@ -206,7 +219,7 @@ class TableFrame(_Message):
     type: Literal["table"]
     table: int
     room: str
-    game: Literal["mazhan", "madiao"]
+    game: GameName
     live: bool
     hand_no: int = Field(description="hands started at this table")
     seats: dict[Seat, SeatPublic | None]
@@ -227,8 +240,8 @@ class HandStart(_Message):
     fee: int
     seat: Seat
     room: str
-    game: Literal["mazhan", "madiao"]
-    dealer: Seat = Field(description="the dealer (Mazhan) or the banker (Ma Diao)")
+    game: GameName
+    dealer: Seat = Field(description="the seat that deals this hand (its game's dealer or banker)")
     balance: int | None = Field(
         None, description="this player's balance, the table fee already taken"
     )
@@ -245,6 +258,22 @@ class Clock(_Message):
     )
 
 
+class OtherGameView(BaseModel):
+    """The view of a game registered without typed views here: its own JSON, which a client
+    that does not know the game shows as such (not in the schema: no client types)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    game: str
+
+    @field_validator("game")
+    @classmethod
+    def _untyped(cls, game: str) -> str:
+        if game in TYPED_GAMES:
+            raise ValueError("this game's views are typed: the view does not match its model")
+        return game
+
+
 class ViewFrame(_Message):
     """The seat's view after a change (docs/views.md), the events that led to it, the clock."""
 
@@ -252,8 +281,10 @@ class ViewFrame(_Message):
     table: int
     hand: int
     version: int
-    view: View = Field(description="the seat's view (docs/views.md)")
-    events: list[MazhanEvent | MadiaoEvent] = Field(
+    view: View | SkipJsonSchema[OtherGameView] = Field(
+        description="the seat's view (docs/views.md)"
+    )
+    events: list[Event | SkipJsonSchema[dict[str, Any]]] = Field(
         description="what happened since the last view, as this seat may see it"
     )
     clock: Clock | None
@@ -269,6 +300,15 @@ class ViewFrame(_Message):
         description="true on a connection's first view of a live hand: `events` is then the "
         "whole hand so far, as this seat may see it (the move log is rebuilt from them)",
     )
+
+    @model_validator(mode="after")
+    def _typed_events(self) -> ViewFrame:
+        # a typed game's events are typed too: a plain object among them did not validate
+        if not isinstance(self.view, OtherGameView) and any(
+            isinstance(e, dict) for e in self.events
+        ):
+            raise ValueError("an event of this game does not match its model")
+        return self
 
 
 class Move(_Message):

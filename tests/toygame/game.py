@@ -71,6 +71,9 @@ class Event:
     seat: int
     card: int
 
+    def to_json(self, viewer: Seat | None) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": SEATS[self.seat].value, "card": self.card}
+
 
 @dataclass(frozen=True, slots=True)
 class State:
@@ -121,6 +124,16 @@ class View:
     played: tuple[tuple[int, int], ...]
     won: tuple[int, int, int, int]
     legal: tuple[Action, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": NAME,
+            "seat": self.seat.value,
+            "hand": list(self.hand),
+            "played": [[SEATS[s].value, c] for s, c in self.played],
+            "won": list(self.won),
+            "legal": [str(a) for a in self.legal],
+        }
 
 
 def new_hand(ruleset: Ruleset, seed: int) -> State:

@@ -57,12 +57,12 @@ export type Seated = boolean;
 export type Type9 = "seated";
 export type Table = number;
 export type Room1 = string;
-export type Game = "mazhan" | "madiao";
+export type Game = string;
 export type Seat = "E" | "S" | "W" | "N";
 export type Type10 = "table";
 export type Table1 = number;
 export type Room2 = string;
-export type Game1 = "mazhan" | "madiao";
+export type Game1 = string;
 export type Live = boolean;
 /**
  * hands started at this table
@@ -98,9 +98,9 @@ export type Stake = number;
 export type Fee = number;
 export type Seat1 = "E" | "S" | "W" | "N";
 export type Room3 = string;
-export type Game2 = "mazhan" | "madiao";
+export type Game2 = string;
 /**
- * the dealer (Mazhan) or the banker (Ma Diao)
+ * the seat that deals this hand (its game's dealer or banker)
  */
 export type Dealer = "E" | "S" | "W" | "N";
 /**
