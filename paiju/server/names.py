@@ -20,6 +20,7 @@ does:
 - the ``_ - .`` and the spaces a name may contain are ignored: ``paulo.`` and ``pa ulo`` are
   ``paulo`` too, and so is a modifier letter not beside a letter of its own script
   (``ʻpaulo``, ``paーulo``; ``ラーメン`` keeps its ``ー``, ``人々`` its ``々``);
+- a capital that looks like a Latin capital is read as it (Cyrillic ``КАТЕ`` is ``KATE``);
 - what remains is case-folded and taken to its TR39 confusable skeleton (ICU's
   ``SpoofChecker.getSkeleton``), folded again (a digit's skeleton may be a capital: ``0`` is
   ``O``), with each letter whose capital looks like another letter read as that letter
@@ -52,6 +53,7 @@ is ``и`` with a breve), Kazakh ``қ`` and ``к``, ``Ana-Lee``, ``Ana Lee`` and 
 from __future__ import annotations
 
 import functools
+import itertools
 import logging
 import re
 import threading
@@ -160,6 +162,9 @@ def normalise(raw: object) -> str:
             "a name is written in everyday letters (no phonetic letters, small capitals, "
             "modifier signs or historic scripts)"
         )
+    for before, ch in itertools.pairwise(" " + name):
+        if unicodedata.category(ch)[0] == "M" and unicodedata.category(before)[0] not in "LM":
+            raise _bad("a name may not begin with a mark, nor set one after a space or _ - .")
     if name.startswith("__"):
         raise _bad("names beginning with __ are reserved")
     with _LOCK:
@@ -192,6 +197,9 @@ def key(name: str) -> str:
     """
     # marks go before case folding, which would turn one of them (U+0345) into a letter (ι)
     text = _fold(unicodedata.normalize("NFKC", name))
+    # a capital that looks like a Latin one is read as it before case is folded: Cyrillic
+    # КАТЕ is KATE, though their small letters differ (кате is not kate)
+    text = "".join(map(_capital, text))
     text = unicodedata.normalize("NFKC", text.casefold())
     # the name's own punctuation only: a letter whose skeleton is "." (٠, an Arabic zero) stays
     text = _skeleton(_fold("".join(ch for ch in text if ch not in _IGNORED)))
@@ -331,7 +339,25 @@ def _undecorated() -> dict[str, str]:
     return table
 
 
-_UNDECORATED = _undecorated()
+#: letters the eye reads as another that neither Unicode's names nor TR39's confusables say
+#: so of (kra, Old Polish o, sigmoid s)
+_LOOKALIKE = {"ĸ": "k", "\ua7c0": "O", "\ua7c1": "o", "\ua7d8": "S", "\ua7d9": "s"}
+_UNDECORATED = {**_undecorated(), **_LOOKALIKE}
+
+
+@functools.lru_cache(maxsize=4096)
+def _capital(ch: str) -> str:
+    """The Latin capital a capital looks like (its TR39 skeleton, when that is one), else
+    itself.
+
+    >>> _capital("К"), _capital("Η"), _capital("Ж"), _capital("k")
+    ('K', 'H', 'Ж', 'k')
+    """
+    if not ch.isupper():
+        return ch
+    with _LOCK:
+        look: str = _CHECKER.getSkeleton(0, ch)
+    return look if len(look) == 1 and look.isascii() and look.isalpha() else ch
 
 
 def _skeleton(text: str) -> str:

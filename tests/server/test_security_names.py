@@ -304,6 +304,23 @@ def test_letters_outside_everyday_writing_are_refused_and_modifiers_add_nothing(
     assert attempt("Hawaii").status_code == 409
 
 
+def test_capitals_of_other_scripts_and_unlisted_look_alikes_are_one_name() -> None:
+    """Found by a third attack: whole names in Cyrillic or Greek capitals (``КАТЕ``,
+    ``ΝΙΚΟ``) were let in beside Latin ones, since the key folded case before reading the
+    look (Cyrillic т is ``ᴛ``, but Т is T); kra, Old Polish o and sigmoid s too."""
+    for latin, other in [("KATE", "КАТЕ"), ("BOB", "ВОВ"), ("TOM", "ТОМ"), ("MAX", "МАХ"),
+                         ("NIKO", "ΝΙΚΟ"), ("KATO", "ΚΑΤΟ"), ("TIM", "ΤΙΜ"), ("ION", "ΙΟΝ"),
+                         ("nikos", "niĸos"), ("nikos", "nikꟁs"), ("nikos", "nikoꟙ")]:  # fmt: skip
+        assert names.key(names.normalise(other)) == names.key(latin), other
+    assert names.key("кате") != names.key("kate")  # small letters that differ stay apart
+
+
+def test_a_mark_must_sit_on_a_letter() -> None:
+    for bad in ["\u3099nikos", "\U00016ff0nikos", "ni \u0301kos", "nik.\u0301os"]:
+        with pytest.raises(ServerError, match="mark"):
+            names.normalise(bad)
+
+
 def test_modifier_letters_are_read_only_beside_their_own_script() -> None:
     assert names.key("ʻpaulo") == names.key("paーulo") == names.key("paulo")
     assert names.key("ラーメン") != names.key("ラメン")
