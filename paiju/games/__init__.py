@@ -29,6 +29,7 @@ from fractions import Fraction
 from typing import Any, Generic, Protocol, TypeVar
 
 from paiju.errors import ReplayError, RulesError
+from paiju.kit.events import events_json
 
 __all__ = [
     "GAMES",
@@ -44,6 +45,7 @@ __all__ = [
     "SummaryReport",
     "Tally",
     "Transfer",
+    "events_json",
     "game",
     "game_of",
     "load",

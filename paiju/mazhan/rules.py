@@ -48,6 +48,7 @@ from operator import is_, mul
 from typing import Any
 
 from paiju.errors import GameOverError, IllegalActionError, InvalidRulesetError, NotYourTurnError
+from paiju.kit.events import events_json as seen_by
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.hand import is_complete_keys, least_need, suit_keys
 from paiju.mazhan.melds import Meld, MeldKind
@@ -217,12 +218,7 @@ def events_json(events: Iterable[Event], viewer: Seat | None) -> list[dict[str, 
     ...              Event("discard", Seat.W, (Tile.parse("2p"),))], Seat.E)
     [{'kind': 'discard', 'seat': 'W', 'tiles': ['2p'], 'detail': ''}]
     """
-    out = []
-    for e in events:
-        j = e.to_json(viewer)
-        if j is not None:
-            out.append(j)
-    return out
+    return seen_by(events, viewer)
 
 
 _EAGER = [False]

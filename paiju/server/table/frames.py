@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from paiju import games
 from paiju.server.table import (
     claim_pause,
     clocks,
@@ -202,15 +203,9 @@ def send_view(
     m._send(p.account, frame, ack=ack)
 
 
-def events_json(events: list[Any], viewer: Any) -> list[dict[str, Any]]:
-    """The events a seat may see, as that seat may see them (an event answering ``None`` is
-    not for this seat)."""
-    out = []
-    for e in events:
-        j = e.to_json(viewer)
-        if j is not None:
-            out.append(j)
-    return out
+#: the events a seat may see, as that seat may see them (an event answering ``None`` is
+#: not for this seat)
+events_json = games.events_json
 
 
 def moves_json(
