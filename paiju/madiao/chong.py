@@ -650,12 +650,3 @@ def parse_chong_input(data: object) -> list[int]:
                 most=most,
             )
     return points
-
-
-def flatten(cards: Iterable[Card]) -> str:
-    """Cards in the order given, each written in full (``9m8m``).
-
-    >>> flatten(parse_cards("98m"))
-    '9m8m'
-    """
-    return "".join(str(c) for c in cards)

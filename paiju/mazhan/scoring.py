@@ -464,14 +464,6 @@ def _make_face_tai(face: Tile, seat: Seat, kong: bool = False) -> TaiItem | None
     return None
 
 
-def _set_item(kind: str, face: Tile) -> Item:
-    return _SET_ITEMS[kind][face.index]
-
-
-def _face_tai(face: Tile, seat: Seat) -> TaiItem | None:
-    return _FACE_TAI[seat.number - 1][face.index]
-
-
 def _bonus_items(bonus: Iterable[Tile], seat: Seat) -> tuple[list[Item], list[TaiItem]]:
     made = _bonus_tuples(bonus, seat)
     return list(made[0]), list(made[1])
