@@ -179,12 +179,13 @@ def table_and_rewards(
     return table, rules
 
 
-class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
-    """The AEC environment of one game (see the module docstring for the options)."""
+class TableEnv:
+    """What the AEC and the parallel environment share: the options, the table and the reward
+    rules, the agents and the spaces. A subclass sets ``metadata`` and ``_name`` (the
+    environment's name, a format of ``game``) and adds its own state in :meth:`_init_more`."""
 
-    # not parallelizable by PettingZoo's aec_to_parallel (not every agent acts every cycle):
-    # the parallel form is PaijuParallelEnv
-    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "is_parallelizable": False}  # noqa: RUF012
+    metadata: dict[str, Any] = {}  # noqa: RUF012
+    _name = "paiju_{game}"
 
     def __init__(
         self,
@@ -204,29 +205,53 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
+        self.copy_obs = check_flag(copy_obs, "copy_obs")
         self.table, self.reward_rules = table_and_rewards(
             game, obs=obs, match_hands=match_hands, rotate_seats=rotate_seats, hints=hints,
             reward_scale=reward_scale, illegal=illegal, illegal_reward=illegal_reward,
             shaping=shaping, shaping_gamma=shaping_gamma, lookahead=lookahead,
         )  # fmt: skip
-        self.metadata = {**PaijuAECEnv.metadata, "name": f"paiju_{game}_v0"}
+        self.metadata = {**self.metadata, "name": self._name.format(game=game)}
         self.render_mode = check_render_mode(render_mode)
         self._human = render_mode == "human"  # printed at every reset and step
-        self.copy_obs = check_flag(copy_obs, "copy_obs")
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         n = self.table.spec.n_actions
-        shape = self.table.obs_shape
         self._obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(-np.inf, np.inf, shape, np.float32),
+                "observation": spaces.Box(-np.inf, np.inf, self.table.obs_shape, np.float32),
                 "action_mask": spaces.Box(0, 1, (n,), np.int8),
             }
         )
         self._act_space = spaces.Discrete(n)
+        self.state_space = spaces.Box(-np.inf, np.inf, (self.table.state_size(),), np.float32)
+        self._phi: dict[int, float] = {}
+        self._reset_done = False
+        self._init_more(n)
+
+    def _init_more(self, n: int) -> None:
+        """What a subclass adds to :meth:`__init__` (``n``: the number of actions)."""
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of an agent."""
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of an agent."""
+        return self._act_space
+
+
+class PaijuAECEnv(TableEnv, AECEnv[str, dict[str, npt.NDArray[Any]], int]):
+    """The AEC environment of one game (see the module docstring for the options)."""
+
+    # not parallelizable by PettingZoo's aec_to_parallel (not every agent acts every cycle):
+    # the parallel form is PaijuParallelEnv
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "is_parallelizable": False}  # noqa: RUF012
+    _name = "paiju_{game}_v0"
+
+    def _init_more(self, n: int) -> None:
         self.observation_spaces = dict.fromkeys(AGENTS, self._obs_space)
         self.action_spaces = dict.fromkeys(AGENTS, self._act_space)
-        self.state_space = spaces.Box(-np.inf, np.inf, (self.table.state_size(),), np.float32)
         self._no_mask = bytes(n)
         self._zero_mask = np.zeros(n, dtype=np.int8)
         # the selected agent's mask, written once per step (observe returns copies of it):
@@ -238,16 +263,6 @@ class PaijuAECEnv(AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self._live = False  # a hand is being played (no agent terminated): step's fast path
         self._shaping = bool(self.reward_rules.shaping)
         self._dirty = False  # rewards to clear at the next step
-        self._phi: dict[int, float] = {}
-        self._reset_done = False
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The observation space of an agent."""
-        return self._obs_space
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """The action space of an agent."""
-        return self._act_space
 
     # --- episodes ---------------------------------------------------------------------------
 

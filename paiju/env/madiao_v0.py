@@ -7,6 +7,8 @@ base.PaijuAECEnv` is accepted: ``obs="flat"|"planes"``, ``reward_scale`` (defaul
 ``illegal``, ``illegal_reward`` (default −10: minus the net scale),
 ``match_hands``, ``rotate_seats``, ``copy_obs``, ``render_mode``.
 
+>>> raw_env().metadata["name"]
+'paiju_madiao_v0'
 >>> e = env()
 >>> e.reset(seed=1)
 >>> obs, reward, term, trunc, info = e.last()
@@ -14,48 +16,15 @@ base.PaijuAECEnv` is accepted: ``obs="flat"|"planes"``, ``reward_scale`` (defaul
 ((738,), True)
 >>> env(obs="planes").observation_space("player_0")["observation"].shape
 (75, 4, 11)
+>>> p = parallel_env(); obs, infos = p.reset(seed=1); sorted(obs) == p.agents
+True
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from paiju.env.base import PaijuAECEnv
 from paiju.env.madiao_obs import MadiaoEncoder, action_index, index_action
-from paiju.env.parallel import PaijuParallelEnv
+from paiju.env.pettingzoo import entry_points
 
-__all__ = [
-    "MadiaoEncoder",
-    "action_index",
-    "env",
-    "index_action",
-    "parallel_env",
-    "raw_env",
-]
+__all__ = ["MadiaoEncoder", "action_index", "env", "index_action", "parallel_env", "raw_env"]
 
-
-def raw_env(**kwargs: Any) -> PaijuAECEnv:
-    """The AEC environment (it checks its own inputs: no wrappers are needed).
-
-    >>> raw_env().metadata["name"]
-    'paiju_madiao_v0'
-    """
-    return PaijuAECEnv("madiao", **kwargs)
-
-
-def env(**kwargs: Any) -> PaijuAECEnv:
-    """The AEC environment; an illegal action ends the hand (``illegal``, default zero-sum).
-
-    >>> env().possible_agents
-    ['player_0', 'player_1', 'player_2', 'player_3']
-    """
-    return raw_env(**kwargs)
-
-
-def parallel_env(**kwargs: Any) -> PaijuParallelEnv:
-    """The parallel environment: the player to play decides, the others wait.
-
-    >>> p = parallel_env(); obs, infos = p.reset(seed=1); sorted(obs) == p.agents
-    True
-    """
-    return PaijuParallelEnv("madiao", **kwargs)
+raw_env, env, parallel_env = entry_points("madiao", __name__)

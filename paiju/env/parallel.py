@@ -30,74 +30,25 @@ from typing import Any, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from paiju.env.base import table_and_rewards
+from paiju.env.base import TableEnv
 from paiju.env.table import (
     AGENTS,
     RENDER_MODES,
     action_in_space,
-    check_flag,
-    check_render_mode,
     render_table,
 )
 
 __all__ = ["PaijuParallelEnv"]
 
 
-class PaijuParallelEnv(ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
+class PaijuParallelEnv(TableEnv, ParallelEnv[str, dict[str, npt.NDArray[Any]], int]):
     """The parallel environment of one game (options as :class:`~paiju.env.base.PaijuAECEnv`)."""
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES)}  # noqa: RUF012
 
-    def __init__(
-        self,
-        game: str,
-        *,
-        obs: str = "flat",
-        reward_scale: float = 1.0,
-        illegal: str = "zero_sum",
-        illegal_reward: float | None = None,
-        shaping: float = 0.0,
-        shaping_gamma: float = 1.0,
-        match_hands: int | None = None,
-        rotate_seats: bool = True,
-        hints: bool = False,
-        lookahead: bool = False,
-        copy_obs: bool = True,
-        render_mode: str | None = None,
-    ) -> None:
-        self.copy_obs = check_flag(copy_obs, "copy_obs")
-        self.table, self.reward_rules = table_and_rewards(
-            game, obs=obs, match_hands=match_hands, rotate_seats=rotate_seats, hints=hints,
-            reward_scale=reward_scale, illegal=illegal, illegal_reward=illegal_reward,
-            shaping=shaping, shaping_gamma=shaping_gamma, lookahead=lookahead,
-        )  # fmt: skip
-        self.metadata = {**PaijuParallelEnv.metadata, "name": f"paiju_{game}_parallel_v0"}
-        self.render_mode = check_render_mode(render_mode)
-        self._human = render_mode == "human"  # printed at every reset and step
-        self.possible_agents = list(AGENTS)
-        self.agents: list[str] = []
-        n = self.table.spec.n_actions
-        self._obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(-np.inf, np.inf, self.table.obs_shape, np.float32),
-                "action_mask": spaces.Box(0, 1, (n,), np.int8),
-            }
-        )
-        self._act_space = spaces.Discrete(n)
-        self.state_space = spaces.Box(-np.inf, np.inf, (self.table.state_size(),), np.float32)
-        self._phi: dict[int, float] = {}
-        self._reset_done = False
-
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The observation space of an agent."""
-        return self._obs_space
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        """The action space of an agent."""
-        return self._act_space
+    _name = "paiju_{game}_parallel_v0"
 
     def reset(
         self, seed: SupportsIndex | None = None, options: dict[str, Any] | None = None
