@@ -1,9 +1,10 @@
 """Observation layouts: named sections of a flat vector, and the same data as planes.
 
 A :class:`Layout` is built once per game. Each section has an offset, a size, a kind and a
-line of documentation; :meth:`Layout.table` prints the table that the game's module docstring
-and ``docs/env.md`` show (a test keeps them equal). :class:`Planes` turns a flat vector into
-the plane encoding (``[C, H, W]``, like RLCard's ``[C, 34, 4]``) with one gather per call:
+line of documentation; :meth:`Layout.table` prints the table that ``docs/env.md`` shows (the
+game's module docstring shows it less the blocks of seats 1–3; a test keeps them equal).
+:class:`Planes` turns a flat vector into the plane encoding (``[C, H, W]``, like RLCard's
+``[C, 34, 4]``) with one gather per call:
 
 - a **set** section (counts or 0/1 by tile or card) becomes one channel: for Mazhan a
   thermometer over the four copies of each face (column ``k`` is 1 when the count is more
@@ -111,15 +112,21 @@ class Layout:
     def __getitem__(self, name: str) -> Section:
         return self._by_name[name]
 
-    def table(self) -> str:
-        """The layout as a Markdown table (offset, size, name, content).
+    def table(self, omit: Sequence[str] = ()) -> str:
+        """The layout as a Markdown table (offset, size, name, content), less the sections
+        whose names begin with one of ``omit`` (a block repeated per seat, shown once).
 
         >>> lay = Layout(); _ = lay.add("a", 2, "scalar", "two values")
-        >>> lay.table().splitlines()[0]
-        '| offset | size | name | content |'
+        >>> _ = lay.add("s1_a", 1, "scalar", "one value")
+        >>> lay.table().splitlines()[0], len(lay.table(omit=("s1_",)).splitlines())
+        ('| offset | size | name | content |', 3)
         """
         lines = ["| offset | size | name | content |", "|---|---|---|---|"]
-        lines += [f"| {s.offset} | {s.size} | `{s.name}` | {s.doc} |" for s in self.sections]
+        lines += [
+            f"| {s.offset} | {s.size} | `{s.name}` | {s.doc} |"
+            for s in self.sections
+            if not s.name.startswith(tuple(omit))
+        ]
         return "\n".join(lines)
 
 

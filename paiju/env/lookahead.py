@@ -57,30 +57,17 @@ from paiju.mazhan.rules import Phase
 __all__ = ["LAYOUT", "N_LOOKAHEAD", "SCALE", "lookahead", "lookahead_of_state"]
 
 LAYOUT = Layout()
-_SH = LAYOUT.add(
-    "la_shanten", N_ACTIONS, "actions",
-    "(shanten after it + 2) / 10: 0.1 complete, 0.2 ready (聽牌)",
-)  # fmt: skip
-_AC = LAYOUT.add(
-    "la_accept", N_ACTIONS, "actions",
-    "live tiles (★ too) that would then bring the hand a step closer / 40",
-)  # fmt: skip
-_VA = LAYOUT.add(
-    "la_value", N_ACTIONS, "actions",
-    "the value term after it / 40 (flush, dragon and wind pairs, 對對胡)",
-)  # fmt: skip
-_DA = LAYOUT.add(
-    "la_danger", N_ACTIONS, "actions",
-    "the defence term / 36 (12 per threatening seat not known safe)",
-)  # fmt: skip
-_RA = LAYOUT.add(
-    "la_rating", N_ACTIONS, "actions",
-    "1 + (rating − best rating) / 100, at least 0.01 (1: the best)",
-)  # fmt: skip
-_RK = LAYOUT.add(
-    "la_rank", N_ACTIONS, "actions",
-    "1 / (1 + actions strong prefers to it): 1 its choice, ½ the next, …",
-)  # fmt: skip
+_SH, _AC, _VA, _DA, _RA, _RK = (
+    LAYOUT.add(name, N_ACTIONS, "actions", doc)
+    for name, doc in (
+        ("la_shanten", "(shanten after it + 2) / 10: 0.1 complete, 0.2 ready (聽牌)"),
+        ("la_accept", "live tiles (★ too) that would then bring the hand a step closer / 40"),
+        ("la_value", "the value term after it / 40 (flush, dragon and wind pairs, 對對胡)"),
+        ("la_danger", "the defence term / 36 (12 per threatening seat not known safe)"),
+        ("la_rating", "1 + (rating − best rating) / 100, at least 0.01 (1: the best)"),
+        ("la_rank", "1 / (1 + actions strong prefers to it): 1 its choice, ½ the next, …"),
+    )
+)
 
 #: The actions ``strong`` always takes, rated ahead of the rest.
 _WINS = (ActionKind.HU, ActionKind.SHAZHU)

@@ -36,34 +36,11 @@ up to 萬萬), 萬 11–19, 索 20–28, 文 29–39 (九文 up to 空沒文).
 | 352 | 1 | `s0_tricks` | relative seat 0: tricks won |
 | 353 | 3 | `s0_captured` | relative seat 0: top cards beaten by its top cards |
 | 356 | 1 | `s0_size` | relative seat 0: cards in hand |
-| 357 | 40 | `s1_table` | relative seat 1: 上桌 cards won |
-| 397 | 40 | `s1_ups` | relative seat 1: cards it played face up this hand |
-| 437 | 40 | `s1_trick_card` | relative seat 1: its face-up card in this trick |
-| 477 | 1 | `s1_trick_down` | relative seat 1: played face down in this trick |
-| 478 | 1 | `s1_downs` | relative seat 1: cards played face down this hand |
-| 479 | 1 | `s1_tricks` | relative seat 1: tricks won |
-| 480 | 3 | `s1_captured` | relative seat 1: top cards beaten by its top cards |
-| 483 | 1 | `s1_size` | relative seat 1: cards in hand |
-| 484 | 40 | `s2_table` | relative seat 2: 上桌 cards won |
-| 524 | 40 | `s2_ups` | relative seat 2: cards it played face up this hand |
-| 564 | 40 | `s2_trick_card` | relative seat 2: its face-up card in this trick |
-| 604 | 1 | `s2_trick_down` | relative seat 2: played face down in this trick |
-| 605 | 1 | `s2_downs` | relative seat 2: cards played face down this hand |
-| 606 | 1 | `s2_tricks` | relative seat 2: tricks won |
-| 607 | 3 | `s2_captured` | relative seat 2: top cards beaten by its top cards |
-| 610 | 1 | `s2_size` | relative seat 2: cards in hand |
-| 611 | 40 | `s3_table` | relative seat 3: 上桌 cards won |
-| 651 | 40 | `s3_ups` | relative seat 3: cards it played face up this hand |
-| 691 | 40 | `s3_trick_card` | relative seat 3: its face-up card in this trick |
-| 731 | 1 | `s3_trick_down` | relative seat 3: played face down in this trick |
-| 732 | 1 | `s3_downs` | relative seat 3: cards played face down this hand |
-| 733 | 1 | `s3_tricks` | relative seat 3: tricks won |
-| 734 | 3 | `s3_captured` | relative seat 3: top cards beaten by its top cards |
-| 737 | 1 | `s3_size` | relative seat 3: cards in hand |
 
-The ``s{r}_*`` block repeats for relative seats ``r`` = 0, 1, 2, 3. ``captured`` counts, for
-each of 百萬, 千萬 and 萬萬 among the seat's 上桌 cards, the other top cards it beat face up in
-its trick (開沖 counts such a card double or triple).
+The ``s{r}_*`` block repeats for relative seats ``r`` = 1, 2, 3 after the ``s0_*`` one (127
+values each: ``s{r}_x`` lies at the offset of ``s0_x`` + 127 × ``r``; ``docs/env.md`` lists
+them all). ``captured`` counts, for each of 百萬, 千萬 and 萬萬 among the seat's 上桌 cards,
+the other top cards it beat face up in its trick (開沖 counts such a card double or triple).
 
 **Planes** (``float32``, ``[75, 4, 11]``): each ``set`` section is one channel
 with rows 十 萬 索 文 and columns rank 1–11 (萬 and 索 leave columns 10 and 11 empty); each

@@ -38,38 +38,10 @@ small integers; ``scores`` are net 胡 / 400.
 | 375 | 48 | `s0_seq` | relative seat 0: discards in order |
 | 423 | 48 | `s0_seq_by` | relative seat 0: who claimed each |
 | 471 | 1 | `s0_size` | relative seat 0: concealed tiles, 16 − 3 × melds (no +1 for the mover) |
-| 472 | 21 | `s1_chows` | relative seat 1: chows by lowest tile |
-| 493 | 34 | `s1_pungs` | relative seat 1: exposed pungs by face |
-| 527 | 34 | `s1_kongs` | relative seat 1: exposed kongs by face |
-| 561 | 1 | `s1_ckongs` | relative seat 1: concealed kongs (face down) |
-| 562 | 9 | `s1_bonus` | relative seat 1: bonus tiles laid out |
-| 571 | 34 | `s1_river` | relative seat 1: its discards not claimed, by face |
-| 605 | 34 | `s1_claimed` | relative seat 1: its discards claimed, by face |
-| 639 | 48 | `s1_seq` | relative seat 1: discards in order |
-| 687 | 48 | `s1_seq_by` | relative seat 1: who claimed each |
-| 735 | 1 | `s1_size` | relative seat 1: concealed tiles, 16 − 3 × melds (no +1 for the mover) |
-| 736 | 21 | `s2_chows` | relative seat 2: chows by lowest tile |
-| 757 | 34 | `s2_pungs` | relative seat 2: exposed pungs by face |
-| 791 | 34 | `s2_kongs` | relative seat 2: exposed kongs by face |
-| 825 | 1 | `s2_ckongs` | relative seat 2: concealed kongs (face down) |
-| 826 | 9 | `s2_bonus` | relative seat 2: bonus tiles laid out |
-| 835 | 34 | `s2_river` | relative seat 2: its discards not claimed, by face |
-| 869 | 34 | `s2_claimed` | relative seat 2: its discards claimed, by face |
-| 903 | 48 | `s2_seq` | relative seat 2: discards in order |
-| 951 | 48 | `s2_seq_by` | relative seat 2: who claimed each |
-| 999 | 1 | `s2_size` | relative seat 2: concealed tiles, 16 − 3 × melds (no +1 for the mover) |
-| 1000 | 21 | `s3_chows` | relative seat 3: chows by lowest tile |
-| 1021 | 34 | `s3_pungs` | relative seat 3: exposed pungs by face |
-| 1055 | 34 | `s3_kongs` | relative seat 3: exposed kongs by face |
-| 1089 | 1 | `s3_ckongs` | relative seat 3: concealed kongs (face down) |
-| 1090 | 9 | `s3_bonus` | relative seat 3: bonus tiles laid out |
-| 1099 | 34 | `s3_river` | relative seat 3: its discards not claimed, by face |
-| 1133 | 34 | `s3_claimed` | relative seat 3: its discards claimed, by face |
-| 1167 | 48 | `s3_seq` | relative seat 3: discards in order |
-| 1215 | 48 | `s3_seq_by` | relative seat 3: who claimed each |
-| 1263 | 1 | `s3_size` | relative seat 3: concealed tiles, 16 − 3 × melds (no +1 for the mover) |
 
-The ``s{r}_*`` block repeats for relative seats ``r`` = 0, 1, 2, 3 (264 values each).
+The ``s{r}_*`` block repeats for relative seats ``r`` = 1, 2, 3 after the ``s0_*`` one (264
+values each: ``s{r}_x`` lies at the offset of ``s0_x`` + 264 × ``r``; ``docs/env.md`` lists
+them all).
 ``bonus`` holds the eight flowers and seasons (``1h``–``4h``, ``1j``–``4j``, 0/1) and the
 number of white dragons (``5z``, 0–4). ``chows`` counts chows by their lowest tile: 萬
 ``1m``–``7m``, then 筒, then 索. ``seq`` lists the seat's discards in the order played (face

@@ -317,8 +317,14 @@ def test_action_tables_round_trip() -> None:
 
 @pytest.mark.parametrize("module", [mazhan_obs, madiao_obs], ids=["mazhan", "madiao"])
 def test_the_documented_layout_is_the_layout(module: Any) -> None:
+    # the docstring shows seat 0's block once (the others repeat it), docs/env.md every one
+    block = module.LAYOUT["s1_" + module.LAYOUT.sections[-1].name[3:]].stop
+    block -= module.LAYOUT["s0_" + module.LAYOUT.sections[-1].name[3:]].stop
+    assert module.LAYOUT.table(omit=("s1_", "s2_", "s3_")) in (module.__doc__ or "")
+    assert f"({block}\nvalues each: ``s{{r}}_x`` lies at the offset of ``s0_x`` + {block} ×" in (
+        module.__doc__ or ""
+    )
     table = module.LAYOUT.table()
-    assert table in (module.__doc__ or "")
     assert table in (ROOT / "docs" / "env.md").read_text(encoding="utf-8")
     assert f"{module.FLAT_SIZE} values" in (module.__doc__ or "")
     assert f"[{module.PLANES.channels}, " in (module.__doc__ or "")
