@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from paiju.games import names
+from paiju.games.lazy_registry import LazyRegistry
 
 if TYPE_CHECKING:
     from paiju.bots.base import Bot
@@ -41,8 +41,8 @@ class GameBots:
     levels: Mapping[str, str]
 
 
-_REGISTRY: dict[str, GameBots] = {}
-_loaded = False
+_BOTS: LazyRegistry[GameBots] = LazyRegistry("paiju.bots.madiao_bots", "paiju.bots.mazhan_bots")
+_REGISTRY = _BOTS.entries
 
 
 def register_bots(
@@ -74,12 +74,7 @@ def register_bots(
 
 def load() -> None:
     """Register the built-in games' bots, once (the look-ups call it)."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    import paiju.bots.madiao_bots
-    import paiju.bots.mazhan_bots  # noqa: F401  (each registers its game's bots)
+    _BOTS.load()
 
 
 def registered() -> tuple[str, ...]:
@@ -88,9 +83,7 @@ def registered() -> tuple[str, ...]:
     >>> registered()[:2]
     ('mazhan', 'madiao')
     """
-    load()
-    known = [n for n in names() if n in _REGISTRY]
-    return (*known, *(n for n in _REGISTRY if n not in known))
+    return _BOTS.ordered(others=True)
 
 
 def bots_of(game: str) -> GameBots:
@@ -98,8 +91,7 @@ def bots_of(game: str) -> GameBots:
 
     Raises ``KeyError`` for a game without bots.
     """
-    entry = _REGISTRY.get(game)
+    entry = _BOTS.get(game)
     if entry is None:
-        load()
-        entry = _REGISTRY[game]
+        raise KeyError(game)
     return entry

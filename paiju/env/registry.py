@@ -20,7 +20,8 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from paiju.games import Game, game, names
+from paiju.games import Game, game
+from paiju.games.lazy_registry import LazyRegistry
 
 __all__ = ["Encoder", "Engine", "GameSpec", "load", "register_env", "registered", "spec_of"]
 
@@ -112,8 +113,8 @@ class GameSpec:
     potential: Callable[[Any, int], float] | None = None
 
 
-_REGISTRY: dict[str, GameSpec] = {}
-_loaded = False
+_SPECS: LazyRegistry[GameSpec] = LazyRegistry("paiju.env.madiao_obs", "paiju.env.mazhan_obs")
+_REGISTRY = _SPECS.entries
 
 
 def register_env(
@@ -166,12 +167,7 @@ def register_env(
 
 def load() -> None:
     """Register the built-in games' environments, once (the look-ups call it)."""
-    global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    import paiju.env.madiao_obs
-    import paiju.env.mazhan_obs  # noqa: F401  (each registers its game)
+    _SPECS.load()
 
 
 def registered() -> tuple[str, ...]:
@@ -180,8 +176,7 @@ def registered() -> tuple[str, ...]:
     >>> registered()[:2]
     ('mazhan', 'madiao')
     """
-    load()
-    return tuple(n for n in names() if n in _REGISTRY)
+    return _SPECS.ordered()
 
 
 def spec_of(name: str) -> GameSpec:
@@ -189,10 +184,7 @@ def spec_of(name: str) -> GameSpec:
 
     Raises ``ValueError`` for a game without environments.
     """
-    spec = _REGISTRY.get(name)
-    if spec is None:
-        load()
-        spec = _REGISTRY.get(name)
+    spec = _SPECS.get(name)
     if spec is None:
         raise ValueError(f"unknown game {name!r} (choose from {', '.join(registered())})")
     return spec
