@@ -46,11 +46,11 @@ True
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable, Sequence
 
+from paiju.bots.sampling import paired_best, play_worlds
 from paiju.bots.simple import natural_counts
 from paiju.bots.strong import StrongBot, _Context, _neighbours, rate_actions
 from paiju.bots.value import HandValue, stake_doublings
@@ -371,43 +371,21 @@ class ExpertBot:
         self, view: View, candidates: list[Action], base: Action, seed: int, start: float
     ) -> Action:
         me = view.seat.number - 1
-        values: list[list[int]] = [[] for _ in candidates]
-        nodes = 0
-        worlds = 0
-        last = 0.0  # what the last world cost, in seconds
-        while True:
-            began = self.clock()
-            if self.seconds is not None and began - start + last > self.seconds * 0.9:
-                break
-            world = sample_world(view, random.Random(seed + worlds))
-            chance = random.Random(seed ^ (worlds * 0x9E3779B97F4A7C15 + 1))
-            state0 = chance.getstate()
-            for k, a in enumerate(candidates):
-                chance.setstate(state0)
-                after, _ = apply(world, a)
-                net, used = rollout(after, me, chance)
-                values[k].append(net)
-                nodes += used + 1
-            worlds += 1
-            last = self.clock() - began
-            if self.nodes is not None and nodes >= self.nodes:
-                break
+
+        def play(world: State, a: Action, chance: random.Random) -> tuple[float, int]:
+            net, used = rollout(apply(world, a)[0], me, chance)
+            return net, used + 1
+
+        values, worlds, nodes = play_worlds(
+            candidates, lambda rng: sample_world(view, rng), play, seed=seed, start=start,
+            clock=self.clock, seconds=self.seconds, nodes=self.nodes,
+        )  # fmt: skip
         self.stats.searched += 1
         self.stats.worlds += worlds
         self.stats.nodes += nodes
         if worlds < 2:
             return base
-        b = candidates.index(base)
-        best, best_score = base, 0.0
-        for k, a in enumerate(candidates):
-            if k == b:
-                continue
-            diffs = [x - y for x, y in zip(values[k], values[b], strict=True)]
-            mean = sum(diffs) / worlds
-            var = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
-            se = math.sqrt(var / worlds)
-            if mean > self.z * se and mean > best_score:
-                best, best_score = a, mean
+        best = paired_best(candidates, values, base, self.z)
         if best is not base:
             self.stats.switched += 1
         return best

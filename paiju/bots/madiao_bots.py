@@ -18,12 +18,12 @@
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable, Sequence
 
 from paiju.bots.registry import register_bots
+from paiju.bots.sampling import paired_best, play_worlds
 from paiju.bots.simple import RandomBot
 from paiju.madiao.cards import ALL_CARDS, Card, Role
 from paiju.madiao.rules import Action, ActionKind, State
@@ -308,35 +308,17 @@ class ExpertMadiaoBot:
         seed = rng.getrandbits(64)
         me = view.seat.number - 1
         candidates = list(dict.fromkeys(legal))
-        b = candidates.index(base)
-        values: list[list[float]] = [[] for _ in candidates]
-        n = 0
-        last = 0.0
-        for w in range(self.worlds):
-            began = self.clock()
-            if self.seconds is not None and began - start + last > self.seconds * 0.9:
-                break
-            world = sample_madiao_world(view, random.Random(seed + w))
-            chance = random.Random(seed ^ (w * 0x9E3779B97F4A7C15 + 1))
-            state0 = chance.getstate()
-            for k, a in enumerate(candidates):
-                chance.setstate(state0)
-                after, _ = madiao_apply(world, a)
-                values[k].append(float(madiao_rollout(after, me, chance)))
-            n += 1
-            last = self.clock() - began
+
+        def play(world: MadiaoState, a: Action, chance: random.Random) -> tuple[float, int]:
+            return float(madiao_rollout(madiao_apply(world, a)[0], me, chance)), 0
+
+        values, n, _ = play_worlds(
+            candidates, lambda rng: sample_madiao_world(view, rng), play, seed=seed,
+            start=start, clock=self.clock, seconds=self.seconds, worlds=self.worlds,
+        )  # fmt: skip
         if n < 2:
             return base
-        best, best_score = base, 0.0
-        for k, a in enumerate(candidates):
-            if k == b:
-                continue
-            diffs = [x - y for x, y in zip(values[k], values[b], strict=True)]
-            mean = sum(diffs) / n
-            se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
-            if mean > self.z * se and mean > best_score:
-                best, best_score = a, mean
-        return best
+        return paired_best(candidates, values, base, self.z)
 
 
 def _timed_expert(seconds: float) -> ExpertMadiaoBot:

@@ -65,6 +65,21 @@ def first_of(legal: Sequence[Action], kinds: tuple[ActionKind, ...]) -> Action |
     return next((a for a in legal if a.kind in kinds), None)
 
 
+def sure_action(view: View | None, legal: Sequence[Action]) -> Action | None:
+    """What ``greedy`` and ``strong`` take without weighing anything: a win whenever one is
+    legal, and (with a view) a kong on the seat's own turn; ``None`` otherwise.
+
+    >>> sure_action(None, [Action.parse("N pass"), Action.parse("N hu")])
+    Action.parse('N hu')
+    >>> sure_action(None, [Action.parse("N pass")]) is None
+    True
+    """
+    win = first_of(legal, _WINS)
+    if win is None and view is not None and view.phase is Phase.ACT:
+        return first_of(legal, _KONGS)
+    return win
+
+
 def natural_counts(view: View) -> tuple[list[int], int]:
     """The seat's natural tiles as 34 counts, and how many ★ it holds.
 
@@ -98,16 +113,13 @@ class GreedyBot:
         ...                 random.Random(0))
         Action.parse('N hu')
         """
-        win = first_of(legal, _WINS)
-        if win is not None:
-            return win
+        sure = sure_action(view, legal)
+        if sure is not None:
+            return sure
         if view is None:
             return legal[0]
         counts, wilds = natural_counts(view)
         if view.phase is Phase.ACT:
-            kong = first_of(legal, _KONGS)
-            if kong is not None:
-                return kong
             return self._discard(counts, wilds, legal, rng)
         return self._claim(view, counts, wilds, legal)
 

@@ -30,7 +30,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from paiju.bots.simple import first_of, natural_counts
+from paiju.bots.simple import natural_counts, sure_action
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.rules import Phase
@@ -40,8 +40,6 @@ from paiju.mazhan.views import View
 
 __all__ = ["Rating", "StrongBot", "rank_actions", "rate_actions"]
 
-_WINS = (ActionKind.HU, ActionKind.SHAZHU)
-_KONGS = (ActionKind.ANGANG, ActionKind.JIAGANG)
 _RED, _GREEN = 33, 32
 #: 清一色 pull: a bonus for each suited tile fewer than this off the main suit, ×8.
 _FLUSH_SPAN = 3
@@ -90,21 +88,17 @@ class StrongBot:
     needs_view = True
 
     def act(self, view: View | None, legal: Sequence[Action], rng: random.Random) -> Action:
-        """Choose an action.
+        """Choose an action: :func:`~paiju.bots.simple.sure_action` first, then the best
+        rated (:func:`rank_actions`; a tie on its turn drawn with ``rng``).
 
-        >>> StrongBot().act(None, [Action.parse("N pass"), Action.parse("N hu")],
-        ...                 random.Random(0))
-        Action.parse('N hu')
+        >>> StrongBot().act(None, [Action.parse("N pass")], random.Random(0))
+        Action.parse('N pass')
         """
-        win = first_of(legal, _WINS)
-        if win is not None:
-            return win
+        sure = sure_action(view, legal)
+        if sure is not None:
+            return sure
         if view is None:
             return legal[0]
-        if view.phase is Phase.ACT:
-            kong = first_of(legal, _KONGS)
-            if kong is not None:
-                return kong
         ranked = rank_actions(view, legal)
         if not ranked:
             return legal[0]
