@@ -29,7 +29,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, TypeVar
 
 from paiju.errors import RulesError
 from paiju.games import names as game_names
@@ -44,6 +44,9 @@ EXIT_BAD_INPUT = 2
 
 class UsageError(Exception):
     """Bad input to a command: printed on one line, exit code 2."""
+
+
+_T = TypeVar("_T")
 
 
 def _fail(message: str) -> NoReturn:
@@ -303,15 +306,35 @@ def _madiao_chong(args: argparse.Namespace) -> int:
     return 0
 
 
-def _simulate(args: argparse.Namespace) -> int:
-    from paiju.simulate import parse_bots, simulate
+def _bots(args: argparse.Namespace) -> list[str]:
+    """The bots ``--bots`` names for ``--game`` (``--games`` checked first); exits on a bad
+    value."""
+    from paiju.simulate import parse_bots
 
     if args.games < 1:
         _fail(f"--games must be 1 or more, got {args.games}")
     try:
-        names = parse_bots(args.game, args.bots)
+        return parse_bots(args.game, args.bots)
     except ValueError as err:
         _fail(str(err))
+
+
+def _with_progress(label: str, total: int, run: Callable[..., _T], *args: Any) -> _T:
+    """``run(*args)``; on a terminal (stderr), ``run(*args, progress=...)`` under a
+    transient progress bar of ``total`` hands."""
+    if not sys.stderr.isatty():
+        return run(*args)
+    from rich.progress import Progress
+
+    with Progress(transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        return run(*args, progress=lambda n: bar.update(task, completed=n))
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from paiju.simulate import simulate
+
+    names = _bots(args)
     out = None
     if args.out:
         try:
@@ -319,21 +342,10 @@ def _simulate(args: argparse.Namespace) -> int:
         except OSError as err:
             _fail(f"cannot write {args.out}: {err.strerror}")
     try:
-        if sys.stderr.isatty():
-            from rich.progress import Progress
-
-            with Progress(transient=True) as bar:
-                task = bar.add_task(f"{args.game} hands", total=args.games)
-                summary = simulate(
-                    args.game,
-                    args.games,
-                    args.seed,
-                    names,
-                    out,
-                    progress=lambda n: bar.update(task, completed=n),
-                )
-        else:
-            summary = simulate(args.game, args.games, args.seed, names, out)
+        summary = _with_progress(
+            f"{args.game} hands", args.games, simulate, args.game, args.games, args.seed, names,
+            out,
+        )  # fmt: skip
     finally:
         if out is not None:
             out.close()
@@ -348,14 +360,8 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _arena(args: argparse.Namespace) -> int:
     from paiju.arena import arena
-    from paiju.simulate import parse_bots
 
-    if args.games < 1:
-        _fail(f"--games must be 1 or more, got {args.games}")
-    try:
-        names = parse_bots(args.game, args.bots)
-    except ValueError as err:
-        _fail(str(err))
+    names = _bots(args)
     hands = 4 * -(-args.games // 4)
     if hands != args.games:
         print(
@@ -363,20 +369,9 @@ def _arena(args: argparse.Namespace) -> int:
             "(whole deals of four: each bot in every seat)",
             file=sys.stderr,
         )
-    if sys.stderr.isatty():
-        from rich.progress import Progress
-
-        with Progress(transient=True) as bar:
-            task = bar.add_task(f"{args.game} arena", total=hands)
-            report = arena(
-                args.game,
-                args.games,
-                args.seed,
-                names,
-                progress=lambda n: bar.update(task, completed=n),
-            )
-    else:
-        report = arena(args.game, args.games, args.seed, names)
+    report = _with_progress(
+        f"{args.game} arena", hands, arena, args.game, args.games, args.seed, names
+    )
     if args.json:
         print(
             json.dumps(
