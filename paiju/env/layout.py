@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Layout", "Planes", "Section", "cells", "seat_index"]
+__all__ = ["Layout", "Planes", "Ring", "Section", "cells", "seat_index"]
 
 
 def cells(array: npt.NDArray[Any]) -> Any:
@@ -109,6 +109,37 @@ class Layout:
         self.size += size
         return slice(section.offset, section.stop)
 
+    def add_context(self, scores: str, stake: str, repeat: str) -> slice:
+        """The match context, eight scalars in the order the encoders' ``set_context`` writes
+        them: ``scores`` (4, one per relative seat), ``stake``, ``hand_no``, ``hands_left``,
+        ``repeat``; the game's words for the scores, the stake and the repeats.
+
+        >>> lay = Layout(); lay.add_context("score / 10", "stake", "unused")
+        slice(0, 8, None)
+        >>> lay["hands_left"].doc
+        'hands left in the match after this one'
+        """
+        start = self.size
+        self.add("scores", 4, "scalar", scores)
+        self.add("stake", 1, "scalar", stake)
+        self.add("hand_no", 1, "scalar", "hands played before this one in the match")
+        self.add("hands_left", 1, "scalar", "hands left in the match after this one")
+        self.add("repeat", 1, "scalar", repeat)
+        return slice(start, self.size)
+
+    def add_seats(self, block: Sequence[tuple[str, int, str, str]]) -> None:
+        """The public block of each relative seat ``r`` = 0–3, one after another: each
+        ``(name, size, kind, doc)`` of ``block`` as section ``s{r}_name``, its doc led by
+        "relative seat {r}: ".
+
+        >>> lay = Layout(); lay.add_seats([("size", 1, "scalar", "tiles in hand")])
+        >>> [s.name for s in lay.sections], lay["s2_size"].doc
+        (['s0_size', 's1_size', 's2_size', 's3_size'], 'relative seat 2: tiles in hand')
+        """
+        for r in range(4):
+            for name, size, kind, doc in block:
+                self.add(f"s{r}_{name}", size, kind, f"relative seat {r}: {doc}")
+
     def __getitem__(self, name: str) -> Section:
         return self._by_name[name]
 
@@ -128,6 +159,35 @@ class Layout:
             if not s.name.startswith(tuple(omit))
         ]
         return "\n".join(lines)
+
+
+class Ring:
+    """The buffers both encoders keep: each seat's public block twice in a ring of eight
+    (seats E S W N E S W N), so that observer ``me``'s four blocks, from its own seat round
+    the table, are one run of the ring (``_src[me]``), copied in one ``memcpy`` to the end
+    of its own flat buffer (``_dst[me]``, from offset ``start``); ``_pub`` counts the ring's
+    changes and ``_pub_seen[me]`` the last one ``me`` copied, ``_ctx_ver`` and
+    ``_ctx_seen`` the same for the match context. Values are written through the
+    memoryviews ``_rm`` (ring) and ``_bm`` (buffers).
+
+    >>> r = Ring(block=3, flat=20, start=8)
+    >>> r._ring.shape, r._bufs.shape, len(r._src[1]), len(r._dst[1])
+    ((8, 3), (4, 20), 12, 12)
+    """
+
+    def __init__(self, block: int, flat: int, start: int) -> None:
+        self._ring = np.zeros((8, block), dtype=np.float32)
+        self._rm = cells(self._ring)
+        self._bufs = np.zeros((4, flat), dtype=np.float32)
+        self._bm = cells(self._bufs)
+        self._flats: list[npt.NDArray[np.float32]] = [self._bufs[me] for me in range(4)]
+        bm, rm = self._bm, self._rm
+        self._dst = [bm[me * flat + start : (me + 1) * flat] for me in range(4)]
+        self._src = [rm[me * block : (me + 4) * block] for me in range(4)]
+        self._pub = 0  # version of the ring (and of what every seat shares)
+        self._pub_seen = [-1] * 4
+        self._ctx_ver = 0
+        self._ctx_seen = [-1] * 4
 
 
 class Planes:

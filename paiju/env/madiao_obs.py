@@ -67,7 +67,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from paiju.env.layout import Layout, Planes, cells, seat_index
+from paiju.env.layout import Layout, Planes, Ring, cells, seat_index
 from paiju.env.registry import register_env
 from paiju.madiao import rules as _rules
 from paiju.madiao.rules import PLAYS, Action, Event, Phase, State, legal_codes
@@ -165,23 +165,23 @@ def _layout() -> Layout:
     lay.add("seat", 4, "scalar", "own seat E S W N (one-hot)")
     lay.add("trick_no", 1, "scalar", "tricks completed (0–8)")
     lay.add("in_trick", 1, "scalar", "cards played in the trick being played (0–3)")
-    lay.add("scores", 4, "scalar", "match score of each relative seat before this hand / 10")
-    lay.add("stake", 1, "scalar", "stake (1 in simulation)")
-    lay.add("hand_no", 1, "scalar", "hands played before this one in the match")
-    lay.add("hands_left", 1, "scalar", "hands left in the match after this one")
-    lay.add("repeat", 1, "scalar", "unused in Ma Diao (0; the bank always passes on)")
-    for r in range(4):
-        p = f"s{r}_"
-        lay.add(p + "table", 40, "set", f"relative seat {r}: 上桌 cards won")
-        lay.add(p + "ups", 40, "set", f"relative seat {r}: cards it played face up this hand")
-        lay.add(p + "trick_card", 40, "set", f"relative seat {r}: its face-up card in this trick")
-        lay.add(p + "trick_down", 1, "scalar", f"relative seat {r}: played face down in this trick")
-        lay.add(p + "downs", 1, "scalar", f"relative seat {r}: cards played face down this hand")
-        lay.add(p + "tricks", 1, "scalar", f"relative seat {r}: tricks won")
-        lay.add(
-            p + "captured", 3, "scalar", f"relative seat {r}: top cards beaten by its top cards"
-        )
-        lay.add(p + "size", 1, "scalar", f"relative seat {r}: cards in hand")
+    lay.add_context(
+        "match score of each relative seat before this hand / 10",
+        "stake (1 in simulation)",
+        "unused in Ma Diao (0; the bank always passes on)",
+    )
+    lay.add_seats(
+        [
+            ("table", 40, "set", "上桌 cards won"),
+            ("ups", 40, "set", "cards it played face up this hand"),
+            ("trick_card", 40, "set", "its face-up card in this trick"),
+            ("trick_down", 1, "scalar", "played face down in this trick"),
+            ("downs", 1, "scalar", "cards played face down this hand"),
+            ("tricks", 1, "scalar", "tricks won"),
+            ("captured", 3, "scalar", "top cards beaten by its top cards"),
+            ("size", 1, "scalar", "cards in hand"),
+        ]
+    )
     return lay
 
 
@@ -277,7 +277,7 @@ _STRIP_AT = _strips()
 _CARD_UP = tuple((code % 40, code < 80) for code in range(N_ACTIONS))
 
 
-class MadiaoEncoder:
+class MadiaoEncoder(Ring):
     """Observations of one hand for every seat, kept up to date from the engine's events.
 
     Each seat's public block (its 上桌 cards, face-up plays, the trick, counts) lives twice
@@ -302,21 +302,13 @@ class MadiaoEncoder:
     def __init__(self, planes: bool = False) -> None:
         self.planes = planes
         self.shape: tuple[int, ...] = (PLANES.channels, 4, 11) if planes else (FLAT_SIZE,)
-        self._ring = np.zeros((8, _B), dtype=np.float32)
-        self._rm = cells(self._ring)
-        self._bufs = np.zeros((4, _F), dtype=np.float32)
-        self._bm = cells(self._bufs)
-        self._flats: list[npt.NDArray[np.float32]] = [self._bufs[me] for me in range(4)]
+        super().__init__(_B, _F, _S0)
         self._common = np.zeros(_COMMON, dtype=np.float32)  # seen, best, led
         self._cm = cells(self._common)
-        bm, rm = self._bm, self._rm
-        # per observer: where its blocks and the shared block go, and where they come from
-        self._dst = [bm[me * _F + _S0 : (me + 1) * _F] for me in range(4)]
-        self._src = [rm[me * _B : me * _B + _R] for me in range(4)]
+        bm = self._bm
+        # per observer: where the shared block goes
         self._dst_common = [bm[me * _F + _SEEN : me * _F + _SEEN + _COMMON] for me in range(4)]
         self._dst_strip = [bm[me * _F + _STRIP0 : me * _F + _STRIP1] for me in range(4)]
-        self._pub = 0  # version of the ring and the shared block
-        self._pub_seen = [-1] * 4
         self._size = [0] * 4
         self._downs = [0] * 4
         self._tricks = [0] * 4
@@ -330,8 +322,6 @@ class MadiaoEncoder:
         self._ctx_src = [ctx[me * 8 : me * 8 + 8] for me in range(4)]
         self._dst_ctx = [bm[me * _F + _SCORES : me * _F + _SCORES + 8] for me in range(4)]
         self._ctx_key: tuple[Any, ...] = ((0.0, 0.0, 0.0, 0.0), 0, 0, 0)
-        self._ctx_ver = 0
-        self._ctx_seen = [-1] * 4
 
     def set_context(
         self, scores: Sequence[float], hand_no: int, hands_left: int, repeat: int

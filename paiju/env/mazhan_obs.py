@@ -89,7 +89,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from paiju.env.layout import Layout, Planes, cells, seat_index
+from paiju.env.layout import Layout, Planes, Ring, cells, seat_index
 from paiju.env.registry import register_env
 from paiju.mazhan import rules as _rules
 from paiju.mazhan.actions import Action
@@ -281,28 +281,25 @@ def _layout() -> Layout:
     lay.add("dealer", 4, "scalar", "relative seat of the dealer 莊家 (one-hot)")
     lay.add("wall", 1, "scalar", "tiles left in the wall (the dead wall included)")
     lay.add("dead_wall", 1, "scalar", "tiles a normal draw never takes (ruleset, 11)")
-    lay.add("scores", 4, "scalar", "match score of each relative seat before this hand / 400")
-    lay.add("stake", 1, "scalar", "stake 底注 (1 in simulation)")
-    lay.add("hand_no", 1, "scalar", "hands played before this one in the match")
-    lay.add("hands_left", 1, "scalar", "hands left in the match after this one")
-    lay.add("repeat", 1, "scalar", "hands the dealer has kept the deal in a row (連莊)")
-    for r in range(4):
-        p = f"s{r}_"
-        lay.add(p + "chows", 21, "set", f"relative seat {r}: chows by lowest tile")
-        lay.add(p + "pungs", 34, "set", f"relative seat {r}: exposed pungs by face")
-        lay.add(p + "kongs", 34, "set", f"relative seat {r}: exposed kongs by face")
-        lay.add(p + "ckongs", 1, "scalar", f"relative seat {r}: concealed kongs (face down)")
-        lay.add(p + "bonus", 9, "set", f"relative seat {r}: bonus tiles laid out")
-        lay.add(p + "river", 34, "set", f"relative seat {r}: its discards not claimed, by face")
-        lay.add(p + "claimed", 34, "set", f"relative seat {r}: its discards claimed, by face")
-        lay.add(p + "seq", MAX_DISCARDS, "codes", f"relative seat {r}: discards in order")
-        lay.add(p + "seq_by", MAX_DISCARDS, "codes", f"relative seat {r}: who claimed each")
-        lay.add(
-            p + "size",
-            1,
-            "scalar",
-            f"relative seat {r}: concealed tiles, 16 − 3 × melds (no +1 for the mover)",
-        )
+    lay.add_context(
+        "match score of each relative seat before this hand / 400",
+        "stake 底注 (1 in simulation)",
+        "hands the dealer has kept the deal in a row (連莊)",
+    )
+    lay.add_seats(
+        [
+            ("chows", 21, "set", "chows by lowest tile"),
+            ("pungs", 34, "set", "exposed pungs by face"),
+            ("kongs", 34, "set", "exposed kongs by face"),
+            ("ckongs", 1, "scalar", "concealed kongs (face down)"),
+            ("bonus", 9, "set", "bonus tiles laid out"),
+            ("river", 34, "set", "its discards not claimed, by face"),
+            ("claimed", 34, "set", "its discards claimed, by face"),
+            ("seq", MAX_DISCARDS, "codes", "discards in order"),
+            ("seq_by", MAX_DISCARDS, "codes", "who claimed each"),
+            ("size", 1, "scalar", "concealed tiles, 16 − 3 × melds (no +1 for the mover)"),
+        ]
+    )
     return lay
 
 
@@ -428,7 +425,7 @@ _R = 4 * _B
 _F = FLAT_SIZE
 
 
-class MazhanEncoder:
+class MazhanEncoder(Ring):
     """Observations of one hand for every seat, kept up to date from the engine's events.
 
     The public part of each seat (melds, bonus tiles, discards) is a block that lives twice
@@ -456,23 +453,13 @@ class MazhanEncoder:
     def __init__(self, planes: bool = False) -> None:
         self.planes = planes
         self.shape: tuple[int, ...] = (PLANES.channels, 34, 4) if planes else (FLAT_SIZE,)
-        self._ring = np.zeros((8, _B), dtype=np.float32)
-        self._rm = cells(self._ring)
-        self._bufs = np.zeros((4, _F), dtype=np.float32)
-        self._bm = cells(self._bufs)
-        self._flats: list[npt.NDArray[np.float32]] = [self._bufs[me] for me in range(4)]
+        super().__init__(_B, _F, _S0)
         self._views = [self._bufs[me, _S0:].reshape(4, _B) for me in range(4)]
-        bm, rm = self._bm, self._rm
-        self._dst = [bm[me * _F + _S0 : (me + 1) * _F] for me in range(4)]
-        self._src = [rm[me * _B : me * _B + _R] for me in range(4)]
-        self._pub = 0  # version of the ring
-        self._pub_seen = [-1] * 4
+        bm = self._bm
         # per observer: its phase, claim-from and mover cells (one run), and the drawn or
         # claimed tile's cell it last had set (-1: none)
         self._strip_dst = [bm[me * _F + _PHASE : me * _F + _STRIP_END] for me in range(4)]
         self._hot = [-1] * 4
-        self._ctx_ver = 0
-        self._ctx_seen = [-1] * 4
         self._hand_dirty = [False] * 4
         self._context = np.zeros(8, dtype=np.float32)
         self._context[4] = 1.0
