@@ -108,16 +108,6 @@ class InputProblems(RulesError):
         self.problems = tuple(problems)
 
 
-class SeatLike(Protocol):
-    """A seat of either game: ``value`` is ``"E" | "S" | "W" | "N"``, ``number`` 1–4."""
-
-    @property
-    def value(self) -> str: ...
-
-    @property
-    def number(self) -> int: ...
-
-
 @dataclass(frozen=True, slots=True)
 class Deal:
     """A match position: the next hand's number, who sits where, what it needs besides its
