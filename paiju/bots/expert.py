@@ -131,67 +131,7 @@ LOSER = 2.5
 SMOOTH = False
 #: At most this many discards (faces) are rated two steps deep.
 TWO_STEP_MOST = 3
-#: Tried and not kept (paired against these defaults on the same deals, seed 13, 4,000
-#: hands each, the rating alone; 95% intervals in 胡/hand; branch ``expert5``):
-#:
-#: - a cost on discarding a face another seat may pung, C(unseen, 2) × 3 for 中, 發 or that
-#:   seat's wind (a 台), × 1 a terminal or another honour, × 0.5 a middle tile: +1.21
-#:   [−10.33, +12.74] (it broke the rating's many ties: 15% of decisions changed);
-#: - among equal discards, the one from the suit with fewest tiles held (0.3 points per
-#:   tile), to keep the flushes in reach: −4.95 [−15.51, +5.61];
-#: - a stronger pull to 清一色 (24 points per tile fewer than nine off the main suit):
-#:   −4.48 [−12.23, +3.27];
-#: - the U weight × (1 + shanten): −85.86 [−97.00, −74.72] (it pays a far hand for being
-#:   far: with U ≥ 40 a step of shanten no longer counts);
-#: - the U weight growing as the wall is drawn, and a cost on a pung from the seat before
-#:   (like a chow, it takes the place of a draw): no decision changed in 20 hands, or 2 in
-#:   699; not measured.
-#:
-#: Also tried (seeds 12 and 13, as above; the first two in commit 9c9764a, reverted in the
-#: next):
-#:
-#: - a ready hand's acceptance replaced by the exact expected H of its wins (the scorer's H
-#:   for each wait, 60 胡 per tile): +1.18 [−2.52, +4.88] and −0.19 [−3.77, +3.40];
-#: - the discards rated, within a shanten, by the expected net in 胡 with a fitted chance of
-#:   winning: −5.96 [−14.36, +2.44] and +0.99 [−7.56, +9.53];
-#: - 15 points for each single 中, 發 or seat wind held (two or more copies unseen): −3.78
-#:   [−14.38, +6.83] and −3.98 [−15.01, +7.05];
-#: - 2 points for each middle tile held (3–7; 1 for a 2 or an 8): −10.89 [−21.74, −0.05]
-#:   and −4.42 [−15.58, +6.73];
-#: - a 清一色 path: each hand rated also as its main suit alone (that suit's shanten and
-#:   acceptance, ★ included) plus 200 points, the better of the two paths counting (a
-#:   limit hand is 400, four times the mean win): −1.36 [−3.53, +0.81] (seed 12; 3% of
-#:   hands changed; 300 points measured −7.53 [−25.10, +10.03] over 800 hands of seed 13).
-#:   In ``strong``'s own games no hand ended drawn in 400, and the main suit alone is 3 to
-#:   4 steps further at the deal than the hand: a race this short leaves no time for it.
-#:
-#: Also tried (2026-12-03, 4,000 hands per seed, as above, each the rating's utilities
-#: adjusted after :func:`~paiju.bots.strong.rate_actions`; none kept):
-#:
-#: - a cost on claiming a pung, as the chow's: 45 points measured +2.43 [−1.58, +6.44]
-#:   (seed 13), +0.46 [−3.30, +4.22] (12), −1.21 [−5.14, +2.72] (14) and −2.26 [−5.57,
-#:   +1.05] (15), about 0 over the four; 30 and 60 +2.17 and +2.40 on seed 13 alone; a
-#:   bonus instead (−30) −3.83 [−7.27, −0.39] (13);
-#: - the shanten step worth 70 rating points instead of 100: −8.09 [−14.39, −1.79]; 150:
-#:   +0.85 [−1.69, +3.39] (13);
-#: - ``strong``'s value term at weight 2: −1.23 [−3.05, +0.60]; at 0.5: +0.59 [−2.73,
-#:   +3.90] (13);
-#: - a cost of 30 on claiming a kong from a discard: −0.75 [−2.94, +1.44] (13).
-#:
-#: Also tried (2026-12-03, stop 29, seed 13, 4,000 hands, as above; none kept):
-#:
-#: - the pair weight left out of a ready hand's winning tiles (a win on a discard comes
-#:   from any seat whatever the wait's shape): −1.58 [−5.19, +2.04];
-#: - a ready hand's waits weighted by how readily the others let the face go (an honour
-#:   × 1.5 and a terminal × 1.2; × 2 and × 1.4): −0.25 [−4.20, +3.71], −0.13 [−3.94, +3.69];
-#: - declining a cheap self-drawn win to wait for 平胡 on a discard (100 胡, or 400 with two
-#:   ★, against about 30): the chance arose 3 times in 400 hands (a seat ends a hand with no
-#:   bonus tile in about 7% of hands), too rare to matter; not built.
-#:
-#: ``benchmarks/expert_pairs.py`` plays the rating's choice and an alternative from the true
-#: state with the real bots: no kind of decision where the alternative measured better, and
-#: one pair's difference varies by about 280 胡, so a search would need about 3,000 pairs per
-#: decision to tell 10 胡 apart (docs/bots.md).
+#: What was tried and not kept, with the figures: docs/bots.md (the expert's settings).
 
 
 def rollout_action(state: State, seat_index: int, rng: random.Random) -> Action:
