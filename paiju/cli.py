@@ -469,7 +469,7 @@ def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from paiju.replay import replay_file
+    from paiju.records import replay_file
 
     checked, failures = replay_file(_read_text(args.file, MAX_RECORD_BYTES).splitlines())
     for message in failures:

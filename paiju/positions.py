@@ -19,7 +19,7 @@ from typing import Any
 
 from paiju.errors import InvalidPositionError, ReplayError
 from paiju.games import names, registration, replay
-from paiju.replay import read_record
+from paiju.records import read_record
 
 __all__ = ["legal_of", "position_after", "read_position"]
 

@@ -76,7 +76,7 @@ def test_the_arena() -> None:
 
 
 def test_records_replay(tmp_path: Path) -> None:
-    from paiju.replay import check_record, read_record, replay_file
+    from paiju.records import check_record, read_record, replay_file
     from paiju.simulate import simulate
 
     out = io.StringIO()

@@ -15,7 +15,7 @@ from paiju.bots.driver import play_hand, play_match
 from paiju.bots.simple import GreedyBot, RandomBot
 from paiju.errors import ReplayError
 from paiju.games import GAMES, Deal, game, replay
-from paiju.replay import check_record
+from paiju.records import check_record
 
 SEEDS = range(12)
 

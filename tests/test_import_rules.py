@@ -23,7 +23,7 @@ LAYERS = [
     "explain : arena : simulate : positions",
     "env",
     "bots",
-    "replay",
+    "records",
     "games | fast",
     "protocol",
     "mazhan | madiao",
@@ -72,7 +72,7 @@ def test_the_wanted_contracts_are_declared() -> None:
     wanted = {
         *((core, other, False) for core in ("paiju.mazhan", "paiju.madiao")
           for other in ("paiju.games", "paiju.bots", "paiju.env", "paiju.protocol",
-                        "paiju.server", "paiju.fast", "paiju.replay", "paiju.cli")),
+                        "paiju.server", "paiju.fast", "paiju.records", "paiju.cli")),
         *(("paiju.protocol", p, False) for p in ("paiju.bots", "paiju.env", "paiju.server")),
         ("paiju.bots", "paiju.env", False),
         ("paiju.fast", "paiju.env", False),

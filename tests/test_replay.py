@@ -1,4 +1,4 @@
-"""paiju.replay: a record's seat fields are checked, not only its actions and result."""
+"""paiju.records: a record's seat fields are checked, not only its actions and result."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from paiju.bots.driver import play_match
 from paiju.bots.simple import RandomBot
 from paiju.errors import ReplayError
 from paiju.games import GAMES, game
-from paiju.replay import check_record, replay_file
+from paiju.records import check_record, replay_file
 
 
 def _record(name: str) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """The game record (docs/records.md): one hand of a match, enough to replay it, and its
 result. Written by the match driver (:func:`paiju.bots.driver.iter_match`), read by
-:mod:`paiju.replay`; it sits beside the :class:`~paiju.games.Game` protocol so that a
+:mod:`paiju.records`; it sits beside the :class:`~paiju.games.Game` protocol so that a
 reader of records needs no bot.
 
 >>> r = HandRecord("madiao", 1, 0, 7, {"game": "madiao"}, {"banker": "E"},

@@ -32,7 +32,7 @@ from paiju.madiao.rules import (
 )
 from paiju.madiao.seats import SEATS, Seat
 from paiju.madiao.views import observe
-from paiju.replay import check_record
+from paiju.records import check_record
 
 
 def cards_in_play(s: State) -> Counter[int]:

@@ -18,7 +18,7 @@ from paiju.mazhan.rules import Phase, Ruleset, State, acting, apply, legal_actio
 from paiju.mazhan.seats import SEATS
 from paiju.mazhan.views import observe
 from paiju.mazhan.wall import FULL_SET
-from paiju.replay import check_record
+from paiju.records import check_record
 
 
 def tiles_in_play(s: State) -> Counter[int]:

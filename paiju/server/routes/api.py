@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
 from paiju.games import replay
-from paiju.replay import read_record
+from paiju.records import read_record
 from paiju.server import names
 from paiju.server.accounts import (
     bad_credentials,
