@@ -17,8 +17,8 @@ SHELL := /bin/bash
 
 # make test-fast: the cores, the Game protocol and the typed views, the table machine, with
 # their doctests, less what needs a service or is slow (tests/conftest.py puts the markers on)
-FAST_PATHS := paiju/mazhan paiju/madiao paiju/games paiju/protocol tests/mazhan tests/madiao \
-	tests/protocol tests/test_games.py tests/test_core_purity.py tests/env/test_registration.py \
+FAST_PATHS := paiju/mazhan paiju/madiao paiju/games paiju/views.py tests/mazhan tests/madiao \
+	tests/views tests/test_games.py tests/test_core_purity.py tests/env/test_registration.py \
 	paiju/server/table tests/server/test_table_machine.py tests/server/test_house_faults.py \
 	tests/server/test_claim_pause.py tests/server/table tests/test_import_rules.py
 FAST_MARKS := not db and not redis and not browser and not slow

@@ -25,7 +25,7 @@ LAYERS = [
     "bots",
     "records",
     "games | fast",
-    "protocol",
+    "views",
     "mazhan | madiao",
     "(kit)",
     "errors | stats",
@@ -71,9 +71,9 @@ def test_the_wanted_contracts_are_declared() -> None:
     }
     wanted = {
         *((core, other, False) for core in ("paiju.mazhan", "paiju.madiao")
-          for other in ("paiju.games", "paiju.bots", "paiju.env", "paiju.protocol",
+          for other in ("paiju.games", "paiju.bots", "paiju.env", "paiju.views",
                         "paiju.server", "paiju.fast", "paiju.records", "paiju.cli")),
-        *(("paiju.protocol", p, False) for p in ("paiju.bots", "paiju.env", "paiju.server")),
+        *(("paiju.views", p, False) for p in ("paiju.bots", "paiju.env", "paiju.server")),
         ("paiju.bots", "paiju.env", False),
         ("paiju.fast", "paiju.env", False),
         ("paiju.server", "paiju.mazhan", True),

@@ -28,8 +28,8 @@ from pydantic import (
 )
 from pydantic.json_schema import SkipJsonSchema
 
-from paiju.protocol.views import TYPED_GAMES, Event, View
 from paiju.server.errors import ServerError
+from paiju.views import TYPED_GAMES, Event, View
 
 __all__ = ["CLIENT", "SERVER", "ClientMessage", "ServerFrame", "json_schema", "parse_client"]
 

@@ -1,5 +1,5 @@
 """Every view and event of random hands of both games validates against the pydantic models
-of ``paiju/protocol/views.py``, and the models are exact: serialising a validated view gives
+of ``paiju/views.py``, and the models are exact: serialising a validated view gives
 back the same JSON."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from paiju.madiao.views import observe as md_observe
 from paiju.mazhan import rules as mz
 from paiju.mazhan.seats import SEATS as MZ_SEATS
 from paiju.mazhan.views import observe as mz_observe
-from paiju.protocol.views import (
+from paiju.views import (
     MadiaoEvent,
     MadiaoView,
     MazhanEvent,

@@ -609,7 +609,7 @@ TYPED_GAMES = frozenset(
 
 def json_schema() -> dict[str, Any]:
     """The views and the events of both games as one JSON Schema document (every model in
-    ``$defs``), for generating the client's types (``python -m paiju.protocol.views``
+    ``$defs``), for generating the client's types (``python -m paiju.views``
     prints it).
 
     >>> schema = json_schema()
