@@ -178,7 +178,7 @@ def test_a_process_fenced_off_a_hand_writes_it_again_once_it_takes_it_over(
         hub = Hub(store, writer, QUICK)
         runner = await hub.restore_hand(store.live_hands()[0])
         assert runner is not None
-        for _ in range(6000):  # the table plays on the loop (bots only) until it is done
+        for _ in range(12000):  # the table plays on the loop (bots only) until it is done
             status = await asyncio.to_thread(_status, sessions, hand_id)
             if status != "live" or not hub.tables:
                 return status

@@ -31,7 +31,13 @@ def test_a_timer_fired_late_waits_and_the_answer_sent_in_the_stall_comes_first()
         runner._timers["turn"]._run()  # the grace's end (its handle, run as the loop would)
         runner._timers["turn"].cancel()
         runner._fire("turn", 8, loop.time() - LATE / 2)  # on time (a busy loop's jitter)
+        runner._fire("settle", 9, loop.time() - 2.0)  # charges nobody: a slow process plays on
         return fed
 
     fed = asyncio.run(run())
-    assert fed == [io.Act(1, "S discard 2p", 3), io.TimerFired("turn", 7), io.TimerFired("turn", 8)]
+    assert fed == [
+        io.Act(1, "S discard 2p", 3),
+        io.TimerFired("turn", 7),
+        io.TimerFired("turn", 8),
+        io.TimerFired("settle", 9),
+    ]

@@ -97,11 +97,12 @@ class Inbox:
 #: many tables' bot timers come due together: one wake-up of the loop for all of them.
 TICK = 0.02
 _TICK_MIN = 0.1  # shorter think times (tests, the fast pace) are kept exact
-#: A timer that fires this much after it was due says the process stood still: it fires
-#: again after a grace as long as the stall (at most MAX_GRACE), once the input that came
-#: meanwhile has been read (a turn answered in the stall is no timeout)
+#: A timer that may charge a player (a turn's, the away clock's, the ready clock's) and
+#: fires this much after it was due says the process stood still: it fires again this much
+#: later, once the input that came meanwhile has been read (a turn answered in the stall
+#: is no timeout); the other timers fire as they come (a slow process plays on)
 LATE = 0.25
-MAX_GRACE = 2.0
+_CHARGING = ("turn", "away:", "ready:")
 _NEVER_LATE = math.inf
 
 
@@ -227,13 +228,11 @@ class TableRunner:
                 self.hub.let_go(self)
 
     def _fire(self, key: str, token: int, due: float) -> None:
-        late = self.loop.time() - due
-        if late > LATE:
+        if self.loop.time() - due > LATE and key.startswith(_CHARGING):
             # the process stood still (a stall, a pause, starved of CPU): what players sent
             # meanwhile waits in its sockets, and is read first; the house's stall is no
-            # player's timeout
-            grace = min(max(late, LATE), MAX_GRACE)
-            again = self.loop.call_later(grace, self._fire_cb, key, token, _NEVER_LATE)
+            # player's timeout, escape or unseating
+            again = self.loop.call_later(LATE, self._fire_cb, key, token, _NEVER_LATE)
             self._timers[key] = again
             return
         self.feed(io.TimerFired(key, token))
