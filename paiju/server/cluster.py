@@ -68,6 +68,7 @@ SHOWN_WAIT = LEASE_MS / 1000 + 1  # seconds before an unanswered mark asks if it
 STALE_MS = 3_000  # a process whose alive key has not been renewed for this long is in trouble
 PING_EVERY = 2.0  # seconds of silence on the subscription before it is asked for a pong
 PING_WAIT = 3.0  # seconds a pong may take before the subscription is taken for lost
+MAX_AWAY = 120.0  # the longest outage a process's word takes timeouts back for
 REDIS_TIMEOUT = 5.0  # seconds a Redis command or connect may take before it is given up
 MOVING_WAITS = (0.1, 0.2, 0.4, 0.8, 1.5)  # a table between owners: asked again, about 3 s
 
@@ -204,6 +205,7 @@ class Cluster:
         #: accounts here whose table plays on another process: account → that process
         self._fed: dict[int, str] = {}
         self._peers_lost = False  # this process's subscription failed: its players were told
+        self._lost_at = 0.0  # when it failed
         self._failing: set[str] = set()  # the loops failing now (Redis away)
         hub.on_changed = self.table_changed
         hub.on_lost = self._forget
@@ -297,6 +299,7 @@ class Cluster:
         if self._peers_lost:
             return
         self._peers_lost = True
+        self._lost_at = self._now()
         for account in self._fed:
             conn = self.hub.conns.get(account)
             if conn is not None and self.hub.table_of(account) is None:
@@ -340,6 +343,9 @@ class Cluster:
         if not self._peers_lost:
             return
         self._peers_lost = False
+        # how long this process may have been deaf and dumb: a turn of a player here that ran
+        # out meanwhile was the house's doing (it began before the subscription was found lost)
+        away = self._now() - self._lost_at + PING_EVERY + PING_WAIT + 1.0
         for account in list(self._routes):
             self._offer_again(account)
         for account in list(self._fed):
@@ -353,7 +359,7 @@ class Cluster:
                 self._fed.pop(account, None)
                 conn.send({"type": "unseated", "why": "table_closed"})
             elif owner is not None and owner != self.pid:
-                self._forward(owner, account, "", {"type": "_reconnect"})
+                self._forward(owner, account, "", {"type": "_reconnect", "away": away})
 
     def publish(self, pid: str, payload: dict[str, Any]) -> None:
         """Send to a process's channel, after everything queued before."""
@@ -636,6 +642,9 @@ class Cluster:
         runner = self.hub.table_of(account)
         if kind == "_reconnect":
             if runner is not None:
+                away = data.get("away")
+                if isinstance(away, int | float) and away > 0:  # its process was cut off
+                    runner.feed(io.Unreached(account, window=min(float(away), MAX_AWAY)))
                 runner.feed(io.Connect(account))
             return
         table = data.pop("_table", None)

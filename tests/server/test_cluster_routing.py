@@ -231,3 +231,12 @@ def test_a_process_gone_for_good_leaves_health_ok_once_nobody_is_routed_to_it(ri
     rig.receive(client("_reconnect", "C"))  # the player is back through C
     asyncio.run(rig.cluster._check_processes())
     assert rig.cluster.health() == ("ok", None)
+
+
+def test_a_process_back_from_an_outage_has_its_players_timeouts_of_that_time_taken_back(
+    rig: Rig,
+) -> None:
+    """The process holding the socket says how long it could not hear or be heard: the
+    table takes back what its clocks counted meanwhile, then sends the table anew."""
+    rig.receive({**client("_reconnect", "B"), "message": {"type": "_reconnect", "away": 9.5}})
+    assert rig.table.fed == [io.Unreached(1, window=9.5), io.Connect(1)]

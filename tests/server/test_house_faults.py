@@ -323,3 +323,18 @@ def test_a_timeout_counted_just_before_the_house_found_the_player_cut_off_is_und
     sim.run(sim.timing.cut_off_window - 1.0)
     sim.feed(io.Unreached(1))  # found cut off: the last count was the house's
     assert timeouts_of(sim) == 1 and not sim.escapes
+
+
+def test_the_timeouts_of_an_outage_the_players_process_reports_are_taken_back() -> None:
+    """Found by an attack: a process whose Redis connection was silently lost for a few
+    seconds was never found stale by the table's (it renewed its key in time), while the
+    player's answers were lost: three timeouts then an escape at a 3-s clock. Subscribed
+    again, the process says how long it was away; the timeouts counted in that time go."""
+    sim = alone_hand(seed=4, timing=Timing(turn=3.0, bot_delay=0.3))
+    for _ in range(2):  # their turns run out, answers lost on the way
+        wait_for_my_turn(sim)
+        sim.run(sim.timing.turn + 0.5)
+    assert timeouts_of(sim) == 2
+    sim.feed(io.Unreached(1, window=sim.timing.turn * 6))  # "I was away this long"
+    sim.feed(io.Connect(1))
+    assert timeouts_of(sim) == 0 and not sim.escapes

@@ -172,7 +172,7 @@ def expire(m: TableMachine) -> None:
             # only a turn the player was shown, and missed while here, is theirs to pay
             if p.connected and p.reached and turn.counted:
                 p.timeouts += 1
-                p.counted_at = m._now
+                p.counted[:] = [*p.counted[-3:], m._now]
             if p.timeouts >= 4:
                 settlement.escape(m, seat, "timeouts")
                 return

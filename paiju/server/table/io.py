@@ -96,9 +96,11 @@ class Unreached:
     answer, or cannot reach this one): not their doing. Their turn waits with no clock, for
     as long as a player may be away (``Timing.disconnect``); after that their turns run out
     uncounted, and never is it an escape. A frame shown to them again, or their connecting,
-    reaches them."""
+    reaches them. The timeouts counted in the last ``window`` seconds (at least
+    ``Timing.cut_off_window``: the time the house took to find out) were not theirs."""
 
     account: int
+    window: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -178,7 +178,7 @@ class TableMachine:
         elif isinstance(event, io.Disconnect):
             seating.disconnect(self, event.account)
         elif isinstance(event, io.Unreached):
-            seating.unreached(self, event.account)
+            seating.unreached(self, event.account, event.window)
         elif isinstance(event, io.Resend):
             seating.resend(self, event.account)
         else:

@@ -152,20 +152,23 @@ def disconnect(m: TableMachine, account: int) -> None:
     frames.broadcast_table(m)
 
 
-def unreached(m: TableMachine, account: int) -> None:
+def unreached(m: TableMachine, account: int, window: float = 0.0) -> None:
     """Their socket cannot be reached (the house's fault): their turn's clock stops, and
     the turn waits, uncounted, for as long as a player may be away; then it runs out,
     uncounted (:func:`~paiju.server.table.clocks.schedule`). No disconnect clock runs: it is
     never an escape. A frame shown to them, or their connecting, reaches them again."""
     found = m.sitting(account)
-    if found is None or not found[1].connected or not found[1].reached:
+    if found is None or not found[1].connected:
         return
     seat, p = found
+    # counted while the house had not yet found them cut off: not theirs
+    since = m._now - max(window, m.timing.cut_off_window)
+    theirs = [t for t in p.counted if t < since]
+    p.timeouts = max(0, p.timeouts - (len(p.counted) - len(theirs)))
+    p.counted[:] = theirs
+    if not p.reached:
+        return
     p.unreached_since = m._now
-    if p.counted_at is not None and m._now - p.counted_at <= m.timing.cut_off_window:
-        # counted while the house had not yet found them cut off: not theirs
-        p.timeouts = max(0, p.timeouts - 1)
-        p.counted_at = None
     hand = m.hand
     turn = None if hand is None else hand.turns.get(seat)
     if turn is not None and not turn.key[2]:

@@ -55,7 +55,8 @@ class Player:
     claiming: bool = False  # the seat is not durable yet
     tuoguan: bool = False
     timeouts: int = 0
-    counted_at: float | None = None  # when the last timeout was counted
+    #: when the timeouts of late were counted (a house's fault found later takes them back)
+    counted: list[float] = field(default_factory=list)
     balance: int = 0
     # time away from the live hand: one allowance of PAIJU_DISCONNECT_SECONDS per hand, so
     # dropping out before each turn and back after it cannot stall the table for ever
