@@ -57,8 +57,10 @@ def read_record(
         known = ", ".join(str(f) for f in _FORMATS)
         raise ReplayError(f"record format {fmt!r} is not one this paiju reads ({known})")
     name = record.get("game")
+    if "game" not in record:
+        raise ReplayError('the record has no "game" (docs/records.md)')
     if not isinstance(name, str) or name not in names():
-        raise ReplayError(f"unknown game {name!r}")
+        raise ReplayError(f"unknown game {name!r} (choose from {', '.join(names())})")
     entry = registration(name)
     g = entry.game
     try:
@@ -194,8 +196,13 @@ def replay_file(lines: Iterable[str]) -> tuple[int, list[str]]:
     """Check every record of a ``.jsonl`` file; the number checked and one message per
     record that fails, naming its line, its hand and the action at fault.
 
-    >>> replay_file(['{"format": 2, "game": "go"}'])
-    (1, ["line 1: unknown game 'go'"])
+    >>> checked, problems = replay_file(['{"format": 2, "game": "go"}', '{"x": 1}'])
+    >>> checked
+    2
+    >>> for problem in problems:
+    ...     print(problem)
+    line 1: unknown game 'go' (choose from mazhan, madiao)
+    line 2: the record has no "game" (docs/records.md)
     """
     checked = 0
     failures: list[str] = []
