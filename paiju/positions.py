@@ -30,7 +30,7 @@ def position_after(record: Mapping[str, Any], n: int) -> str:
     >>> position_after({"game": "go"}, 0)
     Traceback (most recent call last):
     ...
-    paiju.errors.ReplayError: unknown game 'go'
+    paiju.errors.ReplayError: unknown game 'go' (choose from mazhan, madiao)
 
     Raises :class:`~paiju.errors.ReplayError` for a bad record, an ``n`` outside the record
     or an action that does not replay.
