@@ -94,7 +94,7 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
         title="paiju",
         version="0.2.0",
         lifespan=lifespan,
-        description="牌局: Mazhan and Ma Diao tables. WebSocket protocol: docs/protocol.md.",
+        description="牌局: tables of the registered games. WebSocket protocol: docs/protocol.md.",
     )
     app.state.services = services
     app.state.settings = settings

@@ -1,4 +1,4 @@
-"""The money rules of the online table (Mazhan rules §10), as pure integer arithmetic.
+"""The money rules of the online table (the table rules, §10), as pure integer arithmetic.
 
 Every function returns *movements*: ``(from, to, amount)`` triples between account keys
 (``HOUSE`` for the house), which the ledger applies in one transaction. No function here
@@ -101,8 +101,9 @@ def settle_hand(
 def escape_penalty(
     escaper: K, others: Sequence[K | str], balance: int, stake: int, multiple: int = 400
 ) -> list[tuple[K | str, K | str, int]]:
-    """逃跑: the escaper loses ``multiple`` × 底注 (400 in Mazhan; all they have, if less);
-    each other player gets a quarter, the house keeps the rest (a quarter and any remainder).
+    """逃跑: the escaper loses ``multiple`` × 底注 (the room's escape multiple, from the game's
+    registration; all they have, if less); each other player gets a quarter, the house keeps
+    the rest (a quarter and any remainder).
 
     >>> escape_penalty("e", ["a", "b", "c"], 10_000, 5)
     [('e', 'a', 500), ('e', 'b', 500), ('e', 'c', 500), ('e', '__house__', 500)]

@@ -1,10 +1,8 @@
-"""The rooms (Mazhan rules §10): who may sit, which game, what an escape costs, the bots.
+"""The rooms (the table rules, §10): who may sit, which game, what an escape costs, the bots.
 
-| room | game | minimum balance | escape |
-|---|---|---|---|
-| ``mazhan`` | Mazhan | 800 | 400 × 底注 (the rules) |
-| ``mazhan-vip`` | Mazhan | 1,000,000 | 400 × 底注 |
-| ``madiao`` | Ma Diao | 800 | 40 × 底注 (paiju's choice, see docs/rules-decisions.md) |
+Each game's registration names its rooms: the room's name (a game's first room is named
+like the game), its title, the minimum balance to sit, and the escape's multiple of 底注
+(as the game's rules set it, or paiju's choice where they set none: docs/rules-decisions.md).
 
 Bots fill empty seats at one of three levels (:data:`LEVELS`): ``easy``, ``normal`` (the
 rooms' default) and ``hard``; a player's table of their own may name its level.
@@ -14,10 +12,11 @@ Both come from the games' registrations: each game's room kinds from
 :data:`ROOMS` and :data:`LEVELS` read them at every look-up, so a game registered later has
 its rooms too.
 
->>> ROOMS["mazhan-vip"].min_balance
-1000000
->>> bot_for("madiao", "normal")
-'heuristic'
+>>> room = ROOMS[names()[0]]
+>>> room.game == names()[0], room.min_balance > 0, room.escape_multiple > 0
+(True, True, True)
+>>> bot_for(room.game, "normal") == LEVELS[room.game]["normal"]
+True
 """
 
 from __future__ import annotations
@@ -66,12 +65,16 @@ def bot_display_name(name: str, level: str) -> str:
 def bot_for(game: str, level: str) -> str:
     """The bot that plays ``level`` in ``game``.
 
-    >>> bot_for("mazhan", "normal")
-    'strong'
-    >>> bot_for("mazhan", "godlike")
+    >>> bot_for(names()[0], "normal") == LEVELS[names()[0]]["normal"]
+    True
+    >>> bot_for(names()[0], "godlike")
     Traceback (most recent call last):
     ...
     ValueError: unknown level 'godlike' (choose from easy, normal, hard)
+    >>> bot_for("chess", "normal")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown game 'chess'
 
     Raises ``ValueError`` for an unknown game or level.
     """
@@ -87,8 +90,8 @@ def bot_for(game: str, level: str) -> str:
 class Room:
     """A room's rules.
 
-    >>> ROOMS["madiao"].to_json()["game"]
-    'madiao'
+    >>> ROOMS[names()[-1]].to_json()["game"] == names()[-1]
+    True
     """
 
     name: str
@@ -102,7 +105,7 @@ class Room:
     def to_json(self) -> dict[str, Any]:
         """The room as the lobby lists it.
 
-        >>> ROOMS["mazhan"].to_json()["seats"]
+        >>> ROOMS[names()[0]].to_json()["seats"]
         4
         """
         return {
@@ -149,6 +152,6 @@ class _Rooms(Mapping[str, Room]):
         return len(_rooms())
 
 
-#: The rooms by name: ``mazhan``, ``mazhan-vip``, ``madiao`` (and those of any game
+#: The rooms by name, as the games' registrations name them (and those of any game
 #: registered later).
 ROOMS: Mapping[str, Room] = _Rooms()

@@ -9,7 +9,8 @@ reads run in worker threads (``asyncio.to_thread``), never on the event loop.
 >>> from paiju.server.db import make_engine, make_sessions, migrate
 >>> engine = make_engine("sqlite://"); migrate(engine)
 >>> store = Store(make_sessions(engine), writer="w1")
->>> table = store.create_table("mazhan", "mazhan")
+>>> from paiju.games import names
+>>> table = store.create_table(names()[0], names()[0])  # its first room, named like it
 >>> with store.sessions.begin() as s:
 ...     acc = ledger.new_account(s, "ana", "", 1000).id
 ...     store.claim_seat(s, io.ClaimSeat(acc, table)), store.claim_seat(s, io.ClaimSeat(acc, 99))

@@ -21,7 +21,8 @@ says why the storage is ``degraded``: a batch failing, or a write waiting longer
 >>> engine = make_engine("sqlite://"); migrate(engine)
 >>> store = Store(make_sessions(engine), writer="w1")
 >>> answers = []
->>> w = Writer(store); table = store.create_table("mazhan", "mazhan")
+>>> from paiju.games import names
+>>> w = Writer(store); table = store.create_table(names()[0], names()[0])
 >>> w.submit(io.ReleaseSeat(1, table), answers.append); w.close()
 >>> answers
 [Stored(op=0, result=None)]

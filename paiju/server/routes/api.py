@@ -74,12 +74,15 @@ def replay_step(record: dict[str, Any], seat: str, step: int) -> dict[str, Any]:
 
     >>> from paiju.bots.driver import play_match
     >>> from paiju.bots.simple import RandomBot
-    >>> from paiju.madiao.rules import Ruleset
-    >>> r = play_match(Ruleset(), [RandomBot()] * 4, 3, 1)[0].to_json()
-    >>> replay_step(r, "E", 32)["steps"], replay_step(r, "E", 0)["view"]["trick_no"]
-    (32, 1)
-    >>> [e["kind"] for e in replay_step(r, "E", 0)["events"][0]]
-    ['play']
+    >>> from paiju.games import game, names
+    >>> r = play_match(game(names()[0]).default_ruleset(), [RandomBot()] * 4, 3, 1)[0].to_json()
+    >>> at = replay_step(r, "E", 5)
+    >>> at["game"] == r["game"], at["step"], at["last"] == r["actions"][4]
+    (True, 5, True)
+    >>> at["steps"] == len(at["events"]) == len(r["actions"]), all(at["events"])
+    (True, True)
+    >>> replay_step(r, "E", 0)["last"], replay_step(r, "E", 10**6)["step"] == at["steps"]
+    (None, True)
     """
     g, ruleset, seed, setup, actions = read_record(record)
     step = max(0, min(step, len(actions)))

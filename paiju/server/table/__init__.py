@@ -1,4 +1,4 @@
-"""A table of the online room (Mazhan rules §10): a pure machine (inputs in, decisions
+"""A table of the online room (the table rules, §10): a pure machine (inputs in, decisions
 out: :mod:`~paiju.server.table.io`) in parts, and its runner on the event loop
 (:mod:`~paiju.server.table.runner`).
 

@@ -5,8 +5,10 @@ decisions, and a hint for a player alone with bots. A part of
 >>> import random
 >>> from paiju.server.rooms import ROOMS
 >>> from paiju.server.table import TableMachine, Timing
->>> helper_bot(TableMachine(1, ROOMS["mazhan"], Timing(), random.Random(1))).name
-'strong'
+>>> room = next(iter(ROOMS.values()))  # the first game's first room
+>>> m = TableMachine(1, room, Timing(), random.Random(1))
+>>> helper_bot(m).name == bot_for(room.game, "normal")  # the normal level's bot
+True
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Showing a change, and the claim pause (Mazhan §5 end): after every discard each seat
+"""Showing a change, and the claim pause (§5 end): after every discard each seat
 that cannot claim is shown the same thing for :attr:`~paiju.server.table.state.Timing.claim_pause`
 whether or not another seat can claim: the discard done and a window open to nobody. Until
 the pause is over a seat answering a window sees its prompt, every other seat only the pause
@@ -8,7 +8,8 @@ the pause is over a seat answering a window sees its prompt, every other seat on
 >>> import random
 >>> from paiju.server.rooms import ROOMS
 >>> from paiju.server.table import TableMachine, Timing
->>> holding(TableMachine(1, ROOMS["mazhan"], Timing(), random.Random(1)))
+>>> room = next(iter(ROOMS.values()))  # the first game's first room
+>>> holding(TableMachine(1, room, Timing(), random.Random(1)))
 False
 """
 
@@ -38,7 +39,7 @@ def after_change(
 ) -> None:
     """Show a change: each person's seat its view and the events as it may see them.
 
-    **The claim pause** (Mazhan §5 end): after a discard every seat that cannot claim is
+    **The claim pause** (§5 end): after a discard every seat that cannot claim is
     shown the same thing for :attr:`Timing.claim_pause`, whether or not another seat
     can claim: the discard done and a window open to nobody (``pause``, from
     :meth:`Game.settling`; a real window looks the same to a seat without options).

@@ -61,7 +61,8 @@ def table_json(m: TableMachine) -> dict[str, Any]:
     >>> import random
     >>> from paiju.server.rooms import ROOMS
     >>> from paiju.server.table import TableMachine, Timing
-    >>> table_json(TableMachine(3, ROOMS["madiao"], Timing(), random.Random(0)))["seats"]
+    >>> room = next(iter(ROOMS.values()))  # the first game's first room
+    >>> table_json(TableMachine(3, room, Timing(), random.Random(0)))["seats"]
     {'E': None, 'S': None, 'W': None, 'N': None}
     """
     seats: dict[str, Any] = {}

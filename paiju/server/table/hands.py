@@ -5,7 +5,8 @@ applied and written. A part of :class:`~paiju.server.table.machine.TableMachine`
 >>> import random
 >>> from paiju.server.rooms import ROOMS
 >>> from paiju.server.table import TableMachine, Timing, io
->>> m = TableMachine(1, ROOMS["mazhan"], Timing(), random.Random(1), alone=True)
+>>> room = next(iter(ROOMS.values()))  # the first game's first room
+>>> m = TableMachine(1, room, Timing(), random.Random(1), alone=True)
 >>> m.handle(io.Act(7, "E discard 1m", 0), now=0.0)[0].frame["code"]  # nobody sits there
 'not_seated'
 >>> _ = m.handle(io.Join(7, "ana", 10_000), now=0.0)

@@ -4,7 +4,8 @@ The machine holds the seats, the hand being played (through the :class:`~paiju.g
 protocol, never a game's internals), the players' balances, and the clocks as tokens. It
 never waits and never touches a socket, a database or the wall clock: ``handle(input, now)``
 returns what to do, and :mod:`paiju.server.table.runner` does it. So every rule of the
-online table (Mazhan §10) is tested here on its own, fast, with any sequence of inputs.
+online table (the table rules, §10) is tested here on its own, fast, with any sequence of
+inputs.
 
 **Durable before shown.** Every change a player could see (a step, a seat, money) is a
 write; the frames it causes are held until every write queued before them is durable. A
@@ -17,7 +18,7 @@ itself with fresh clocks.
 frame offering it has reached the player (:class:`~paiju.server.table.io.Delivered`), so a
 frame held for its write, or for a socket the table cannot reach, runs no clock.
 
-**The claim pause** (Mazhan §5 end): after every discard each seat that cannot claim sees
+**The claim pause** (§5 end): after every discard each seat that cannot claim sees
 the same thing for :attr:`~paiju.server.table.state.Timing.claim_pause`
 (:mod:`paiju.server.table.claim_pause`).
 
@@ -40,7 +41,8 @@ the money at a hand's end (:mod:`~paiju.server.table.settlement`), the frames
 (:mod:`~paiju.server.table.storage`); this class holds the table's state and the outputs.
 
 >>> from paiju.server.rooms import ROOMS
->>> m = TableMachine(1, ROOMS["mazhan"], Timing(), random.Random(1), alone=True)
+>>> room = next(iter(ROOMS.values()))  # the first game's first room
+>>> m = TableMachine(1, room, Timing(), random.Random(1), alone=True)
 >>> out = m.handle(io.Join(7, "ana", 10_000), now=0.0)
 >>> [type(o).__name__ for o in out]  # the seat's write, the stall clock set for it, the news
 ['Store', 'SetTimer', 'Changed']
@@ -100,7 +102,7 @@ class TableMachine:
         self.hand: Hand | None = None
         self.phase = "idle"  # idle | starting | live
         self.hands_started = 0
-        self.setup: dict[str, Any] = {}  # what the next hand needs (Ma Diao: the banker)
+        self.setup: dict[str, Any] = {}  # what the next hand needs (the game's: a banker…)
         self.lost = False
         self._rng = rng  # each hand's seed
         self._think = random.Random(rng.getrandbits(64))  # the bots' think times
@@ -138,7 +140,8 @@ class TableMachine:
         """Everything the table does in answer to ``event`` at time ``now`` (seconds).
 
         >>> from paiju.server.rooms import ROOMS
-        >>> m = TableMachine(1, ROOMS["mazhan"], Timing(), random.Random(1))
+        >>> room = next(iter(ROOMS.values()))  # the first game's first room
+        >>> m = TableMachine(1, room, Timing(), random.Random(1))
         >>> m.handle(io.Ready(99), 0.0)[0].frame["code"]
         'not_seated'
         """
@@ -202,7 +205,8 @@ class TableMachine:
         """The seating as everyone at the table (and the lobby) sees it.
 
         >>> from paiju.server.rooms import ROOMS
-        >>> TableMachine(3, ROOMS["madiao"], Timing(), random.Random(0)).table_json()["seats"]
+        >>> room = next(iter(ROOMS.values()))  # the first game's first room
+        >>> TableMachine(3, room, Timing(), random.Random(0)).table_json()["seats"]
         {'E': None, 'S': None, 'W': None, 'N': None}
         """
         return frames.table_json(self)
@@ -218,7 +222,8 @@ class TableMachine:
         """The seat of an account at this table and the player there, or None.
 
         >>> from paiju.server.rooms import ROOMS
-        >>> TableMachine(3, ROOMS["madiao"], Timing(), random.Random(0)).sitting(7) is None
+        >>> room = next(iter(ROOMS.values()))  # the first game's first room
+        >>> TableMachine(3, room, Timing(), random.Random(0)).sitting(7) is None
         True
         """
         seat = self.seat_of(account)

@@ -5,7 +5,8 @@ ready clocks. A part of :class:`~paiju.server.table.machine.TableMachine`.
 >>> import random
 >>> from paiju.server.rooms import ROOMS
 >>> from paiju.server.table import TableMachine, Timing, io
->>> m = TableMachine(1, ROOMS["mazhan"], Timing(), random.Random(1))
+>>> room = next(iter(ROOMS.values()))  # the first game's first room
+>>> m = TableMachine(1, room, Timing(), random.Random(1))
 >>> _ = m.handle(io.Join(7, "ana", 10_000), now=0.0)
 >>> m.seats[0].name, m.seats[0].claiming  # sat down, the seat not durable yet
 ('ana', True)

@@ -5,7 +5,8 @@ and its penalty. A part of :class:`~paiju.server.table.machine.TableMachine`.
 >>> import random
 >>> from paiju.server.rooms import ROOMS
 >>> from paiju.server.table import TableMachine, Timing
->>> m = TableMachine(1, ROOMS["mazhan"], Timing(), random.Random(1))
+>>> room = next(iter(ROOMS.values()))  # the first game's first room
+>>> m = TableMachine(1, room, Timing(), random.Random(1))
 >>> apply_moves(m, [])  # nobody seated: nothing to move
 """
 

@@ -30,7 +30,7 @@ class Timing:
     bot_wait: float = 10.0
     bot_delay: float = 1.0
     disconnect: float = 180.0
-    #: after every discard, the pause each seat that cannot claim sees (Mazhan §5 end)
+    #: after every discard, the pause each seat that cannot claim sees (§5 end)
     claim_pause: float = 1.0
     #: a write not durable after this long pauses the table (storage that stalls is down)
     stall: float = 2.0
@@ -111,7 +111,7 @@ class Hand:
     # worked out again)
     hint_at: tuple[int, int] | None = None
     hint_action: str = ""
-    # the claim pause (Mazhan §5 end): after a discard, what the seats that cannot claim are
+    # the claim pause (§5 end): after a discard, what the seats that cannot claim are
     # shown (the discard done, a window open to nobody) until the pause is over; the events
     # since, each person's seat's, held for them until then
     settling: Any = None

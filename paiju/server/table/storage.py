@@ -7,7 +7,8 @@ clocks. A part of :class:`~paiju.server.table.machine.TableMachine` (not an API 
 >>> import random
 >>> from paiju.server.rooms import ROOMS
 >>> from paiju.server.table import TableMachine, Timing, io
->>> m = TableMachine(1, ROOMS["mazhan"], Timing(stall=2.0), random.Random(1), alone=True)
+>>> room = next(iter(ROOMS.values()))  # the first game's first room
+>>> m = TableMachine(1, room, Timing(stall=2.0), random.Random(1), alone=True)
 >>> _ = m.handle(io.Join(7, "ana", 10_000), now=0.0)
 >>> [o.frame for o in m.handle(io.TimerFired("stall", 1), now=2.0)]  # still unanswered
 [{'type': 'paused', 'why': 'storage'}]
