@@ -1,35 +1,38 @@
-"""The PettingZoo AEC environment of any paiju game (use ``mazhan_v0.env()``/``madiao_v0.env()``).
+"""The PettingZoo AEC environment of any paiju game (use the game's ``<game>_v0.env()``,
+made by :mod:`paiju.env.pettingzoo`).
 
 Agents are ``player_0`` … ``player_3``. The agent to act is the player in the game's acting
-seat; during a Mazhan claim window the players that may claim are asked one after another,
-each seeing the same discard and nothing of the others' options or answers (no observation
-changes while the window is open). Observations are ``{"observation": float32 array,
-"action_mask": int8 vector}``; only the agent to act has a non-zero mask.
+seat; when several seats must decide at once (a claim window, in a game whose discards may
+be claimed) they are asked one after another, each seeing the same discard and nothing of
+the others' options or answers (no observation changes while the window is open).
+Observations are ``{"observation": float32 array, "action_mask": int8 vector}``; only the
+agent to act has a non-zero mask.
 
-**Rewards.** At the end of a hand each agent receives its net (Mazhan 胡, Ma Diao 注) times
-``reward_scale``. With ``shaping`` > 0 (Mazhan only) an agent also receives, between two of
-its own decisions, ``gamma · Φ(s') − Φ(s)`` with ``Φ = −shaping · shanten`` of its hand (0 at
-the end of the hand): a potential-based term, which changes no policy's ranking (Ng, Harada
-and Russell 1999): over an episode the terms telescope to ``−Φ(s₀)``, the same for every
-policy, so the optimal policy is unchanged while the learner gets a signal before the hand
-ends. Set ``shaping_gamma`` to the learner's discount.
+**Rewards.** At the end of a hand each agent receives its net (in the game's unit) times
+``reward_scale``. With ``shaping`` > 0 (a game that registers a ``potential``: how far a
+hand is from winning) an agent also receives, between two of its own decisions,
+``gamma · Φ(s') − Φ(s)`` with ``Φ = shaping · potential`` of its hand (0 at the end of the
+hand): a potential-based term, which changes no policy's ranking (Ng, Harada and Russell
+1999): over an episode the terms telescope to ``−Φ(s₀)``, the same for every policy, so the
+optimal policy is unchanged while the learner gets a signal before the hand ends. Set
+``shaping_gamma`` to the learner's discount.
 
 **Illegal actions.** ``illegal="zero_sum"`` (default) ends the episode: the offender gets
 ``illegal_reward`` (scaled) and the three others a third of its opposite each, so rewards
 still sum to zero; ``"offender"`` penalises the offender alone (PettingZoo's
 ``TerminateIllegalWrapper``); ``"raise"`` raises ``ValueError``.
 
-**Hints.** ``hints=True`` (Mazhan, flat) appends :func:`paiju.env.mazhan_obs.hints`: the
-shanten after each possible discard and the legal actions, from what the seat alone knows.
-``lookahead=True`` (Mazhan, flat) then appends :func:`paiju.env.lookahead.lookahead`: for
-each candidate action, the shanten, live accepting tiles, value, danger and ``strong``'s
-rating of the hand it leaves, from the seat's view.
+**Hints.** ``hints=True`` (a game that registers ``hints``; flat observations) appends the
+game's hints, computed from what the seat alone knows. ``lookahead=True`` (likewise) then
+appends the game's look-ahead features: for each candidate action, ratings of the hand it
+leaves, from the seat's view. The game's ``obs`` module and ``docs/env.md`` §4 say what
+they hold; asking a game without them is a ``ValueError`` naming the games that have them.
 
 **Episodes.** ``match_hands=None``: one hand; players move one seat on with every hand when
 ``rotate_seats`` is on (default), so ``player_0`` is not always East. ``match_hands=N``: a
-match of ``N`` hands with the game's seating rules (Mazhan: the dealer keeps the deal by
-winning); rewards come at the end of every hand, and the observation carries the match
-scores, the hand number and the hands left.
+match of ``N`` hands with the game's seating rules (its ``first_deal`` and ``next_deal``:
+who deals first, who keeps or passes the deal); rewards come at the end of every hand, and
+the observation carries the match scores, the hand number and the hands left.
 
 **Seeding.** ``reset(seed=S)`` starts the seeded sequence ``S`` (a whole number ≥ 0; a NumPy
 integer is taken); a later ``reset()`` deals the next hand of it, so the same seeds and the
@@ -42,12 +45,14 @@ hands.
 that is done (PettingZoo's convention); from the agent to act it is a ``ValueError``, as is an
 index outside the action space (slips of the caller, not moves).
 
->>> from paiju.env import mazhan_v0
->>> env = mazhan_v0.env()
+>>> g = registered()[0]
+>>> env = PaijuAECEnv(g)
 >>> env.reset(seed=1)
 >>> obs, reward, term, trunc, info = env.last()
->>> obs["observation"].shape, obs["action_mask"].dtype.name, env.agent_selection
-((1264,), 'int8', 'player_1')
+>>> obs["observation"].shape == env.table.obs_shape, obs["action_mask"].dtype.name
+(True, 'int8')
+>>> env.metadata["name"] == f"paiju_{g}_v0", env.agent_selection, bool(obs["action_mask"].any())
+(True, 'player_...', True)
 """
 
 from __future__ import annotations
@@ -83,7 +88,7 @@ _ILLEGAL = ("zero_sum", "offender", "raise")
 class RewardRules:
     """Reward options shared by every environment (see the module docstring).
 
-    >>> RewardRules("mazhan", illegal="nope")
+    >>> RewardRules(registered()[0], illegal="nope")
     Traceback (most recent call last):
     ...
     ValueError: illegal must be one of zero_sum, offender, raise; got 'nope'
@@ -117,7 +122,7 @@ class RewardRules:
     def illegal_rewards(self, offender: int) -> list[float]:
         """Each player's reward when ``offender`` plays an illegal action.
 
-        >>> RewardRules("mazhan", reward_scale=0.0025).illegal_rewards(1)
+        >>> RewardRules(registered()[0], reward_scale=0.0025).illegal_rewards(1)
         [0.3333333333333333, -1.0, 0.3333333333333333, 0.3333333333333333]
         """
         r = self.illegal_reward * self.scale
@@ -125,11 +130,13 @@ class RewardRules:
         return [r if p == offender else share for p in range(4)]
 
     def potential(self, table: Table, player: int) -> float:
-        """Φ of the player's hand now: −shaping × shanten (★ counted; −1 when complete).
+        """Φ of the player's hand now: shaping × the game's ``potential`` (≤ 0: how far the
+        hand is from winning); 0 without shaping.
 
-        >>> t = Table("mazhan"); t.reset(seed=3)
-        >>> RewardRules("mazhan", shaping=0.01).potential(t, 0) < 0
-        True
+        >>> g = next(name for name in registered() if spec_of(name).potential)
+        >>> t = Table(g); t.reset(seed=3)
+        >>> RewardRules(g, shaping=0.01).potential(t, 0) < 0, RewardRules(g).potential(t, 0)
+        (True, 0.0)
         """
         if not self.shaping or self._potential is None:
             return 0.0
@@ -152,12 +159,15 @@ def table_and_rewards(
 ) -> tuple[Table, RewardRules]:
     """The table and the reward rules an environment (AEC or parallel) is built on, from its
     options; an unknown ``obs`` is a ``ValueError``. ``illegal_reward`` ``None``: minus the
-    game's net scale (Mazhan −400, the limit hand; Ma Diao −10 注).
+    game's net scale (its registered ``net_scale``, a typical hand's size).
 
-    >>> table, rules = table_and_rewards("madiao", obs="flat", match_hands=None,
+    >>> g = registered()[0]
+    >>> table, rules = table_and_rewards(g, obs="flat", match_hands=None,
     ...     rotate_seats=True, hints=False, reward_scale=1.0, illegal="zero_sum",
-    ...     illegal_reward=-10.0, shaping=0.0, shaping_gamma=1.0)
-    >>> table_and_rewards("madiao", obs="png", match_hands=None, rotate_seats=True,
+    ...     illegal_reward=None, shaping=0.0, shaping_gamma=1.0)
+    >>> rules.illegal_reward == -table.spec.net_scale
+    True
+    >>> table_and_rewards(g, obs="png", match_hands=None, rotate_seats=True,
     ...     hints=False, reward_scale=1.0, illegal="zero_sum", illegal_reward=-10.0,
     ...     shaping=0.0, shaping_gamma=1.0)
     Traceback (most recent call last):
@@ -271,8 +281,8 @@ class PaijuAECEnv(TableEnv, AECEnv[str, dict[str, npt.NDArray[Any]], int]):
     ) -> None:
         """Deal a new episode (from ``seed`` when given: a whole number ≥ 0).
 
-        >>> from paiju.env import madiao_v0
-        >>> env = madiao_v0.env(); env.reset(seed=np.int64(3)); env.agent_selection
+        >>> env = PaijuAECEnv(registered()[0]); env.reset(seed=np.int64(3))
+        >>> env.agent_selection
         'player_...'
         >>> env.reset(seed="abc")
         Traceback (most recent call last):
@@ -338,8 +348,7 @@ class PaijuAECEnv(TableEnv, AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         """The selected agent's observation (``None`` when ``observe`` is false), its reward
         since it last acted, termination, truncation and info (PettingZoo's ``last``).
 
-        >>> from paiju.env import mazhan_v0
-        >>> mazhan_v0.env().last()
+        >>> PaijuAECEnv(registered()[0]).last()
         Traceback (most recent call last):
         ...
         RuntimeError: call reset() before last()
@@ -373,7 +382,13 @@ class PaijuAECEnv(TableEnv, AECEnv[str, dict[str, npt.NDArray[Any]], int]):
 
     def state(self) -> npt.NDArray[np.float32]:
         """The whole state for a centralised critic: every seat's observation (E S W N),
-        then the tiles left in the wall (Mazhan) or the stock (Ma Diao) by face."""
+        then what is not dealt out yet (the tiles left in the wall, the cards left in the
+        stock), by face: :meth:`~paiju.env.table.Table.global_state`.
+
+        >>> env = PaijuAECEnv(registered()[0]); env.reset(seed=2)
+        >>> env.state().shape == env.state_space.shape
+        True
+        """
         if not self._reset_done:
             raise RuntimeError("call reset() before state()")
         return self.table.global_state()
@@ -384,8 +399,7 @@ class PaijuAECEnv(TableEnv, AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         """Play the selected agent's action (an index into its action space; ``None`` for an
         agent that is done).
 
-        >>> from paiju.env import mazhan_v0
-        >>> env = mazhan_v0.env(); env.reset(seed=1)
+        >>> env = PaijuAECEnv(registered()[0]); env.reset(seed=1)
         >>> env.step(1.7)
         Traceback (most recent call last):
         ...

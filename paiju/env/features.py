@@ -1,12 +1,13 @@
 """A features extractor and a policy for stable-baselines3 (need the ``[rl]`` extra).
 
-:class:`ScaledFlat` divides the flat observation by the game's ``SCALE``, so that every input
-is about [0, 1]. :class:`SkipPolicy` is sb3-contrib's masked actor-critic with the
-look-ahead features (:mod:`paiju.env.lookahead`, laid out by action index) also fed
-straight to the action logits: the logit of action ``i`` is a linear map of the hidden
-layers' output plus one small network, shared by all actions, of action ``i``'s own
-ratings (its five look-ahead values). Sharing it across actions is what lets a few
-thousand decisions teach it: it learns one way to read a rating, not 128.
+:class:`ScaledFlat` divides the flat observation by the game's ``scale`` (its registered
+:class:`~paiju.env.registry.GameSpec`), so that every input is about [0, 1].
+:class:`SkipPolicy` is sb3-contrib's masked actor-critic with the game's look-ahead features
+(its spec's ``lookahead``, laid out by action index: a section of ``n_actions`` values per
+rating) also fed straight to the action logits: the logit of action ``i`` is a linear map of
+the hidden layers' output plus one small network, shared by all actions, of action ``i``'s
+own ratings (its look-ahead values). Sharing it across actions is what lets a few thousand
+decisions teach it: it learns one way to read a rating, not one per action.
 
 Saved with the model (the divisors are a buffer of the network), so a policy trained with it
 plays from the raw observation everywhere, the arena's policy bots included.
@@ -14,10 +15,13 @@ plays from the raw observation everywhere, the arena's policy bots included.
 >>> import pytest; torch = pytest.importorskip("torch")
 >>> import numpy as np
 >>> from gymnasium import spaces
->>> from paiju.env.mazhan_obs import FLAT_SIZE, SCALE
->>> box = spaces.Box(-np.inf, np.inf, (FLAT_SIZE,), np.float32)
->>> ext = ScaledFlat(box, game="mazhan")
->>> bool(torch.allclose(ext(torch.as_tensor(SCALE)[None]), torch.ones(1, FLAT_SIZE)))
+>>> from paiju.env.registry import registered
+>>> g = registered()[0]; spec = spec_of(g)
+>>> n = spec.encoder(planes=False).shape[0]
+>>> box = spaces.Box(-np.inf, np.inf, (n,), np.float32)
+>>> ext = ScaledFlat(box, game=g)
+>>> scale = spec.scale if spec.scale is not None else np.ones(n, dtype=np.float32)
+>>> bool(torch.allclose(ext(torch.as_tensor(scale)[None]), torch.ones(1, n)))
 True
 """
 
@@ -43,12 +47,16 @@ except ImportError:  # the [rl] extra is not installed
 __all__ = ["HAVE_RL", "ScaledFlat", "SkipPolicy", "lookahead_slice"]
 
 
-def lookahead_slice(hints: bool = True, game: str = "mazhan") -> tuple[int, int]:
-    """Where the look-ahead features sit in a flat observation of ``game`` with them (after
-    the hints when ``hints``).
+def lookahead_slice(game: str, hints: bool = True) -> tuple[int, int]:
+    """Where the look-ahead features sit in a flat observation of ``game`` with them:
+    ``(start, stop)``, after the flat vector and, when ``hints``, the hints.
 
-    >>> from paiju.env.mazhan_obs import FLAT_SIZE, N_HINTS
-    >>> lookahead_slice(True) == (FLAT_SIZE + N_HINTS, FLAT_SIZE + N_HINTS + 768)
+    >>> from paiju.env.registry import registered
+    >>> g = next(name for name in registered() if spec_of(name).n_lookahead)
+    >>> spec = spec_of(g); flat = spec.encoder(planes=False).shape[0]
+    >>> lookahead_slice(g) == (flat + spec.n_hints, flat + spec.n_hints + spec.n_lookahead)
+    True
+    >>> lookahead_slice(g, hints=False)[0] == flat
     True
     """
     spec = spec_of(game)
@@ -57,7 +65,8 @@ def lookahead_slice(hints: bool = True, game: str = "mazhan") -> tuple[int, int]
 
 
 class ScaledFlat(BaseFeaturesExtractor):  # type: ignore[misc,valid-type]
-    """``observation / SCALE`` of the game's flat layout.
+    """``observation / scale`` of the game's flat layout (``game``: its name), with the
+    hints' typical tops and ones for the look-ahead values appended when they are on.
 
     Raises ``ValueError`` for another observation shape, ``ImportError`` without the extra.
     """
@@ -65,7 +74,7 @@ class ScaledFlat(BaseFeaturesExtractor):  # type: ignore[misc,valid-type]
     def __init__(
         self,
         observation_space: Any,
-        game: str = "mazhan",
+        game: str,
         hints: bool = False,
         lookahead: bool = False,
     ) -> None:
@@ -136,7 +145,7 @@ class SkipPolicy(MaskableActorCriticPolicy):  # type: ignore[misc,valid-type]
     features, the look-ahead values, also given to the action logits through a network
     shared by the actions (see the module docstring). Saved and loaded with the model like
     any policy class (``MaskablePPO(SkipPolicy, env, policy_kwargs={"skip":
-    lookahead_slice(), ...})``).
+    lookahead_slice(game), ...})``).
     """
 
     def __init__(self, *args: Any, skip: tuple[int, int] = (0, 0), **kwargs: Any) -> None:

@@ -6,9 +6,10 @@ game's module docstring shows it less the blocks of seats 1–3; a test keeps th
 :class:`Planes` turns a flat vector into the plane encoding (``[C, H, W]``, like RLCard's
 ``[C, 34, 4]``) with one gather per call:
 
-- a **set** section (counts or 0/1 by tile or card) becomes one channel: for Mazhan a
-  thermometer over the four copies of each face (column ``k`` is 1 when the count is more
-  than ``k``), for Ma Diao a 0/1 mark at the card's (suit, rank) cell;
+- a **set** section (counts or 0/1 by tile or card) becomes one channel: a thermometer over
+  the copies of each face (column ``k`` is 1 when the count is more than ``k``: a game with
+  several copies of a face), or a 0/1 mark at the card's cell of a grid such as suit × rank
+  (a game whose cards are all different);
 - a **scalar** becomes a constant channel holding its value.
 
 Sections of other kinds (sequences) are drawn by the game's encoder itself.
@@ -194,10 +195,11 @@ class Planes:
     """The plane encoding of a layout: ``set`` sections and scalars, gathered in one step.
 
     ``cells[f]`` lists, for tile or card index ``f``, the cell of the ``H × W`` plane that
-    holds it (Ma Diao), or ``None`` for a thermometer over ``W`` copies of ``H`` faces
-    (Mazhan). ``sets`` maps each set channel to a list of flat offsets (one per face, ``-1``
-    for an empty cell); ``scalars`` lists the flat offsets drawn as constant channels;
-    ``extra`` channels are left for the encoder to fill (sequences).
+    holds it (a grid of distinct cards), or ``None`` for a thermometer over ``W`` copies of
+    ``H`` faces (a game with several copies of a face). ``sets`` maps each set channel to a
+    list of flat offsets (one per face, ``-1`` for an empty cell); ``scalars`` lists the
+    flat offsets drawn as constant channels; ``extra`` channels are left for the encoder to
+    fill (sequences).
 
     >>> p = Planes((3, 2), None, [[0, 1, 2]], [3], extra=0)
     >>> out = p.render(np.array([2, 0, 1, 7], dtype=np.float32))
@@ -256,8 +258,9 @@ class Planes:
 def seat_index(seat: Any) -> int:
     """0–3 for a seat (E S W N) given as the engine's seat (either game's) or its letter.
 
-    >>> from paiju.mazhan.seats import Seat
-    >>> seat_index("W"), seat_index(Seat.N)
+    >>> from paiju.games import game, names
+    >>> north = game(names()[0]).seats[3]
+    >>> seat_index("W"), seat_index(north)
     (2, 3)
     >>> seat_index("X")
     Traceback (most recent call last):

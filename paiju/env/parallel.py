@@ -1,11 +1,12 @@
 """The PettingZoo parallel environment: the players that must decide act in one step.
 
-Mazhan's claim window is a simultaneous decision in the engine (rules §5.4): every seat that
-may claim a discard answers without seeing the others. Here every live agent gets an
-observation at every step; the agents that must decide have a non-zero ``action_mask`` (in a
-claim window, each sees only its own options), the others an all-zero mask, and whatever
-action they send is ignored. Out of a claim window one agent decides per step (the player to
-move). Rewards, seating, matches and illegal actions are as in :mod:`paiju.env.base`.
+In a game whose discards may be claimed, the claim window is a simultaneous decision in the
+engine: every seat that may claim a discard answers without seeing the others. Here every
+live agent gets an observation at every step; the agents that must decide have a non-zero
+``action_mask`` (in a claim window, each sees only its own options), the others an all-zero
+mask, and whatever action they send is ignored. Out of a claim window one agent decides per
+step (the player to move). Rewards, seating, matches and illegal actions are as in
+:mod:`paiju.env.base`.
 
 PettingZoo's ``aec_to_parallel`` does not apply to the AEC environment (its agents do not all
 act every cycle); this class is the parallel form, and ``parallel_to_aec`` of it works.
@@ -16,12 +17,12 @@ same pause and the same tile, and so learns that somebody may claim, never who
 (``docs/views.md``; the server's views say the same). What a seat with a decision sees does
 not depend on which other seats may claim or have answered (a test).
 
->>> from paiju.env import mazhan_v0
->>> env = mazhan_v0.parallel_env()
+>>> from paiju.env.registry import registered
+>>> env = PaijuParallelEnv(registered()[0])
 >>> obs, infos = env.reset(seed=4)
 >>> deciders = [a for a in env.agents if obs[a]["action_mask"].any()]
->>> len(deciders)
-1
+>>> len(deciders), sorted(obs) == env.agents, env.metadata["name"]  # one seat opens the hand
+(1, True, 'paiju_..._parallel_v0')
 """
 
 from __future__ import annotations
@@ -97,8 +98,8 @@ class PaijuParallelEnv(TableEnv, ParallelEnv[str, dict[str, npt.NDArray[Any]], i
         """Apply the deciding agents' actions (others' are ignored). An action is an integer
         index (``int`` or a NumPy integer).
 
-        >>> from paiju.env import madiao_v0
-        >>> env = madiao_v0.parallel_env(); _ = env.reset(seed=1)
+        >>> from paiju.env.registry import registered
+        >>> env = PaijuParallelEnv(registered()[0]); _ = env.reset(seed=1)
         >>> env.step({"bob": 3})
         Traceback (most recent call last):
         ...

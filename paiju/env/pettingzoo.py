@@ -1,13 +1,15 @@
 """The PettingZoo entry points of one game, written once for every ``<game>_v0`` module:
 ``raw_env()`` and ``env()`` (AEC) and ``parallel_env()``.
 
->>> fns = entry_points("madiao", "paiju.env.madiao_v0")
->>> fns.raw_env().metadata["name"], fns.env().possible_agents[0]
-('paiju_madiao_v0', 'player_0')
+>>> from paiju.env.registry import registered
+>>> g = registered()[0]
+>>> fns = entry_points(g, "my_games.cards_v0")
+>>> fns.raw_env().metadata["name"] == f"paiju_{g}_v0", fns.env().possible_agents[0]
+(True, 'player_0')
 >>> p = fns.parallel_env(); obs, infos = p.reset(seed=1); sorted(obs) == p.agents
 True
 >>> fns.env.__module__, fns.env.__qualname__
-('paiju.env.madiao_v0', 'env')
+('my_games.cards_v0', 'env')
 """
 
 from __future__ import annotations

@@ -15,13 +15,15 @@ can stand in for the model (tests use a small one):
 ...     def predict(self, obs, action_masks, deterministic):
 ...         return int(np.flatnonzero(action_masks)[0]), None
 >>> import random
->>> from paiju.mazhan.rules import Ruleset, new_hand, legal_actions_for
->>> from paiju.mazhan.views import observe
->>> from paiju.mazhan.seats import Seat
->>> state = new_hand(Ruleset(), seed=2)
->>> bot = PolicyBot(First(), "mazhan")
->>> bot.act(observe(state, Seat.E), legal_actions_for(state, Seat.E), random.Random(0))
-Action.parse('E discard 2m')
+>>> from paiju.env.registry import registered
+>>> from paiju.games import game
+>>> g = registered()[0]; rules = game(g)
+>>> state = rules.new_hand(rules.default_ruleset(), 2, {})
+>>> seat = rules.acting(state)[0]; legal = rules.legal_actions(state, seat)
+>>> bot = PolicyBot(First(), g)
+>>> chosen = bot.act(rules.observe(state, seat), legal, random.Random(0))
+>>> chosen == min(legal, key=bot.spec.action_index)  # First takes the lowest legal index
+True
 """
 
 from __future__ import annotations
@@ -51,9 +53,14 @@ def save_metadata(
     """Write ``PATH.json`` beside a saved policy; its path.
 
     >>> import tempfile, os
-    >>> d = tempfile.mkdtemp(); p = save_metadata(os.path.join(d, "p.zip"), "mazhan", "flat")
-    >>> json.loads(p.read_text())["game"]
-    'mazhan'
+    >>> from paiju.env.registry import registered
+    >>> g = registered()[0]
+    >>> d = tempfile.mkdtemp(); p = save_metadata(os.path.join(d, "p.zip"), g, "flat")
+    >>> p.name, json.loads(p.read_text())
+    ('p.zip.json', {'game': '...', 'obs': 'flat', 'hints': False, 'lookahead': False,
+    'algorithm': 'MaskablePPO'})
+    >>> json.loads(p.read_text())["game"] == g
+    True
     """
     meta = Path(str(path) + ".json")
     data = {
@@ -77,19 +84,18 @@ def observation_of_view(
 ) -> npt.NDArray[np.float32]:
     """The observation the environment would give the view's seat, built from the view.
 
-    What a view does not carry is left at zero: who claimed each discard (Mazhan ``seq_by``;
-    views of format 2 carry it), and in Ma Diao views before format 2 each seat's plays in
-    finished tricks and the capture counts. With a format-2 view the observation is the
-    environment's exactly, in both games (a test).
+    What a view does not carry is left at zero: views of an older format lack some of what
+    the encoder reads (``docs/env.md`` §8, "Who claimed", says what). With a view of the current
+    format the observation is the environment's exactly, in every built-in game (a test).
 
-    >>> from paiju.madiao.rules import Ruleset, new_hand
-    >>> from paiju.madiao.views import observe
-    >>> from paiju.madiao.seats import Seat
-    >>> from paiju.env.madiao_obs import MadiaoEncoder
-    >>> s = new_hand(Ruleset(), seed=5)
-    >>> enc = MadiaoEncoder(); enc.reset(s)
-    >>> bool((observation_of_view("madiao", observe(s, Seat.N), MadiaoEncoder())
-    ...       == enc.encode(s, 3)).all())
+    >>> from paiju.env.registry import registered
+    >>> from paiju.games import game
+    >>> g = registered()[0]; rules, spec = game(g), spec_of(g)
+    >>> state = rules.new_hand(rules.default_ruleset(), 5, {})
+    >>> enc = spec.encoder(planes=False); enc.reset(state)
+    >>> view = rules.observe(state, rules.seats[3])
+    >>> bool((observation_of_view(g, view, spec.encoder(planes=False))
+    ...       == enc.encode(state, 3)).all())
     True
     """
     spec = spec_of(game)

@@ -1,14 +1,15 @@
 """What the environments need of each game besides the :class:`~paiju.games.Game`
 protocol (its encoder, its action table, its reward scale, its optional extras), registered
-by the game's own environment module (:mod:`paiju.env.mazhan_obs`,
-:mod:`paiju.env.madiao_obs`): :func:`register_env` there, :func:`spec_of` here.
+by the game's own environment module (``paiju/<game>/env/obs.py`` for a built-in game):
+:func:`register_env` there, :func:`spec_of` here.
 
->>> spec_of("madiao").n_actions
-120
+>>> g = registered()[0]; spec = spec_of(g)
+>>> spec.name == g, len(spec.actions[0]) == spec.n_actions
+(True, True)
 >>> spec_of("go")
 Traceback (most recent call last):
 ...
-ValueError: unknown game 'go' (choose from mazhan, madiao)
+ValueError: unknown game 'go' (choose from ...)
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ class GameSpec:
     potential: Callable[[Any, int], float] | None = None
 
 
-_SPECS: LazyRegistry[GameSpec] = LazyRegistry("paiju.env.madiao_obs", "paiju.env.mazhan_obs")
+_SPECS: LazyRegistry[GameSpec] = LazyRegistry("env")
 _REGISTRY = _SPECS.entries
 
 
@@ -173,14 +174,18 @@ def load() -> None:
 def registered() -> tuple[str, ...]:
     """The games with environments, in :func:`paiju.games.names`' order.
 
-    >>> registered()[:2]
-    ('mazhan', 'madiao')
+    >>> from paiju.games import names
+    >>> list(registered()) == [name for name in names() if name in registered()]
+    True
     """
     return _SPECS.ordered()
 
 
 def spec_of(name: str) -> GameSpec:
     """The environments' description of the game ``name``.
+
+    >>> spec_of(registered()[0]).n_actions > 0
+    True
 
     Raises ``ValueError`` for a game without environments.
     """

@@ -1,15 +1,18 @@
 """Gymnasium single-agent environments: one learner against three opponents.
 
-Registered as ``paiju/Mazhan-v0`` and ``paiju/MaDiao-v0`` when :mod:`paiju.env` is imported::
+Registered as ``paiju/<Game>-v0``, one for each installed game (``paiju.gymnasium_envs()``
+lists them, read from the games' entry points), when :mod:`paiju.env` is imported::
 
     import gymnasium as gym
+    import paiju
     import paiju.env  # registers the environments
-    env = gym.make("paiju/Mazhan-v0", opponents="greedy", seat="rotate")
+    env_id = paiju.gymnasium_envs()[0][0]
+    env = gym.make(env_id, seat="rotate")
 
 - ``opponents``: one spec for all three or a list of three; by default the game's own
-  (Mazhan ``greedy``, Ma Diao ``heuristic``). A spec is a bot name of the game
-  (``paiju arena``'s names: Mazhan ``random``, ``greedy``, ``strong``; Ma Diao ``random``,
-  ``heuristic``), ``"policy:PATH"`` (a saved policy, :mod:`paiju.env.policy`), an object
+  (its registered ``default_opponent``, :data:`DEFAULT_OPPONENTS`). A spec is a bot name of
+  the game (``paiju arena``'s names, :func:`paiju.bots.registry.bots_of`),
+  ``"policy:PATH"`` (a saved policy, :mod:`paiju.env.policy`), an object
   with ``act(view, legal, rng)`` (a :class:`~paiju.bots.base.Bot`), or any callable
   ``f(view, legal, rng) -> action`` where ``legal`` is the seat's legal actions.
 - ``seat``: ``"rotate"`` (default: East, North, West, South in turn over the hands of the
@@ -17,17 +20,16 @@ Registered as ``paiju/Mazhan-v0`` and ``paiju/MaDiao-v0`` when :mod:`paiju.env` 
   ``"W"``, ``"N"``. In a match (``match_hands``) seats follow the game's rules, so a fixed
   seat there is a ``ValueError`` (``"rotate"`` is taken: the learner's seat moves as the
   rules move it).
-- ``reward_scale``: default 1/400 for Mazhan (a hand's net in units of the 400 limit), 1/10
-  for Ma Diao; ``shaping``/``shaping_gamma``: the potential-based term of
-  :mod:`paiju.env.base`; ``illegal``: ``"zero_sum"``/``"offender"`` end the episode with
-  ``illegal_reward`` × scale for the learner, ``"raise"`` raises.
-- ``hints`` (Mazhan, flat): 163 values appended to the observation
-  (:func:`paiju.env.mazhan_obs.hints`: the shanten after each discard and the legal
-  actions, from what the seat alone knows).
-- ``lookahead`` (Mazhan, flat): 768 values appended after those
-  (:func:`paiju.env.lookahead.lookahead`: by action index, the shanten, live accepting tiles,
-  value, danger and ``strong``'s rating of the hand each candidate discard or claim leaves,
-  from the seat's view).
+- ``reward_scale``: default 1 / the game's net scale (a hand's net in units of a typical
+  hand; ``docs/env.md`` §3 gives each game's); ``shaping``/``shaping_gamma``: the
+  potential-based term of :mod:`paiju.env.base`; ``illegal``: ``"zero_sum"``/``"offender"``
+  end the episode with ``illegal_reward`` × scale for the learner, ``"raise"`` raises.
+- ``hints`` (a game that has them, flat): the game's hints appended to the observation
+  (``n_hints`` values, from what the seat alone knows).
+- ``lookahead`` (likewise): the game's look-ahead features appended after those
+  (``n_lookahead`` values, by action index: ratings of the hand each candidate action
+  leaves, from the seat's view). The game's ``obs`` module and ``docs/env.md`` §4 say what
+  both hold.
 - ``obs``: ``"flat"`` or ``"planes"``. The observation is the array alone; the legal actions
   come from :meth:`PaijuSingleEnv.action_masks` (what sb3-contrib's ``MaskablePPO`` calls)
   and from ``info["action_mask"]``.
@@ -40,13 +42,13 @@ Registered as ``paiju/Mazhan-v0`` and ``paiju/MaDiao-v0`` when :mod:`paiju.env` 
 
 Vector environments (tested)::
 
-    envs = gym.vector.SyncVectorEnv([lambda: gym.make("paiju/Mazhan-v0") for _ in range(4)])
-    envs = gym.vector.AsyncVectorEnv([lambda: gym.make("paiju/Mazhan-v0") for _ in range(2)])
+    envs = gym.vector.SyncVectorEnv([lambda: gym.make(env_id) for _ in range(4)])
+    envs = gym.vector.AsyncVectorEnv([lambda: gym.make(env_id) for _ in range(2)])
 
->>> env = PaijuSingleEnv("mazhan", opponents="greedy")
->>> obs, info = env.reset(seed=3)
->>> obs.shape, bool(info["action_mask"].sum() > 0), env.seat
-((1264,), True, 'S')
+>>> env = PaijuSingleEnv(registered()[0])
+>>> obs, info = env.reset(seed=3)  # seed 3 seats the learner South first
+>>> obs.shape == env.observation_space.shape, bool(info["action_mask"].any()), env.seat
+(True, True, 'S')
 """
 
 from __future__ import annotations
@@ -113,11 +115,12 @@ class _CallableBot:
 def make_opponent(game: str, spec: Any) -> Any:
     """A bot from a spec: a name, ``"policy:PATH"``, a bot object or a callable.
 
-    >>> make_opponent("mazhan", "greedy").name
-    'greedy'
-    >>> make_opponent("mazhan", lambda view, legal, rng: legal[0]).name
+    >>> g = registered()[0]; default = spec_of(g).default_opponent
+    >>> make_opponent(g, default).name == default
+    True
+    >>> make_opponent(g, lambda view, legal, rng: legal[0]).name
     '<lambda>'
-    >>> make_opponent("mazhan", 3)
+    >>> make_opponent(g, 3)
     Traceback (most recent call last):
     ...
     ValueError: an opponent is a bot name, 'policy:PATH', a bot or a callable; got 3
@@ -142,9 +145,10 @@ def make_opponent(game: str, spec: Any) -> Any:
 class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
     """One learner against three opponents (see the module docstring).
 
-    >>> PaijuSingleEnv("madiao").opponents[0].name
-    'heuristic'
-    >>> PaijuSingleEnv("mazhan", seat="ES")
+    >>> g = registered()[0]
+    >>> [bot.name for bot in PaijuSingleEnv(g).opponents] == [DEFAULT_OPPONENTS[g]] * 3
+    True
+    >>> PaijuSingleEnv(g, seat="ES")
     Traceback (most recent call last):
     ...
     ValueError: seat must be 'rotate' or one of E, S, W, N; got 'ES'
@@ -154,7 +158,7 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
 
     def __init__(
         self,
-        game: str = "mazhan",
+        game: str,
         opponents: Any = None,
         seat: str = "rotate",
         *,
@@ -178,6 +182,8 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
                 f"seat={seat!r} cannot hold in a match (match_hands={match_hands!r}): seats "
                 "follow the game's rules there; leave seat at 'rotate'"
             )
+        #: The game's name.
+        self.game = game
         self.table = Table(
             game,
             planes=obs == "planes",
@@ -232,14 +238,14 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """Deal a new episode and play the opponents up to the learner's first decision.
 
-        >>> env = PaijuSingleEnv("mazhan")
+        >>> env = PaijuSingleEnv(registered()[0])
         >>> env.reset(seed=-1)
         Traceback (most recent call last):
         ...
         ValueError: seed must be 0 or more, got -1
 
-        A hand that ends before the learner has a decision (another seat's 天胡 or 地胡 at
-        Mazhan, about 1 hand in 300 from the North seat) is not an episode: the next hand of
+        A hand that ends before the learner has a decision (in a game where another seat
+        can win on the deal: ``docs/env.md`` §3) is not an episode: the next hand of
         the sequence is dealt, and the learner's reward in each such hand is in
         ``info["skipped"]`` (a list), so that an evaluation can count it. In a match
         (``match_hands``) a hand that ends before the learner's first decision is part of the
@@ -261,7 +267,7 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
             reward, done = self._advance()
             if not done:
                 break
-            # the hand ended before the learner had a decision (a 天胡 or a 地胡 at Mazhan):
+            # the hand ended before the learner had a decision (another seat won on the deal):
             # its reward is reported, not lost, and the next hand of the sequence is dealt
             skipped.append(reward)
             self.table.reset()

@@ -5,15 +5,18 @@ A :class:`Table` deals hands from a seeded sequence, seats the four players (``p
 hand's net. The AEC, parallel and single-agent environments are thin layers over it.
 
 Seating: in a **hand** episode the players move one seat on with every hand of the seeded
-sequence when ``rotate_seats`` is on (so ``player_0`` is not always East, the Mazhan dealer who
-pays and receives double); in a **match** episode seats follow the game's rules: Mazhan's
-dealer keeps the deal by winning (連莊), otherwise the next player becomes East (rules §9);
-Ma Diao's players keep random seats and the bank passes on after every hand (rules §2).
+sequence when ``rotate_seats`` is on (so ``player_0`` is not always East, the seat that
+deals, which may pay and receive more than the others); in a **match** episode seats follow
+the game's rules, its :class:`~paiju.games.Game`'s ``first_deal`` and ``next_deal`` (who
+deals first, whether a dealer keeps the deal, whether players move; ``docs/env.md`` §5 says
+each game's).
 
->>> t = Table("mazhan")
+>>> t = Table(registered()[0])
 >>> t.reset(seed=1)
->>> t.deciders(), len(t.legal(t.deciders()[0])) > 0  # seed 1: player_1 deals
-([1], True)
+>>> t.seat_of  # each player's seat (0–3: E S W N); seed 1: player_0 sits North
+[3, 0, 1, 2]
+>>> len(t.deciders()), len(t.legal(t.deciders()[0])) > 0  # one seat opens the hand
+(1, True)
 """
 
 from __future__ import annotations
@@ -158,7 +161,7 @@ class Table:
 
     ``match_hands``: ``None`` for one hand per episode, else the number of hands in a match.
 
-    >>> t = Table("madiao", match_hands=4); t.reset(seed=2)
+    >>> t = Table(registered()[0], match_hands=4); t.reset(seed=2)
     >>> t.hand_no, t.hands_left
     (0, 3)
     """
@@ -237,7 +240,7 @@ class Table:
         sits East for seed 0, North for 1, West for 2 and South for 3, so a loop that reseeds
         every episode (``reset(seed=episode)``) rotates the seats as an unbroken sequence does.
 
-        >>> t = Table("mazhan"); t.reset(seed=5); a = t.hand_seed
+        >>> t = Table(registered()[0]); t.reset(seed=5); a = t.hand_seed
         >>> t.reset(seed=5); t.hand_seed == a
         True
         >>> [(t.reset(seed=s), "ESWN"[t.seat_of[0]])[1] for s in range(5)]
@@ -334,8 +337,9 @@ class Table:
     def deciders(self) -> list[int]:
         """The players who must decide now, in play order (several in a claim window).
 
-        >>> t = Table("mazhan"); t.reset(seed=1); t.deciders()
-        [1]
+        >>> t = Table(registered()[0]); t.reset(seed=1)
+        >>> t.deciders() == [t.first], [p for p in range(4) if t.legal(p)] == t.deciders()
+        (True, True)
         """
         player_at = self.player_at
         return [player_at[seat.number - 1] for seat in self._deciding]
@@ -343,8 +347,9 @@ class Table:
     def legal(self, player: int) -> list[int]:
         """The indices of the player's legal actions (empty when it has nothing to decide).
 
-        >>> t = Table("madiao"); t.reset(seed=1); len(t.legal(t.deciders()[0]))
-        8
+        >>> t = Table(registered()[0]); t.reset(seed=1); p = t.deciders()[0]
+        >>> all(0 <= i < t.spec.n_actions for i in t.legal(p)), t.legal((p + 1) % 4)
+        (True, [])
         """
         on = self._entry(player)
         return [] if on is None else list(on)
@@ -352,7 +357,7 @@ class Table:
     def legal_actions(self, player: int) -> tuple[Any, ...]:
         """The player's legal actions, in the order of :meth:`legal`.
 
-        >>> t = Table("madiao"); t.reset(seed=1); p = t.deciders()[0]
+        >>> t = Table(registered()[0]); t.reset(seed=1); p = t.deciders()[0]
         >>> [t.spec.action_index(a) for a in t.legal_actions(p)] == t.legal(p)
         True
         """
@@ -401,7 +406,7 @@ class Table:
             return False
         deal = self.rules.next_deal(self.deal, self.state)
         same = deal.seating == self.deal.seating and deal.setup == self.deal.setup
-        self.repeat = self.repeat + 1 if same else 0  # Mazhan's 連莊
+        self.repeat = self.repeat + 1 if same else 0  # the dealer keeps the deal
         self._seat(deal)
         self.hand_no += 1
         self._deal()
@@ -449,8 +454,14 @@ class Table:
         return np.concatenate(parts)
 
     def unseen(self) -> npt.NDArray[np.float32]:
-        """Counts of the tiles left in the wall (Mazhan, 42 faces) or the stock cards (Ma
-        Diao, 40 cards), by face."""
+        """Counts of what is not dealt out yet, by face (the game's ``unseen``: the tiles left
+        in the wall, the cards left in the stock; ``n_unseen`` values, none for a game
+        without it).
+
+        >>> t = Table(registered()[0]); t.reset(seed=1)
+        >>> t.unseen().shape == (t.spec.n_unseen,)
+        True
+        """
         unseen = self.spec.unseen
         if unseen is None:
             return np.zeros(0, dtype=np.float32)

@@ -11,13 +11,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from paiju.bots.strong import rank_actions, rate_actions
-from paiju.env import lookahead as la
-from paiju.env.mazhan_obs import FLAT_SIZE, N_HINTS, MazhanEncoder, action_index
 from paiju.env.policy import observation_of_view
 from paiju.env.single import PaijuSingleEnv
 from paiju.env.table import Table
 from paiju.mazhan import rules as mz
+from paiju.mazhan.bots.strong import rank_actions, rate_actions
+from paiju.mazhan.env import lookahead as la
+from paiju.mazhan.env.obs import FLAT_SIZE, N_HINTS, MazhanEncoder, action_index
 from paiju.mazhan.seats import SEATS
 from paiju.mazhan.views import observe
 
@@ -140,7 +140,7 @@ def test_the_skip_policy_feeds_the_features_to_the_action_layer(tmp_path: Path) 
         "net_arch": [16],
         "features_extractor_class": ScaledFlat,
         "features_extractor_kwargs": {"game": "mazhan", "hints": True, "lookahead": True},
-        "skip": lookahead_slice(),
+        "skip": lookahead_slice("mazhan"),
     }
     model = MaskablePPO(SkipPolicy, env, n_steps=32, batch_size=32, policy_kwargs=kwargs)
     head: Any = model.policy.action_net
