@@ -16,11 +16,14 @@ NODE_STAMP := client/node_modules/.installed
 SHELL := /bin/bash
 
 # make test-fast: the cores, the Game protocol and the typed views, the table machine, with
-# their doctests, less what needs a service or is slow (tests/conftest.py puts the markers on)
+# their doctests, less what needs a service or is slow (tests/conftest.py puts the markers on);
+# of a game's folder: its core, game and views (its bots and environments run in make test)
 FAST_PATHS := paiju/mazhan paiju/madiao paiju/games paiju/views.py tests/mazhan tests/madiao \
 	tests/views tests/test_games.py tests/test_core_purity.py tests/env/test_registration.py \
 	paiju/server/table tests/server/test_table_machine.py tests/server/test_house_faults.py \
-	tests/server/test_claim_pause.py tests/server/table tests/test_import_rules.py
+	tests/server/test_claim_pause.py tests/server/table tests/test_import_rules.py \
+	tests/test_game_folders.py \
+	--ignore-glob='paiju/*/env' --ignore-glob='paiju/*/bots' --ignore-glob='paiju/*/fast'
 FAST_MARKS := not db and not redis and not browser and not slow
 # --by-file: a line per test file done (tests/conftest.py), not a character per test
 PYTEST_PROGRESS := -p xdist -n 2 --by-file -o console_output_style=classic

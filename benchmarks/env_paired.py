@@ -23,7 +23,8 @@ from collections.abc import Callable
 
 from env_steps import aec_hand
 
-from paiju.env import madiao_v0, mazhan_v0
+from paiju.madiao.env import madiao_v0
+from paiju.mazhan.env import mazhan_v0
 
 
 def raw_loop(game: str, seed: int) -> Callable[[int], float]:

@@ -35,7 +35,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from paiju.env import madiao_v0, mazhan_v0
+from paiju.madiao.env import madiao_v0
+from paiju.mazhan.env import mazhan_v0
 
 
 def raw_loop(game: str, seed: int) -> Callable[[float], tuple[int, int]]:

@@ -35,10 +35,10 @@ from typing import Any
 
 from paiju.bots.base import Bot
 from paiju.bots.driver import bot_rng
-from paiju.bots.expert import CHOW, LOSER, MARGIN, ExpertBot, rate_with_value
-from paiju.bots.strong import StrongBot, rate_actions
 from paiju.games import game
 from paiju.mazhan.actions import Action, ActionKind
+from paiju.mazhan.bots.expert import CHOW, LOSER, MARGIN, ExpertBot, rate_with_value
+from paiju.mazhan.bots.strong import StrongBot, rate_actions
 from paiju.mazhan.rules import Phase, State, acting, apply, legal_actions_for
 from paiju.mazhan.seats import SEATS
 from paiju.mazhan.views import View, observe

@@ -5,7 +5,7 @@
     python benchmarks/expert_variants.py compare chow30 base 13
 
 ``run`` plays duplicate deals as the arena does (each deal four times, the expert in each
-seat in turn, ``strong`` in the other three) with an :class:`~paiju.bots.expert.ExpertBot`
+seat in turn, ``strong`` in the other three) with an :class:`~paiju.mazhan.bots.expert.ExpertBot`
 made from the JSON options (``candidates`` 1 unless given: the rating alone, no search), and
 saves the expert's net of every hand in ``/tmp/expert_variants/NAME_SEED.json``.
 ``compare A B SEED`` prints, per deal, A's mean net minus B's, in the arena's units
@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from paiju.bots.driver import run_hand
-from paiju.bots.expert import ExpertBot
-from paiju.bots.strong import StrongBot
 from paiju.games import game
+from paiju.mazhan.bots.expert import ExpertBot
+from paiju.mazhan.bots.strong import StrongBot
 
 STORE = Path("/tmp/expert_variants")
 

@@ -99,7 +99,7 @@ def render(r: dict[str, Any]) -> str:
     b = w["batch"]
     lines += [
         "",
-        f"Batch check (NumPy, `paiju.fast`), {b['hands']:,} random hands: "
+        f"Batch check (NumPy, `paiju.mazhan.fast`), {b['hands']:,} random hands: "
         f"**{b['from_keys'] / m:.1f} M hands/s** from suit keys, "
         f"{b['from_counts'] / m:.1f} M hands/s from 34-count rows.",
         "",

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from interleave import fmt_rate, machine, race, ratio, write_section
 
 from paiju.bots.driver import play_hand
-from paiju.bots.simple import GreedyBot
+from paiju.mazhan.bots.greedy import GreedyBot
 from paiju.mazhan.record import FinishedHand
 from paiju.mazhan.rules import Ruleset
 from paiju.mazhan.scoring import score

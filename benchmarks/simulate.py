@@ -7,7 +7,7 @@ alternating slices (:mod:`interleave`, three rounds by default; median and minim
   ``apply``), the settlement read at the end of every hand (validated and scored, as a
   peer that scores its hands does); ``paiju, result not read``: the same without reading
   it (the engine then neither validates nor scores it); ``paiju, bots API``:
-  :func:`paiju.bots.driver.play_hand` with four :class:`~paiju.bots.simple.RandomBot`;
+  :func:`paiju.bots.driver.play_hand` with four :class:`~paiju.bots.uniform.RandomBot`;
 - ``riichienv``: riichienv's Rust core, one kyoku per ``reset``, its ``RandomAgent`` choosing
   from ``obs.legal_actions()``; with its mjai log (its default) and without
   (``skip_mjai_logging=True``);
@@ -41,7 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from interleave import fmt_rate, machine, race, ratio, write_section
 
 from paiju.bots.driver import bot_rng, play_hand
-from paiju.bots.simple import GreedyBot, RandomBot
+from paiju.bots.uniform import RandomBot
+from paiju.mazhan.bots.greedy import GreedyBot
 
 Run = Callable[[float], float]
 
@@ -190,7 +191,7 @@ def _actions_per_hand(bot: Any, seed: int, hands: int = 50) -> float:
 def strong_bots(hands: int, seed: int, warm: int = 3) -> dict[str, Any]:
     """Four ``strong`` bots: every decision timed; p50/p99 per decision and hands/s, after
     ``warm`` hands on other deals (as every contender of :func:`interleave.race` is)."""
-    from paiju.bots.strong import StrongBot
+    from paiju.mazhan.bots.strong import StrongBot
     from paiju.mazhan.rules import Phase, Ruleset, acting, apply, legal_actions_for, new_hand
     from paiju.mazhan.seats import SEATS
     from paiju.mazhan.views import observe

@@ -14,7 +14,8 @@ them in three forms, prepared outside the timer:
 
 The answers differ only where riichi also accepts seven pairs or thirteen orphans (the
 complete shares are reported). Beside them, paiju's own forms (no peer): 17-tile Mazhan hands
-with 0–3 ★ from suit keys and from 34-count lists, and the NumPy batch check (``paiju.fast``).
+with 0–3 ★ from suit keys and from 34-count lists, and the NumPy batch check
+(``paiju.mazhan.fast``).
 Timing: :mod:`interleave` (alternating slices, median and minimum of the rounds).
 
     python benchmarks/win_check.py [--hands 20000] [--seconds 1] [--repeats 3] [--write]
@@ -37,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from interleave import fmt_rate, machine, race, ratio, write_section
 
-from paiju.fast.batch import is_complete_batch, is_complete_counts_batch
+from paiju.mazhan.fast.batch import is_complete_batch, is_complete_counts_batch
 from paiju.mazhan.hand import (
     is_complete,
     is_complete_counts,
@@ -297,7 +298,7 @@ def markdown(r: dict[str, Any]) -> list[str]:
     b = r["batch"]
     lines += [
         "",
-        f"Batch check (NumPy, `paiju.fast`), {b['hands']:,} random 17-tile hands: "
+        f"Batch check (NumPy, `paiju.mazhan.fast`), {b['hands']:,} random 17-tile hands: "
         f"**{fmt_rate(b['from_keys'])} hands/s** from suit keys, "
         f"{fmt_rate(b['from_counts'])} hands/s from 34-count rows.",
     ]

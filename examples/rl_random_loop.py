@@ -9,7 +9,8 @@ import argparse
 
 import numpy as np
 
-from paiju.env import madiao_v0, mazhan_v0
+from paiju.madiao.env import madiao_v0
+from paiju.mazhan.env import mazhan_v0
 
 MODULES = {"mazhan": mazhan_v0, "madiao": madiao_v0}
 

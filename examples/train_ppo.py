@@ -9,7 +9,7 @@ the budget. The arguments are checked before anything is built (an argparse erro
 ``docs/env.md`` walks through it and ``benchmarks/RESULTS.md`` records a run.
 
 The observation has the hints and the look-ahead features (``lookahead=True``,
-:mod:`paiju.env.lookahead`: ``strong``'s rating terms by action index), fed to the action
+:mod:`paiju.mazhan.env.lookahead`: ``strong``'s rating terms by action index), fed to the action
 layer beside the hidden layers (:class:`paiju.env.features.SkipPolicy`); ``--no-lookahead``
 trains the plain 256 × 256 network on the hints alone. Imitation holds out 15% of the hands
 recorded, stops when the held-out accuracy stops improving (AdamW, weight decay
@@ -267,9 +267,9 @@ def best_sets(data: dict[str, np.ndarray], lookahead: bool) -> np.ndarray:
     n = len(data["actions"])
     sets = np.zeros((n, 128), dtype=bool)
     sets[np.arange(n), data["actions"]] = True
-    if not lookahead or data["obs"].shape[1] < lookahead_slice(hints=True)[1]:
+    if not lookahead or data["obs"].shape[1] < lookahead_slice("mazhan", hints=True)[1]:
         return sets
-    start = lookahead_slice(hints=True)[0] + 512  # la_rating
+    start = lookahead_slice("mazhan", hints=True)[0] + 512  # la_rating
     rating = data["obs"][:, start : start + 128]
     turn = (data["kinds"] == 0) & (rating[np.arange(n), data["actions"]] == 1.0)
     sets[turn] |= (rating[turn] == 1.0) & data["masks"][turn]
@@ -557,7 +557,7 @@ def main(argv: list[str] | None = None) -> None:
         "features_extractor_kwargs": {"game": "mazhan", "hints": True, "lookahead": lookahead},
     }
     if lookahead:
-        policy_kwargs["skip"] = lookahead_slice(hints=True)
+        policy_kwargs["skip"] = lookahead_slice("mazhan", hints=True)
     model = MaskablePPO(
         SkipPolicy if lookahead else "MlpPolicy",
         venv,
@@ -579,7 +579,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.demos is not None and args.demos.exists():
             data = dict(np.load(args.demos))
             if not lookahead:  # recorded with the look-ahead features: drop them
-                data["obs"] = data["obs"][:, : lookahead_slice(hints=True)[0]]
+                data["obs"] = data["obs"][:, : lookahead_slice("mazhan", hints=True)[0]]
         else:
             data = demonstrations(
                 args.imitate, args.imitate_minutes * 60, args.seed, gamma, lookahead

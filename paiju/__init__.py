@@ -1,20 +1,23 @@
-"""paiju (牌局): Mazhan mahjong and Ma Diao, from the rules core to the table.
+"""paiju (牌局): traditional Chinese games, from the rules core to the table.
 
-The game cores (:mod:`paiju.mazhan`, :mod:`paiju.madiao`) are pure Python over plain data
-and import only the standard library; everything else is built on top of them.
+Each game is one folder (``paiju/<game>/``): its core, pure Python over plain data that
+imports only the standard library, and its parts for the shared layers (``game.py``, the
+bots, the environments, the typed views); everything else is built on top of them and finds
+the games through their registration (:mod:`paiju.games`).
 
-Importing ``paiju`` makes the Gymnasium environments ``paiju/Mazhan-v0`` and
-``paiju/MaDiao-v0`` known to Gymnasium (:func:`register_envs`) without importing Gymnasium
-itself: they are registered at once if Gymnasium is loaded, else as soon as it is.
-(Gymnasium 1.x reads no ``gymnasium.envs`` entry points, so a package cannot register
-itself without being imported; ``gymnasium.make("paiju:paiju/Mazhan-v0")`` imports it.)
+Importing ``paiju`` makes each game's Gymnasium environment (``paiju/<Game>-v0``,
+:func:`gymnasium_envs`) known to Gymnasium (:func:`register_envs`) without importing
+Gymnasium itself: they are registered at once if Gymnasium is loaded, else as soon as it
+is. (Gymnasium 1.x reads no ``gymnasium.envs`` entry points, so a package cannot register
+itself without being imported; ``gymnasium.make("paiju:paiju/<Game>-v0")`` imports it.)
 
 >>> import paiju
 >>> paiju.__version__
 '0.1.0'
 >>> import gymnasium
->>> gymnasium.spec("paiju/Mazhan-v0").kwargs
-{'game': 'mazhan'}
+>>> env_id, entry_point = paiju.gymnasium_envs()[0]
+>>> gymnasium.spec(env_id).entry_point == entry_point
+True
 """
 
 from __future__ import annotations
@@ -28,20 +31,30 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-#: The Gymnasium environments of :mod:`paiju.env.single`: their ids and games.
-ENVS = (("paiju/Mazhan-v0", "mazhan"), ("paiju/MaDiao-v0", "madiao"))
+#: The entry-point group of the games' Gymnasium environments: an id, and the function of
+#: the game's folder that makes the environment (pyproject.toml declares paiju's own).
+GYMNASIUM_ENTRY_POINTS = "paiju.gymnasium"
 _REGISTRATION = "gymnasium.envs.registration"
 
 
-def register_envs() -> list[str]:
-    """Register :data:`ENVS` with Gymnasium (those not registered yet); their ids. It loads
-    Gymnasium but not the environments, which load when one is made.
+def gymnasium_envs() -> tuple[tuple[str, str], ...]:
+    """The installed games' Gymnasium environments: ``(id, entry point)`` pairs, read from
+    the packages' metadata (no game is imported).
 
-    >>> import gymnasium
+    >>> all(env_id.startswith("paiju/") for env_id, _ in gymnasium_envs())
+    True
+    """
+    from importlib.metadata import entry_points
+
+    return tuple((p.name, p.value) for p in entry_points(group=GYMNASIUM_ENTRY_POINTS))
+
+
+def register_envs() -> list[str]:
+    """Register :func:`gymnasium_envs` with Gymnasium (those not registered yet); their ids.
+    It loads Gymnasium but not the environments, which load when one is made.
+
     >>> register_envs()  # importing paiju did it already
     []
-    >>> gymnasium.spec("paiju/MaDiao-v0").entry_point
-    'paiju.env.single:PaijuSingleEnv'
     """
     import gymnasium.envs.registration
 
@@ -49,19 +62,19 @@ def register_envs() -> list[str]:
 
 
 def _register_into(registration: ModuleType) -> list[str]:
-    """Register :data:`ENVS` through Gymnasium's ``registration`` module; the new ids."""
+    """Register :func:`gymnasium_envs` through Gymnasium's ``registration`` module; the new
+    ids."""
     new = []
-    for env_id, game in ENVS:
+    for env_id, entry in gymnasium_envs():
         if env_id not in registration.registry:
-            entry = "paiju.env.single:PaijuSingleEnv"
-            registration.register(id=env_id, entry_point=entry, kwargs={"game": game})
+            registration.register(id=env_id, entry_point=entry)
             new.append(env_id)
     return new
 
 
 class _Registering(importlib.abc.Loader):
-    """Gymnasium's registration module's own loader, and :data:`ENVS` registered once the
-    module has run."""
+    """Gymnasium's registration module's own loader, and :func:`gymnasium_envs` registered
+    once the module has run."""
 
     def __init__(self, loader: importlib.abc.Loader) -> None:
         self.loader = loader

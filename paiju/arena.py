@@ -7,8 +7,10 @@ taken over deals (the four hands of a deal are not independent), and so is each 
 difference between two bots (:func:`paiju.stats.paired_difference`): per deal, the mean of
 bot A's seats minus the mean of bot B's.
 
->>> r = arena("mazhan", games=8, seed=1, bot_names=["greedy", "random", "random", "random"])
->>> r["bots"]["greedy"]["hands"], r["bots"]["random"]["hands"], r["hands"]
+>>> from paiju.games import game, names
+>>> g = game(names()[0])
+>>> r = arena(g.name, games=8, seed=1, bot_names=[g.default_bot, "random", "random", "random"])
+>>> r["bots"][g.default_bot]["hands"], r["bots"]["random"]["hands"], r["hands"]
 (8, 24, 8)
 """
 
@@ -61,9 +63,9 @@ def arena(
     Returns ``{"game", "hands", "deals", "seed", "seating", "unit", "bots": {NAME: {"hands",
     "mean_net", "ci95", "win_rate", "deal_in_rate"}}, "differences": {"A - B": {"mean",
     "ci95"}}}``; the pairs of ``differences`` are in the order the bots are first named
-    (``expert,strong,strong,strong`` gives ``"expert - strong"``). Mazhan: a win is winning
-    the hand, dealing in is discarding the winning tile (or being robbed). Ma Diao: a win is
-    a hand with a positive net; nobody deals in.
+    (``expert,strong,strong,strong`` gives ``"expert - strong"``). What a win and dealing in
+    are is the game's own (:meth:`paiju.games.Game.outcome`): winning the hand and
+    discarding the winning tile, say, or a hand with a positive net and nobody dealing in.
 
     ``factory`` makes a bot from its name (default :func:`~paiju.simulate.make_player` for
     the game): a bot configured by hand (a search budget, say) can play under its own name.
@@ -149,11 +151,13 @@ def arena(
 def difference_lines(report: dict[str, Any]) -> list[str]:
     """Each paired difference of an arena report as ``A − B = +X [lo, hi] UNIT``.
 
-    >>> r = arena("madiao", 8, 1, ["heuristic", "random", "random", "random"])
-    >>> difference_lines(r)[0].startswith("heuristic − random = ")
+    >>> from paiju.games import game, names
+    >>> g = game(names()[-1])
+    >>> r = arena(g.name, 8, 1, [g.default_bot, "random", "random", "random"])
+    >>> difference_lines(r)[0].startswith(f"{g.default_bot} − random = ")
     True
-    >>> difference_lines(arena("madiao", 4, 1, ["heuristic", "random", "random", "random"]))[0]
-    'heuristic − random = ... 注/hand (n < 2: no interval)'
+    >>> difference_lines(arena(g.name, 4, 1, [g.default_bot, "random", "random", "random"]))[0]
+    '... − random = ...hand (n < 2: no interval)'
     """
     out = []
     for pair, d in report["differences"].items():

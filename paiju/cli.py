@@ -1,11 +1,12 @@
 """The ``paiju`` command.
 
-- ``paiju mazhan score [FILE] [--explain]`` reads one finished hand as JSON (rules §11) from
-  FILE or standard input and prints the settlement as JSON, or as tables with ``--explain``.
-- ``paiju madiao chong [FILE]`` scores one player's 開沖 draws (Ma Diao rules §7).
-- ``paiju simulate mazhan|madiao --games N --seed S [--bots …] [--out F] [--json]`` plays seeded
+- ``paiju GAME CALCULATOR [FILE] [--explain]`` runs one of the game's calculators (a finished
+  hand's settlement, one player's draws: :attr:`paiju.games.Game.calculators`) over the JSON
+  of FILE or standard input and prints its answer as JSON, or as tables with ``--explain``
+  where the game offers them; ``paiju GAME --help`` lists them.
+- ``paiju simulate GAME --games N --seed S [--bots …] [--out F] [--json]`` plays seeded
   hands with bots and summarises them.
-- ``paiju arena mazhan|madiao --games N --seed S --bots a,b,c,d [--json]`` rates bots on the
+- ``paiju arena GAME --games N --seed S --bots a,b,c,d [--json]`` rates bots on the
   same deals with every bot in every seat.
 - ``paiju serve [--host 127.0.0.1] [--port 8000]`` runs the table server.
 - ``paiju replay F`` re-applies every record of F and checks each reproduces its result
@@ -14,12 +15,12 @@
 - ``paiju legal POSITION…`` lists the legal actions of a written position, one a line.
 
 Bad input of any kind prints one line, ``paiju: error: …``, and exits with code 2. A JSON
-input (``score``, ``chong``) holds at most 1 MB; every ``--seed`` is 0 or more.
+input (a calculator's) holds at most 1 MB; every ``--seed`` is 0 or more.
 
->>> main(["mazhan", "score", "examples/seed_hand.json"])  # doctest: +ELLIPSIS
-{
-  "winner": "S",
-...
+>>> from paiju.games import names
+>>> main(["simulate", names()[0], "--games", "2", "--bots", "random", "--json"])
+... # doctest: +ELLIPSIS
+{...
 0
 """
 
@@ -224,8 +225,7 @@ def _check_free(host: str, port: int) -> None:
                 _fail(f"cannot listen on {host}:{port}: {err.strerror}")
 
 
-#: The most a JSON input to ``mazhan score`` or ``madiao chong`` may hold: a finished hand
-#: is a few hundred bytes.
+#: The most a JSON input to a calculator may hold: a finished hand is a few hundred bytes.
 MAX_JSON_BYTES = 1_000_000
 #: A records file read by ``replay`` and ``position``: JSON lines of whole hands, a few KB
 #: each, so 256 MiB is some 80,000 hands (split a larger file); ``/dev/zero`` is refused.
@@ -258,10 +258,10 @@ def _read_json(path: str | None, contract: str) -> Any:
     """The JSON value of a file (or standard input, for ``None`` or ``-``), or a one-line
     error; ``contract`` names the rules section the input follows.
 
-    >>> _read_json("/dev/null", "Ma Diao rules §7")
+    >>> _read_json("/dev/null", "rules §7")
     Traceback (most recent call last):
     ...
-    paiju.cli.UsageError: no input: expected a JSON object (Ma Diao rules §7) on /dev/null
+    paiju.cli.UsageError: no input: expected a JSON object (rules §7) on /dev/null
     """
     source = "standard input" if path is None or path == "-" else path
     text = _read_text(path, MAX_JSON_BYTES)
@@ -277,32 +277,24 @@ def _read_json(path: str | None, contract: str) -> Any:
         _fail(f"invalid JSON in {source}: {str(err)[:100]}")
 
 
-def _mazhan_score(args: argparse.Namespace) -> int:
-    from paiju.mazhan.record import FinishedHand
-    from paiju.mazhan.scoring import score
+def _calculate(args: argparse.Namespace) -> int:
+    """``paiju GAME CALCULATOR [FILE] [--explain]``: the game's calculator over the JSON of
+    FILE (or standard input), its answer printed as JSON or, with ``--explain``, as tables."""
+    from paiju.games import InputProblems, game
 
-    data = _read_json(args.file, "Mazhan rules §11")
-    hand, problems = FinishedHand.read(data)
-    if hand is None:
-        # every problem the hand has, one a line, so that one run shows them all
-        for problem in problems:
+    calculator = game(args.command).calculators[args.subcommand]
+    data = _read_json(args.file, calculator.contract)
+    try:
+        answer = calculator.printout(data)
+    except InputProblems as err:
+        # every problem the input has, one a line, so that one run shows them all
+        for problem in err.problems:
             print(f"paiju: error: {problem}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    result = score(hand).to_json()
-    if args.explain:
-        from paiju.explain import print_settlement
-
-        print_settlement(result)
+    if getattr(args, "explain", False) and calculator.explain is not None:
+        print(calculator.explain(answer))
     else:
-        print(json.dumps(result, ensure_ascii=False, indent=2))
-    return 0
-
-
-def _madiao_chong(args: argparse.Namespace) -> int:
-    from paiju.madiao.chong import parse_chong_input
-
-    points = parse_chong_input(_read_json(args.file, "Ma Diao rules §7"))
-    print(json.dumps({"points": points, "total": sum(points)}))
+        print(json.dumps(answer, ensure_ascii=False, indent=2 if calculator.explain else None))
     return 0
 
 
@@ -513,35 +505,35 @@ def _legal(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_calculators(commands: Any) -> None:
+    """``paiju GAME CALCULATOR``: a command for each game, a subcommand for each of its
+    calculators (:attr:`paiju.games.Game.calculators`)."""
+    from paiju.games import registration
+
+    for name in game_names():
+        reg = registration(name)
+        if not reg.game.calculators:
+            continue
+        offered = ", ".join(reg.game.calculators)
+        parser = commands.add_parser(name, help=f"{reg.title}: {offered}")
+        subcommands = parser.add_subparsers(dest="subcommand", required=True, metavar="COMMAND")
+        for calc_name, calculator in reg.game.calculators.items():
+            sub = subcommands.add_parser(
+                calc_name, help=calculator.help, description=calculator.description or None
+            )
+            sub.add_argument("file", nargs="?", help="a JSON file (default: standard input)")
+            if calculator.explain is not None:
+                sub.add_argument("--explain", action="store_true", help="print it as tables")
+            sub.set_defaults(run=_calculate)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="paiju", description="牌局: Mazhan mahjong and Ma Diao for players and scorers."
+        prog="paiju",
+        description="牌局: traditional Chinese games for players, scorekeepers and researchers.",
     )
     games = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    mazhan = games.add_parser("mazhan", help="Mazhan mahjong (馬站麻將)")
-    mazhan_cmds = mazhan.add_subparsers(dest="subcommand", required=True, metavar="COMMAND")
-    score = mazhan_cmds.add_parser(
-        "score",
-        help="score a finished hand (JSON in, JSON out)",
-        description="Score one finished hand given as JSON (rules §11) and print the "
-        "settlement as JSON, or as tables with --explain.",
-    )
-    score.add_argument("file", nargs="?", help="a JSON file (default: standard input)")
-    score.add_argument(
-        "--explain", action="store_true", help="print each seat's items as readable tables"
-    )
-    score.set_defaults(run=_mazhan_score)
-
-    madiao = games.add_parser("madiao", help="Ma Diao (馬吊)")
-    madiao_cmds = madiao.add_subparsers(dest="subcommand", required=True, metavar="COMMAND")
-    chong = madiao_cmds.add_parser(
-        "chong",
-        help="score one player's 開沖 draws (JSON in, JSON out)",
-        description='Read {"table": "9m", "draws": "76854m", "captured": {...}} (rules §7) '
-        'and print {"points": [...], "total": n}.',
-    )
-    chong.add_argument("file", nargs="?", help="a JSON file (default: standard input)")
-    chong.set_defaults(run=_madiao_chong)
+    _add_calculators(games)
 
     sim = games.add_parser(
         "simulate",
@@ -622,8 +614,8 @@ def _parser() -> argparse.ArgumentParser:
         help="print the position after N actions of a game record",
         description="Replay the first N actions of a game record (a .json or .jsonl file, "
         "'-' for standard input) and print the position they reach, as one line that "
-        "'paiju legal' and State.from_position read (docs: paiju/mazhan/position.py, "
-        "paiju/madiao/position.py).",
+        "'paiju legal' and State.from_position read (docs: each game's position.py, "
+        "paiju/<game>/position.py).",
     )
     pos.add_argument("record", help="a file holding game records (one JSON object a line)")
     pos.add_argument("n", type=int, help="how many actions to play (0: the deal)")
@@ -645,7 +637,7 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``paiju`` command; returns the exit code.
 
-    >>> main(["mazhan", "score", "no-such-file.json"])  # prints the error on stderr
+    >>> main(["replay", "no-such-file.jsonl"])  # prints the error on stderr
     2
     """
     args = _parser().parse_args(argv)

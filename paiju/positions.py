@@ -1,13 +1,14 @@
-"""Positions of either game, for ``paiju position`` and ``paiju legal``: the position after
+"""Positions of any game, for ``paiju position`` and ``paiju legal``: the position after
 N actions of a game record, and the legal actions of a written position.
 
 >>> from paiju.bots.driver import play_match
->>> from paiju.bots.simple import RandomBot
->>> from paiju.madiao.rules import Ruleset
->>> record = play_match(Ruleset(), [RandomBot()] * 4, seed=1, hands=1)[0].to_json()
+>>> from paiju.bots.uniform import RandomBot
+>>> from paiju.games import game
+>>> g = game(names()[-1])
+>>> record = play_match(g.default_ruleset(), [RandomBot()] * 4, seed=1, hands=1)[0].to_json()
 >>> text = position_after(record, 1)
->>> text.split()[:2]
-['madiao', 'v=1']
+>>> text.split()[:2] == [g.name, "v=1"]
+True
 >>> len(legal_of(text)) > 0
 True
 """
@@ -27,10 +28,10 @@ __all__ = ["legal_of", "position_after", "read_position"]
 def position_after(record: Mapping[str, Any], n: int) -> str:
     """The position after the first ``n`` actions of a game record (0: the deal).
 
-    >>> position_after({"game": "go"}, 0)
+    >>> position_after({"game": "go"}, 0)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    paiju.errors.ReplayError: unknown game 'go' (choose from mazhan, madiao)
+    paiju.errors.ReplayError: unknown game 'go' (choose from ...)
 
     Raises :class:`~paiju.errors.ReplayError` for a bad record, an ``n`` outside the record
     or an action that does not replay.
@@ -44,12 +45,12 @@ def position_after(record: Mapping[str, Any], n: int) -> str:
 
 
 def read_position(text: str) -> Any:
-    """The state of a written position of either game (its first word names the game).
+    """The state of a written position of any game (its first word names the game).
 
-    >>> read_position("chess rnbqkbnr/pppppppp")
+    >>> read_position("chess rnbqkbnr/pppppppp")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    paiju.errors.InvalidPositionError: position: it must start with mazhan or madiao, not 'chess'
+    paiju.errors.InvalidPositionError: position: it must start with ... or ..., not 'chess'
 
     Raises :class:`~paiju.errors.InvalidPositionError`.
     """
@@ -68,10 +69,10 @@ def legal_of(text: str) -> list[str]:
     """Every legal action of a written position, for every seat that may act (the seats of
     an open claim window each list their own); empty once the hand is over.
 
-    >>> legal_of("mazhan v=0")
+    >>> legal_of("go v=0")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    paiju.errors.InvalidPositionError: position: one of act, claim, rob or over is needed
+    paiju.errors.InvalidPositionError: position: it must start with ..., not 'go'
 
     Raises :class:`~paiju.errors.InvalidPositionError`.
     """

@@ -1,9 +1,10 @@
 """Seeded simulations: play many hands with bots, write game records, summarise.
 
->>> summary = simulate("mazhan", games=5, seed=1, bot_names=["random"])
+>>> from paiju.games import names
+>>> summary = simulate(names()[0], games=5, seed=1, bot_names=["random"])
 >>> summary["hands"], sum(summary["wins_by_seat"].values()) + summary["draws"]
 (5, 5)
->>> simulate("madiao", games=3, seed=1, bot_names=["heuristic"])["hands"]
+>>> simulate(names()[-1], games=3, seed=1, bot_names=["random"])["hands"]
 3
 """
 
@@ -26,9 +27,11 @@ def make_player(game: str, name: str) -> Bot:
     ``expert@200ms``, ...) or ``policy:PATH``, a policy saved by ``examples/train_ppo.py``
     (:class:`paiju.env.policy.PolicyBot`; needs the ``[rl]`` extra).
 
-    >>> make_player("madiao", "heuristic").name
-    'heuristic'
-    >>> make_player("mazhan", "policy:/nowhere.zip")
+    >>> from paiju.games import game as game_named, names
+    >>> g = game_named(names()[0])
+    >>> make_player(g.name, g.default_bot).name == g.default_bot
+    True
+    >>> make_player(g.name, "policy:/nowhere.zip")
     Traceback (most recent call last):
     ...
     ValueError: no saved policy at /nowhere.zip ...
@@ -46,11 +49,13 @@ def make_player(game: str, name: str) -> Bot:
 def parse_bots(name: str, text: str | None) -> list[str]:
     """Bot names for the four players: one name for all, or four separated by commas.
 
-    >>> parse_bots("mazhan", "greedy,random,greedy,random")
-    ['greedy', 'random', 'greedy', 'random']
-    >>> parse_bots("madiao", None)
-    ['heuristic', 'heuristic', 'heuristic', 'heuristic']
-    >>> parse_bots("mazhan", "greedy,random")
+    >>> from paiju.games import names
+    >>> g = game(names()[0])
+    >>> parse_bots(g.name, f"random,{g.default_bot},random,random")[:2] == ["random", g.default_bot]
+    True
+    >>> parse_bots(g.name, None) == [g.default_bot] * 4
+    True
+    >>> parse_bots(g.name, "random,random")
     Traceback (most recent call last):
     ...
     ValueError: --bots takes one name or four, separated by commas; got 2

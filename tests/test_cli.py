@@ -300,7 +300,7 @@ def test_explain_shows_the_four_tai_behind_a_limit_hand() -> None:
             "N": {"concealed": "1m3m4m5m6m7m8m9m1p2p3p4p5p6p7p8p"},
         },
     }
-    from paiju.explain import render_settlement
+    from paiju.mazhan.explain import render_settlement
     from paiju.mazhan.scoring import score_json
 
     text = render_settlement(score_json(hand), width=200)

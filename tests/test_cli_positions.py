@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from paiju.bots.driver import play_match
-from paiju.bots.simple import RandomBot
+from paiju.bots.uniform import RandomBot
 from paiju.cli import main
 from paiju.games import game
 from paiju.madiao.rules import Ruleset as MadiaoRuleset

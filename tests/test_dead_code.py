@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FRAMEWORK = [
     "model_config", "forward", "possible_agents", "observation_spaces", "action_spaces",
     "state_space", "__module__", "__qualname__", "action_net", "optimizer", "caption",
-    "caption_justify", "_pragmas", "_begin", "_connect", "isolation_level", "layout",
+    "caption_justify", "_pragmas", "_begin", "_connect", "isolation_level", "layout", "__doc__",
 ]  # fmt: skip
 #: counters and flags for a person (or a test) to read: the writer's batches and writes, a
 #: socket that overflowed, the password gate's running hashes, the expert's search counts
@@ -28,10 +28,11 @@ DECORATED = [
     "@router.*", "@field_validator", "@model_validator", "@app.*", "@*.exception_handler",
     "@event.listens_for", "@property", "@functools.*", "@staticmethod",
 ]  # fmt: skip
-#: the wire's and the views' models (fields read by pydantic and the client), the
-#: migrations (read by Alembic), the built client
+#: the wire's and the views' models (and each game's schema.py: fields read by pydantic and
+#: the client), the migrations (read by Alembic), the built client
 EXCLUDED = [
     "paiju/web", "paiju/server/migrations", "paiju/views.py", "paiju/server/protocol.py",
+    "*/schema.py",
 ]  # fmt: skip
 
 

@@ -1,4 +1,4 @@
-"""The batch complete-hand check (paiju.fast.batch) agrees with the engine's, on hands from
+"""The batch complete-hand check (paiju.mazhan.fast.batch) agrees with the engine's, on hands from
 real play: every seat's tiles of every state of a few random hands, the wild tiles split
 off as the engine splits them."""
 
@@ -8,7 +8,7 @@ import random
 
 import numpy as np
 
-from paiju.fast.batch import is_complete_counts_batch
+from paiju.mazhan.fast.batch import is_complete_counts_batch
 from paiju.mazhan.hand import is_complete_counts
 from paiju.mazhan.rules import Phase, Ruleset, State, acting, apply, legal_actions_for, new_hand
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from paiju.bots.registry import bots_of, registered
 from paiju.env.registry import spec_of
-from paiju.games import GAMES, names, registration
+from paiju.games import names, registration
+
+#: paiju's own games, in their order (pyproject.toml's entry points, each registration's order)
+GAMES = ("mazhan", "madiao")
 
 
 def test_the_built_in_games_register_in_order() -> None:
@@ -34,8 +37,8 @@ def test_the_rooms_are_as_they_were() -> None:
 
 
 def test_the_bots_and_environments_are_as_they_were() -> None:
-    from paiju.env.lookahead import N_LOOKAHEAD
-    from paiju.env.mazhan_obs import N_HINTS
+    from paiju.mazhan.env.lookahead import N_LOOKAHEAD
+    from paiju.mazhan.env.obs import N_HINTS
 
     assert sorted(bots_of("mazhan").factories) == ["expert", "greedy", "random", "strong"]
     assert sorted(bots_of("madiao").factories) == ["expert", "heuristic", "random"]

@@ -12,10 +12,14 @@ from fractions import Fraction
 import pytest
 
 from paiju.bots.driver import play_hand, play_match
-from paiju.bots.simple import GreedyBot, RandomBot
+from paiju.bots.uniform import RandomBot
 from paiju.errors import ReplayError
-from paiju.games import GAMES, Deal, game, replay
+from paiju.games import Deal, game, replay
+from paiju.mazhan.bots.greedy import GreedyBot
 from paiju.records import check_record
+
+#: paiju's own games
+GAMES = ("mazhan", "madiao")
 
 SEEDS = range(12)
 

@@ -42,10 +42,7 @@ GAMES = {"mazhan": RULES / "mazhan.md", "madiao": RULES / "madiao.md"}
 #: Citations the rules above read wrong: (path, a piece of the line) → the game they cite.
 ALLOW: dict[tuple[str, str], str] = {
     # the help text of `paiju madiao chong`: the command's name is lines away
-    ("paiju/cli.py", '"captured": {...}} (rules §7)'): "madiao",
-    # a Ma Diao view's special hand and penalty, in the shared view models
-    ("paiju/views.py", "A special hand (色樣/異賞, §3.2)"): "madiao",
-    ("paiju/views.py", "A 包賠 situation (§3.3)"): "madiao",
+    ("paiju/madiao/game.py", '"captured": {...}} (rules §7)'): "madiao",
 }
 
 CITE = re.compile(r"§\s?(\d+(?:\.\d+)?)")

@@ -5,11 +5,12 @@
 Every hand gets its own seed from the match seed, and each seat's bot its own
 ``random.Random``, so a match is the same every time it is played.
 
->>> from paiju.bots.simple import RandomBot
->>> from paiju.mazhan.rules import Ruleset
->>> records = play_match(Ruleset(), [RandomBot()] * 4, seed=1, hands=3)
->>> [r.hand for r in records], records[0].game
-([0, 1, 2], 'mazhan')
+>>> from paiju.bots.uniform import RandomBot
+>>> from paiju.games import game, names
+>>> g = game(names()[0])
+>>> records = play_match(g.default_ruleset(), [RandomBot()] * 4, seed=1, hands=3)
+>>> [r.hand for r in records], records[0].game == g.name
+([0, 1, 2], True)
 """
 
 from __future__ import annotations
@@ -69,8 +70,9 @@ def check_seed(seed: Any, what: str = "seed") -> int:
 def bot_rng(seed: int, seat: Any) -> random.Random:
     """The chance a seat's bot uses in the hand with this seed.
 
-    >>> from paiju.mazhan.seats import Seat
-    >>> bot_rng(5, Seat.S).random() == bot_rng(5, Seat.S).random()
+    >>> from paiju.games import game, names
+    >>> south = game(names()[0]).seats[1]
+    >>> bot_rng(5, south).random() == bot_rng(5, south).random()
     True
     """
     return random.Random(seed * 4 + seat.number - 1)
@@ -81,12 +83,13 @@ def run_hand(
 ) -> tuple[Any, list[Any]]:
     """Play ``state`` to its end with ``bots[i]`` in seat ``i``; the final state and actions.
 
-    >>> from paiju.bots.simple import RandomBot
-    >>> from paiju.games import game
-    >>> g = game("madiao")
-    >>> state, actions = run_hand(g, g.new_hand(g.default_ruleset(), 4, {}), [RandomBot()] * 4, 4)
-    >>> len(actions)
-    32
+    >>> from paiju.bots.uniform import RandomBot
+    >>> from paiju.games import game, names
+    >>> g = game(names()[-1])
+    >>> start = g.new_hand(g.default_ruleset(), 4, g.first_deal(random.Random(4)).setup)
+    >>> state, actions = run_hand(g, start, [RandomBot()] * 4, 4)
+    >>> g.is_over(state), len(actions) > 0
+    (True, True)
     """
     hand_seed = check_seed(seed)
     rngs = [bot_rng(hand_seed, s) for s in g.seats]
@@ -111,11 +114,13 @@ def play_hand(
 ) -> tuple[Any, list[Any]]:
     """Play one hand of the ruleset's game with ``bots[i]`` in seat ``i``.
 
-    >>> from paiju.bots.simple import GreedyBot
-    >>> from paiju.mazhan.rules import Ruleset
-    >>> state, actions = play_hand(Ruleset(), [GreedyBot()] * 4, seed=2)
-    >>> state.phase.value, len(actions) > 0
-    ('over', True)
+    >>> from paiju.bots.base import make_bot
+    >>> from paiju.games import game, names
+    >>> g = game(names()[0])
+    >>> bots = [make_bot(g.name, g.default_bot) for _ in range(4)]
+    >>> state, actions = play_hand(g.default_ruleset(), bots, seed=2)
+    >>> g.is_over(state), len(actions) > 0
+    (True, True)
 
     Raises ``TypeError`` or ``ValueError`` for a seed that is not a whole number ≥ 0
     (:func:`check_seed`).
@@ -131,10 +136,11 @@ def iter_match(
     """Play ``hands`` hands, yielding each record with its final state as it finishes;
     ``bots[p]`` is player ``p``'s bot.
 
-    >>> from paiju.bots.simple import RandomBot
-    >>> from paiju.madiao.rules import Ruleset
-    >>> [r.setup["banker"] for r, _ in iter_match(Ruleset(), [RandomBot()] * 4, 8, 3)]
-    ['E', 'S', 'W']
+    >>> from paiju.bots.uniform import RandomBot
+    >>> from paiju.games import game, names
+    >>> g = game(names()[0])
+    >>> [r.hand for r, _ in iter_match(g.default_ruleset(), [RandomBot()] * 4, 8, 3)]
+    [0, 1, 2]
 
     Raises ``ValueError`` unless there are four bots, and ``TypeError`` or ``ValueError`` for
     a seed that is not a whole number ≥ 0 (:func:`check_seed`), when the first hand is asked
@@ -173,12 +179,14 @@ def play_match(
 ) -> list[HandRecord]:
     """Play a match of ``hands`` hands; ``bots[p]`` is player ``p``'s bot.
 
-    >>> from paiju.bots.simple import GreedyBot
-    >>> from paiju.mazhan.rules import Ruleset
-    >>> r = play_match(Ruleset(), [GreedyBot()] * 4, seed=3, hands=2)
-    >>> r == play_match(Ruleset(), [GreedyBot()] * 4, seed=3, hands=2)
+    >>> from paiju.bots.base import make_bot
+    >>> from paiju.games import game, names
+    >>> g = game(names()[0])
+    >>> bots = [make_bot(g.name, g.default_bot) for _ in range(4)]
+    >>> r = play_match(g.default_ruleset(), bots, seed=3, hands=2)
+    >>> r == play_match(g.default_ruleset(), bots, seed=3, hands=2)
     True
-    >>> play_match(Ruleset(), [GreedyBot()] * 4, seed=-3)
+    >>> play_match(g.default_ruleset(), bots, seed=-3)
     Traceback (most recent call last):
     ...
     ValueError: seed must be 0 or more, got -3

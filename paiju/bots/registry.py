@@ -1,15 +1,16 @@
 """The bots of every game, registered by the game's bot module: by name, those that take a
 time budget, and the bot playing each table level.
 
-A game's bots register once (:func:`register_bots`, at the end of the game's bot module:
-:mod:`paiju.bots.mazhan_bots`, :mod:`paiju.bots.madiao_bots`); :func:`bots_of` looks them up
-by the game's name, loading the built-in games' bot modules on the first look-up
-(:func:`load`).
+A game's bots register once (:func:`register_bots`, in the game's bots package,
+``paiju/<game>/bots/``, named by its registration's ``parts``); :func:`bots_of` looks them up
+by the game's name, importing that package on the first look-up (:func:`load`).
 
->>> sorted(bots_of("madiao").factories)
-['expert', 'heuristic', 'random']
->>> bots_of("mazhan").levels["normal"]
-'strong'
+>>> from paiju.games import game, names
+>>> g = game(names()[0])
+>>> g.default_bot in bots_of(g.name).factories
+True
+>>> sorted(bots_of(g.name).levels) == sorted(LEVELS)
+True
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ class GameBots:
     levels: Mapping[str, str]
 
 
-_BOTS: LazyRegistry[GameBots] = LazyRegistry("paiju.bots.madiao_bots", "paiju.bots.mazhan_bots")
+_BOTS: LazyRegistry[GameBots] = LazyRegistry("bots")
 _REGISTRY = _BOTS.entries
 
 
@@ -80,8 +81,9 @@ def load() -> None:
 def registered() -> tuple[str, ...]:
     """The games with bots, in the order of :func:`paiju.games.names` first.
 
-    >>> registered()[:2]
-    ('mazhan', 'madiao')
+    >>> from paiju.games import names
+    >>> registered()[:2] == names()[:2]
+    True
     """
     return _BOTS.ordered(others=True)
 

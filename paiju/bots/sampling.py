@@ -1,7 +1,6 @@
-"""The search both experts share (:class:`~paiju.bots.expert.ExpertBot`,
-:class:`~paiju.bots.madiao_bots.ExpertMadiaoBot`): play every candidate in sampled worlds
-with common random numbers, then keep the base action unless another one beats it by a
-paired z-test.
+"""The search the games' expert bots share (each game's ``bots`` package has one): play every
+candidate in sampled worlds with common random numbers, then keep the base action unless
+another one beats it by a paired z-test.
 
 >>> import random
 >>> values, worlds, nodes = play_worlds(

@@ -6,18 +6,20 @@ transfers) and the match level (:class:`Deal`: who sits where and what the next 
 :meth:`Game.next_deal` passes the deal or the bank round), with its calculators
 (:attr:`Game.calculators`: the scorer pages' answers, JSON in, JSON out).
 
-Each game registers itself once (:func:`register`, at the end of its module: its
-:class:`Registration` holds the game, its title, its unit, its rooms, how to read its written
-positions and how its summary reads); everything else looks a game up by name
-(:func:`game`, :func:`registration`, :func:`names`), never tests a name. The built-in games
-register on the first look-up (:func:`load`); a game defined elsewhere registers itself.
+A game is one folder (``paiju/<game>/``: its core, its ``game`` module, its bots, its
+environments, its typed views) and one registration: its ``game`` module calls
+:func:`register` once, and its :class:`Registration` holds the game, its title, its unit, its
+rooms, how to read its written positions, how its summary reads and where its other parts
+are (:attr:`Registration.parts`: the modules that register its bots, its environments, its
+typed views). Everything else looks a game up by name (:func:`game`, :func:`registration`,
+:func:`names`), never tests one. The installed games are found by their entry points
+(:data:`ENTRY_POINTS`, declared in ``pyproject.toml``) on the first look-up (:func:`load`); a
+game defined elsewhere may also simply call :func:`register`.
 
->>> g = game("mazhan")
+>>> g = game(names()[0])
 >>> state = g.new_hand(g.default_ruleset(), 7, g.first_deal(random.Random(1)).setup)
->>> g.is_over(state), [s.value for s in g.acting(state)]
-(False, ['E'])
->>> sorted(GAMES)
-['madiao', 'mazhan']
+>>> g.is_over(state), len(g.acting(state))
+(False, 1)
 """
 
 from __future__ import annotations
@@ -26,13 +28,16 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from importlib.metadata import entry_points
+from types import MappingProxyType
 from typing import Any, Generic, Protocol, TypeVar
 
 from paiju.errors import ReplayError, RulesError
 from paiju.kit.events import events_json
 
 __all__ = [
-    "GAMES",
+    "ENTRY_POINTS",
+    "PARTS",
     "Calculator",
     "Deal",
     "Game",
@@ -55,17 +60,59 @@ __all__ = [
     "replay",
 ]
 
-#: The games paiju itself plays (others may register: :func:`names` lists every one).
-GAMES = ("mazhan", "madiao")
+#: A game folder's modules of the other layers (:attr:`Registration.parts`), by layer: the
+#: names every game of paiju's own uses (``paiju/<game>/bots/`` …).
+PARTS = {"bots": "bots", "env": "env", "views": "schema"}
+
+#: The entry-point group naming each installed game's ``game`` module (importing it
+#: registers the game); pyproject.toml declares paiju's own.
+ENTRY_POINTS = "paiju.games"
 
 S = TypeVar("S")  # a hand's state
 A = TypeVar("A")  # an action
 V = TypeVar("V", bound="SeatView", covariant=True)  # a seat's view
 R = TypeVar("R")  # a ruleset
 
-#: A calculator: a JSON body in (a finished hand, some draws), its JSON answer out; raises
-#: :class:`~paiju.errors.RulesError` (or :class:`InputProblems`) naming what is wrong.
-Calculator = Callable[[object], dict[str, Any]]
+
+@dataclass(frozen=True, slots=True)
+class Calculator:
+    """One of a game's calculators (a finished hand's settlement, some draws' points): JSON
+    in, JSON out, with what the scorer page's route and the ``paiju <game> <name>`` command
+    need to offer it. Calling it runs :attr:`run`.
+
+    ``run`` raises :class:`~paiju.errors.RulesError` (or :class:`InputProblems`) naming what
+    is wrong; ``route``: its path under ``/api`` (``POST``); ``heavy``: an input built to be
+    slow can hold the interpreter for a noticeable time, so the server answers one at a time
+    in a worker thread; ``contract``: what its input follows (a rules section), for an error
+    message; ``command``: what the command prints as JSON, when it differs from ``run``'s
+    answer; ``explain``: that printout as readable tables (``--explain``).
+
+    >>> double = Calculator(lambda data: {"twice": 2 * data}, "double a number", "/double")
+    >>> double(21)
+    {'twice': 42}
+    """
+
+    run: Callable[[object], dict[str, Any]]
+    help: str
+    route: str
+    description: str = ""
+    contract: str = "the rules"
+    heavy: bool = False
+    command: Callable[[object], dict[str, Any]] | None = None
+    explain: Callable[[dict[str, Any]], str] | None = None
+
+    def __call__(self, data: object) -> dict[str, Any]:
+        """The answer to ``data`` (:attr:`run`)."""
+        return self.run(data)
+
+    def printout(self, data: object) -> dict[str, Any]:
+        """What ``paiju <game> <name>`` prints for ``data``: :attr:`command`'s answer, or
+        :attr:`run`'s.
+
+        >>> Calculator(lambda d: {"web": d}, "h", "/x", command=lambda d: {"cli": d}).printout(1)
+        {'cli': 1}
+        """
+        return (self.command or self.run)(data)
 
 
 class SeatView(Protocol):
@@ -114,7 +161,7 @@ class Deal:
     seed.
 
     ``seating[i]`` is the player (0–3) in seat ``i`` (E, S, W, N); ``setup`` is JSON the
-    game's :meth:`Game.new_hand` reads (Ma Diao: the banker, once known).
+    game's :meth:`Game.new_hand` reads (a banker, once known).
 
     >>> Deal(0, (2, 3, 0, 1)).player_in(0)
     2
@@ -143,7 +190,8 @@ class Deal:
 
 @dataclass(frozen=True, slots=True)
 class Transfer:
-    """Units (Mazhan 胡, Ma Diao 注) one seat pays another at a hand's end, and why.
+    """Units (the game's :attr:`Registration.unit`) one seat pays another at a hand's end,
+    and why.
 
     >>> Transfer(0, 1, Fraction(5, 2), "win").to_json()
     {'from': 0, 'to': 1, 'units': '5/2', 'reason': 'win'}
@@ -167,7 +215,7 @@ class Transfer:
 @dataclass(frozen=True, slots=True)
 class HandOutcome:
     """How a hand went for one seat, for statistics: its net, whether it won, whether it
-    dealt in (Mazhan: discarded the winning tile or was robbed; ``None`` where the game has
+    dealt in (discarded the winning tile or was robbed, say; ``None`` where the game has
     no such thing).
 
     >>> HandOutcome(Fraction(-3), False, None).net
@@ -181,7 +229,7 @@ class HandOutcome:
 
 class Game(Protocol, Generic[S, A, V, R]):
     """A game, at the hand and at the match level. Implemented by
-    :class:`paiju.games.mazhan.MazhanGame` and :class:`paiju.games.madiao.MaDiaoGame`.
+    each game's ``game`` module (``paiju/<game>/game.py``).
     """
 
     name: str
@@ -189,8 +237,8 @@ class Game(Protocol, Generic[S, A, V, R]):
     seats: tuple[Any, ...]
     #: The bot that plays a seat nobody plays (bots filling seats, 托管, timeouts).
     default_bot: str
-    #: The game's calculators by name (Mazhan: ``score``, a finished hand's settlement; Ma
-    #: Diao: ``chong``, one player's 開沖 draws): what the scorer pages ask, JSON in and out.
+    #: The game's calculators by name (a finished hand's settlement, some draws' points):
+    #: what the scorer pages and the ``paiju <game>`` commands ask, JSON in and out.
     calculators: Mapping[str, Calculator]
 
     def default_ruleset(self) -> R:
@@ -214,7 +262,7 @@ class Game(Protocol, Generic[S, A, V, R]):
         ...
 
     def deal(self, ruleset: R, seed: int, setup: Mapping[str, Any]) -> tuple[S, list[Any]]:
-        """:meth:`new_hand` and the events of the deal (Mazhan: the dice, each seat's
+        """:meth:`new_hand` and the events of the deal (the dice, say, each seat's
         tiles — private —, the indicator, the bonus replacements)."""
         ...
 
@@ -223,7 +271,7 @@ class Game(Protocol, Generic[S, A, V, R]):
         ...
 
     def chance_of(self, state: S) -> dict[str, Any]:
-        """What chance decided when the hand was dealt, recorded for people (Mazhan: the
+        """What chance decided when the hand was dealt, recorded for people (the
         dice); a replay checks it."""
         ...
 
@@ -253,7 +301,7 @@ class Game(Protocol, Generic[S, A, V, R]):
         """What to show, while the table pauses, the seats that cannot answer ``action``
         (legal in ``state``); ``None`` when the action needs no pause.
 
-        The rule (Mazhan §5, end): a seat must not learn from the table's rhythm that
+        The rule (the rules' §5, end): a seat must not learn from the table's rhythm that
         another seat can claim. After every discard (and added kong, which may be robbed)
         every seat that cannot claim sees the same pause, whether or not another seat can
         claim, and the same frames: this state, the action done and a claim window open to
@@ -262,13 +310,13 @@ class Game(Protocol, Generic[S, A, V, R]):
         nobody can claim, the table shows it for the pause, then ``apply``'s state. Only
         for showing: never apply an action to it; ``state`` is left unchanged.
 
-        For example, a Mazhan discard that nobody can claim::
+        For example, a discard that nobody can claim::
 
             pause, events = game.settling(state, discard)  # CLAIM, no options; ["discard"]
             after, all_events = game.apply(state, discard)  # the next seat drew
 
-        Ma Diao has no claims: always ``None``. Mazhan raises ``RulesError`` for an action
-        that is not legal in ``state``, as ``apply`` does.
+        A game without claims always answers ``None``; a game with them raises
+        ``RulesError`` for an action that is not legal in ``state``, as ``apply`` does.
         """
         ...
 
@@ -327,7 +375,7 @@ class RoomKind:
     """A kind of room a game's tables open in (the server's rooms: who may sit, what an
     escape costs).
 
-    >>> RoomKind("mazhan-vip", "馬站麻將 · VIP 房", 1_000_000, 400).min_balance
+    >>> RoomKind("tiles-vip", "VIP 房", 1_000_000, 400).min_balance
     1000000
     """
 
@@ -358,11 +406,14 @@ class SummaryReport:
 class Registration:
     """Everything shared code needs of a game besides the protocol, registered by the game.
 
-    ``title``: its name in English prose ("Ma Diao"); ``unit``: what its nets count (胡);
-    ``rooms``: the kinds of room it is played in; ``read_position``: a written position
-    (:meth:`to_position` of its states, first word its name) back to a state, ``None`` if it
-    has none; ``record_v1_setup``: the setup fields a format-1 record must carry at its top
-    level; ``report``: its summary as tables (``None``: the common rows only).
+    ``title``: its name in English prose; ``unit``: what its nets count; ``rooms``: the
+    kinds of room it is played in; ``read_position``: a written position (:meth:`to_position`
+    of its states, first word its name) back to a state, ``None`` if it has none;
+    ``record_v1_setup``: the setup fields a format-1 record must carry at its top level;
+    ``report``: its summary as tables (``None``: the common rows only); ``parts``: the
+    modules of its other layers by layer (``bots``, ``env``, ``views``), each registering
+    that layer's entries when imported, loaded by that layer's registry when first asked;
+    ``order``: where it is listed among the installed games (lower first, then by name).
     """
 
     game: Game[Any, Any, Any, Any]
@@ -372,6 +423,8 @@ class Registration:
     read_position: Callable[[str], Any] | None = None
     record_v1_setup: tuple[str, ...] = ()
     report: Callable[[Mapping[str, Any]], SummaryReport] | None = None
+    parts: Mapping[str, str] = field(default_factory=dict)
+    order: int = 0
 
 
 _REGISTRY: dict[str, Registration] = {}
@@ -387,6 +440,8 @@ def register(
     read_position: Callable[[str], Any] | None = None,
     record_v1_setup: Sequence[str] = (),
     report: Callable[[Mapping[str, Any]], SummaryReport] | None = None,
+    parts: Mapping[str, str] | None = None,
+    order: int = 0,
 ) -> Registration:
     """Register a game under its name (again: replaced); its registration.
 
@@ -395,41 +450,60 @@ def register(
     if len(g.seats) != 4:
         raise ValueError(f"a game has four seats; {g.name!r} has {len(g.seats)}")
     entry = Registration(
-        g, title, unit, tuple(rooms), read_position, tuple(record_v1_setup), report
-    )
+        g, title, unit, tuple(rooms), read_position, tuple(record_v1_setup), report,
+        MappingProxyType(dict(parts or {})), order,
+    )  # fmt: skip
     _REGISTRY[g.name] = entry
     return entry
 
 
 def load() -> None:
-    """Register the built-in games (:data:`GAMES`), once; the look-ups call it.
+    """Register the installed games (those of :data:`ENTRY_POINTS`), once; the look-ups
+    call it.
 
-    >>> load(); all(n in names() for n in GAMES)
+    >>> load(); len(names()) >= 2
     True
+
+    Raises ``RuntimeError`` when no game is installed (paiju run without ``pip install``).
     """
     global _loaded
     if _loaded:
         return
     _loaded = True
-    import paiju.games.madiao
-    import paiju.games.mazhan  # noqa: F401  (each registers itself)
+    found = entry_points(group=ENTRY_POINTS)
+    if not found:
+        raise RuntimeError(
+            f"no game is installed (entry points {ENTRY_POINTS!r}): install paiju first "
+            "(`pip install -e .`, or `make run`)"
+        )
+    before = dict(_REGISTRY)
+    for point in found:
+        point.load()  # the game's module registers the game
+    installed = sorted(
+        ((n, r) for n, r in _REGISTRY.items() if n not in before),
+        key=lambda item: (item[1].order, item[0]),
+    )
+    _REGISTRY.clear()
+    _REGISTRY.update([*installed, *before.items()])
 
 
 def names() -> tuple[str, ...]:
-    """The registered games' names, the built-in ones first.
+    """The registered games' names: the installed ones in their order
+    (:attr:`Registration.order`), then those registered otherwise, in the order they
+    registered.
 
-    >>> names()[:2]
-    ('mazhan', 'madiao')
+    >>> len(names()) == len(set(names()))
+    True
     """
     load()
-    return tuple(n for n in GAMES if n in _REGISTRY) + tuple(n for n in _REGISTRY if n not in GAMES)
+    return tuple(_REGISTRY)
 
 
 def registration(name: object) -> Registration:
     """The registration of the game called ``name``.
 
-    >>> registration("madiao").title
-    'Ma Diao'
+    >>> registration(names()[0]).game.name == names()[0]
+    True
 
     Raises ``ValueError`` for an unknown game.
     """
@@ -445,12 +519,12 @@ def registration(name: object) -> Registration:
 def game(name: object) -> Game[Any, Any, Any, Any]:
     """The game called ``name``.
 
-    >>> game("madiao").default_bot
-    'heuristic'
-    >>> game("go")
+    >>> game(names()[0]).name == names()[0]
+    True
+    >>> game("go")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown game 'go' (choose from mazhan, madiao)
+    ValueError: unknown game 'go' (choose from ...)
 
     Raises ``ValueError`` for an unknown game.
     """
@@ -460,9 +534,9 @@ def game(name: object) -> Game[Any, Any, Any, Any]:
 def game_of(ruleset: object) -> Game[Any, Any, Any, Any]:
     """The game a ruleset belongs to.
 
-    >>> from paiju.madiao.rules import Ruleset
-    >>> game_of(Ruleset()).name
-    'madiao'
+    >>> g = game(names()[0])
+    >>> game_of(g.default_ruleset()) is g
+    True
 
     Raises ``ValueError`` for anything else.
     """
@@ -486,13 +560,14 @@ def replay(
     ``seed`` (or to ``start``): a fold of :meth:`Game.apply`. ``each``, when given, is told
     the state after every action and the events it made.
 
-    >>> g = game("madiao")
-    >>> replay(g, g.default_ruleset(), 4, {}, []).version
-    0
+    >>> g = game(names()[0])
+    >>> start = g.new_hand(g.default_ruleset(), 4, g.first_deal(random.Random(4)).setup)
+    >>> first = g.legal_actions(start, g.acting(start)[0])[0]
     >>> seen: list[Any] = []
-    >>> state = replay(g, g.default_ruleset(), 4, {}, ["E fa 4m"], each=lambda s, e: seen.extend(e))
-    >>> [e.kind for e in seen]
-    ['play']
+    >>> state = replay(g, g.default_ruleset(), 4, g.setup_of(start), [first],
+    ...                each=lambda s, e: seen.extend(e))
+    >>> g.seat_version(state, g.seats[0]) > g.seat_version(start, g.seats[0]) and bool(seen)
+    True
 
     Raises :class:`~paiju.errors.ReplayError` naming the first action that fails (1-based).
     """

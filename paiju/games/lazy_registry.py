@@ -1,11 +1,13 @@
-"""A registry by game name that loads its built-in entries on the first look-up: what the
-bots' and the environments' registries (:mod:`paiju.bots.registry`,
-:mod:`paiju.env.registry`) share.
+"""A registry by game name for one layer (the bots, the environments, the typed views) that
+imports a game's module of that layer (its registration's :attr:`~paiju.games.Registration.
+parts`) on the first look-up of the game: what the layers' registries
+(:mod:`paiju.bots.registry`, :mod:`paiju.env.registry`, :mod:`paiju.views`) share.
 
->>> reg: LazyRegistry[int] = LazyRegistry("json")
->>> reg.entries["madiao"] = 1; reg.entries["other"] = 2
->>> reg.get("madiao"), reg.get("nope"), reg.ordered(), reg.ordered(others=True)
-(1, None, ('madiao',), ('madiao', 'other'))
+>>> from paiju.games import names
+>>> reg: LazyRegistry[int] = LazyRegistry("nothing")
+>>> reg.entries["other"] = 2
+>>> reg.get("other"), reg.get(names()[0]), reg.get("nope"), reg.ordered(), reg.ordered(others=True)
+(2, None, None, (), ('other',))
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import importlib
 from typing import Generic, TypeVar
 
-from paiju.games import names
+from paiju.games import names, registration
 
 __all__ = ["LazyRegistry"]
 
@@ -21,30 +23,35 @@ T = TypeVar("T")
 
 
 class LazyRegistry(Generic[T]):
-    """``entries`` by game name; ``modules`` (the built-in ones, each registering its
-    entries as it is imported) are imported once, on the first look-up that needs them."""
+    """``entries`` by game name; a game's module of ``layer`` (which registers its entries as
+    it is imported) is imported once, on the first look-up of that game."""
 
-    def __init__(self, *modules: str) -> None:
+    def __init__(self, layer: str) -> None:
         self.entries: dict[str, T] = {}
-        self._modules = modules
-        self._loaded = False
+        self.layer = layer
+        self._tried: set[str] = set()
 
-    def load(self) -> None:
-        """Import the built-in modules, once."""
-        if self._loaded:
+    def _import(self, name: str) -> None:
+        if name in self._tried or name not in names():
             return
-        self._loaded = True
-        for module in self._modules:
+        self._tried.add(name)
+        module = registration(name).parts.get(self.layer)
+        if module is not None:
             importlib.import_module(module)
 
     def get(self, name: str) -> T | None:
-        """The entry of ``name`` (loading the built-in ones first if it is not there yet), or
-        ``None``."""
+        """The entry of ``name`` (importing the game's module of this layer first if it is
+        not there yet), or ``None``."""
         entry = self.entries.get(name)
         if entry is None:
-            self.load()
+            self._import(name)
             entry = self.entries.get(name)
         return entry
+
+    def load(self) -> None:
+        """Import every registered game's module of this layer, once each."""
+        for name in names():
+            self._import(name)
 
     def ordered(self, others: bool = False) -> tuple[str, ...]:
         """The names with an entry in :func:`paiju.games.names`' order, then (``others``)

@@ -3,7 +3,7 @@ result. Written by the match driver (:func:`paiju.bots.driver.iter_match`), read
 :mod:`paiju.records`; it sits beside the :class:`~paiju.games.Game` protocol so that a
 reader of records needs no bot.
 
->>> r = HandRecord("madiao", 1, 0, 7, {"game": "madiao"}, {"banker": "E"},
+>>> r = HandRecord("cards", 1, 0, 7, {"game": "cards"}, {"banker": "E"},
 ...                {"E": 0, "S": 1, "W": 2, "N": 3}, dict.fromkeys("ESWN", "random"), [], {})
 >>> r.to_json()["format"] == RECORD_FORMAT
 True
@@ -26,8 +26,8 @@ class HandRecord:
     result.
 
     ``players`` maps each seat to the player (0–3) sitting there; ``setup`` holds what the
-    hand needs besides its seed (Ma Diao: the banker); ``chance`` what chance decided at the
-    deal, for people (Mazhan: the dice).
+    hand needs besides its seed (a banker, say); ``chance`` what chance decided at the deal,
+    for people (the dice, say).
     """
 
     game: str
@@ -45,7 +45,7 @@ class HandRecord:
     def to_json(self) -> dict[str, Any]:
         """The record as one JSON object (one line of a ``.jsonl`` file).
 
-        >>> r = HandRecord("mazhan", 1, 0, 5, {}, {}, {}, {}, ["E discard 1m"], {})
+        >>> r = HandRecord("tiles", 1, 0, 5, {}, {}, {}, {}, ["E discard 1m"], {})
         >>> list(r.to_json())[:6]
         ['format', 'game', 'match_seed', 'hand', 'seed', 'ruleset']
         """

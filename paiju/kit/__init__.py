@@ -1,4 +1,4 @@
-"""Pieces both game cores share (:mod:`paiju.mazhan`, :mod:`paiju.madiao`), written once.
+"""Pieces the game cores share (each game's folder, ``paiju/<game>/``), written once.
 
 Standard library and :mod:`paiju.errors` only, like the cores: each module is small and
 named for what it holds (seats, the notation's tokenizer, positions, input checks, views).

@@ -1,7 +1,7 @@
-"""Written positions (what FEN is to chess): both cores write a hand as one line, the game's
+"""Written positions (what FEN is to chess): each core writes a hand as one line, the game's
 word then ``key=value`` fields; this reads the fields and names what is wrong.
 
->>> position_fields("mazhan v=3 act=E", "mazhan", "Mazhan", ("v", "act"))
+>>> position_fields("tiles v=3 act=E", "tiles", "Tiles", ("v", "act"))
 {'v': '3', 'act': 'E'}
 """
 
@@ -29,11 +29,11 @@ def position_fields(
     """The fields of a position that starts with ``word`` (the game's, ``title`` in
     messages), each at most once, each among ``order``; those in ``required`` present.
 
-    >>> position_fields("madiao v=0", "madiao", "Ma Diao", ("v", "banker"), ("v", "banker"))
+    >>> position_fields("cards v=0", "cards", "Cards", ("v", "banker"), ("v", "banker"))
     Traceback (most recent call last):
     ...
     paiju.errors.InvalidPositionError: position: missing field 'banker'
-    >>> position_fields("mazhan v=0 v=1", "mazhan", "Mazhan", ("v",))
+    >>> position_fields("tiles v=0 v=1", "tiles", "Tiles", ("v",))
     Traceback (most recent call last):
     ...
     paiju.errors.InvalidPositionError: position: field 'v' appears twice

@@ -514,7 +514,7 @@ class HandResult:
         """The result as a game record stores it.
 
         >>> from paiju.bots.driver import play_match
-        >>> from paiju.bots.simple import RandomBot
+        >>> from paiju.bots.uniform import RandomBot
         >>> r = play_match(Ruleset(), [RandomBot()] * 4, seed=1, hands=1)[0]
         >>> sorted(r.result)
         ['banker', 'chong', 'net', 'qiaomen', 'seats']

@@ -246,7 +246,7 @@ class HandResult:
     <paiju.mazhan.record.FinishedHand.validate>`) the first time it is read, then kept.
 
     >>> from paiju.bots.driver import play_hand
-    >>> from paiju.bots.simple import RandomBot
+    >>> from paiju.bots.uniform import RandomBot
     >>> state, _ = play_hand(Ruleset(), [RandomBot()] * 4, seed=3)
     >>> sum(state.result.settlement.net.values())
     0
@@ -267,7 +267,7 @@ class HandResult:
         validated first.
 
         >>> from paiju.bots.driver import play_hand
-        >>> from paiju.bots.simple import RandomBot
+        >>> from paiju.bots.uniform import RandomBot
         >>> state, _ = play_hand(Ruleset(), [RandomBot()] * 4, seed=3)
         >>> state.result.settlement is state.result.settlement
         True
@@ -285,7 +285,7 @@ class HandResult:
         """The result as a game record stores it: who won, how, and each seat's net 胡.
 
         >>> from paiju.bots.driver import play_hand
-        >>> from paiju.bots.simple import RandomBot
+        >>> from paiju.bots.uniform import RandomBot
         >>> state, _ = play_hand(Ruleset(), [RandomBot()] * 4, seed=3)
         >>> sorted(state.result.to_json())
         ['dihu', 'discarder', 'hand', 'net', 'tianhu', 'value', 'win_by', 'win_tile', 'winner']

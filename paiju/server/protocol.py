@@ -15,7 +15,7 @@ paiju.server.errors.ServerError: bad message: type: unknown type (expected 'join
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from pydantic import (
     BaseModel,
@@ -29,7 +29,14 @@ from pydantic import (
 from pydantic.json_schema import SkipJsonSchema
 
 from paiju.server.errors import ServerError
-from paiju.views import TYPED_GAMES, Event, View
+from paiju.views import event_type, typed_games, view_type
+
+if TYPE_CHECKING:
+    View: TypeAlias = Any
+    Event: TypeAlias = Any
+else:  # the registered games' typed views, told apart by their ``game``
+    View = view_type()
+    Event = event_type()
 
 __all__ = ["CLIENT", "SERVER", "ClientMessage", "ServerFrame", "json_schema", "parse_client"]
 
@@ -269,7 +276,7 @@ class OtherGameView(BaseModel):
     @field_validator("game")
     @classmethod
     def _untyped(cls, game: str) -> str:
-        if game in TYPED_GAMES:
+        if game in typed_games():
             raise ValueError("this game's views are typed: the view does not match its model")
         return game
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from paiju.bots.driver import check_seed, iter_match, play_hand, play_match, run_hand
-from paiju.bots.simple import RandomBot
+from paiju.bots.uniform import RandomBot
 from paiju.games import game
 from paiju.mazhan.rules import Ruleset
 

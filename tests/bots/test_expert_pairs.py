@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 import expert_pairs
 
-from paiju.bots.strong import StrongBot
+from paiju.mazhan.bots.strong import StrongBot
 from paiju.mazhan.rules import Ruleset, apply, new_hand
 from paiju.mazhan.seats import Seat
 from paiju.mazhan.views import observe

@@ -9,14 +9,14 @@ import pytest
 
 from paiju.arena import arena, difference_lines
 from paiju.bots.base import make_bot
-from paiju.bots.expert import ExpertBot, rate_with_value
-from paiju.bots.madiao_bots import ExpertMadiaoBot, HeuristicBot, sample_madiao_world
-from paiju.bots.simple import GreedyBot
-from paiju.bots.strong import rank_actions
 from paiju.madiao import rules as md
+from paiju.madiao.bots.heuristic import ExpertMadiaoBot, HeuristicBot, sample_madiao_world
 from paiju.madiao.seats import Seat as MdSeat
 from paiju.madiao.views import observe as md_observe
 from paiju.mazhan.actions import ActionKind
+from paiju.mazhan.bots.expert import ExpertBot, rate_with_value
+from paiju.mazhan.bots.greedy import GreedyBot
+from paiju.mazhan.bots.strong import rank_actions
 from paiju.mazhan.rules import Phase, Ruleset, acting, apply, new_hand
 from paiju.mazhan.seats import Seat
 from paiju.mazhan.views import View, observe

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from paiju.bots.value import HandValue, stake_doublings
+from paiju.mazhan.bots.value import HandValue, stake_doublings
 
 
 def test_a_pure_suit_is_the_cap() -> None:

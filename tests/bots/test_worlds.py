@@ -7,10 +7,10 @@ from collections import Counter
 
 import pytest
 
-from paiju.bots.expert import ExpertBot
-from paiju.bots.simple import GreedyBot
-from paiju.bots.worlds import WorldError, sample_world, unseen_tiles
 from paiju.mazhan.actions import Action
+from paiju.mazhan.bots.expert import ExpertBot
+from paiju.mazhan.bots.greedy import GreedyBot
+from paiju.mazhan.bots.worlds import WorldError, sample_world, unseen_tiles
 from paiju.mazhan.rules import Phase, Ruleset, State, acting, apply, legal_actions_for, new_hand
 from paiju.mazhan.seats import Seat
 from paiju.mazhan.tiles import ALL_TILES, Tile, parse_tiles

@@ -12,8 +12,11 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import paiju.env  # noqa: F401  (registers the environments)
-from paiju.env import madiao_obs, madiao_v0, mazhan_obs, mazhan_v0
 from paiju.env.single import PaijuSingleEnv
+from paiju.madiao.env import madiao_v0
+from paiju.madiao.env import obs as madiao_obs
+from paiju.mazhan.env import mazhan_v0
+from paiju.mazhan.env import obs as mazhan_obs
 
 MODULES = [mazhan_v0, madiao_v0]
 IDS = ["mazhan", "madiao"]
@@ -310,8 +313,8 @@ def test_a_hand_the_learner_never_decides_in_is_reported_not_lost() -> None:
     import random
 
     from paiju.bots.driver import run_hand
-    from paiju.bots.simple import GreedyBot
     from paiju.games import game
+    from paiju.mazhan.bots.greedy import GreedyBot
 
     g = game("mazhan")
     env = PaijuSingleEnv("mazhan", seat="N")

@@ -88,7 +88,7 @@ def test_opponents_can_be_names_bots_or_callables() -> None:
         calls.append(1)
         return legal[0]
 
-    from paiju.bots.simple import GreedyBot
+    from paiju.mazhan.bots.greedy import GreedyBot
 
     env = PaijuSingleEnv("mazhan", opponents=[first_legal, GreedyBot(), "random"], seat="N")
     env.reset(seed=2)

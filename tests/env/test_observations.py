@@ -12,10 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paiju.env import lookahead, madiao_obs, mazhan_obs
 from paiju.env.table import Table
 from paiju.madiao import rules as md
+from paiju.madiao.env import obs as madiao_obs
 from paiju.mazhan import rules as mz
+from paiju.mazhan.env import lookahead
+from paiju.mazhan.env import obs as mazhan_obs
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.tiles import ALL_TILES
 

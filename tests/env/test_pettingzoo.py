@@ -14,7 +14,8 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 from pettingzoo.utils.conversions import parallel_to_aec
 
-from paiju.env import madiao_v0, mazhan_v0
+from paiju.madiao.env import madiao_v0
+from paiju.mazhan.env import mazhan_v0
 
 MODULES = [mazhan_v0, madiao_v0]
 IDS = ["mazhan", "madiao"]
@@ -148,7 +149,7 @@ def test_the_standard_loop_shows_the_engines_legal_set_at_every_step(
 ) -> None:
     """The mask is kept from step to step (cells cleared and set): at every step of the
     standard loop it is the engine's legal set of the agent to act, and nobody else's."""
-    from paiju.env.madiao_obs import MadiaoEncoder
+    from paiju.madiao.env.obs import MadiaoEncoder
 
     env = module.env(match_hands=match_hands)
     table = env.table

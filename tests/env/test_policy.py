@@ -12,14 +12,15 @@ import numpy as np
 import pytest
 
 from paiju.bots.driver import run_hand
-from paiju.bots.simple import GreedyBot, RandomBot
-from paiju.env.madiao_obs import MadiaoEncoder
-from paiju.env.mazhan_obs import MazhanEncoder
+from paiju.bots.uniform import RandomBot
 from paiju.env.policy import PolicyBot, observation_of_view, save_metadata
 from paiju.games import game
 from paiju.madiao import rules as md
+from paiju.madiao.env.obs import MadiaoEncoder
 from paiju.madiao.views import observe as md_observe
 from paiju.mazhan import rules as mz
+from paiju.mazhan.bots.greedy import GreedyBot
+from paiju.mazhan.env.obs import MazhanEncoder
 from paiju.mazhan.views import observe as mz_observe
 
 

@@ -25,7 +25,7 @@ def run(code: str) -> str:
     return done.stdout.strip()
 
 
-MAKE = "env = gym.make({id!r}); env.reset(seed=1); print(env.spec.id, env.spec.kwargs['game'])"
+MAKE = "env = gym.make({id!r}); env.reset(seed=1); print(env.spec.id, env.unwrapped.game)"
 
 
 @pytest.mark.parametrize(
@@ -57,7 +57,7 @@ def test_importing_paiju_loads_no_gymnasium_until_it_is_imported() -> None:
         "print(gymnasium.spec('paiju/Mazhan-v0').entry_point)\n"
         "print(paiju.register_envs())\n"
     )
-    assert run(code).splitlines() == ["[]", "paiju.env.single:PaijuSingleEnv", "[]"]
+    assert run(code).splitlines() == ["[]", "paiju.mazhan.env:single_env", "[]"]
 
 
 def test_registering_again_is_harmless() -> None:
@@ -66,4 +66,8 @@ def test_registering_again_is_harmless() -> None:
     import paiju
 
     assert paiju.register_envs() == []
-    assert gym.spec("paiju/Mazhan-v0").kwargs == {"game": "mazhan"}
+    assert gym.spec("paiju/Mazhan-v0").entry_point == "paiju.mazhan.env:single_env"
+    assert sorted(paiju.gymnasium_envs()) == [
+        ("paiju/MaDiao-v0", "paiju.madiao.env:single_env"),
+        ("paiju/Mazhan-v0", "paiju.mazhan.env:single_env"),
+    ]

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from paiju.bots.base import Bot
 from paiju.bots.driver import bot_rng, play_match
-from paiju.bots.madiao_bots import HeuristicBot
-from paiju.bots.simple import RandomBot
+from paiju.bots.uniform import RandomBot
 from paiju.errors import GameOverError, IllegalActionError, NotYourTurnError
+from paiju.madiao.bots.heuristic import HeuristicBot
 from paiju.madiao.cards import ALL_CARDS, Card
 from paiju.madiao.rules import (
     Action,

@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paiju.bots.driver import bot_rng, play_match
-from paiju.bots.simple import GreedyBot, RandomBot
+from paiju.bots.uniform import RandomBot
 from paiju.errors import NotYourTurnError
 from paiju.mazhan.actions import Action, ActionKind
+from paiju.mazhan.bots.greedy import GreedyBot
 from paiju.mazhan.rules import Phase, Ruleset, State, acting, apply, legal_actions_for, new_hand
 from paiju.mazhan.seats import SEATS
 from paiju.mazhan.views import observe

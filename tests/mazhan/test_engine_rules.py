@@ -270,7 +270,7 @@ def test_out_of_turn_illegal_and_finished_actions_are_errors() -> None:
 
 def test_s9_dealer_keeps_the_deal_by_winning_else_it_passes_south() -> None:
     from paiju.bots.driver import play_match
-    from paiju.bots.simple import GreedyBot
+    from paiju.mazhan.bots.greedy import GreedyBot
 
     records = play_match(Ruleset(), [GreedyBot()] * 4, seed=12, hands=40)
     kept = passed = 0

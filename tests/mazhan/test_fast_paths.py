@@ -210,8 +210,9 @@ def test_what_views_share_holds_nothing_a_seat_may_not_see() -> None:
 
 def test_the_scorer_ranks_every_reading_as_the_full_evaluation_does() -> None:
     from paiju.bots.driver import play_hand
-    from paiju.bots.simple import GreedyBot, RandomBot
+    from paiju.bots.uniform import RandomBot
     from paiju.mazhan import scoring
+    from paiju.mazhan.bots.greedy import GreedyBot
     from paiju.mazhan.hand import HandTiles, decompositions
 
     checked = 0

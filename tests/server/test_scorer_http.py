@@ -11,10 +11,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from paiju.mazhan.record import EXAMPLE
+from paiju.mazhan.schema import MazhanResult
 from paiju.server.app import create_app
 from paiju.server.config import Settings
 from paiju.server.routes.scorer import QUEUE
-from paiju.views import MazhanResult
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paiju.bots.strong import StrongBot
+from paiju.mazhan.bots.strong import StrongBot
 from paiju.mazhan.views import observe
 from paiju.server.rooms import ROOMS, Room
 from paiju.server.table import TableMachine, Timing, frames, io, restore

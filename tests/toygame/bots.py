@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from paiju.bots.registry import register_bots
-from paiju.bots.simple import RandomBot
+from paiju.bots.uniform import RandomBot
 
 
 class HighBot:

@@ -193,7 +193,9 @@ class ToyGame:
     name = NAME
     seats: tuple[Seat, ...] = SEATS
     default_bot = "first"
-    calculators: Mapping[str, Calculator] = {"rank": _rank}
+    calculators: Mapping[str, Calculator] = {
+        "rank": Calculator(_rank, "rank some cards", "/toy/rank")
+    }
 
     def default_ruleset(self) -> Ruleset:
         return Ruleset()

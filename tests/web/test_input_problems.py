@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from paiju.errors import InvalidHandError
 from paiju.mazhan.record import EXAMPLE, PROBLEMS_MOST, FinishedHand
 from paiju.server.errors import ServerError
-from paiju.server.routes.scorer import score_chong, score_hand
+from paiju.server.routes.scorer import calculate
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -200,6 +200,14 @@ def _detail(score: Any, data: dict[str, Any]) -> dict[str, Any]:
     assert caught.value.code == "invalid_hand"
     assert caught.value.detail is not None, caught.value.message
     return dict(caught.value.detail)
+
+
+def score_hand(data: object) -> dict[str, Any]:
+    return calculate("mazhan", "score", data)
+
+
+def score_chong(data: object) -> dict[str, Any]:
+    return calculate("madiao", "chong", data)
 
 
 CASES = [(score_hand, *c) for c in MAZHAN] + [(score_chong, *c) for c in CHONG]

@@ -73,7 +73,7 @@ def replay_step(record: dict[str, Any], seat: str, step: int) -> dict[str, Any]:
     """The view of ``seat`` after ``step`` actions of a finished hand's record.
 
     >>> from paiju.bots.driver import play_match
-    >>> from paiju.bots.simple import RandomBot
+    >>> from paiju.bots.uniform import RandomBot
     >>> from paiju.games import game, names
     >>> r = play_match(game(names()[0]).default_ruleset(), [RandomBot()] * 4, 3, 1)[0].to_json()
     >>> at = replay_step(r, "E", 5)

@@ -1,23 +1,18 @@
-"""The scorer over HTTP (``POST /api/score``): a finished Mazhan hand as §11's JSON object in,
-its settlement out, laid out as the table's settlement (every hand, each seat's items, 台
-and formula, the payments), for the browser's scorer page. No account is needed: it is a
-calculator, and it stores nothing.
+"""The games' calculators over HTTP (``POST /api/<route>``, each calculator's own path): a
+finished hand, some draws, as JSON in, the answer out, for the browser's scorer pages. No
+account is needed: they are calculators, and they store nothing.
 
-A hand costs well under a millisecond as a rule, but a hand built to be slow (three ★ over
-a long one-suit run) takes up to about 0.1 s, all of it holding the interpreter. So the
-tables never wait for the scorer: hands are scored one at a time, in a worker thread, at
-most :data:`QUEUE` waiting (``503 busy`` beyond), and each address may send
-``PAIJU_SCORE_LIMITS_ADDRESS`` hands (30 a minute, 300 an hour; ``429 rate_limited``).
+Every calculator is a game's own (:attr:`paiju.games.Game.calculators`), asked through the
+registry: this module names no game. A calculator the game marks ``heavy`` (a hand built to
+be slow can take about 0.1 s, all of it holding the interpreter) never makes the tables
+wait: such inputs are answered one at a time, in a worker thread, at most :data:`QUEUE`
+waiting (``503 busy`` beyond); the others are answered at once. Each address may send
+``PAIJU_SCORE_LIMITS_ADDRESS`` inputs (30 a minute, 300 an hour; ``429 rate_limited``).
 
-Ma Diao's 開沖 (``POST /api/score/chong``, rules §7 of Ma Diao: one player's draws in, the
-points of each out) costs microseconds and is answered at once, under the same per-address
-limit.
-
-Both are the games' own calculators (:attr:`paiju.games.Game.calculators`), asked through
-the registry: this module names no game module.
-
->>> sorted(r.path for r in router.routes)
-['/api/score', '/api/score/chong']
+>>> from paiju.games import game, names
+>>> routes = {r.path for r in router.routes}
+>>> all(f"/api{c.route}" in routes for n in names() for c in game(n).calculators.values())
+True
 """
 
 from __future__ import annotations
@@ -30,68 +25,39 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from paiju.errors import RulesError, json_kind
-from paiju.games import InputProblems, game
+from paiju.games import Calculator, InputProblems, game, names, registration
 from paiju.server.errors import ServerError
 from paiju.server.security import client_address, security
 
-__all__ = ["QUEUE", "router", "score_chong", "score_hand"]
+__all__ = ["QUEUE", "calculate", "router"]
 
 router = APIRouter(prefix="/api")
 
-#: Hands that may wait for the scorer (one is scored at a time); more are ``503 busy``.
+#: Inputs that may wait for a heavy calculator (one is answered at a time); more are
+#: ``503 busy``.
 QUEUE = 8
 
 
-def score_hand(data: object) -> dict[str, Any]:
-    """Score a finished hand given as §11's JSON object; ``{"result": ...}``.
+def calculate(game_name: str, calculator: str, data: object) -> dict[str, Any]:
+    """The answer of ``game_name``'s ``calculator`` to ``data``.
 
-    >>> from paiju.mazhan.record import EXAMPLE
-    >>> score_hand(EXAMPLE)["result"]["net"]
-    {'E': -640, 'S': 1280, 'W': -320, 'N': -320}
-    >>> score_hand({**EXAMPLE, "wild": "9x"})
+    >>> from paiju.games import game, names
+    >>> name, calc = next((n, c) for n in names() for c in game(n).calculators)
+    >>> calculate(name, calc, "not an object")
     Traceback (most recent call last):
     ...
-    paiju.server.errors.ServerError: wild: unknown suit letter 'x' in '9x' at position 1
-
-    >>> try:
-    ...     score_hand({**EXAMPLE, "wild": "9x", "win_by": "ron"})
-    ... except ServerError as err:
-    ...     [p["message"][:30] for p in err.problems or ()]
-    ["wild: unknown suit letter 'x' ", 'win_by: expected one of self_d']
+    paiju.server.errors.ServerError: expected a JSON object, got a string
 
     Raises :class:`~paiju.server.errors.ServerError` ``invalid_hand`` (400) naming the
-    first thing wrong with the hand, with every problem a scorekeeper can fix at once in
-    its ``problems`` (:class:`~paiju.games.InputProblems`).
+    first thing wrong with the input, with every problem a scorekeeper can fix at once in
+    its ``problems`` when the game lists them (:class:`~paiju.games.InputProblems`).
     """
+    if not isinstance(data, dict):
+        raise ServerError("invalid_hand", f"expected a JSON object, got {json_kind(data)}", 400)
     try:
-        return game("mazhan").calculators["score"](data)
+        return game(game_name).calculators[calculator](data)
     except InputProblems as err:
         raise _invalid(err.problems[0], err.problems) from None
-    except (RulesError, ValueError) as err:
-        raise _invalid(err) from None
-
-
-def score_chong(data: object) -> dict[str, Any]:
-    """One player's 開沖 draws scored (Ma Diao rules §7's input): the points of each draw (0:
-    斷沖, the card is not added) and their total.
-
-    >>> score_chong({"table": "9m", "draws": "76854m"})
-    {'points': [1, 1, 2, 2, 2], 'total': 8}
-    >>> score_chong({"table": "9m", "draws": "9m"})
-    Traceback (most recent call last):
-    ...
-    paiju.server.errors.ServerError: draws: 9m (九萬) is already on the table
-    >>> try:
-    ...     score_chong({"table": "9m", "draws": "9m"})
-    ... except ServerError as err:
-    ...     err.detail
-    {'why': 'drawn_on_table', 'field': 'draws', 'params': {'card': '9m'}}
-
-    Raises :class:`~paiju.server.errors.ServerError` ``invalid_hand`` (400) naming the
-    first thing wrong.
-    """
-    try:
-        return game("madiao").calculators["chong"](data)
     except (RulesError, ValueError) as err:
         raise _invalid(err) from None
 
@@ -160,28 +126,30 @@ def _gate(request: Request) -> _Gate:
     return gate
 
 
-@router.post("/score")
-async def api_score(request: Request) -> dict[str, Any]:
-    """Score one finished Mazhan hand (rules §11's input; the answer's ``result`` is the
-    shape of a finished hand's view result, ``docs/protocol.md``)."""
-    await security(request).throttle.score(client_address(request))
-    data = parse_body(await request.body())
-    if not isinstance(data, dict):
-        raise ServerError("invalid_hand", f"expected a JSON object, got {json_kind(data)}", 400)
-    gate = _gate(request)
-    if gate.waiting >= QUEUE:
-        raise ServerError("busy", "the scorer is busy: try again in a moment", 503)
-    gate.waiting += 1
-    try:
-        async with gate.lock:
-            return await asyncio.to_thread(score_hand, data)
-    finally:
-        gate.waiting -= 1
+def _route(game_name: str, name: str, calc: Calculator) -> None:
+    """``POST /api<route>``: ``game_name``'s calculator ``name`` for anyone, throttled by
+    address; a heavy one through the gate."""
+
+    async def answer(request: Request) -> dict[str, Any]:
+        await security(request).throttle.score(client_address(request))
+        data = parse_body(await request.body())
+        if not calc.heavy:
+            return calculate(game_name, name, data)
+        gate = _gate(request)
+        if gate.waiting >= QUEUE:
+            raise ServerError("busy", "the scorer is busy: try again in a moment", 503)
+        gate.waiting += 1
+        try:
+            async with gate.lock:
+                return await asyncio.to_thread(calculate, game_name, name, data)
+        finally:
+            gate.waiting -= 1
+
+    answer.__name__ = f"api_{game_name}_{name}"
+    answer.__doc__ = f"{registration(game_name).title}: {calc.help}. {calc.description}".strip()
+    router.post(calc.route, name=answer.__name__)(answer)
 
 
-@router.post("/score/chong")
-async def api_score_chong(request: Request) -> dict[str, Any]:
-    """Score one Ma Diao player's 開沖 draws (Ma Diao rules §7: ``table``, ``draws``,
-    ``captured``); ``{"points": [...], "total": n}``."""
-    await security(request).throttle.score(client_address(request))
-    return score_chong(parse_body(await request.body()))
+for _game in names():
+    for _name, _calc in game(_game).calculators.items():
+        _route(_game, _name, _calc)

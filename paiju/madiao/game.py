@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from paiju.games import (
+    PARTS,
     Calculator,
     Deal,
     HandOutcome,
@@ -62,7 +63,16 @@ class MaDiaoGame:
     name = "madiao"
     seats: tuple[Seat, ...] = SEATS
     default_bot = "heuristic"
-    calculators: Mapping[str, Calculator] = {"chong": chong_calculator}
+    calculators: Mapping[str, Calculator] = {
+        "chong": Calculator(
+            chong_calculator,
+            "score one player's 開沖 draws (JSON in, JSON out)",
+            "/score/chong",
+            description='Read {"table": "9m", "draws": "76854m", "captured": {...}} (rules §7) '
+            'and print {"points": [...], "total": n}.',
+            contract="Ma Diao rules §7",
+        )
+    }
 
     def default_ruleset(self) -> md.Ruleset:
         """The default rules.
@@ -326,7 +336,7 @@ class MaDiaoTally:
         """Count one hand.
 
         >>> from paiju.bots.driver import play_match
-        >>> from paiju.bots.simple import RandomBot
+        >>> from paiju.bots.uniform import RandomBot
         >>> t = MaDiaoTally()
         >>> t.add(play_match(md.Ruleset(), [RandomBot()] * 4, 2, 1)[0].result)
         >>> sum(t.summary(1)["diao_outcomes"].values())
@@ -390,6 +400,9 @@ register(
     read_position=md.State.from_position,
     record_v1_setup=("banker",),
     report=summary_report,
+    # this folder's other layers, loaded by theirs when first asked
+    parts={layer: f"{__package__}.{module}" for layer, module in PARTS.items()},
+    order=1,
 )
 
 

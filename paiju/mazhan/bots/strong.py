@@ -30,8 +30,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from paiju.bots.simple import natural_counts, sure_action
 from paiju.mazhan.actions import Action, ActionKind
+from paiju.mazhan.bots.greedy import natural_counts, sure_action
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.rules import Phase
 from paiju.mazhan.seats import SEATS
@@ -88,7 +88,7 @@ class StrongBot:
     needs_view = True
 
     def act(self, view: View | None, legal: Sequence[Action], rng: random.Random) -> Action:
-        """Choose an action: :func:`~paiju.bots.simple.sure_action` first, then the best
+        """Choose an action: :func:`~paiju.mazhan.bots.greedy.sure_action` first, then the best
         rated (:func:`rank_actions`; a tie on its turn drawn with ``rng``).
 
         >>> StrongBot().act(None, [Action.parse("N pass")], random.Random(0))

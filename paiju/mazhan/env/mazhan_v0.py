@@ -1,7 +1,7 @@
-"""PettingZoo environments for Mazhan: ``paiju.env.mazhan_v0.env()`` (AEC) and
+"""PettingZoo environments for Mazhan: ``paiju.mazhan.env.mazhan_v0.env()`` (AEC) and
 ``parallel_env()`` (claims decided at once).
 
-Observations, planes and the action table: :mod:`paiju.env.mazhan_obs`. Rewards, illegal
+Observations, planes and the action table: :mod:`paiju.mazhan.env.obs`. Rewards, illegal
 actions, seating and matches: :mod:`paiju.env.base`. Every keyword of :class:`~paiju.env.
 base.PaijuAECEnv` is accepted: ``obs="flat"|"planes"``, ``reward_scale`` (default 1: net 胡),
 ``illegal``, ``illegal_reward`` (default −400, the limit), ``shaping``, ``shaping_gamma``,
@@ -22,8 +22,8 @@ True
 
 from __future__ import annotations
 
-from paiju.env.mazhan_obs import MazhanEncoder, action_index, index_action
 from paiju.env.pettingzoo import entry_points
+from paiju.mazhan.env.obs import MazhanEncoder, action_index, index_action
 
 __all__ = ["MazhanEncoder", "action_index", "env", "index_action", "parallel_env", "raw_env"]
 

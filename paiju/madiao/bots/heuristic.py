@@ -22,9 +22,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from paiju.bots.registry import register_bots
 from paiju.bots.sampling import paired_best, play_worlds
-from paiju.bots.simple import RandomBot
 from paiju.madiao.cards import ALL_CARDS, Card, Role
 from paiju.madiao.rules import Action, ActionKind, State
 from paiju.madiao.rules import Phase as MadiaoPhase
@@ -319,16 +317,3 @@ class ExpertMadiaoBot:
         if n < 2:
             return base
         return paired_best(candidates, values, base, self.z)
-
-
-def _timed_expert(seconds: float) -> ExpertMadiaoBot:
-    return ExpertMadiaoBot(seconds=seconds)
-
-
-register_bots(
-    "madiao",
-    {"random": RandomBot, "heuristic": HeuristicBot, "expert": ExpertMadiaoBot},
-    timed={"expert": _timed_expert},
-    # ``hard`` searches for up to 200 ms a decision
-    levels={"easy": "heuristic", "normal": "heuristic", "hard": "expert@200ms"},
-)

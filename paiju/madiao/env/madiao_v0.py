@@ -1,7 +1,7 @@
-"""PettingZoo environments for Ma Diao: ``paiju.env.madiao_v0.env()`` (AEC) and
+"""PettingZoo environments for Ma Diao: ``paiju.madiao.env.madiao_v0.env()`` (AEC) and
 ``parallel_env()`` (one player decides at each step).
 
-Observations, planes and the action table: :mod:`paiju.env.madiao_obs`. Rewards, illegal
+Observations, planes and the action table: :mod:`paiju.madiao.env.obs`. Rewards, illegal
 actions, seating and matches: :mod:`paiju.env.base`. Every keyword of :class:`~paiju.env.
 base.PaijuAECEnv` is accepted: ``obs="flat"|"planes"``, ``reward_scale`` (default 1: net 注),
 ``illegal``, ``illegal_reward`` (default −10: minus the net scale),
@@ -22,8 +22,8 @@ True
 
 from __future__ import annotations
 
-from paiju.env.madiao_obs import MadiaoEncoder, action_index, index_action
 from paiju.env.pettingzoo import entry_points
+from paiju.madiao.env.obs import MadiaoEncoder, action_index, index_action
 
 __all__ = ["MadiaoEncoder", "action_index", "env", "index_action", "parallel_env", "raw_env"]
 

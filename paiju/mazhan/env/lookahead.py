@@ -1,9 +1,10 @@
 """Look-ahead features (Mazhan, ``lookahead=True``): what each candidate action leaves.
 
-For every action index of ``Discrete(128)`` (see :mod:`paiju.env.mazhan_obs`) the hand that
-action leaves is rated as the ``strong`` bot rates it (:func:`paiju.bots.strong.rate_actions`),
-term by term, so that a policy sees, beside each discard or claim, how far it leaves the hand
-from complete, how many live tiles would then help, what it is worth and what it risks.
+For every action index of ``Discrete(128)`` (see :mod:`paiju.mazhan.env.obs`) the hand that
+action leaves is rated as the ``strong`` bot rates it
+(:func:`paiju.mazhan.bots.strong.rate_actions`), term by term, so that a policy sees,
+beside each discard or claim, how far it leaves the hand from complete, how many live tiles
+would then help, what it is worth and what it risks.
 Everything comes from the seat's view (:func:`paiju.mazhan.views.observe`): its own tiles,
 every meld, bonus tile and discard on the table, the wild indicator; never another seat's
 concealed tiles or the wall's order. "Live" tiles are the copies this seat cannot see.
@@ -26,7 +27,7 @@ as are all 768 values when the seat has nothing to decide.
 | 512 | 128 | `la_rating` | 1 + (rating − best rating) / 100, at least 0.01 (1: the best) |
 | 640 | 128 | `la_rank` | 1 / (1 + actions strong prefers to it): 1 its choice, ½ the next, … |
 
-The terms are those of :class:`~paiju.bots.strong.Rating`: for a discard the hand after it;
+The terms are those of :class:`~paiju.mazhan.bots.strong.Rating`: for a discard the hand after it;
 for a chow or pung the hand after the best discard that follows; for a kong on a discard the
 hand after the kong; for the pass the hand as it stands. The rating is ``strong``'s utility,
 −100 × shanten + live tiles + value − danger (+5 for a kong), so 100 below the best is a whole
@@ -50,8 +51,8 @@ import numpy as np
 import numpy.typing as npt
 
 from paiju.env.layout import Layout
-from paiju.env.mazhan_obs import N_ACTIONS, action_index
 from paiju.mazhan.actions import ActionKind
+from paiju.mazhan.env.obs import N_ACTIONS, action_index
 from paiju.mazhan.rules import Phase
 
 __all__ = ["LAYOUT", "N_LOOKAHEAD", "SCALE", "lookahead", "lookahead_of_state"]
@@ -90,7 +91,7 @@ def lookahead(view: Any, out: npt.NDArray[np.float32] | None = None) -> npt.NDAr
     >>> int((la[LAYOUT["la_shanten"].offset:][:34] > 0).sum()) > 3
     True
     """
-    from paiju.bots.strong import rate_actions
+    from paiju.mazhan.bots.strong import rate_actions
 
     if out is None:
         out = np.zeros(N_LOOKAHEAD, dtype=np.float32)

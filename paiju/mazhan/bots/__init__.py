@@ -9,10 +9,11 @@ takes a time budget), and the table levels.
 from __future__ import annotations
 
 from paiju.bots.base import Bot
-from paiju.bots.expert import ExpertBot
 from paiju.bots.registry import register_bots
-from paiju.bots.simple import GreedyBot, RandomBot
-from paiju.bots.strong import StrongBot
+from paiju.bots.uniform import RandomBot
+from paiju.mazhan.bots.expert import ExpertBot
+from paiju.mazhan.bots.greedy import GreedyBot
+from paiju.mazhan.bots.strong import StrongBot
 
 __all__: list[str] = []
 

@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from paiju.games import (
+    PARTS,
     Calculator,
     Deal,
     HandOutcome,
@@ -32,10 +33,11 @@ from paiju.games import (
 from paiju.mazhan import rules as mz
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.record import FinishedHand
+from paiju.mazhan.scoring import score
 from paiju.mazhan.seats import SEATS, Seat
 from paiju.mazhan.views import View, observe, scored_json
 
-__all__ = ["MAZHAN", "MazhanGame", "score_calculator"]
+__all__ = ["MAZHAN", "MazhanGame", "explain_settlement", "score_calculator", "score_command"]
 
 
 def score_calculator(data: object) -> dict[str, Any]:
@@ -60,13 +62,57 @@ def score_calculator(data: object) -> dict[str, Any]:
     return {"result": scored_json(hand)}
 
 
+def score_command(data: object) -> dict[str, Any]:
+    """A finished hand given as rules §11's JSON object, scored as §11 writes a settlement
+    (what ``paiju mazhan score`` prints; :func:`paiju.mazhan.scoring.score`).
+
+    >>> from paiju.mazhan.record import EXAMPLE
+    >>> score_command(EXAMPLE)["winner"]
+    'S'
+
+    Raises :class:`~paiju.games.InputProblems` as :func:`score_calculator` does.
+    """
+    hand, problems = FinishedHand.read(data)
+    if hand is None:
+        raise InputProblems(problems)
+    return score(hand).to_json()
+
+
+def explain_settlement(settlement: dict[str, Any]) -> str:
+    """:func:`score_command`'s settlement as readable tables (``--explain``), as wide as the
+    terminal.
+
+    >>> from paiju.mazhan.record import EXAMPLE
+    >>> "net: E -640  S +1280" in explain_settlement(score_command(EXAMPLE))
+    True
+    """
+    import shutil
+
+    from paiju.mazhan.explain import render_settlement  # rich, for the command only
+
+    return render_settlement(settlement, width=shutil.get_terminal_size((100, 24)).columns)
+
+
 class MazhanGame:
     """The Mazhan game (one instance, :data:`MAZHAN`)."""
 
     name = "mazhan"
     seats: tuple[Seat, ...] = SEATS
     default_bot = "greedy"
-    calculators: Mapping[str, Calculator] = {"score": score_calculator}
+    calculators: Mapping[str, Calculator] = {
+        "score": Calculator(
+            score_calculator,
+            "score a finished hand (JSON in, JSON out)",
+            "/score",
+            description="Score one finished hand given as JSON (rules §11) and print the "
+            "settlement as JSON, or as tables with --explain.",
+            contract="Mazhan rules §11",
+            # three ★ over a long one-suit run take up to about 0.1 s to read every way
+            heavy=True,
+            command=score_command,
+            explain=explain_settlement,
+        )
+    }
 
     def default_ruleset(self) -> mz.Ruleset:
         """The default rules.
@@ -98,7 +144,7 @@ class MazhanGame:
         """§9: East keeps the deal by winning; otherwise South's player becomes East.
 
         >>> from paiju.bots.driver import play_hand
-        >>> from paiju.bots.simple import GreedyBot
+        >>> from paiju.mazhan.bots.greedy import GreedyBot
         >>> final, _ = play_hand(mz.Ruleset(), [GreedyBot()] * 4, seed=3)
         >>> kept = final.result.winner is Seat.E
         >>> after = MAZHAN.next_deal(Deal(0, (0, 1, 2, 3)), final).seating
@@ -404,6 +450,9 @@ register(
     ),
     read_position=mz.State.from_position,
     report=summary_report,
+    # this folder's other layers, loaded by theirs when first asked
+    parts={layer: f"{__package__}.{module}" for layer, module in PARTS.items()},
+    order=0,
 )
 
 

@@ -1,4 +1,5 @@
-"""The Mazhan bots: ``random`` (uniform over legal actions) and ``greedy``.
+"""The Mazhan ``greedy`` bot, and what the other Mazhan bots share with it (a sure win or
+kong, a hand's natural counts).
 
 ``greedy`` always takes a win (胡, 殺豬), declares its kongs, discards the tile that leaves the
 fewest tiles missing (:func:`~paiju.mazhan.hand.shortfall`, ★ counted), and claims a discard
@@ -19,38 +20,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TypeVar
 
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.hand import shortfall, shortfall_after_each
 from paiju.mazhan.rules import Phase
 from paiju.mazhan.views import View
 
-__all__ = ["GreedyBot", "RandomBot"]
-
-#: Any game's action: ``random`` plays both games.
-A = TypeVar("A")
-
-
-class RandomBot:
-    """Picks uniformly among the legal actions (of either game: it reads no view).
-
-    >>> RandomBot().act(None, [Action.parse("E hu")], random.Random(1))
-    Action.parse('E hu')
-    """
-
-    name = "random"
-    needs_view = False
-
-    def act(self, view: object, legal: Sequence[A], rng: random.Random) -> A:
-        """Choose uniformly.
-
-        >>> RandomBot().act(None, [Action.parse("S pass"), Action.parse("S peng")],
-        ...                 random.Random(3)).kind.value in ("pass", "peng")
-        True
-        """
-        return legal[rng.randrange(len(legal))]
-
+__all__ = ["GreedyBot", "natural_counts", "sure_action"]
 
 _WINS = (ActionKind.HU, ActionKind.SHAZHU)
 _KONGS = (ActionKind.ANGANG, ActionKind.JIAGANG)

@@ -2,7 +2,7 @@
 
 At each decision with more than one sensible answer:
 
-1. **Candidates.** ``strong``'s rating (:func:`~paiju.bots.strong.rank_actions`) of the
+1. **Candidates.** ``strong``'s rating (:func:`~paiju.mazhan.bots.strong.rank_actions`) of the
    discards (or, in a claim window, of the pass and each claim), with three changes measured
    in the arena: a cost on claiming a chow (``chow``: a chow takes the place of the seat's
    own draw, so only the chows that bring the hand a step closer are worth it), and double
@@ -16,7 +16,7 @@ At each decision with more than one sensible answer:
    within reach of the top are the candidates, with any kong the seat may declare. A claim
    window is decided by the rating alone (unless ``search_claims``): the rollouts below
    never claim, so they misjudge claims.
-2. **Worlds.** :func:`~paiju.bots.worlds.sample_world` deals the hidden tiles — the other
+2. **Worlds.** :func:`~paiju.mazhan.bots.worlds.sample_world` deals the hidden tiles — the other
    hands, other seats' face-down kongs, the wall's order — at random, consistent with the
    seat's view alone (the same legal actions, claim and 搶槓 windows included).
 3. **Rollouts.** In each world, each candidate is played, then the hand is played out to its
@@ -51,11 +51,11 @@ import time
 from collections.abc import Callable, Sequence
 
 from paiju.bots.sampling import paired_best, play_worlds
-from paiju.bots.simple import natural_counts
-from paiju.bots.strong import StrongBot, _Context, _neighbours, rate_actions
-from paiju.bots.value import HandValue, stake_doublings
-from paiju.bots.worlds import sample_world
 from paiju.mazhan.actions import Action, ActionKind
+from paiju.mazhan.bots.greedy import natural_counts
+from paiju.mazhan.bots.strong import StrongBot, _Context, _neighbours, rate_actions
+from paiju.mazhan.bots.value import HandValue, stake_doublings
+from paiju.mazhan.bots.worlds import sample_world
 from paiju.mazhan.rules import Phase, State, acting, apply, legal_actions_for
 from paiju.mazhan.seats import SEATS, Seat
 from paiju.mazhan.views import View
@@ -79,11 +79,11 @@ Z = 2.5
 #: pair weight below were measured with it.
 DANGER = 1.0
 VALUE = 1.0
-#: The weight of keeping 平胡 possible (see :func:`~paiju.bots.strong.rank_actions`): off by
+#: The weight of keeping 平胡 possible (see :func:`~paiju.mazhan.bots.strong.rank_actions`): off by
 #: default, as weight 1 measured no better over 2 × 2,000 hands (benchmarks/RESULTS.md).
 PINGHU = 0.0
 #: The cost of claiming a chow in the candidates' ranking (see
-#: :func:`~paiju.bots.strong.rank_actions`): ``strong`` claims every chow its rating
+#: :func:`~paiju.mazhan.bots.strong.rank_actions`): ``strong`` claims every chow its rating
 #: prefers by any margin; a chow that does not bring the hand a step closer gives up a draw
 #: for a small gain in acceptance, and passing those measured better (benchmarks/RESULTS.md).
 #: Paired on the same deals against 60 (expert with the rating alone in one seat, ``strong``
@@ -98,13 +98,13 @@ CHOW = 60.0
 #: measured the marginal chows a loss): by default a claim window is decided by the rating.
 SEARCH_CLAIMS = False
 #: The weight, in the acceptance, of the tiles that would make a pair a pung (see
-#: :func:`~paiju.bots.strong.rank_actions`): any of three seats may discard them for a 碰,
+#: :func:`~paiju.mazhan.bots.strong.rank_actions`): any of three seats may discard them for a 碰,
 #: a pung that skips the seats between, where a run waits on the seat's own draws (and its
 #: chows are now dear).
 #: Paired against 2 (seed 13, 4,000 hands, as for the chow): 3 −3.67 [−7.48, +0.13],
 #: 1.5 −1.22 [−5.84, +3.40].
 PAIRS = 2.0
-#: Rating points per doubling of the stake in the value model (:mod:`paiju.bots.value`;
+#: Rating points per doubling of the stake in the value model (:mod:`paiju.mazhan.bots.value`;
 #: 0: ``strong``'s value term). Off: against ``strong``, rating alone, 4,000 hands on seed
 #: 21, 60 measured +11.24 [+1.34, +21.14], 30 +9.25 [−0.57, +19.07] and 60 without the
 #: 平胡 chance +10.57 [+0.80, +20.34], against +14.41 [+4.38, +24.44] with ``strong``'s term.
@@ -124,7 +124,7 @@ TWO_STEP = 0.0
 #: [+3.65, +23.61] (22).
 LOSER = 2.5
 #: Whether U is counted before rounding the base up (see
-#: :meth:`~paiju.bots.value.HandValue.as_loser_smooth`: a point that does not move the
+#: :meth:`~paiju.mazhan.bots.value.HandValue.as_loser_smooth`: a point that does not move the
 #: rounded base now may move it when more come). Off: weight 2.5 before rounding measured
 #: +14.67 (21) and +15.79 (22), weight 5 +15.25 (21) and +14.72 (22), no better than the
 #: rules' own U.
@@ -333,7 +333,7 @@ class ExpertBot:
 
 class _ValueContext(_Context):
     """``strong``'s evaluation with the hand-value term from the value model
-    (:mod:`paiju.bots.value`, ``value`` rating points per doubling of the stake; 0 keeps
+    (:mod:`paiju.mazhan.bots.value`, ``value`` rating points per doubling of the stake; 0 keeps
     ``strong``'s own term), and the acceptance two steps deep on request."""
 
     def __init__(
@@ -430,17 +430,17 @@ def rate_with_value(
     pinghu: float = 0.0,
     value: float = VALUE,
 ) -> list[tuple[float, Action]]:
-    """The expert's rating: ``strong``'s (:func:`~paiju.bots.strong.rate_actions`: shanten,
+    """The expert's rating: ``strong``'s (:func:`~paiju.mazhan.bots.strong.rate_actions`: shanten,
     then acceptance, then value, less danger), best first (ties in the order of ``legal``).
     In a claim window the pass and each claim are rated, a chow less ``chow``.
 
     - ``loser``: points per 胡 of what the hand would be worth as a non-winner
-      (:meth:`~paiju.bots.value.HandValue.as_loser`);
+      (:meth:`~paiju.mazhan.bots.value.HandValue.as_loser`);
     - ``per_doubling``: the value term from the value model, in points per doubling of the
       stake (0: ``strong``'s term, weighed by ``value``);
     - ``two_step`` > 0: the discards rated within ``two_step`` points of the best have their
       acceptance replaced by the acceptance two steps deep (:meth:`_ValueContext.speed`);
-    - ``pinghu``, ``danger``, ``pairs``: as in :func:`~paiju.bots.strong.rank_actions`.
+    - ``pinghu``, ``danger``, ``pairs``: as in :func:`~paiju.mazhan.bots.strong.rank_actions`.
 
     >>> from paiju.mazhan.rules import Ruleset, new_hand
     >>> from paiju.mazhan.views import observe

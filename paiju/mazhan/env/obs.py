@@ -859,13 +859,13 @@ def potential(state: State, me: int) -> float:
 
 
 def _lookahead(state: State, me: int) -> npt.NDArray[np.float32]:
-    from paiju.env.lookahead import lookahead_of_state  # it imports this module
+    from paiju.mazhan.env.lookahead import lookahead_of_state  # it imports this module
 
     return lookahead_of_state(state, me)
 
 
 def _lookahead_of_view(view: Any) -> npt.NDArray[np.float32]:
-    from paiju.env.lookahead import lookahead
+    from paiju.mazhan.env.lookahead import lookahead
 
     return lookahead(view)
 
@@ -896,6 +896,6 @@ register_env(
     hints_scale=_hints_scale(),
     lookahead=_lookahead,
     lookahead_of_view=_lookahead_of_view,
-    n_lookahead=6 * N_ACTIONS,  # paiju.env.lookahead.N_LOOKAHEAD (a test)
+    n_lookahead=6 * N_ACTIONS,  # paiju.mazhan.env.lookahead.N_LOOKAHEAD (a test)
     potential=potential,
 )
