@@ -28,6 +28,7 @@ from paiju.games import (
     Transfer,
     register,
 )
+from paiju.games.adapter import RulesGame
 from paiju.madiao import rules as md
 from paiju.madiao.chong import parse_chong_input
 from paiju.madiao.scoring import diao_name
@@ -57,10 +58,18 @@ def chong_calculator(data: object) -> dict[str, Any]:
     return {"points": points, "total": sum(points)}
 
 
-class MaDiaoGame:
-    """The Ma Diao game (one instance, :data:`MADIAO`)."""
+class MaDiaoGame(RulesGame[md.State, md.Action, View, md.Ruleset]):
+    """The Ma Diao game (one instance, :data:`MADIAO`): its rules module's hand level
+    (:class:`~paiju.games.adapter.RulesGame`), its deals, settlement and timeouts.
+
+    >>> MADIAO.default_ruleset().chong_flow, str(MADIAO.parse_action("S zhuo wt"))
+    ('offer', 'S zhuo wt')
+    """
 
     name = "madiao"
+    rules = md
+    action = md.Action
+    viewer = staticmethod(observe)
     seats: tuple[Seat, ...] = SEATS
     default_bot = "heuristic"
     calculators: Mapping[str, Calculator] = {
@@ -73,22 +82,6 @@ class MaDiaoGame:
             contract="Ma Diao rules §7",
         )
     }
-
-    def default_ruleset(self) -> md.Ruleset:
-        """The default rules.
-
-        >>> MADIAO.default_ruleset().chong_flow
-        'offer'
-        """
-        return md.Ruleset()
-
-    def ruleset_from_json(self, data: object) -> md.Ruleset:
-        """Read a ruleset (``ValueError`` if it is not a Ma Diao one).
-
-        >>> MADIAO.ruleset_from_json({"game": "madiao"}) == md.Ruleset()
-        True
-        """
-        return md.Ruleset.from_json(data)
 
     def first_deal(self, rng: random.Random) -> Deal:
         """Random seats (the rules' CHOICE); the banker is learnt from the first 面張.
@@ -159,51 +152,6 @@ class MaDiaoGame:
         """
         return {}
 
-    def acting(self, state: md.State) -> tuple[Seat, ...]:
-        """The seat to play.
-
-        >>> MADIAO.acting(md.new_hand(md.Ruleset(), 1, banker=Seat.S))
-        (<Seat.S: 'S'>,)
-        """
-        return md.acting(state)
-
-    def legal_actions(self, state: md.State, seat: Seat) -> tuple[md.Action, ...]:
-        """The seat's legal plays.
-
-        >>> MADIAO.legal_actions(md.new_hand(md.Ruleset(), 1, banker=Seat.S), Seat.E)
-        ()
-        """
-        return md.legal_actions_for(state, seat)
-
-    def apply(self, state: md.State, action: md.Action) -> tuple[md.State, list[Any]]:
-        """Apply a play (``RulesError`` if illegal).
-
-        >>> s = md.new_hand(md.Ruleset(), 1, banker=Seat.E)
-        >>> MADIAO.apply(s, MADIAO.legal_actions(s, Seat.E)[0])[0].version
-        1
-        """
-        new, events = md.apply(state, action)
-        return new, list(events)
-
-    def observe(self, state: md.State, seat: Seat) -> View:
-        """The seat's view.
-
-        >>> len(MADIAO.observe(md.new_hand(md.Ruleset(), 1), Seat.W).hand)
-        8
-        """
-        return observe(state, seat)
-
-    def seat_version(self, state: md.State, seat: Seat) -> int:
-        """The version the seat's next action must carry.
-
-        >>> MADIAO.seat_version(md.new_hand(md.Ruleset(), 1), Seat.E)
-        0
-        """
-        version = getattr(md, "seat_version", None)
-        if version is not None:
-            return int(version(state, seat))
-        return state.version
-
     def settling(self, state: md.State, action: md.Action) -> tuple[md.State, list[Any]] | None:
         """Always ``None``: Ma Diao has no claims, so no play needs a pause that hides who
         could claim it (the protocol's rule is Mazhan's, §5 end).
@@ -214,24 +162,6 @@ class MaDiaoGame:
         """
         return None
 
-    def is_over(self, state: md.State) -> bool:
-        """True once the hand has ended.
-
-        >>> MADIAO.is_over(md.new_hand(md.Ruleset(), 1))
-        False
-        """
-        return state.phase is md.Phase.OVER
-
-    def result_json(self, state: md.State) -> dict[str, Any]:
-        """The result of a finished hand (``ValueError`` before the end).
-
-        >>> MADIAO.result_json(md.new_hand(md.Ruleset(), 1))
-        Traceback (most recent call last):
-        ...
-        ValueError: the hand is not over
-        """
-        return _finished(state).to_json()
-
     def transfers(self, state: md.State) -> list[Transfer]:
         """The settlement as payments in 注: between the banker and each 散家 (their net
         without 敲門 and 賀), then the 敲門 and 賀 transfers themselves.
@@ -241,7 +171,7 @@ class MaDiaoGame:
         ...
         ValueError: the hand is not over
         """
-        settlement = _finished(state).settlement
+        settlement = self.finished(state).settlement
         b = settlement.banker.number - 1
         explicit = [(a, t, z, "qiaomen") for a, t, z in settlement.qiaomen]
         explicit += [(a, t, z, "he") for a, t, z in settlement.he]
@@ -271,7 +201,7 @@ class MaDiaoGame:
         ...
         ValueError: the hand is not over
         """
-        seats = _finished(state).settlement.seats
+        seats = self.finished(state).settlement.seats
         return [float(seats[seat].net) for seat in SEATS]
 
     def outcome(self, state: md.State, seat: int) -> HandOutcome:
@@ -282,7 +212,7 @@ class MaDiaoGame:
         ...
         ValueError: the hand is not over
         """
-        net = Fraction(_finished(state).settlement.net[SEATS[seat]])
+        net = Fraction(self.finished(state).settlement.net[SEATS[seat]])
         return HandOutcome(net, net > 0, None)
 
     def timeout_action(self, state: md.State, seat: Seat) -> md.Action:
@@ -294,9 +224,7 @@ class MaDiaoGame:
 
         Raises ``ValueError`` when the seat has nothing to do.
         """
-        legal = md.legal_actions_for(state, seat)
-        if not legal:
-            raise ValueError(f"seat {seat.value} has nothing to do")
+        legal = self.legal_or_raise(state, seat)
         return min(legal, key=lambda a: (a.kind.value != "fa", a.kind.value != "mie", a.card.rank))
 
     def is_prompt(self, state: md.State, seat: Seat) -> bool:
@@ -306,14 +234,6 @@ class MaDiaoGame:
         False
         """
         return False
-
-    def parse_action(self, text: str) -> md.Action:
-        """Read a play (``NotationError`` if malformed).
-
-        >>> str(MADIAO.parse_action("S zhuo wt"))
-        'S zhuo wt'
-        """
-        return md.Action.parse(text)
 
     def tally(self) -> MaDiaoTally:
         """Net by seat, the banker's net, 正本, 開沖 points, 吊 outcomes and 百老.
@@ -404,10 +324,3 @@ register(
     parts={layer: f"{__package__}.{module}" for layer, module in PARTS.items()},
     order=1,
 )
-
-
-def _finished(state: md.State) -> md.HandResult:
-    """The hand's result; ``ValueError`` while it is not over."""
-    if state.result is None:
-        raise ValueError("the hand is not over")
-    return state.result

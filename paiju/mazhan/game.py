@@ -30,6 +30,7 @@ from paiju.games import (
     register,
     rotate_seating,
 )
+from paiju.games.adapter import RulesGame
 from paiju.mazhan import rules as mz
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.record import FinishedHand
@@ -93,10 +94,18 @@ def explain_settlement(settlement: dict[str, Any]) -> str:
     return render_settlement(settlement, width=shutil.get_terminal_size((100, 24)).columns)
 
 
-class MazhanGame:
-    """The Mazhan game (one instance, :data:`MAZHAN`)."""
+class MazhanGame(RulesGame[mz.State, Action, View, mz.Ruleset]):
+    """The Mazhan game (one instance, :data:`MAZHAN`): its rules module's hand level
+    (:class:`~paiju.games.adapter.RulesGame`), its deals, settlement and timeouts.
+
+    >>> MAZHAN.default_ruleset().dead_wall, str(MAZHAN.parse_action("S peng"))
+    (11, 'S peng')
+    """
 
     name = "mazhan"
+    rules = mz
+    action = Action
+    viewer = staticmethod(observe)
     seats: tuple[Seat, ...] = SEATS
     default_bot = "greedy"
     calculators: Mapping[str, Calculator] = {
@@ -113,22 +122,6 @@ class MazhanGame:
             explain=explain_settlement,
         )
     }
-
-    def default_ruleset(self) -> mz.Ruleset:
-        """The default rules.
-
-        >>> MAZHAN.default_ruleset().dead_wall
-        11
-        """
-        return mz.Ruleset()
-
-    def ruleset_from_json(self, data: object) -> mz.Ruleset:
-        """Read a ruleset (``ValueError`` if it is not a Mazhan one).
-
-        >>> MAZHAN.ruleset_from_json({"game": "mazhan"}) == mz.Ruleset()
-        True
-        """
-        return mz.Ruleset.from_json(data)
 
     def first_deal(self, rng: random.Random) -> Deal:
         """The first dealer (§3.1) drawn from ``rng``: player ``east`` sits in seat E.
@@ -199,48 +192,6 @@ class MazhanGame:
         """
         return {"dice": list(state.dice)}
 
-    def acting(self, state: mz.State) -> tuple[Seat, ...]:
-        """The seats that must decide now.
-
-        >>> MAZHAN.acting(mz.new_hand(mz.Ruleset(), 1))
-        (<Seat.E: 'E'>,)
-        """
-        return mz.acting(state)
-
-    def legal_actions(self, state: mz.State, seat: Seat) -> tuple[Action, ...]:
-        """The seat's legal actions.
-
-        >>> MAZHAN.legal_actions(mz.new_hand(mz.Ruleset(), 1), Seat.S)
-        ()
-        """
-        return mz.legal_actions_for(state, seat)
-
-    def apply(self, state: mz.State, action: Action) -> tuple[mz.State, list[Any]]:
-        """Apply an action (``RulesError`` if illegal).
-
-        >>> s = mz.new_hand(mz.Ruleset(), 1)
-        >>> MAZHAN.apply(s, MAZHAN.legal_actions(s, Seat.E)[-1])[0].version
-        1
-        """
-        new, events = mz.apply(state, action)
-        return new, list(events)
-
-    def observe(self, state: mz.State, seat: Seat) -> View:
-        """The seat's view.
-
-        >>> len(MAZHAN.observe(mz.new_hand(mz.Ruleset(), 1), Seat.W).hand)
-        16
-        """
-        return observe(state, seat)
-
-    def seat_version(self, state: mz.State, seat: Seat) -> int:
-        """The version the seat's next action must carry (the view's version).
-
-        >>> MAZHAN.seat_version(mz.new_hand(mz.Ruleset(), 1), Seat.E)
-        0
-        """
-        return mz.seat_version(state, seat)
-
     def settling(self, state: mz.State, action: Action) -> tuple[mz.State, list[Any]] | None:
         """The state a discard or an added kong shows while it settles, a claim window open
         to nobody, and its events (:func:`paiju.mazhan.rules.settling`); ``None`` for any
@@ -261,24 +212,6 @@ class MazhanGame:
         pause, events = settled
         return pause, list(events)
 
-    def is_over(self, state: mz.State) -> bool:
-        """True once the hand has ended.
-
-        >>> MAZHAN.is_over(mz.new_hand(mz.Ruleset(), 1))
-        False
-        """
-        return state.phase is mz.Phase.OVER
-
-    def result_json(self, state: mz.State) -> dict[str, Any]:
-        """The result of a finished hand (``ValueError`` before the end).
-
-        >>> MAZHAN.result_json(mz.new_hand(mz.Ruleset(), 1))
-        Traceback (most recent call last):
-        ...
-        ValueError: the hand is not over
-        """
-        return _finished(state).to_json()
-
     def transfers(self, state: mz.State) -> list[Transfer]:
         """§7's payments in 胡 (the dealer's doubled already).
 
@@ -289,7 +222,7 @@ class MazhanGame:
         """
         return [
             Transfer(p.payer.number - 1, p.payee.number - 1, Fraction(p.amount), p.reason)
-            for p in _finished(state).settlement.payments
+            for p in self.finished(state).settlement.payments
             if p.amount > 0
         ]
 
@@ -301,7 +234,7 @@ class MazhanGame:
         ...
         ValueError: the hand is not over
         """
-        net = _finished(state).settlement.net
+        net = self.finished(state).settlement.net
         return [float(net[seat]) for seat in SEATS]
 
     def outcome(self, state: mz.State, seat: int) -> HandOutcome:
@@ -312,7 +245,7 @@ class MazhanGame:
         ...
         ValueError: the hand is not over
         """
-        r = _finished(state)
+        r = self.finished(state)
         s = SEATS[seat]
         return HandOutcome(
             Fraction(r.settlement.net[s]), r.winner is s, r.winner is not None and r.discarder is s
@@ -324,9 +257,7 @@ class MazhanGame:
 
         Raises ``ValueError`` when the seat has nothing to do.
         """
-        legal = mz.legal_actions_for(state, seat)
-        if not legal:
-            raise ValueError(f"seat {seat.value} has nothing to do")
+        legal = self.legal_or_raise(state, seat)
         for a in legal:
             if a.kind is ActionKind.PASS:
                 return a
@@ -345,14 +276,6 @@ class MazhanGame:
         False
         """
         return state.phase in (mz.Phase.CLAIM, mz.Phase.ROB)
-
-    def parse_action(self, text: str) -> Action:
-        """Read an action (``NotationError`` if malformed).
-
-        >>> str(MAZHAN.parse_action("S peng"))
-        'S peng'
-        """
-        return Action.parse(text)
 
     def tally(self) -> MazhanTally:
         """Counts of wins by seat, method and hand type, draws and winning values.
@@ -454,10 +377,3 @@ register(
     parts={layer: f"{__package__}.{module}" for layer, module in PARTS.items()},
     order=0,
 )
-
-
-def _finished(state: mz.State) -> mz.HandResult:
-    """The hand's result; ``ValueError`` while it is not over."""
-    if state.result is None:
-        raise ValueError("the hand is not over")
-    return state.result
