@@ -23,11 +23,15 @@ __all__ = [
     "TYPED_GAMES",
     "Event",
     "MadiaoEvent",
+    "MadiaoPublicView",
     "MadiaoView",
     "MazhanEvent",
+    "MazhanPublicView",
     "MazhanView",
+    "PublicView",
     "View",
     "json_schema",
+    "public_view",
 ]
 
 T = TypeVar("T")
@@ -601,6 +605,101 @@ MadiaoEvent = Annotated[MadiaoDealEvent | MadiaoCardEvent, Field(discriminator="
 View = Annotated[MazhanView | MadiaoView, Field(discriminator="game")]
 #: an event of either game, as a seat may see it
 Event = MazhanEvent | MadiaoEvent
+
+
+# --- what a spectator sees -------------------------------------------------------------------
+
+
+class MazhanPublicView(_Model):
+    """A Mazhan table as a spectator sees it: what every seat sees of the others (rivers,
+    melds with concealed kongs face down, flowers, hand sizes, the wall), never a concealed
+    hand, a drawn tile, a seat's waits or its legal actions (rules, end of §5)."""
+
+    game: Literal["mazhan"]
+    format: Literal[2]
+    phase: Literal["act", "claim", "rob", "over"]
+    turn: Seat | None
+    window: MazhanWindow | None
+    """The open window on a discard or added kong (the same whoever may claim)."""
+    dealer: Seat
+    wild: TileCode
+    indicator: TileCode
+    set_aside: list[TileCode]
+    dice: list[int] = Field(min_length=2, max_length=2)
+    wall_left: int
+    dead_wall: int
+    seats: PerSeat[MazhanSeat]
+    last: MazhanLast | None
+    """The last public action (a draw's tile is never shown)."""
+    result: MazhanResult | None
+
+
+class MadiaoPublicView(_Model):
+    """A Ma Diao table as a spectator sees it: every card played face up, the tricks won,
+    how many cards each seat played face down (never their faces), never a hand."""
+
+    game: Literal["madiao"]
+    format: Literal[2]
+    phase: Literal["tricks", "over"]
+    turn: Seat | None
+    banker: Seat
+    mian: CardCode
+    trick_no: int = Field(ge=1, le=8)
+    seats: PerSeat[MadiaoSeat]
+    trick: MadiaoTrick
+    seen: list[CardCode]
+    last: MadiaoLast | None
+    result: MadiaoResult | None
+
+
+PublicView = Annotated[MazhanPublicView | MadiaoPublicView, Field(discriminator="game")]
+
+#: the top-level fields of a game's view every seat is shown alike (the seats' blocks and
+#: the last action are taken apart: :func:`public_view`)
+_PUBLIC_FIELDS = {
+    game: tuple(f for f in model.model_fields if f not in ("seats", "last"))
+    for game, model in (("mazhan", MazhanPublicView), ("madiao", MadiaoPublicView))
+}
+#: a last action whose tile or card only its own seat sees
+_PRIVATE_LAST = {"mazhan": ("draw", "tile"), "madiao": ("mie", "card")}
+
+
+def public_view(views: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """The table as a spectator sees it (:class:`MazhanPublicView`,
+    :class:`MadiaoPublicView`), from the views of one state of at least two seats (seat
+    letter → ``View.to_json()``): each seat's block as another seat sees it, the fields every
+    seat sees alike, a face-down card or another seat's draw without its face. ``None`` for
+    a game whose views are not typed here (it has no spectator view).
+
+    >>> from paiju.mazhan.rules import Ruleset, new_hand
+    >>> from paiju.mazhan.views import observe
+    >>> from paiju.mazhan.seats import Seat
+    >>> state = new_hand(Ruleset(), 4)
+    >>> seen = public_view({s.value: observe(state, s).to_json() for s in (Seat.E, Seat.S)})
+    >>> "hand" in seen, seen["seats"]["E"]["hand_size"], seen["wall_left"] > 0
+    (False, 17, True)
+    """
+    first = next(iter(views.values()), {})
+    game = first.get("game")
+    fields = _PUBLIC_FIELDS.get(str(game))
+    if fields is None or len(views) < 2:
+        return None
+    out = {f: first[f] for f in fields}
+    out["seats"] = {
+        k: next(v for s, v in views.items() if s != k)["seats"][k] for k in first["seats"]
+    }
+    last = first["last"]
+    kind, face = _PRIVATE_LAST[str(game)]
+    if last is not None and last["kind"] == kind:
+        last = {**last, face: None}
+    out["last"] = last
+    if game == "madiao":
+        trick = first["trick"]
+        plays = [{**p, "card": p["card"] if p["face_up"] else None} for p in trick["plays"]]
+        out["trick"] = {**trick, "plays": plays}
+    return out
+
+
 #: the games whose views are typed here (another registered game's view is its own JSON)
 TYPED_GAMES = frozenset(
     get_args(m.model_fields["game"].annotation)[0] for m in (MazhanView, MadiaoView)
