@@ -434,13 +434,18 @@ class HintFrame(_Message):
 
 
 class Watching(_Message):
-    """This account now watches a table (the answer to ``watch``); its ``table`` frames and
-    ``watch_view`` frames follow."""
+    """This account watches a table: the answer to ``watch``, and the table's seating again
+    whenever it changes (as its players see it, without their ready clocks or a private
+    table's code); ``watch_view`` frames follow."""
 
     type: Literal["watching"]
     table: int
     room: str
     game: GameName
+    live: bool
+    hand_no: int = Field(description="hands started at this table")
+    seats: dict[Seat, SeatPublic | None]
+    watchers: int = Field(description="how many spectators watch the table")
 
 
 class WatchView(_Message):

@@ -94,15 +94,17 @@ def table_json(m: TableMachine) -> dict[str, Any]:
 
 def broadcast_table(m: TableMachine) -> None:
     """The seating to everyone at the table: each seated person (with their ready clock and
-    a private table's code) and each spectator (neither)."""
+    a private table's code) and each spectator (a ``watching`` frame: neither)."""
     frame = table_json(m)
     for p in m.seats:
         if p is not None and p.account is not None and not p.claiming:
             deadline = m._ready_deadline.get(p.account)
             left = None if deadline is None else max(0.0, deadline - m._now)
             m._send(p.account, {**frame, "ready_seconds": left, "code": m.code})
-    for account in sorted(m.watchers):
-        m._send(account, frame)
+    if m.watchers:
+        watching = {**frame, "type": "watching"}
+        for account in sorted(m.watchers):
+            m._send(account, watching)
 
 
 def clock_json(m: TableMachine, seat: int) -> dict[str, Any] | None:

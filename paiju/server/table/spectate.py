@@ -79,8 +79,7 @@ def watch(m: TableMachine, account: int) -> None:
         m._error(account, "not_watchable", "this game has no spectator view")
         return
     m.watchers.add(account)
-    m._send(account, {"type": "watching", "table": m.id, "room": m.room.name, "game": m.game.name})
-    frames.broadcast_table(m)
+    frames.broadcast_table(m)  # the seats' count, and the spectator's ``watching``
     hand = m.hand
     pub = m._spectate
     if hand is not None and hand.id is not None:
