@@ -8,6 +8,7 @@ import { Login } from "./screens/Login";
 import { Replay } from "./screens/Replay";
 import { Scorer } from "./screens/Scorer";
 import { TableScreen } from "./screens/TableScreen";
+import { WatchScreen } from "./screens/WatchScreen";
 import { refreshMe } from "./session";
 import { me, route, toast } from "./state/connection";
 import { inviteCode } from "./state/lobby";
@@ -36,6 +37,7 @@ export function App(): JSX.Element {
   else if (r.name === "rules") screen = <HowTo game={r.game} />;
   else if (!me.value || r.name === "login") screen = <Login />;
   else if (r.name === "table") screen = <TableScreen />;
+  else if (r.name === "watch") screen = <WatchScreen />;
   else if (r.name === "replay") screen = <Replay key={r.hand} hand={r.hand} step={r.step} />;
   else screen = <Lobby />;
   return (

@@ -34,6 +34,7 @@ export function hashToRoute(hash: string): Route | null {
   }
   if (hash === "#/lobby") return { name: "lobby" };
   if (hash === "#/table") return { name: "table" };
+  if (hash === "#/watch") return { name: "watch" };
   if (hash === "#/login") return { name: "login" };
   // a game's page: the scorer's tab of a game that has one, a known game's guide
   const page = /^#\/(score|rules)(?:\/([a-z][a-z0-9_-]*))?$/.exec(hash);

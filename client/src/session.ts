@@ -61,6 +61,18 @@ export function readyNext(): void {
   }
 }
 
+/** Watch a friend's table: by its code (eight letters and digits) or by a player's name. */
+export function watch(who: string): boolean {
+  const text = who.trim();
+  const code = /^[A-Za-z0-9]{8}$/.test(text) && /\d/.test(text) ? text.toUpperCase() : null;
+  return send(code ? { type: "watch", code } : { type: "watch", name: text });
+}
+
+/** Stop watching. */
+export function unwatch(): void {
+  send({ type: "unwatch" });
+}
+
 /** How long a join may go unanswered before the lobby's buttons come back (the server
  *  answers at once; a lost answer must not lock them). */
 const JOIN_WAIT_MS = 10_000;

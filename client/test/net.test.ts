@@ -137,6 +137,7 @@ describe("frames", () => {
       balance: 100,
       balance_change: -10,
       ready_seconds: 30,
+      reading_seconds: 30,
     } satisfies ServerMessage);
     expect(settlement.value?.view).toBe(overView);
     handle({

@@ -11,13 +11,14 @@ typed views :mod:`paiju.views` registers for the game.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from paiju.views import Model, PerSeat, Seat, register_views
+from paiju.views import Model, PerSeat, Seat, public_of, register_views
 
-__all__ = ["MadiaoEvent", "MadiaoView"]
+__all__ = ["MadiaoEvent", "MadiaoPublicView", "MadiaoView", "spectate"]
 
 CardCode = Annotated[
     str,
@@ -233,4 +234,43 @@ class MadiaoCardEvent(Model):
 
 MadiaoEvent = Annotated[MadiaoDealEvent | MadiaoCardEvent, Field(discriminator="kind")]
 
-register_views("madiao", MadiaoView, MadiaoEvent)
+
+class MadiaoPublicView(Model):
+    """A Ma Diao table as a spectator sees it: every card played face up, the tricks won,
+    how many cards each seat played face down (never their faces), never a hand."""
+
+    game: Literal["madiao"]
+    format: Literal[2]
+    phase: Literal["tricks", "over"]
+    turn: Seat | None
+    banker: Seat
+    mian: CardCode
+    trick_no: int = Field(ge=1, le=8)
+    seats: PerSeat[MadiaoSeat]
+    trick: MadiaoTrick
+    seen: list[CardCode]
+    last: MadiaoLast | None
+    result: MadiaoResult | None
+
+
+def spectate(views: Mapping[str, dict[str, Any]]) -> dict[str, Any]:
+    """The table as a spectator sees it (:class:`MadiaoPublicView`), from the views of one
+    state of two or more seats: a card played face down (滅) without its face, in the last
+    action and in the trick.
+
+    >>> from paiju.madiao.rules import Ruleset, new_hand
+    >>> from paiju.madiao.views import observe
+    >>> from paiju.madiao.seats import Seat
+    >>> state = new_hand(Ruleset(), 5, banker=Seat.E)
+    >>> seen = spectate({s.value: observe(state, s).to_json() for s in (Seat.E, Seat.S)})
+    >>> "hand" in seen, seen["banker"]
+    (False, 'E')
+    """
+    out = public_of(views, MadiaoPublicView, ("mie", "card"))
+    trick = next(iter(views.values()))["trick"]
+    plays = [{**p, "card": p["card"] if p["face_up"] else None} for p in trick["plays"]]
+    out["trick"] = {**trick, "plays": plays}
+    return out
+
+
+register_views("madiao", MadiaoView, MadiaoEvent, public=MadiaoPublicView, spectate=spectate)

@@ -15,13 +15,14 @@ imports this module: it stays standard-library Python.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from paiju.views import Model, PerSeat, Seat, register_views
+from paiju.views import Model, PerSeat, Seat, public_of, register_views
 
-__all__ = ["MazhanEvent", "MazhanView"]
+__all__ = ["MazhanEvent", "MazhanPublicView", "MazhanView", "spectate"]
 
 TileCode = Annotated[
     str,
@@ -352,4 +353,44 @@ class MazhanTileEvent(Model):
 
 MazhanEvent = Annotated[MazhanDealEvent | MazhanTileEvent, Field(discriminator="kind")]
 
-register_views("mazhan", MazhanView, MazhanEvent)
+
+class MazhanPublicView(Model):
+    """A Mazhan table as a spectator sees it: what every seat sees of the others (rivers,
+    melds with concealed kongs face down, flowers, hand sizes, the wall), never a concealed
+    hand, a drawn tile, a seat's waits or its legal actions (rules, end of §5)."""
+
+    game: Literal["mazhan"]
+    format: Literal[2]
+    phase: Literal["act", "claim", "rob", "over"]
+    turn: Seat | None
+    window: MazhanWindow | None
+    """The open window on a discard or added kong (the same whoever may claim)."""
+    dealer: Seat
+    wild: TileCode
+    indicator: TileCode
+    set_aside: list[TileCode]
+    dice: list[int] = Field(min_length=2, max_length=2)
+    wall_left: int
+    dead_wall: int
+    seats: PerSeat[MazhanSeat]
+    last: MazhanLast | None
+    """The last public action (a draw's tile is never shown)."""
+    result: MazhanResult | None
+
+
+def spectate(views: Mapping[str, dict[str, Any]]) -> dict[str, Any]:
+    """The table as a spectator sees it (:class:`MazhanPublicView`), from the views of one
+    state of two or more seats: another seat's draw without its tile.
+
+    >>> from paiju.mazhan.rules import Ruleset, new_hand
+    >>> from paiju.mazhan.views import observe
+    >>> from paiju.mazhan.seats import Seat
+    >>> state = new_hand(Ruleset(), 4)
+    >>> seen = spectate({s.value: observe(state, s).to_json() for s in (Seat.E, Seat.S)})
+    >>> "hand" in seen, seen["seats"]["E"]["hand_size"], seen["wall_left"] > 0
+    (False, 17, True)
+    """
+    return public_of(views, MazhanPublicView, ("draw", "tile"))
+
+
+register_views("mazhan", MazhanView, MazhanEvent, public=MazhanPublicView, spectate=spectate)

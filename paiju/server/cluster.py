@@ -49,7 +49,7 @@ from pydantic import ValidationError
 from paiju.server.connection import Connection
 from paiju.server.errors import ServerError
 from paiju.server.hub import Hub, Remote, invitation_json, unknown_code
-from paiju.server.protocol import CLIENT, ClientMessage, Join, Ping
+from paiju.server.protocol import CLIENT, ClientMessage, Join, Ping, Unwatch, Watch
 from paiju.server.rooms import ROOMS
 from paiju.server.store import Store
 from paiju.server.table import io
@@ -204,6 +204,8 @@ class Cluster:
         self._pubsub: Any = None  # this process's subscription (made again when lost)
         #: accounts here whose table plays on another process: account → that process
         self._fed: dict[int, str] = {}
+        #: spectators here: account → the process of the table they watch
+        self._watching_at: dict[int, str] = {}
         self._peers_lost = False  # this process's subscription failed: its players were told
         self._lost_at = 0.0  # when it failed
         self._failing: set[str] = set()  # the loops failing now (Redis away)
@@ -417,6 +419,9 @@ class Cluster:
         here = self.hub.table_of(account_id) is not None
         if fed is not None and not here:
             self._forward(fed, account_id, "", {"type": "_disconnect"})
+        watched = self._watching_at.pop(account_id, None)
+        if watched not in (None, fed, self.pid):  # a spectator not sent a frame yet
+            self._forward(str(watched), account_id, "", {"type": "_disconnect"})
         await self.redis.eval(_RELEASE, 1, self._key("conn", account_id), self.pid)
         if not here:
             _tid, owner = await self._where(account_id)
@@ -432,6 +437,11 @@ class Cluster:
         if self.hub.table_of(account_id) is not None or isinstance(message, Ping):
             await self.hub.handle(account_id, name, message)
             return
+        if isinstance(message, Watch | Unwatch):
+            await self._spectate(account_id, name, message)
+            return
+        if isinstance(message, Join):
+            self._stop_watching(account_id)
         tid, owner = await self._where(account_id)
         for wait in MOVING_WAITS:  # between two owners (a lease renewed, a take-over)
             if tid is None or owner is not None or not await self._table_known(tid):
@@ -465,6 +475,56 @@ class Cluster:
                 "your table is moving to another server; try again in a few seconds",
                 503,
             )
+
+    async def _spectate(self, account_id: int, name: str, message: Watch | Unwatch) -> None:
+        """Watch a table wherever it plays (the process holding its lease serves the
+        spectator, as it serves a player whose socket is elsewhere), or stop watching.
+
+        Raises :class:`~paiju.server.errors.ServerError` as
+        :meth:`~paiju.server.hub.Hub.watch` does (the table's process answers the rest with
+        an error frame).
+        """
+        if isinstance(message, Unwatch):
+            at = self._watching_at.get(account_id)
+            if at is None or at == self.pid:
+                self._watching_at.pop(account_id, None)
+                self.hub.unwatch(account_id)
+            else:
+                self._stop_watching(account_id)
+            return
+        if (await self._where(account_id))[0] is not None:
+            raise ServerError(
+                "already_seated", "you sit at a table: leave it to watch another", 409
+            )
+        if message.code is not None:
+            found = await asyncio.to_thread(self.store.table_by_code, message.code.upper())
+            if found is None:
+                raise unknown_code(message.code)
+            owner = _text(await self.redis.get(self._key("lease", found)))
+            if owner is None:
+                raise unknown_code(message.code)
+        else:
+            friend = await asyncio.to_thread(self.store.account_named, message.name or "")
+            if friend is None:
+                raise ServerError("unknown_player", f"nobody is called {message.name!r}", 404)
+            owner = (await self._where(friend))[1]
+            if owner is None:
+                raise ServerError("not_playing", f"{message.name} sits at no table now", 404)
+        if self._watching_at.get(account_id) not in (None, owner):
+            self._stop_watching(account_id)
+        self._watching_at[account_id] = owner
+        if owner == self.pid:
+            await self.hub.watch(account_id, message)
+        else:
+            self._forward(owner, account_id, name, message.model_dump(exclude_defaults=True))
+
+    def _stop_watching(self, account_id: int) -> None:
+        """The account watches no table any more (here, or on the table's process)."""
+        at = self._watching_at.pop(account_id, None)
+        if at is None or at == self.pid:
+            self.hub.unwatch(account_id, quiet=True)
+        else:
+            self._forward(at, account_id, "", {"type": "unwatch"})
 
     async def _where(self, account_id: int) -> tuple[str | None, str | None]:
         tid, owner = await self.redis.eval(
@@ -688,6 +748,7 @@ class Cluster:
         self.hub.route_remote(account, None)
         self._routes.pop(account, None)
         self._marks.pop(account, None)
+        self.hub.gone(account)  # a spectator's socket is gone too
         runner = self.hub.table_of(account)
         if runner is not None:
             runner.feed(why)

@@ -7,6 +7,8 @@
 | ``PAIJU_START_BALANCE`` | points a new account starts with | 10000 |
 | ``PAIJU_TURN_SECONDS`` | the turn clock (§10) | 15 |
 | ``PAIJU_READY_SECONDS`` | the ready clock: unconfirmed people are unseated, free | 20 |
+| ``PAIJU_READING_SECONDS`` | how long the ready clock waits for a page to show a settlement | 30 |
+| ``PAIJU_WATCHERS_PER_TABLE`` | spectators one table takes at most | 8 |
 | ``PAIJU_BOT_WAIT`` | seconds before bots fill empty seats | 10 |
 | ``PAIJU_BOT_DELAY`` | a bot's (or 托管's) mean think time, seconds (each one 0.5–1.5 × it) | 1.0 |
 | ``PAIJU_DISCONNECT_SECONDS`` | how long a player may stay away from a live hand | 180 |
@@ -66,6 +68,8 @@ class Settings(BaseSettings):
     start_balance: int = Field(10_000, ge=0)
     turn_seconds: float = Field(15.0, gt=0)
     ready_seconds: float = Field(20.0, gt=0)
+    reading_seconds: float = Field(30.0, ge=0)
+    watchers_per_table: int = Field(8, ge=0, le=1000)
     bot_wait: float = Field(10.0, ge=0)
     bot_delay: float = Field(1.0, ge=0)
     disconnect_seconds: float = Field(180.0, gt=0)

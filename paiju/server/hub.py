@@ -32,21 +32,42 @@ from paiju.server.protocol import (
     Leave,
     Ping,
     Ready,
+    SettlementShown,
     Tuoguan,
+    Unwatch,
+    Watch,
 )
 from paiju.server.rooms import ROOMS, Room
+from paiju.server.socket_guard import MessageRate
 from paiju.server.store import LiveHand, Store
 from paiju.server.table import TableMachine, Timing, io, restore
 from paiju.server.table.runner import TableRunner
 from paiju.server.writer import Writer
 
-__all__ = ["CODE_ALPHABET", "Hub", "Remote", "invitation_json", "new_code", "unknown_code"]
+__all__ = [
+    "CODE_ALPHABET",
+    "WATCHERS",
+    "WATCH_BURST",
+    "WATCH_RATE",
+    "Hub",
+    "Remote",
+    "invitation_json",
+    "new_code",
+    "unknown_code",
+]
 
 log = logging.getLogger("paiju.hub")
 
 #: A private table's code: eight of these (no 0/O or 1/I to misread): 2^40, about 10^12
 #: codes, so guessing one of a few thousand open tables takes months at 40 joins a second.
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+#: Spectators one table takes at most (``PAIJU_WATCHERS_PER_TABLE``).
+WATCHERS = 8
+#: ``watch`` requests of one account, a second on average and at once: a name looked up is
+#: a question about where a player is, so fewer than other messages (10 a minute)
+WATCH_RATE = 1 / 6
+WATCH_BURST = 5
 
 
 #: How a frame reaches a socket on another process: ``remote(frame, shown)``, ``shown`` (if
@@ -99,7 +120,13 @@ class Hub:
     """The tables of this process and the people at them."""
 
     def __init__(
-        self, store: Store, writer: Writer, timing: Timing, seed: int | None = None
+        self,
+        store: Store,
+        writer: Writer,
+        timing: Timing,
+        seed: int | None = None,
+        *,
+        watchers: int = WATCHERS,
     ) -> None:
         self.store = store
         self.writer = writer
@@ -119,6 +146,11 @@ class Hub:
         self.on_changed: Callable[[TableRunner], None] | None = None
         #: called when this process lets a table go
         self.on_lost: Callable[[TableRunner], None] | None = None
+        #: spectators of this process's tables (their sockets here or elsewhere): account →
+        #: the table they watch; at most ``max_watchers`` a table
+        self.watching: dict[int, int] = {}
+        self.max_watchers = watchers
+        self._watch_rates: dict[int, MessageRate] = {}
 
     # --- tables --------------------------------------------------------------------------
 
@@ -177,6 +209,15 @@ class Hub:
             runner.stop()
             del self.tables[runner.id]
             self.table_changed(runner)
+            self._table_closed(runner)
+
+    def _table_closed(self, runner: TableRunner) -> None:
+        """The table is gone from this process: its spectators are told."""
+        for account in sorted(runner.machine.watchers):
+            if self.watching.get(account) == runner.id:
+                del self.watching[account]
+                self.deliver(account, {"type": "unwatched", "why": "table_closed"})
+        runner.machine.watchers.clear()
 
     def let_go(self, runner: TableRunner) -> None:
         """Another process plays this table now: stop it and forget it."""
@@ -186,6 +227,7 @@ class Hub:
         for acc in self._seated.pop(runner.id, set()):
             if self.where.get(acc) == runner.id:
                 del self.where[acc]
+        self._table_closed(runner)
         if self.on_lost is not None:
             self.on_lost(runner)
 
@@ -282,9 +324,18 @@ class Hub:
         if self.conns.get(account) is not conn:
             return
         del self.conns[account]
+        self.gone(account)
         runner = self.table_of(account)
         if runner is not None:
             runner.feed(io.Disconnect(account))
+
+    def gone(self, account: int) -> None:
+        """The account's socket is gone (here, or on the process that held it): it watches
+        no table any more."""
+        tid = self.watching.pop(account, None)
+        runner = None if tid is None else self.tables.get(tid)
+        if runner is not None:
+            runner.feed(io.Unwatch(account))
 
     def seated(self, account: int) -> dict[str, Any] | None:
         """Where an account sits here: table, room, seat."""
@@ -309,11 +360,19 @@ class Hub:
         if isinstance(message, Join):
             await self.join(account, name, message)
             return
+        if isinstance(message, Watch):
+            await self.watch(account, message)
+            return
+        if isinstance(message, Unwatch):
+            self.unwatch(account)
+            return
         runner = self.table_of(account)
         if runner is None:
             raise ServerError("not_seated", "join a room first")
         if isinstance(message, Ready):
             runner.feed(io.Ready(account))
+        elif isinstance(message, SettlementShown):
+            runner.feed(io.SettlementShown(account))
         elif isinstance(message, Act):
             runner.feed(io.Act(account, message.action, message.version))
         elif isinstance(message, Tuoguan):
@@ -345,6 +404,7 @@ class Hub:
         ``join_in_progress``.
         """
         self.closed_away.discard(account)
+        self.unwatch(account, quiet=True)  # a spectator who sits down watches no more
         runner = self.table_of(account)
         if runner is not None:
             elsewhere = message.code is not None and runner.machine.code != message.code.upper()
@@ -403,6 +463,81 @@ class Hub:
             target.feed(io.Join(account, name, balance))
         finally:
             self._joining.discard(account)
+
+    async def watch(self, account: int, message: Watch) -> None:
+        """Watch the private table of ``message.code``, or the table of a room where the
+        player ``message.name`` sits (a private table only by its code: the code is the
+        invitation). Watching another table first stops watching this one.
+
+        Raises :class:`~paiju.server.errors.ServerError` ``already_seated`` (the account
+        holds a seat), ``rate_limited`` (past :data:`WATCH_RATE`), ``unknown_table``
+        (no table here has the code), ``unknown_player`` (no such name),
+        ``not_playing`` (they sit at no table here), ``not_watchable`` (they sit at a
+        private table: its code is needed) or ``too_many_watchers`` (the table has
+        :attr:`max_watchers`).
+        """
+        if self.table_of(account) is not None:
+            raise ServerError(
+                "already_seated", "you sit at a table: leave it to watch another", 409
+            )
+        rate = self._watch_rates.get(account)
+        if rate is None or rate.full():
+            clock = asyncio.get_running_loop().time
+            rate = self._watch_rates[account] = MessageRate(WATCH_RATE, WATCH_BURST, clock)
+        if rate.take() != "ok":
+            raise ServerError("rate_limited", "too many watch requests: wait a minute", 429)
+        if len(self._watch_rates) > 10_000:  # forget the refilled buckets now and then
+            self._watch_rates = {a: r for a, r in self._watch_rates.items() if not r.full()}
+        runner = await self.watched_table(message)
+        if self.table_of(account) is not None:  # sat down meanwhile
+            raise ServerError(
+                "already_seated", "you sit at a table: leave it to watch another", 409
+            )
+        if self.watching.get(account) == runner.id:
+            runner.feed(io.Watch(account))  # again: the table and the view, afresh
+            return
+        if len(runner.machine.watchers) >= self.max_watchers:
+            raise ServerError(
+                "too_many_watchers", f"{self.max_watchers} people watch that table already", 409
+            )
+        self.unwatch(account, quiet=True)
+        self.watching[account] = runner.id
+        runner.feed(io.Watch(account))
+
+    async def watched_table(self, message: Watch) -> TableRunner:
+        """The table of this process a ``watch`` names.
+
+        Raises :class:`~paiju.server.errors.ServerError` as :meth:`watch` does.
+        """
+        if message.code is not None:
+            runner = self.by_code(message.code)
+            if runner is None or not runner.machine.accounts:
+                raise unknown_code(message.code)
+            return runner
+        name = message.name or ""
+        friend = await asyncio.to_thread(self.store.account_named, name)
+        if friend is None:
+            raise ServerError("unknown_player", f"nobody is called {name[:40]!r}", 404)
+        runner = self.table_of(friend)
+        if runner is None:
+            raise ServerError("not_playing", f"{name[:40]} sits at no table now", 404)
+        if runner.machine.code is not None:
+            raise ServerError(
+                "not_watchable", "that table is for friends: watch it with its code", 403
+            )
+        return runner
+
+    def unwatch(self, account: int, quiet: bool = False) -> None:
+        """Stop watching (``unwatched``, ``left``).
+
+        Raises :class:`~paiju.server.errors.ServerError` ``not_watching`` unless ``quiet``.
+        """
+        tid = self.watching.pop(account, None)
+        runner = None if tid is None else self.tables.get(tid)
+        if runner is not None:
+            runner.feed(io.Unwatch(account))
+        elif not quiet:
+            raise ServerError("not_watching", "you watch no table")
 
     def by_code(self, code: str) -> TableRunner | None:
         """The private table of this process with this code (either case), if any."""

@@ -29,14 +29,16 @@ from pydantic import (
 from pydantic.json_schema import SkipJsonSchema
 
 from paiju.server.errors import ServerError
-from paiju.views import event_type, typed_games, view_type
+from paiju.views import event_type, public_view_type, typed_games, view_type
 
 if TYPE_CHECKING:
     View: TypeAlias = Any
     Event: TypeAlias = Any
+    PublicView: TypeAlias = Any
 else:  # the registered games' typed views, told apart by their ``game``
     View = view_type()
     Event = event_type()
+    PublicView = public_view_type()
 
 __all__ = ["CLIENT", "SERVER", "ClientMessage", "ServerFrame", "json_schema", "parse_client"]
 
@@ -102,6 +104,46 @@ class Ready(_Message):
     type: Literal["ready"]
 
 
+class SettlementShown(_Message):
+    """The page has shown the settlement whole: the hands, the 開沖 reveal and the win's
+    presentation are done (or the player skipped them). Send it once, as soon as that is so:
+    the ready clock starts only then (at the latest ``reading_seconds`` after the settlement
+    reached the page). Sent again, or with no settlement waiting, it changes nothing."""
+
+    type: Literal["settlement_shown"]
+
+
+class Watch(_Message):
+    """Watch a table without a seat: the private table of ``code``, or the table where the
+    player ``name`` sits (a table of a room; a private table only by its code). Public
+    information only, one public change behind (``watch_view``). Not while seated."""
+
+    type: Literal["watch"]
+    code: str | None = Field(
+        None,
+        pattern=r"^[A-Za-z0-9]{8}$",
+        description="a private table's code (eight letters and digits, either case)",
+    )
+    name: str | None = Field(
+        None,
+        min_length=1,
+        max_length=40,
+        description="a player's name: watch the table where they sit",
+    )
+
+    @model_validator(mode="after")
+    def _one_way(self) -> Watch:
+        if (self.code is None) == (self.name is None):
+            raise ValueError("watch names a table by code or a player by name (one of them)")
+        return self
+
+
+class Unwatch(_Message):
+    """Stop watching (answered ``unwatched``)."""
+
+    type: Literal["unwatch"]
+
+
 class Act(_Message):
     """Play an action of the seat's ``legal`` list, naming the version of the view it was
     chosen from (exactly the view's ``version``)."""
@@ -147,7 +189,8 @@ class Ping(_Message):
 
 
 ClientMessage = Annotated[
-    Join | Fill | Ready | Act | Tuoguan | Hint | Leave | Ping, Field(discriminator="type")
+    Join | Fill | Ready | SettlementShown | Act | Tuoguan | Hint | Leave | Watch | Unwatch | Ping,
+    Field(discriminator="type"),
 ]
 #: Parses a client message from JSON bytes or text.
 CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -236,6 +279,7 @@ class TableFrame(_Message):
     code: str | None = Field(
         None, description="a private table's code, for its players to share with friends"
     )
+    watchers: int = Field(0, description="how many spectators watch the table")
 
 
 class HandStart(_Message):
@@ -342,7 +386,14 @@ class Settlement(_Message):
     moves: list[Move]
     balance: int | None
     balance_change: int | None = Field(description="this hand's change, the fee included")
-    ready_seconds: float = Field(description="time to confirm the next hand")
+    ready_seconds: float = Field(
+        description="the ready clock's length: it starts when the page says the settlement "
+        "is shown whole (settlement_shown)"
+    )
+    reading_seconds: float = Field(
+        description="the longest the ready clock waits for settlement_shown once this frame "
+        "has reached the page; then it starts anyway"
+    )
 
 
 class Escape(_Message):
@@ -391,6 +442,38 @@ class HintFrame(_Message):
     action: str = Field(description="an action of the view's legal list")
 
 
+class Watching(_Message):
+    """This account watches a table: the answer to ``watch``, and the table's seating again
+    whenever it changes (as its players see it, without their ready clocks or a private
+    table's code); ``watch_view`` frames follow."""
+
+    type: Literal["watching"]
+    table: int
+    room: str
+    game: GameName
+    live: bool
+    hand_no: int = Field(description="hands started at this table")
+    seats: dict[Seat, SeatPublic | None]
+    watchers: int = Field(description="how many spectators watch the table")
+
+
+class WatchView(_Message):
+    """The table as a spectator sees it: what every seat sees of the others, one public
+    change behind (the deal at once; the end of the hand at once, with its result)."""
+
+    type: Literal["watch_view"]
+    table: int
+    hand: int
+    view: PublicView
+
+
+class Unwatched(_Message):
+    """This account no longer watches: it asked (``left``), or the table closed."""
+
+    type: Literal["unwatched"]
+    why: Literal["left", "table_closed"]
+
+
 class Pong(_Message):
     """The answer to ``ping``."""
 
@@ -417,6 +500,9 @@ ServerFrame = Annotated[
     | Paused
     | Resumed
     | HintFrame
+    | Watching
+    | WatchView
+    | Unwatched
     | Pong
     | Error,
     Field(discriminator="type"),

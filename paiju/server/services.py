@@ -56,6 +56,7 @@ def timing_of(settings: Settings) -> Timing:
     return Timing(
         turn=settings.turn_seconds,
         ready=settings.ready_seconds,
+        reading=settings.reading_seconds,
         bot_wait=settings.bot_wait,
         bot_delay=settings.bot_delay,
         disconnect=settings.disconnect_seconds,
@@ -70,7 +71,13 @@ def build(settings: Settings, timing: Timing | None = None) -> Services:
     sessions = make_sessions(engine)
     store = Store(sessions, writer=uuid.uuid4().hex[:16])
     writer = Writer(store, linger=settings.commit_delay, stall=settings.storage_stall_seconds)
-    hub = Hub(store, writer, timing or timing_of(settings), seed=settings.seed)
+    hub = Hub(
+        store,
+        writer,
+        timing or timing_of(settings),
+        seed=settings.seed,
+        watchers=settings.watchers_per_table,
+    )
     tables: Tables = hub
     if settings.redis_url:
         from paiju.server.cluster import Cluster

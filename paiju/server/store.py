@@ -29,7 +29,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, sessionmaker
 
-from paiju.server import ledger
+from paiju.server import ledger, names
 from paiju.server.models import Account, GameTable, Hand, HandAction, LedgerEntry, SeatClaim
 from paiju.server.table import io
 
@@ -330,6 +330,25 @@ class Store:
             )
             names = {i: n for i, n in rows}
         return [names[i] for i in account_ids if i in names]
+
+    def account_named(self, name: str) -> int | None:
+        """The player a name names, as a login reads it: the exact name, else the name as
+        the eye reads it (``Ana`` is ``ana``); never the house.
+
+        >>> from paiju.server.db import make_engine, make_sessions, migrate
+        >>> engine = make_engine("sqlite://"); migrate(engine)
+        >>> store = Store(make_sessions(engine), writer="w1")
+        >>> with store.sessions.begin() as s:
+        ...     ana = ledger.new_account(s, "ana", "", 1000).id
+        >>> store.account_named("ana") == ana, store.account_named("bo")
+        (True, None)
+        """
+        with self.sessions() as s:
+            people = sa.select(Account.id).where(Account.is_house.is_(False))
+            found = s.scalar(people.where(Account.name == name))
+            if found is None:
+                found = s.scalar(people.where(Account.name_key == names.lenient_key(name)))
+            return None if found is None else int(found)
 
     def seat_of(self, account_id: int) -> int | None:
         """The table an account sits at, if any."""

@@ -150,7 +150,8 @@ class Sim:
                     self.times[out.account].append(self.now)
                     if out.ack:
                         acks.append(io.Delivered(out.account, out.ack))
-                        self.shown_turns[out.account].append((self.now, frame["version"]))
+                        if frame["type"] == "view":
+                            self.shown_turns[out.account].append((self.now, frame["version"]))
             elif isinstance(out, io.Store):
                 self.writes.append((out.op, out.write))
                 if isinstance(out.write, io.AbortHand):  # charged now, however slow the write

@@ -25,7 +25,8 @@ export type Code = string | null;
 export type Level = ("easy" | "normal" | "hard") | null;
 export type Type1 = "fill";
 export type Type2 = "ready";
-export type Type3 = "action";
+export type Type3 = "settlement_shown";
+export type Type4 = "action";
 /**
  * an action string from the view's legal list
  */
@@ -34,32 +35,42 @@ export type Action = string;
  * the version of the view
  */
 export type Version = number;
-export type Type4 = "tuoguan";
+export type Type5 = "tuoguan";
 export type On = boolean;
-export type Type5 = "hint";
+export type Type6 = "hint";
 /**
  * the version of the view
  */
 export type Version1 = number;
-export type Type6 = "leave";
+export type Type7 = "leave";
 /**
  * true: leave a live hand as an escape, its penalty paid (the player confirmed it); without it a leave during a hand is refused (escape_unconfirmed)
  */
 export type LeaveAsEscape = boolean;
-export type Type7 = "ping";
-export type Type8 = "hello";
-export type Name = string;
+export type Type8 = "watch";
+/**
+ * a private table's code (eight letters and digits, either case)
+ */
+export type Code1 = string | null;
+/**
+ * a player's name: watch the table where they sit
+ */
+export type Name = string | null;
+export type Type9 = "unwatch";
+export type Type10 = "ping";
+export type Type11 = "hello";
+export type Name1 = string;
 export type Balance = number;
 /**
  * whether the account holds a seat at a table now: a client that thought it sat somewhere and reads false has lost that table (it closed, or they were unseated while away) and goes back to the lobby
  */
 export type Seated = boolean;
-export type Type9 = "seated";
+export type Type12 = "seated";
 export type Table = number;
 export type Room1 = string;
 export type Game = string;
 export type Seat = "E" | "S" | "W" | "N";
-export type Type10 = "table";
+export type Type13 = "table";
 export type Table1 = number;
 export type Room2 = string;
 export type Game1 = string;
@@ -68,7 +79,7 @@ export type Live = boolean;
  * hands started at this table
  */
 export type HandNo = number;
-export type Name1 = string;
+export type Name2 = string;
 export type Bot = boolean;
 /**
  * a bot's level
@@ -91,8 +102,12 @@ export type ReadySeconds = number | null;
 /**
  * a private table's code, for its players to share with friends
  */
-export type Code1 = string | null;
-export type Type11 = "hand_start";
+export type Code2 = string | null;
+/**
+ * how many spectators watch the table
+ */
+export type Watchers = number;
+export type Type14 = "hand_start";
 export type Hand = number;
 export type Stake = number;
 export type Fee = number;
@@ -107,7 +122,7 @@ export type Dealer = "E" | "S" | "W" | "N";
  * this player's balance, the table fee already taken
  */
 export type Balance1 = number | null;
-export type Type12 = "view";
+export type Type15 = "view";
 export type Table2 = number;
 export type Hand1 = number;
 export type Version2 = number;
@@ -673,7 +688,7 @@ export type W1 = number;
  */
 export type N1 = number;
 export type Seat7 = "E" | "S" | "W" | "N";
-export type Name2 = string;
+export type Name3 = string;
 /**
  * What each other seat paid.
  */
@@ -804,7 +819,7 @@ export type Timeouts = number;
  * true on a connection's first view of a live hand: `events` is then the whole hand so far, as this seat may see it (the move log is rebuilt from them)
  */
 export type CatchUp = boolean;
-export type Type13 = "settlement";
+export type Type16 = "settlement";
 export type Hand5 = number;
 export type Stake2 = number;
 export type Fee1 = number;
@@ -822,13 +837,17 @@ export type Balance2 = number | null;
  */
 export type BalanceChange = number | null;
 /**
- * time to confirm the next hand
+ * the ready clock's length: it starts when the page says the settlement is shown whole (settlement_shown)
  */
 export type ReadySeconds1 = number;
-export type Type14 = "escape";
+/**
+ * the longest the ready clock waits for settlement_shown once this frame has reached the page; then it starts anyway
+ */
+export type ReadingSeconds = number;
+export type Type17 = "escape";
 export type Hand6 = number;
 export type Seat14 = "E" | "S" | "W" | "N";
-export type Name3 = string;
+export type Name4 = string;
 export type Why = "timeouts" | "disconnected" | "left";
 export type Stake3 = number;
 export type Penalty = number;
@@ -837,24 +856,82 @@ export type Moves1 = Move[];
  * this player's balance after the penalty
  */
 export type Balance3 = number | null;
-export type Type15 = "unseated";
+export type Type18 = "unseated";
 export type Why1 = "left" | "escape" | "too_few_points" | "not_ready" | "table_closed" | "void";
-export type Type16 = "paused";
+export type Type19 = "paused";
 export type Why2 = "storage" | "peers";
-export type Type17 = "resumed";
-export type Type18 = "hint";
+export type Type20 = "resumed";
+export type Type21 = "hint";
 export type Version5 = number;
 /**
  * an action of the view's legal list
  */
 export type Action3 = string;
-export type Type19 = "pong";
-export type Type20 = "error";
-export type Code2 = string;
+export type Type22 = "watching";
+export type Table3 = number;
+export type Room4 = string;
+export type Game5 = string;
+export type Live1 = boolean;
+/**
+ * hands started at this table
+ */
+export type HandNo1 = number;
+/**
+ * how many spectators watch the table
+ */
+export type Watchers1 = number;
+export type Type23 = "watch_view";
+export type Table4 = number;
+export type Hand7 = number;
+export type View1 = MazhanPublicView | MadiaoPublicView;
+export type Game6 = "mazhan";
+export type Format2 = 2;
+export type Phase2 = "act" | "claim" | "rob" | "over";
+export type Turn2 = ("E" | "S" | "W" | "N") | null;
+export type Dealer3 = "E" | "S" | "W" | "N";
+/**
+ * A Mazhan tile code: 1m–9m, 1p–9p, 1s–9s, 1z–7z, 1h–4h, 1j–4j.
+ */
+export type Wild2 = string;
+/**
+ * A Mazhan tile code: 1m–9m, 1p–9p, 1s–9s, 1z–7z, 1h–4h, 1j–4j.
+ */
+export type Indicator1 = string;
+/**
+ * Items: A Mazhan tile code: 1m–9m, 1p–9p, 1s–9s, 1z–7z, 1h–4h, 1j–4j.
+ */
+export type SetAside1 = string[];
+/**
+ * @minItems 2
+ * @maxItems 2
+ */
+export type Dice2 = [number, number];
+export type WallLeft1 = number;
+export type DeadWall1 = number;
+export type Game7 = "madiao";
+export type Format3 = 2;
+export type Phase3 = "tricks" | "over";
+export type Turn3 = ("E" | "S" | "W" | "N") | null;
+export type Banker2 = "E" | "S" | "W" | "N";
+/**
+ * A Ma Diao card code: wt qt bt 9t–2t, 9m–1m, 9s–1s, 0c hc 1c–9c.
+ */
+export type Mian1 = string;
+export type TrickNo1 = number;
+/**
+ * Items: A Ma Diao card code: wt qt bt 9t–2t, 9m–1m, 9s–1s, 0c hc 1c–9c.
+ */
+export type Seen1 = string[];
+export type Type24 = "unwatched";
+export type Why3 = "left" | "table_closed";
+export type Type25 = "pong";
+export type Type26 = "error";
+export type Code3 = string;
 export type Message = string;
 
 export interface PaijuWebSocketProtocol {
-  client?: Join | Fill | Ready | Act | Tuoguan | Hint | Leave | Ping;
+  client?:
+    Join | Fill | Ready | SettlementShown | Act | Tuoguan | Hint | Leave | Watch | Unwatch | Ping;
   server?:
     | Hello
     | Seated1
@@ -867,6 +944,9 @@ export interface PaijuWebSocketProtocol {
     | Paused
     | Resumed
     | HintFrame
+    | Watching
+    | WatchView
+    | Unwatched
     | Pong
     | Error;
 }
@@ -905,6 +985,18 @@ export interface Ready {
   type: Type2;
 }
 /**
+ * The page has shown the settlement whole: the hands, the 開沖 reveal and the win's
+ * presentation are done (or the player skipped them). Send it once, as soon as that is so:
+ * the ready clock starts only then (at the latest ``reading_seconds`` after the settlement
+ * reached the page). Sent again, or with no settlement waiting, it changes nothing.
+ *
+ * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
+ * via the `definition` "SettlementShown".
+ */
+export interface SettlementShown {
+  type: Type3;
+}
+/**
  * Play an action of the seat's ``legal`` list, naming the version of the view it was
  * chosen from (exactly the view's ``version``).
  *
@@ -912,7 +1004,7 @@ export interface Ready {
  * via the `definition` "Act".
  */
 export interface Act {
-  type: Type3;
+  type: Type4;
   action: Action;
   version: Version;
 }
@@ -923,7 +1015,7 @@ export interface Act {
  * via the `definition` "Tuoguan".
  */
 export interface Tuoguan {
-  type: Type4;
+  type: Type5;
   on: On;
 }
 /**
@@ -934,7 +1026,7 @@ export interface Tuoguan {
  * via the `definition` "Hint".
  */
 export interface Hint {
-  type: Type5;
+  type: Type6;
   version: Version1;
 }
 /**
@@ -946,8 +1038,30 @@ export interface Hint {
  * via the `definition` "Leave".
  */
 export interface Leave {
-  type: Type6;
+  type: Type7;
   escape?: LeaveAsEscape;
+}
+/**
+ * Watch a table without a seat: the private table of ``code``, or the table where the
+ * player ``name`` sits (a table of a room; a private table only by its code). Public
+ * information only, one public change behind (``watch_view``). Not while seated.
+ *
+ * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
+ * via the `definition` "Watch".
+ */
+export interface Watch {
+  type: Type8;
+  code?: Code1;
+  name?: Name;
+}
+/**
+ * Stop watching (answered ``unwatched``).
+ *
+ * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
+ * via the `definition` "Unwatch".
+ */
+export interface Unwatch {
+  type: Type9;
 }
 /**
  * Ask for a ``pong``.
@@ -956,7 +1070,7 @@ export interface Leave {
  * via the `definition` "Ping".
  */
 export interface Ping {
-  type: Type7;
+  type: Type10;
 }
 /**
  * Sent first on every connection.
@@ -965,8 +1079,8 @@ export interface Ping {
  * via the `definition` "Hello".
  */
 export interface Hello {
-  type: Type8;
-  name: Name;
+  type: Type11;
+  name: Name1;
   balance: Balance;
   seated?: Seated;
 }
@@ -977,7 +1091,7 @@ export interface Hello {
  * via the `definition` "Seated".
  */
 export interface Seated1 {
-  type: Type9;
+  type: Type12;
   table: Table;
   room: Room1;
   game: Game;
@@ -990,7 +1104,7 @@ export interface Seated1 {
  * via the `definition` "TableFrame".
  */
 export interface TableFrame {
-  type: Type10;
+  type: Type13;
   table: Table1;
   room: Room2;
   game: Game1;
@@ -998,7 +1112,8 @@ export interface TableFrame {
   hand_no: HandNo;
   seats: Seats;
   ready_seconds?: ReadySeconds;
-  code?: Code1;
+  code?: Code2;
+  watchers?: Watchers;
 }
 export interface Seats {
   [k: string]: SeatPublic | null | undefined;
@@ -1010,7 +1125,7 @@ export interface Seats {
  * via the `definition` "SeatPublic".
  */
 export interface SeatPublic {
-  name: Name1;
+  name: Name2;
   bot: Bot;
   level?: Level1;
   ready: Ready1;
@@ -1025,7 +1140,7 @@ export interface SeatPublic {
  * via the `definition` "HandStart".
  */
 export interface HandStart {
-  type: Type11;
+  type: Type14;
   hand: Hand;
   stake: Stake;
   fee: Fee;
@@ -1042,7 +1157,7 @@ export interface HandStart {
  * via the `definition` "ViewFrame".
  */
 export interface ViewFrame {
-  type: Type12;
+  type: Type15;
   table: Table2;
   hand: Hand1;
   version: Version2;
@@ -1685,7 +1800,7 @@ export interface PerSeatAnnotatedUnionIntFloatFieldInfoAnnotationNoneTypeRequire
  */
 export interface MadiaoSpecial {
   seat: Seat7;
-  name: Name2;
+  name: Name3;
   zhu: Zhu1;
 }
 /**
@@ -1772,7 +1887,7 @@ export interface Clock {
  * via the `definition` "Settlement".
  */
 export interface Settlement {
-  type: Type13;
+  type: Type16;
   hand: Hand5;
   stake: Stake2;
   fee: Fee1;
@@ -1781,6 +1896,7 @@ export interface Settlement {
   balance: Balance2;
   balance_change: BalanceChange;
   ready_seconds: ReadySeconds1;
+  reading_seconds: ReadingSeconds;
 }
 export interface Result {
   [k: string]: unknown | undefined;
@@ -1804,10 +1920,10 @@ export interface Move {
  * via the `definition` "Escape".
  */
 export interface Escape {
-  type: Type14;
+  type: Type17;
   hand: Hand6;
   seat: Seat14;
-  name: Name3;
+  name: Name4;
   why: Why;
   stake: Stake3;
   penalty: Penalty;
@@ -1821,7 +1937,7 @@ export interface Escape {
  * via the `definition` "Unseated".
  */
 export interface Unseated {
-  type: Type15;
+  type: Type18;
   why: Why1;
 }
 /**
@@ -1834,7 +1950,7 @@ export interface Unseated {
  * via the `definition` "Paused".
  */
 export interface Paused {
-  type: Type16;
+  type: Type19;
   why: Why2;
 }
 /**
@@ -1844,7 +1960,7 @@ export interface Paused {
  * via the `definition` "Resumed".
  */
 export interface Resumed {
-  type: Type17;
+  type: Type20;
 }
 /**
  * What the normal level's bot would play at this seat's view of ``version`` (the answer
@@ -1854,9 +1970,115 @@ export interface Resumed {
  * via the `definition` "HintFrame".
  */
 export interface HintFrame {
-  type: Type18;
+  type: Type21;
   version: Version5;
   action: Action3;
+}
+/**
+ * This account watches a table: the answer to ``watch``, and the table's seating again
+ * whenever it changes (as its players see it, without their ready clocks or a private
+ * table's code); ``watch_view`` frames follow.
+ *
+ * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
+ * via the `definition` "Watching".
+ */
+export interface Watching {
+  type: Type22;
+  table: Table3;
+  room: Room4;
+  game: Game5;
+  live: Live1;
+  hand_no: HandNo1;
+  seats: Seats1;
+  watchers: Watchers1;
+}
+export interface Seats1 {
+  [k: string]: SeatPublic | null | undefined;
+}
+/**
+ * The table as a spectator sees it: what every seat sees of the others, one public
+ * change behind (the deal at once; the end of the hand at once, with its result).
+ *
+ * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
+ * via the `definition` "WatchView".
+ */
+export interface WatchView {
+  type: Type23;
+  table: Table4;
+  hand: Hand7;
+  view: View1;
+}
+/**
+ * A Mazhan table as a spectator sees it: what every seat sees of the others (rivers,
+ * melds with concealed kongs face down, flowers, hand sizes, the wall), never a concealed
+ * hand, a drawn tile, a seat's waits or its legal actions (rules, end of §5).
+ *
+ * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
+ * via the `definition` "MazhanPublicView".
+ */
+export interface MazhanPublicView {
+  game: Game6;
+  format: Format2;
+  phase: Phase2;
+  turn: Turn2;
+  /**
+   * The open window on a discard or added kong (the same whoever may claim).
+   */
+  window: MazhanWindow | null;
+  dealer: Dealer3;
+  wild: Wild2;
+  indicator: Indicator1;
+  set_aside: SetAside1;
+  dice: Dice2;
+  wall_left: WallLeft1;
+  dead_wall: DeadWall1;
+  seats: PerSeatMazhanSeat1;
+  /**
+   * The last public action (a draw's tile is never shown).
+   */
+  last: MazhanLast | null;
+  result: MazhanResult | null;
+}
+/**
+ * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
+ * via the `definition` "PerSeat_MazhanSeat_".
+ */
+export interface PerSeatMazhanSeat1 {
+  E: MazhanSeat;
+  S: MazhanSeat1;
+  W: MazhanSeat2;
+  N: MazhanSeat3;
+}
+/**
+ * A Ma Diao table as a spectator sees it: every card played face up, the tricks won,
+ * how many cards each seat played face down (never their faces), never a hand.
+ *
+ * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
+ * via the `definition` "MadiaoPublicView".
+ */
+export interface MadiaoPublicView {
+  game: Game7;
+  format: Format3;
+  phase: Phase3;
+  turn: Turn3;
+  banker: Banker2;
+  mian: Mian1;
+  trick_no: TrickNo1;
+  seats: PerSeatMadiaoSeat;
+  trick: MadiaoTrick;
+  seen: Seen1;
+  last: MadiaoLast | null;
+  result: MadiaoResult | null;
+}
+/**
+ * This account no longer watches: it asked (``left``), or the table closed.
+ *
+ * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
+ * via the `definition` "Unwatched".
+ */
+export interface Unwatched {
+  type: Type24;
+  why: Why3;
 }
 /**
  * The answer to ``ping``.
@@ -1865,7 +2087,7 @@ export interface HintFrame {
  * via the `definition` "Pong".
  */
 export interface Pong {
-  type: Type19;
+  type: Type25;
 }
 /**
  * A request changed nothing.
@@ -1874,8 +2096,8 @@ export interface Pong {
  * via the `definition` "Error".
  */
 export interface Error {
-  type: Type20;
-  code: Code2;
+  type: Type26;
+  code: Code3;
   message: Message;
 }
 /**
@@ -1988,16 +2210,6 @@ export interface PerSeatMazhanScore1 {
   S: MazhanScore1;
   W: MazhanScore2;
   N: MazhanScore3;
-}
-/**
- * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
- * via the `definition` "PerSeat_MazhanSeat_".
- */
-export interface PerSeatMazhanSeat1 {
-  E: MazhanSeat;
-  S: MazhanSeat1;
-  W: MazhanSeat2;
-  N: MazhanSeat3;
 }
 /**
  * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema

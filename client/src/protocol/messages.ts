@@ -24,6 +24,11 @@ export type UnseatedFrame = G.Unseated;
 export type PausedFrame = G.Paused;
 export type ErrorFrame = G.Error;
 export type HintFrame = G.HintFrame;
+export type WatchingFrame = G.Watching;
+export type WatchViewFrame = G.WatchView;
+export type UnwatchedFrame = G.Unwatched;
+/** A table as a spectator sees it (public information only). */
+export type PublicView = G.WatchView["view"];
 export type Clock = G.Clock;
 export type Move = G.Move;
 export type UnseatedWhy = G.Unseated["why"];
@@ -42,6 +47,9 @@ export const SERVER_TYPES = [
   "paused",
   "resumed",
   "hint",
+  "watching",
+  "watch_view",
+  "unwatched",
   "pong",
   "error",
 ] as const satisfies readonly ServerType[];

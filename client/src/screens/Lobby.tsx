@@ -311,6 +311,11 @@ export function Lobby(): JSX.Element {
           })}
         </div>
         {inviteCode.value ? null : <FriendCode />}
+        <p>
+          <a href="#/watch" data-action="watch">
+            {t("watch")}
+          </a>
+        </p>
       </section>
       <section aria-labelledby="balance-title" class="balance-section">
         <h2 id="balance-title">

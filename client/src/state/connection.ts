@@ -13,6 +13,8 @@ export type Route =
   | { name: "login" }
   | { name: "lobby" }
   | { name: "table" }
+  /** Watching a friend's table (public information only). */
+  | { name: "watch" }
   | { name: "replay"; hand: number; step: number }
   /** The scorer page on one game's tab (null: the first game's). */
   | { name: "score"; game: Game | null }

@@ -1,5 +1,6 @@
 // What each server frame does to the state: one small function per frame type (docs/protocol.md),
 // each changing the connection's, the lobby's, the table's or the settlement's signals.
+
 import { batch } from "@preact/signals";
 import { entriesOf, lostTo } from "../model/log";
 import { isSeat, SEATS } from "../model/seats";
@@ -14,6 +15,7 @@ import {
   unseatedWhy,
 } from "./lobby";
 import { type EscapeNotice, escaped, movesOf, settlement } from "./settlement";
+import { onUnwatched, onWatching, onWatchView } from "./spectate";
 import {
   clearTable,
   frame,
@@ -319,6 +321,9 @@ export const ON: { [K in ServerType]: On<K> } = {
   paused: onPaused,
   resumed: onResumed,
   hint: onHint,
+  watching: onWatching,
+  watch_view: onWatchView,
+  unwatched: onUnwatched,
   pong: () => {},
   error: onError,
 };

@@ -25,6 +25,7 @@ from paiju.server.table import (
     frames,
     seating,
     settlement,
+    spectate,
 )
 from paiju.server.table.state import Hand
 
@@ -68,6 +69,7 @@ def after_change(
         clocks.schedule(m)
         for i in range(4):  # a seat not answering the window: the pause's view
             frames.send_view(m, i, shown.get(i, []))
+        spectate.changed(m)
         if m.timing.claim_pause <= 0:
             pause_over(m)
         return
@@ -79,6 +81,7 @@ def after_change(
         return
     for i in range(4):
         frames.send_view(m, i, shown.get(i, []))
+    spectate.changed(m)
 
 
 def pause_over(m: TableMachine) -> None:
@@ -98,6 +101,7 @@ def pause_over(m: TableMachine) -> None:
     clocks.schedule(m)
     for i in range(4):
         frames.send_view(m, i, shown.get(i, []))
+    spectate.changed(m)
 
 
 def ending(m: TableMachine) -> bool:

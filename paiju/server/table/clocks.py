@@ -46,6 +46,10 @@ def timer_fired(m: TableMachine, event: io.TimerFired) -> None:
         claim_pause.pause_over(m)
     elif event.key == "fill":
         seating.fill_bots(m)
+    elif event.key.startswith("read:"):  # a settlement shown long enough: the clock starts
+        acc = int(event.key[5:])
+        m._read_bound.discard(acc)
+        seating.settlement_shown(m, acc)
     elif event.key.startswith("ready:"):
         acc = int(event.key[6:])
         found = m.sitting(acc)
@@ -133,7 +137,10 @@ def delivered(m: TableMachine, event: io.Delivered) -> None:
     they are cut off, even once their turn has begun to run out uncounted)."""
     hand = m.hand
     found = m.sitting(event.account)
-    if hand is None or found is None or m._paused:
+    if found is None or m._paused:
+        return
+    if hand is None:  # between hands: the settlement reached them
+        seating.start_reading(m, event.account, event.ack)
         return
     seat, p = found
     turn = hand.turns.get(seat)

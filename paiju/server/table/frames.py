@@ -88,16 +88,23 @@ def table_json(m: TableMachine) -> dict[str, Any]:
         "live": m.live,
         "hand_no": m.hands_started,
         "seats": seats,
+        "watchers": len(m.watchers),
     }
 
 
 def broadcast_table(m: TableMachine) -> None:
+    """The seating to everyone at the table: each seated person (with their ready clock and
+    a private table's code) and each spectator (a ``watching`` frame: neither)."""
     frame = table_json(m)
     for p in m.seats:
         if p is not None and p.account is not None and not p.claiming:
             deadline = m._ready_deadline.get(p.account)
             left = None if deadline is None else max(0.0, deadline - m._now)
             m._send(p.account, {**frame, "ready_seconds": left, "code": m.code})
+    if m.watchers:
+        watching = {**frame, "type": "watching"}
+        for account in sorted(m.watchers):
+            m._send(account, watching)
 
 
 def clock_json(m: TableMachine, seat: int) -> dict[str, Any] | None:

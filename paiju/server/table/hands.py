@@ -27,6 +27,7 @@ from paiju.server.table import (
     claim_pause,
     frames,
     io,
+    spectate,
 )
 from paiju.server.table.state import SEATS, Hand
 
@@ -74,6 +75,9 @@ def maybe_start(m: TableMachine) -> None:
         m._cancel(f"ready:{p.account}")
         m._ready_deadline.pop(p.account, None)
         m._keep.pop(p.account, None)
+        m._reading.pop(p.account, None)
+        m._read_bound.discard(p.account)
+        m._cancel(f"read:{p.account}")
         if not p.connected:  # away when the hand starts: the live hand's grace
             m._set(f"away:{p.account}", m.timing.disconnect)
     seats = {
@@ -103,6 +107,7 @@ def hand_durable(m: TableMachine, hand_id: int) -> None:
         if p is not None and p.account is not None:
             m._send(p.account, frames.hand_start_frame(m, i))
     frames.broadcast_table(m)
+    spectate.hand_started(m)
     claim_pause.after_change(m, hand.dealt)
     hand.dealt = []
     deferred = m._deferred[:]

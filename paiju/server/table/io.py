@@ -49,6 +49,7 @@ __all__ = [
     "Send",
     "SetTimer",
     "SetTuoguan",
+    "SettlementShown",
     "StartHand",
     "Step",
     "Store",
@@ -57,6 +58,8 @@ __all__ = [
     "Trouble",
     "Tuoguan",
     "Unreached",
+    "Unwatch",
+    "Watch",
     "Write",
 ]
 
@@ -114,6 +117,29 @@ class Resend:
 @dataclass(frozen=True, slots=True)
 class Ready:
     """A player confirms the next hand."""
+
+    account: int
+
+
+@dataclass(frozen=True, slots=True)
+class SettlementShown:
+    """A player's page has shown the settlement whole (the 開沖 reveal and the win's
+    presentation done, or skipped): their ready clock starts now."""
+
+    account: int
+
+
+@dataclass(frozen=True, slots=True)
+class Watch:
+    """An account (not seated here) watches the table: public information only, one
+    public change behind (:mod:`paiju.server.table.spectate`)."""
+
+    account: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unwatch:
+    """An account stops watching the table (it asked, or its socket closed)."""
 
     account: int
 
@@ -217,6 +243,9 @@ Input = (
     | Unreached
     | Resend
     | Ready
+    | SettlementShown
+    | Watch
+    | Unwatch
     | Act
     | Tuoguan
     | Leave

@@ -23,8 +23,10 @@ the same thing for :attr:`~paiju.server.table.state.Timing.claim_pause`
 (:mod:`paiju.server.table.claim_pause`).
 
 **Hands and confirmations** (§10 as clarified): every hand, the first and each after a
-settlement, waits for all four to confirm (bots at once); a person who has not confirmed
-within the ready clock (which runs while four sit at the table) is unseated for free;
+settlement, waits for all four to confirm (bots, and people on 托管, at once); a person who
+has not confirmed within the ready clock (which runs while four sit at the table, and after
+a settlement only once their page has shown it whole: ``settlement_shown``, or at most
+:attr:`~paiju.server.table.state.Timing.reading` after it reached them) is unseated for free;
 leaving before a hand is live is free; the settlement stays with the player (resent on
 reconnecting) until they confirm or leave.
 
@@ -37,7 +39,8 @@ The machine is a dispatcher over its parts, each a module of this package: seati
 (:mod:`~paiju.server.table.clocks`), showing a change and the claim pause
 (:mod:`~paiju.server.table.claim_pause`), bots and hints (:mod:`~paiju.server.table.bots`),
 the money at a hand's end (:mod:`~paiju.server.table.settlement`), the frames
-(:mod:`~paiju.server.table.frames`) and the storage's answers
+(:mod:`~paiju.server.table.frames`), the spectators (:mod:`~paiju.server.table.spectate`)
+and the storage's answers
 (:mod:`~paiju.server.table.storage`); this class holds the table's state and the outputs.
 
 >>> from paiju.server.rooms import ROOMS
@@ -66,6 +69,7 @@ from paiju.server.table import (
     hands,
     io,
     seating,
+    spectate,
     storage,
 )
 from paiju.server.table.state import Hand, Player, Timing
@@ -119,6 +123,14 @@ class TableMachine:
         self._tokens: dict[str, int] = {}
         self._token = 0
         self._ready_deadline: dict[int, float] = {}
+        #: between hands, the people whose page has not yet said it has shown the
+        #: settlement whole: account → the ack of their settlement frame (their ready clock
+        #: waits, at most ``Timing.reading`` once the frame reached them: ``_read_bound``)
+        self._reading: dict[int, int] = {}
+        self._read_bound: set[int] = set()
+        #: the accounts watching this table (:mod:`~paiju.server.table.spectate`)
+        self.watchers: set[int] = set()
+        self._spectate = spectate.Public()
         self._shown: dict[int, bytes] = {}  # the JSON of the last view each seat was sent
         #: the seats' public blocks of the views, serialised once each (a block is the same
         #: object in every view of a state, and in later states while that seat's part of
@@ -157,7 +169,15 @@ class TableMachine:
     def _dispatch(self, event: io.Input) -> None:
         waits = isinstance(
             event,
-            io.Join | io.Ready | io.Act | io.Tuoguan | io.Leave | io.Fill | io.Hint | io.BotMove,
+            io.Join
+            | io.Ready
+            | io.SettlementShown
+            | io.Act
+            | io.Tuoguan
+            | io.Leave
+            | io.Fill
+            | io.Hint
+            | io.BotMove,
         )
         if waits and (self._paused or self.phase == "starting"):
             self._deferred.append(event)
@@ -184,12 +204,18 @@ class TableMachine:
             seating.unreached(self, event.account, event.window)
         elif isinstance(event, io.Resend):
             seating.resend(self, event.account)
+        elif isinstance(event, io.Watch):
+            spectate.watch(self, event.account)
+        elif isinstance(event, io.Unwatch):
+            spectate.unwatch(self, event.account)
         else:
             seat = self.seat_of(event.account)
             if seat is None:
                 self._error(event.account, "not_seated", "you do not sit at this table")
             elif isinstance(event, io.Ready):
                 seating.ready(self, seat)
+            elif isinstance(event, io.SettlementShown):
+                seating.settlement_shown(self, event.account)
             elif isinstance(event, io.Act):
                 hands.act(self, seat, event)
             elif isinstance(event, io.Tuoguan):

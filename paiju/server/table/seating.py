@@ -1,6 +1,8 @@
 """Who sits at the table: joining (a seat claim written first), confirming the next hand,
 sockets opening and closing (the disconnect clock), 托管, leaving, bots filling seats, the
-ready clocks. A part of :class:`~paiju.server.table.machine.TableMachine`.
+ready clocks (after a settlement, each starts once the player's page has shown it whole:
+:func:`settlement_shown`, or :attr:`~paiju.server.table.state.Timing.reading` after the
+settlement reached them). A part of :class:`~paiju.server.table.machine.TableMachine`.
 
 >>> import random
 >>> from paiju.server.rooms import ROOMS
@@ -38,6 +40,7 @@ def join(m: TableMachine, event: io.Join) -> None:
     if m.seat_of(event.account) is not None:
         connect(m, event.account)
         return
+    m.watchers.discard(event.account)  # a spectator who sits down watches no more
     if m.code is not None and m.live:
         m._error(event.account, "table_playing", "a hand is being played there: join when it ends")
         return
@@ -129,7 +132,9 @@ def send_table(m: TableMachine, account: int, seat: int) -> None:
         frames.send_view(m, seat, [], force=True, catch_up=True)
     elif not m.live:
         for frame in m._keep.get(account, []):
-            m._send(account, frame)
+            # a settlement not yet shown: its reading bound starts once it reaches them
+            token = m._reading.get(account, 0) if frame.get("type") == "settlement" else 0
+            m._send(account, frame, ack=0 if account in m._read_bound else token)
 
 
 def disconnect(m: TableMachine, account: int) -> None:
@@ -188,10 +193,48 @@ def ready(m: TableMachine, seat: int) -> None:
         return
     p.confirmed = True
     m._keep.pop(account, None)
+    stop_reading(m, account)
     m._cancel(f"ready:{account}")
     m._ready_deadline.pop(account, None)
     frames.broadcast_table(m)
     hands.maybe_start(m)
+
+
+def settlement_shown(m: TableMachine, account: int) -> None:
+    """The player's page has shown the settlement whole (its reveal and the win's
+    presentation done, or skipped): their ready clock starts now. Said again, or when no
+    settlement waits (a hand is live, they confirmed already), it changes nothing.
+
+    >>> import random
+    >>> from paiju.server.rooms import ROOMS
+    >>> from paiju.server.table import TableMachine, Timing
+    >>> m = TableMachine(1, next(iter(ROOMS.values())), Timing(), random.Random(1))
+    >>> m._reading[7] = 3  # a settlement waits for ana's page
+    >>> settlement_shown(m, 7); m._reading
+    {}
+    """
+    if account not in m._reading or m.live:
+        return
+    stop_reading(m, account)
+    if m.seat_of(account) is not None:
+        arm_ready(m, account)
+        frames.broadcast_table(m)
+
+
+def start_reading(m: TableMachine, account: int, ack: int) -> None:
+    """The settlement (sent with ``ack``) reached the player: their page has at most
+    :attr:`Timing.reading` to show it whole before their ready clock starts anyway."""
+    if m._reading.get(account) != ack or account in m._read_bound or m.live:
+        return
+    m._read_bound.add(account)
+    m._set(f"read:{account}", m.timing.reading)
+
+
+def stop_reading(m: TableMachine, account: int) -> None:
+    """The player reads no settlement any more (shown, confirmed, gone, a new hand)."""
+    m._reading.pop(account, None)
+    m._read_bound.discard(account)
+    m._cancel(f"read:{account}")
 
 
 def tuoguan(m: TableMachine, seat: int, on: bool) -> None:
@@ -252,6 +295,7 @@ def unseat(m: TableMachine, account: int, why: str) -> None:
     m._cancel(f"away:{account}")
     m._ready_deadline.pop(account, None)
     m._keep.pop(account, None)
+    stop_reading(m, account)
     m._write(io.ReleaseSeat(account, m.id))
     m._send(account, {"type": "unseated", "why": why})
     m._changed()  # the hub sends this account's next join elsewhere, not back here
@@ -289,6 +333,8 @@ def seat_clocks(m: TableMachine) -> None:
     for p in m.seats:
         if p is None or p.account is None or p.confirmed or p.claiming:
             continue
+        if p.account in m._reading:
+            continue  # their clock waits for the settlement to be shown
         if not full:
             m._ready_deadline.pop(p.account, None)
             m._cancel(f"ready:{p.account}")

@@ -21,6 +21,7 @@ from paiju.server.table import (
     frames,
     io,
     seating,
+    spectate,
 )
 from paiju.server.table.state import HOUSE_FUNDS, SEATS
 
@@ -73,9 +74,14 @@ def settle(m: TableMachine, shown: dict[int, list[dict[str, Any]]]) -> None:
             "balance": p.balance,
             "balance_change": change,
             "ready_seconds": m.timing.ready,
+            "reading_seconds": m.timing.reading,
         }
         m._send(p.account, view)
-        m._send(p.account, settlement)
+        # the ready clock waits for the page to show the settlement whole (settlement_shown),
+        # at most Timing.reading once this frame has reached it (its ack: Delivered)
+        m._token += 1
+        m._reading[p.account] = m._token
+        m._send(p.account, settlement, ack=m._token)
         # a page that comes back before the next hand gets the hand's whole log with it
         m._keep[p.account] = [frames.view_frame(m, i, [], catch_up=True), settlement]
     end_hand(m, state)
@@ -89,6 +95,7 @@ def end_hand(m: TableMachine, final: Any) -> None:
     m._shown.clear()
     m._blocks.clear()
     m._block_json.clear()
+    spectate.hand_over(m, final)
     deal = m.game.next_deal(Deal(0, (0, 1, 2, 3), m.setup), final)
     m.seats[:] = [m.seats[deal.player_in(i)] for i in range(4)]
     m.setup = dict(deal.setup)
@@ -98,7 +105,12 @@ def end_hand(m: TableMachine, final: Any) -> None:
         if p.balance < m.room.min_balance:
             seating.unseat(m, p.account, "too_few_points")
         else:
-            seating.arm_ready(m, p.account)
+            if p.tuoguan:
+                # 托管 plays the seat: nobody reads for it, its ready clock starts at once
+                # (it does not confirm: §10 lets bots alone confirm by themselves)
+                seating.stop_reading(m, p.account)
+            if p.account not in m._reading:
+                seating.arm_ready(m, p.account)
             if not p.connected:
                 m._set(f"away:{p.account}", m.timing.ready)
     frames.broadcast_table(m)
@@ -145,6 +157,7 @@ def escape(m: TableMachine, seat: int, why: str) -> None:
     m._shown.clear()
     m._blocks.clear()
     m._block_json.clear()
+    spectate.hand_over(m, None)
     escaper = p.account
     seating.unseat(m, escaper, "escape")
     for q in m.seats:

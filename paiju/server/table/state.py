@@ -1,8 +1,8 @@
 """The table's data: its clocks' settings (:class:`Timing`), who sits in a seat
 (:class:`Player`), a seat's turn (:class:`Turn`) and the hand being played (:class:`Hand`).
 
->>> Timing().turn, Timing().claim_pause
-(15.0, 1.0)
+>>> Timing().turn, Timing().claim_pause, Timing().reading
+(15.0, 1.0, 30.0)
 """
 
 from __future__ import annotations
@@ -27,6 +27,11 @@ class Timing:
 
     turn: float = 15.0
     ready: float = 20.0
+    #: the longest a player's ready clock waits, once their settlement has reached them, for
+    #: their page to say it has shown it whole (``settlement_shown``: the 開沖 reveal, about
+    #: 8 s, and a win's presentation); then it starts anyway. A player who never answers
+    #: is unseated at most ``reading + ready`` after their settlement reached them.
+    reading: float = 30.0
     bot_wait: float = 10.0
     bot_delay: float = 1.0
     disconnect: float = 180.0

@@ -27,6 +27,7 @@ from paiju.server.table import (
     io,
     seating,
     settlement,
+    spectate,
 )
 from paiju.server.table.state import PAUSED
 
@@ -90,6 +91,7 @@ def pause(m: TableMachine) -> None:
     m._cancel("settle")
     for acc in m.accounts:
         m._cancel(f"ready:{acc}")
+        m._cancel(f"read:{acc}")  # a settlement's reading bound starts again on resuming
         m._cancel(f"away:{acc}")  # the time away stops counting too (:meth:`_resume`)
         p = m._player(acc)
         if p.left_at is not None and m.live:
@@ -124,7 +126,9 @@ def resume(m: TableMachine) -> None:
     for acc in m.accounts:
         m._send(acc, {"type": "resumed"}, hold=False)
         p = m._player(acc)
-        if not m.live and not p.confirmed and not p.claiming:
+        if acc in m._read_bound and not m.live:  # reading the settlement: its bound, afresh
+            m._set(f"read:{acc}", m.timing.reading)
+        elif not m.live and not p.confirmed and not p.claiming and acc not in m._reading:
             seating.arm_ready(m, acc)
         if not p.connected and not p.claiming:  # away: their clock goes on from here
             if m.live:
@@ -147,6 +151,7 @@ def resume(m: TableMachine) -> None:
             clocks.schedule(m)
             for i in range(4):
                 frames.send_view(m, i, shown.get(i, []), force=True)
+            spectate.changed(m)
     seating.arm_fill(m)
     deferred = m._deferred[:]
     m._deferred.clear()

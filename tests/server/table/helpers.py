@@ -57,6 +57,8 @@ class Table(Sim):
         self.outputs: list[io.Output] = []
         self.hold: set[int] = set()
         self.acks: dict[int, tuple[int, int]] = {}  # account → (ack, the frame's version)
+        #: accounts whose settlement frame's ack is kept too (:meth:`deliver` answers it)
+        self.hold_settlement: set[int] = set()
         self.hold_bots = False
         self.asked: list[io.Decide] = []
 
@@ -64,14 +66,19 @@ class Table(Sim):
         self.outputs.extend(outputs)
         passed: list[io.Output] = []
         for out in outputs:
-            if isinstance(out, io.Send) and out.ack and out.account in self.hold:
-                self.acks[out.account] = (out.ack, out.frame["version"])
+            if isinstance(out, io.Send) and out.ack and self._holds(out):
+                self.acks[out.account] = (out.ack, out.frame.get("version", -1))
                 out = dataclasses.replace(out, ack=0)
             if isinstance(out, io.Decide) and self.hold_bots:
                 self.asked.append(out)
                 continue
             passed.append(out)
         super().handle(passed)
+
+    def _holds(self, out: io.Send) -> bool:
+        if out.frame.get("type") == "settlement":
+            return out.account in self.hold | self.hold_settlement
+        return out.account in self.hold
 
     def mark(self) -> int:
         """Where the outputs stand now (for :meth:`since`)."""
@@ -81,9 +88,11 @@ class Table(Sim):
         return self.outputs[mark:]
 
     def deliver(self, account: int) -> None:
-        """The held frame offering a turn is shown to ``account`` now."""
+        """The held frame offering a turn (or the held settlement) is shown to ``account``
+        now."""
         ack, version = self.acks.pop(account)
-        self.shown_turns[account].append((self.now, version))  # the simulator's charge check
+        if version >= 0:
+            self.shown_turns[account].append((self.now, version))  # the simulator's check
         self.feed(io.Delivered(account, ack))
 
     def seat(self, account: int) -> Player:

@@ -1,0 +1,151 @@
+"""Spectators (:mod:`paiju.server.table.spectate`, issue 36): public information only, one
+public change behind; the seats see how many watch; watching changes nothing at the table.
+Every frame is checked against the protocol's models by the simulator (a spectator's view
+forbids any field a seat's view has and the public one has not: a hand, legal actions)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+
+from paiju.server.table import io, spectate
+from tests.server.table.helpers import MADIAO, MAZHAN, TIMING, Table, alone_hand
+
+WATCHER = 50
+
+
+class Watched(Table):
+    """A table that records, after every input, the public state the spectators would see
+    if they were not one change behind (the view of a seat not answering a window)."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.public: list[bytes] = []
+
+    def feed(self, event: io.Input) -> None:
+        super().feed(event)
+        m = self.machine
+        hand = m.hand
+        if hand is None or hand.id is None or m.game.is_over(hand.state):
+            return
+        state = hand.settling if hand.pausing else hand.state
+        now = spectate._public_json(m, state)
+        assert now is not None
+        if not self.public or self.public[-1] != now:
+            self.public.append(now)
+
+
+def watched_hand(room: Any = MAZHAN, seed: int = 1) -> Watched:
+    t = Watched(room, alone=True, seed=seed)
+    t.join(1, "ana")
+    t.connected.add(WATCHER)
+    t.feed(io.Watch(WATCHER))
+    t.ready(1)
+    t.run(1.0)
+    return t
+
+
+def views(t: Table, account: int = WATCHER) -> list[dict[str, Any]]:
+    return [f["view"] for f in t.frames[account] if f["type"] == "watch_view"]
+
+
+@pytest.mark.parametrize("room", [MAZHAN, MADIAO], ids=["mazhan", "madiao"])
+def test_a_spectator_sees_each_public_state_once_the_next_has_come(room: Any) -> None:
+    t = watched_hand(room, seed=3)
+    assert t.kinds(WATCHER)[0] == "watching"
+    t.play_until_over(1)
+    shown = views(t)
+    final = shown[-1]
+    assert final["phase"] == "over" and final["result"] is not None
+    public = [orjson.loads(p) for p in t.public]
+    # every public state but the newest, in order, then the end at once
+    assert shown[:-1] == public[:-1]
+    assert len(shown) > 10
+
+
+def test_the_seats_see_how_many_watch_and_the_spectator_no_code_nor_clock() -> None:
+    t = Table(MAZHAN, code="ABCD2345")
+    t.join(1, "ana")
+    assert t.last(1, "table")["watchers"] == 0
+    for k in (50, 51):
+        t.connected.add(k)
+        t.feed(io.Watch(k))
+    assert t.last(1, "table")["watchers"] == 2
+    seen = t.last(50, "watching")
+    assert seen["watchers"] == 2 and "code" not in seen and "ready_seconds" not in seen
+    assert "table" not in t.kinds(50)
+    t.feed(io.Unwatch(50))
+    assert t.last(50, "unwatched")["why"] == "left"
+    assert t.last(1, "table")["watchers"] == 1
+
+
+def test_a_seated_player_cannot_watch_their_own_table() -> None:
+    t = alone_hand()
+    t.feed(io.Watch(1))
+    assert t.last(1, "error")["code"] == "already_seated"
+    assert not t.machine.watchers
+
+
+def test_a_spectator_coming_mid_hand_is_shown_the_state_before_the_newest() -> None:
+    t = Watched(MAZHAN, alone=True, seed=5)
+    t.join(1, "ana")
+    t.ready(1)
+    t.run(1.0)
+    while len(t.public) < 12 and t.machine.phase == "live":
+        if t.my_move(1, None):
+            t.act(1, t.last_view(1)["view"]["legal"][-1]["action"])
+        t.run(0.25)
+    assert t.machine.phase == "live"
+    t.connected.add(WATCHER)
+    t.feed(io.Watch(WATCHER))
+    assert views(t) == [orjson.loads(t.public[-2])]
+
+
+def test_a_spectator_between_hands_sees_the_last_hands_end() -> None:
+    t = watched_hand(seed=6)
+    t.play_until_over(1)
+    t.connected.add(51)
+    t.feed(io.Watch(51))
+    assert views(t, 51) == [views(t)[-1]]
+
+
+def frames_without_watchers(t: Table, account: int) -> list[tuple[float, dict[str, Any]]]:
+    """The account's frames and when each came; the seating without its count of
+    spectators, once for each change (a spectator coming or going sends the seating)."""
+    out: list[tuple[float, dict[str, Any]]] = []
+    seating: dict[str, Any] | None = None
+    for when, frame in zip(t.times[account], t.frames[account], strict=True):
+        if frame["type"] == "table":
+            frame = {k: v for k, v in frame.items() if k not in ("watchers", "ready_seconds")}
+            if frame == seating:
+                continue
+            seating = frame
+        out.append((when, frame))
+    return out
+
+
+@pytest.mark.parametrize("room", [MAZHAN, MADIAO], ids=["mazhan", "madiao"])
+def test_watching_changes_nothing_at_the_table(room: Any) -> None:
+    """The same seed with and without spectators (coming and going during the hand): the
+    person is sent the same frames at the same times (the count of spectators apart), the
+    same timers are set, and the hand ends the same."""
+    runs = []
+    for watch in (False, True):
+        t = Table(room, alone=True, seed=11, timing=TIMING)
+        t.join(1, "ana")
+        t.ready(1)
+        for step in range(400):
+            if watch and step % 37 == 0:
+                t.connected.add(WATCHER + step)
+                t.feed(io.Watch(WATCHER + step))
+            if watch and step % 37 == 20:
+                t.feed(io.Unwatch(WATCHER + step - 20))
+            if t.machine.phase == "live" and t.my_move(1, None):
+                legal = t.last_view(1)["view"]["legal"]
+                t.act(1, legal[-1]["action"])
+            t.run(0.5)
+        timers = [(o.key, o.delay) for o in t.outputs if isinstance(o, io.SetTimer)]
+        runs.append((frames_without_watchers(t, 1), timers, dict(t.ledger.balances)))
+    assert runs[0] == runs[1]
