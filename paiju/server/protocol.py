@@ -263,16 +263,22 @@ class Seated(_Message):
     seat: Seat
 
 
-class TableFrame(_Message):
-    """The table's seating, whenever it changes."""
+class _Seating(_Message):
+    """A table's seating: what its players and its spectators are shown alike."""
 
-    type: Literal["table"]
+    type: str  # each frame's own literal (declared first: the fields keep their order)
     table: int
     room: str
     game: GameName
     live: bool
     hand_no: int = Field(description="hands started at this table")
     seats: dict[Seat, SeatPublic | None]
+
+
+class TableFrame(_Seating):
+    """The table's seating, whenever it changes."""
+
+    type: Literal["table"]
     ready_seconds: float | None = Field(
         None, description="time left to confirm the next hand, for this player"
     )
@@ -442,18 +448,12 @@ class HintFrame(_Message):
     action: str = Field(description="an action of the view's legal list")
 
 
-class Watching(_Message):
+class Watching(_Seating):
     """This account watches a table: the answer to ``watch``, and the table's seating again
     whenever it changes (as its players see it, without their ready clocks or a private
     table's code); ``watch_view`` frames follow."""
 
     type: Literal["watching"]
-    table: int
-    room: str
-    game: GameName
-    live: bool
-    hand_no: int = Field(description="hands started at this table")
-    seats: dict[Seat, SeatPublic | None]
     watchers: int = Field(description="how many spectators watch the table")
 
 

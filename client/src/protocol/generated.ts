@@ -496,7 +496,7 @@ export type Dealer2 = boolean;
  */
 export type Payments = MazhanPayment[];
 /**
- * East (in Mazhan, always the dealer).
+ * East.
  */
 export type E = number;
 /**
@@ -1229,7 +1229,7 @@ export interface PerSeatMazhanSeat {
   N: MazhanSeat3;
 }
 /**
- * East (in Mazhan, always the dealer).
+ * East.
  */
 export interface MazhanSeat {
   wind: Wind;
@@ -1341,7 +1341,7 @@ export interface PerSeatMazhanHand {
   N: MazhanHand3;
 }
 /**
- * East (in Mazhan, always the dealer).
+ * East.
  */
 export interface MazhanHand {
   concealed: Concealed;
@@ -1382,7 +1382,7 @@ export interface PerSeatMazhanScore {
   N: MazhanScore3;
 }
 /**
- * East (in Mazhan, always the dealer).
+ * East.
  */
 export interface MazhanScore {
   role: Role;
@@ -1564,7 +1564,7 @@ export interface PerSeatMadiaoSeat {
   N: MadiaoSeat3;
 }
 /**
- * East (in Mazhan, always the dealer).
+ * East.
  */
 export interface MadiaoSeat {
   hand_size: HandSize1;
@@ -1696,7 +1696,7 @@ export interface PerSeatMadiaoSeatResult {
   N: MadiaoSeatResult3;
 }
 /**
- * East (in Mazhan, always the dealer).
+ * East.
  */
 export interface MadiaoSeatResult {
   tricks: Tricks;

@@ -90,12 +90,7 @@ def settle(m: TableMachine, shown: dict[int, list[dict[str, Any]]]) -> None:
 def end_hand(m: TableMachine, final: Any) -> None:
     """Between hands: pass the deal or the bank, unseat the broke, start the ready
     clocks."""
-    m.hand = None
-    m.phase = "idle"
-    m._shown.clear()
-    m._blocks.clear()
-    m._block_json.clear()
-    spectate.hand_over(m, final)
+    _close(m, final)
     deal = m.game.next_deal(Deal(0, (0, 1, 2, 3), m.setup), final)
     m.seats[:] = [m.seats[deal.player_in(i)] for i in range(4)]
     m.setup = dict(deal.setup)
@@ -152,12 +147,7 @@ def escape(m: TableMachine, seat: int, why: str) -> None:
     m._cancel("turn")
     m._cancel("bot")
     m._cancel("settle")
-    m.hand = None
-    m.phase = "idle"
-    m._shown.clear()
-    m._blocks.clear()
-    m._block_json.clear()
-    spectate.hand_over(m, None)
+    _close(m, None)
     escaper = p.account
     seating.unseat(m, escaper, "escape")
     for q in m.seats:
@@ -168,3 +158,14 @@ def escape(m: TableMachine, seat: int, why: str) -> None:
                 m._set(f"away:{q.account}", m.timing.ready)
     frames.broadcast_table(m)
     m._changed()
+
+
+def _close(m: TableMachine, final: Any) -> None:
+    """The hand is over (``final``: its last state; ``None``: it was cut short): the table
+    is idle, what was shown of it is forgotten, the spectators are shown its end."""
+    m.hand = None
+    m.phase = "idle"
+    m._shown.clear()
+    m._blocks.clear()
+    m._block_json.clear()
+    spectate.hand_over(m, final)

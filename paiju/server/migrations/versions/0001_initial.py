@@ -11,8 +11,6 @@ from alembic import op
 
 revision = "0001"
 down_revision = None
-branch_labels = None
-depends_on = None
 
 
 def _created() -> sa.Column:  # type: ignore[type-arg]

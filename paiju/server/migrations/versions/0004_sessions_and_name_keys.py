@@ -23,8 +23,6 @@ from alembic import op
 
 revision = "0004"
 down_revision = "0003"
-branch_labels = None
-depends_on = None
 
 log = logging.getLogger("paiju.migrations")
 _DAYS_30 = 30 * 24 * 3600

@@ -16,8 +16,6 @@ from paiju.server.names import rekey_migration
 
 revision = "0008"
 down_revision = "0007"
-branch_labels = None
-depends_on = None
 
 # the keys computed again; the downgrade leaves them (each account still logs in by its
 # exact name)

@@ -15,8 +15,6 @@ from paiju.server.names import rekey_migration
 
 revision = "0009"
 down_revision = "0008"
-branch_labels = None
-depends_on = None
 
 # the keys computed again; the downgrade leaves them (each account still logs in by its
 # exact name)
