@@ -34,9 +34,25 @@ class RulesError(ValueError):
     {'why': 'seat_size', 'field': 'players.S', 'params': {'size': 15}}
     >>> RulesError("no").detail() is None
     True
+
+    Each kind of error names its ``code`` where it is declared (``class
+    GameOverError(IllegalActionError, code="game_over")``):
+
+    >>> kinds = (NotationError, InvalidHandError, IllegalActionError, NotYourTurnError,
+    ...          GameOverError, InvalidRulesetError, InvalidPositionError, ReplayError)
+    >>> [k.code for k in kinds]
+    ['notation', 'invalid_hand', 'illegal_action', 'not_your_turn', 'game_over',
+     'invalid_ruleset', 'invalid_position', 'replay_mismatch']
+    >>> NotationError("bad", "9x", 1).code, GameOverError("over").code
+    ('notation', 'game_over')
     """
 
     code = "rules"
+
+    def __init_subclass__(cls, code: str = "", **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if code:
+            cls.code = code
 
     def __init__(self, message: str = "", *, why: str = "", field: str = "", **params: Param):
         super().__init__(message)
@@ -73,7 +89,7 @@ class RulesError(ValueError):
         return InvalidHandError(f"{field}: {self}", why=self.why, field=field, **self.params)
 
 
-class NotationError(RulesError):
+class NotationError(RulesError, code="notation"):
     """A tile or card string that does not follow the notation.
 
     The message quotes the input and names the position of the fault.
@@ -86,8 +102,6 @@ class NotationError(RulesError):
 
     A long input is quoted short (:func:`quote`); ``text`` keeps all of it.
     """
-
-    code = "notation"
 
     def __init__(
         self, problem: str, text: str, position: int, *, why: str = "", **params: Param
@@ -110,75 +124,33 @@ class NotationError(RulesError):
         return (type(self), (self.problem, self.text, self.position), self.__dict__)
 
 
-class InvalidHandError(RulesError):
-    """A hand or finished-hand record that cannot be scored as given.
-
-    >>> InvalidHandError("S holds 15 tiles, expected 16").code
-    'invalid_hand'
-    """
-
-    code = "invalid_hand"
+class InvalidHandError(RulesError, code="invalid_hand"):
+    """A hand or finished-hand record that cannot be scored as given."""
 
 
-class IllegalActionError(RulesError):
-    """An action that the rules do not allow in the current state.
-
-    >>> IllegalActionError("cannot discard a wild tile").code
-    'illegal_action'
-    """
-
-    code = "illegal_action"
+class IllegalActionError(RulesError, code="illegal_action"):
+    """An action that the rules do not allow in the current state."""
 
 
-class NotYourTurnError(IllegalActionError):
-    """An action by a seat that may not act now.
-
-    >>> NotYourTurnError("it is South's turn").code
-    'not_your_turn'
-    """
-
-    code = "not_your_turn"
+class NotYourTurnError(IllegalActionError, code="not_your_turn"):
+    """An action by a seat that may not act now."""
 
 
-class GameOverError(IllegalActionError):
-    """An action on a finished game.
-
-    >>> GameOverError("the hand is over").code
-    'game_over'
-    """
-
-    code = "game_over"
+class GameOverError(IllegalActionError, code="game_over"):
+    """An action on a finished game."""
 
 
-class InvalidRulesetError(RulesError):
-    """Rule options that are not valid (checked when a ``Ruleset`` is made or read).
-
-    >>> InvalidRulesetError("dead_wall must be an integer 0–60, got -5").code
-    'invalid_ruleset'
-    """
-
-    code = "invalid_ruleset"
+class InvalidRulesetError(RulesError, code="invalid_ruleset"):
+    """Rule options that are not valid (checked when a ``Ruleset`` is made or read)."""
 
 
-class InvalidPositionError(RulesError):
+class InvalidPositionError(RulesError, code="invalid_position"):
     """A written position (``State.from_position``) that is malformed or that no hand could
-    reach: tiles or cards not conserved, wrong hand sizes, a phase that does not fit.
-
-    >>> InvalidPositionError("hands: S holds 15 tiles, expected 16").code
-    'invalid_position'
-    """
-
-    code = "invalid_position"
+    reach: tiles or cards not conserved, wrong hand sizes, a phase that does not fit."""
 
 
-class ReplayError(RulesError):
-    """A game record that does not replay to its recorded result.
-
-    >>> ReplayError("action 3 'E hu': not legal").code
-    'replay_mismatch'
-    """
-
-    code = "replay_mismatch"
+class ReplayError(RulesError, code="replay_mismatch"):
+    """A game record that does not replay to its recorded result."""
 
 
 #: How much of a long input an error message quotes.
