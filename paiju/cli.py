@@ -527,6 +527,35 @@ def _add_calculators(commands: Any) -> None:
             sub.set_defaults(run=_calculate)
 
 
+def _command(
+    commands: Any, name: str, run: Callable[[argparse.Namespace], int], **words: Any
+) -> argparse.ArgumentParser:
+    """The subcommand ``name`` (``help``, ``description`` … in ``words``), run by ``run``."""
+    sub: argparse.ArgumentParser = commands.add_parser(name, **words)
+    sub.set_defaults(run=run)
+    return sub
+
+
+def _match_command(
+    commands: Any,
+    name: str,
+    run: Callable[[argparse.Namespace], int],
+    options: tuple[int, str, str, str, str],
+    **words: Any,
+) -> argparse.ArgumentParser:
+    """A subcommand that plays hands with bots (``simulate``, ``arena``): the game, then
+    ``options``' hands to play by default and the help of ``--games``, ``--seed``, ``--bots``
+    and ``--json``."""
+    hands, games_help, seed_help, bots_help, json_help = options
+    sub = _command(commands, name, run, formatter_class=_BotsHelp, **words)
+    sub.add_argument("game", choices=game_names(), help="the game")
+    sub.add_argument("--games", type=int, default=hands, help=games_help)
+    sub.add_argument("--seed", type=_seed, default=0, help=seed_help)
+    sub.add_argument("--bots", help=bots_help)
+    sub.add_argument("--json", action="store_true", help=json_help)
+    return sub
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="paiju",
@@ -535,51 +564,48 @@ def _parser() -> argparse.ArgumentParser:
     games = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_calculators(games)
 
-    sim = games.add_parser(
+    sim_options = (
+        100,
+        "hands to play (default 100)",
+        "the match seed, 0 or more (default 0)",
+        "one bot for all, or four separated by commas; {bots}; expert@200ms gives the expert "
+        "a time budget per move",
+        "print the summary as JSON",
+    )
+    sim = _match_command(
+        games,
         "simulate",
+        _simulate,
+        sim_options,
         help="play many seeded hands with bots and summarise them",
         description="Play GAMES hands of one seeded match with bots; print a summary and "
         "optionally write one JSON record per hand.",
-        formatter_class=_BotsHelp,
-    )
-    sim.add_argument("game", choices=game_names(), help="the game")
-    sim.add_argument("--games", type=int, default=100, help="hands to play (default 100)")
-    sim.add_argument("--seed", type=_seed, default=0, help="the match seed, 0 or more (default 0)")
-    sim.add_argument(
-        "--bots",
-        help="one bot for all, or four separated by commas; {bots}; "
-        "expert@200ms gives the expert a time budget per move",
     )
     sim.add_argument("--out", help="write each hand as a JSON line to this file")
-    sim.add_argument("--json", action="store_true", help="print the summary as JSON")
-    sim.set_defaults(run=_simulate)
 
-    are = games.add_parser(
+    arena_options = (
+        400,
+        "hands to play, rounded up to whole deals of four (default 400)",
+        "the seed, 0 or more (default 0)",
+        "four bots separated by commas, e.g. strong,greedy,greedy,greedy (one name: all four); "
+        "{bots}",
+        "print the ratings as JSON",
+    )
+    _match_command(
+        games,
         "arena",
+        _arena,
+        arena_options,
         help="rate bots against each other on the same deals, each in every seat",
         description="Play GAMES hands in deals of four (one seed, the bots rotated one seat "
         "each time) and print each bot's mean net per hand with a 95% confidence interval, "
         "its win rate and its rate of discarding into a win.",
-        formatter_class=_BotsHelp,
     )
-    are.add_argument("game", choices=game_names(), help="the game")
-    are.add_argument(
-        "--games",
-        type=int,
-        default=400,
-        help="hands to play, rounded up to whole deals of four (default 400)",
-    )
-    are.add_argument("--seed", type=_seed, default=0, help="the seed, 0 or more (default 0)")
-    are.add_argument(
-        "--bots",
-        help="four bots separated by commas, e.g. strong,greedy,greedy,greedy (one name: all "
-        "four); {bots}",
-    )
-    are.add_argument("--json", action="store_true", help="print the ratings as JSON")
-    are.set_defaults(run=_arena)
 
-    serve = games.add_parser(
+    serve = _command(
+        games,
         "serve",
+        _serve,
         help="run the table server (HTTP API, WebSocket /ws, OpenAPI at /openapi.json)",
         description="Run the table server. Storage: an SQLite file in PAIJU_DATA_DIR "
         "(default ./data), or PAIJU_DATABASE_URL (PostgreSQL).",
@@ -598,19 +624,20 @@ def _parser() -> argparse.ArgumentParser:
         type=_positive,
         help="connections at once beyond which new requests are answered 503 (default: none)",
     )
-    serve.set_defaults(run=_serve)
 
-    rep = games.add_parser(
+    _command(
+        games,
         "replay",
+        _replay,
         help="replay game records and check each reproduces its result",
         description="Re-apply every record of a .jsonl file and check that each reproduces "
         "its recorded result. Exits 1 naming each hand and action that does not.",
-    )
-    rep.add_argument("file", help="a .jsonl file written by paiju simulate --out")
-    rep.set_defaults(run=_replay)
+    ).add_argument("file", help="a .jsonl file written by paiju simulate --out")
 
-    pos = games.add_parser(
+    pos = _command(
+        games,
         "position",
+        _position,
         help="print the position after N actions of a game record",
         description="Replay the first N actions of a game record (a .json or .jsonl file, "
         "'-' for standard input) and print the position they reach, as one line that "
@@ -620,17 +647,16 @@ def _parser() -> argparse.ArgumentParser:
     pos.add_argument("record", help="a file holding game records (one JSON object a line)")
     pos.add_argument("n", type=int, help="how many actions to play (0: the deal)")
     pos.add_argument("--line", type=int, help="which record of the file (1-based)")
-    pos.set_defaults(run=_position)
 
-    leg = games.add_parser(
+    _command(
+        games,
         "legal",
+        _legal,
         help="list the legal actions of a written position",
         description="Print every legal action of a position (as 'paiju position' writes it; "
         "quote it, or pass '-' to read it from standard input), one a line, for every seat "
         "that may act.",
-    )
-    leg.add_argument("position", nargs="+", help="the position's fields, or -")
-    leg.set_defaults(run=_legal)
+    ).add_argument("position", nargs="+", help="the position's fields, or -")
     return parser
 
 
