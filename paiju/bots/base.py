@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from paiju.bots.registry import bots_of
 
-__all__ = ["BOTS", "Bot", "make_bot"]
+__all__ = ["BOTS", "Bot", "ViewBot", "make_bot"]
+
+V = TypeVar("V")  # a seat's view
+A = TypeVar("A")  # an action
 
 
 class Bot(Protocol):
@@ -28,6 +31,47 @@ class Bot(Protocol):
     def act(self, view: Any, legal: Sequence[Any], rng: random.Random) -> Any:
         """Choose one of ``legal``."""
         ...
+
+
+class ViewBot(Generic[V, A]):
+    """A bot that reads its seat's view: :meth:`act` plays the action :meth:`forced` names
+    when there is one, the first legal action when it is given no view, else the one
+    :meth:`choose` weighs out. A game's bot writes :meth:`choose` (and its own
+    :meth:`forced`, if more than a lone legal action is forced).
+
+    >>> class Last(ViewBot[dict[str, int], str]):
+    ...     name = "last"
+    ...     def choose(self, view: dict[str, int], legal: Sequence[str], rng: random.Random) -> str:
+    ...         return legal[-1]
+    >>> rng = random.Random(0)
+    >>> Last().act({}, ["a", "b"], rng), Last().act(None, ["a", "b"], rng), Last().needs_view
+    ('b', 'a', True)
+    """
+
+    name: str
+    needs_view = True
+
+    def act(self, view: V | None, legal: Sequence[A], rng: random.Random) -> A:
+        """Choose one of ``legal`` (see the class docstring)."""
+        forced = self.forced(view, legal)
+        if forced is not None:
+            return forced
+        if view is None:
+            return legal[0]
+        return self.choose(view, legal, rng)
+
+    def forced(self, view: V | None, legal: Sequence[A]) -> A | None:
+        """The action to take without weighing anything: the only legal one; ``None`` when
+        there is a choice.
+
+        >>> ViewBot[None, str]().forced(None, ["pass"]), ViewBot[None, str]().forced(None, "ab")
+        ('pass', None)
+        """
+        return legal[0] if len(legal) == 1 else None
+
+    def choose(self, view: V, legal: Sequence[A], rng: random.Random) -> A:
+        """Weigh ``legal`` from ``view`` (no action is forced): the game's bot's own choice."""
+        raise NotImplementedError
 
 
 class _Registry(dict[str, Mapping[str, Callable[[], Bot]]]):

@@ -22,6 +22,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
+from paiju.bots.base import ViewBot
 from paiju.bots.sampling import paired_best, play_worlds
 from paiju.madiao.cards import ALL_CARDS, Card, Role
 from paiju.madiao.rules import Action, ActionKind, State
@@ -102,24 +103,28 @@ def heuristic_play(legal: Sequence[Action], known: set[int], trick_len: int) -> 
     return min(discards, key=lambda a: _VALUES[a.card.index])
 
 
-class HeuristicBot:
+class HeuristicBot(ViewBot[View, Action]):
     """Plays to win tricks it can hold and to get its red cards 上桌.
 
     >>> HeuristicBot().name
     'heuristic'
+    >>> HeuristicBot().act(None, [Action.parse("E fa 9m"), Action.parse("E fa 8m")],
+    ...                     random.Random(0))
+    Action.parse('E fa 9m')
     """
 
     name = "heuristic"
-    needs_view = True
 
-    def act(self, view: View | None, legal: Sequence[Action], rng: random.Random) -> Action:
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         """Choose a play (see the module docstring).
 
-        >>> HeuristicBot().act(None, [Action.parse("E fa 9m")], random.Random(0))
-        Action.parse('E fa 9m')
+        >>> from paiju.madiao.rules import Ruleset, new_hand
+        >>> from paiju.madiao.views import observe
+        >>> from paiju.madiao.seats import Seat
+        >>> view = observe(new_hand(Ruleset(), seed=5, banker=Seat.E), Seat.E)
+        >>> HeuristicBot().choose(view, view.legal, random.Random(0)).kind.value
+        'fa'
         """
-        if view is None or len(legal) == 1:
-            return legal[0]
         known = {c.index for c in view.seen} | {c.index for c in view.hand}
         return heuristic_play(legal, known, len(view.trick))
 

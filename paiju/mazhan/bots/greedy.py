@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from paiju.bots.base import ViewBot
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.hand import shortfall, shortfall_after_each
 from paiju.mazhan.rules import Phase
@@ -72,28 +73,28 @@ def natural_counts(view: View) -> tuple[list[int], int]:
     return counts, wilds
 
 
-class GreedyBot:
+class GreedyBot(ViewBot[View, Action]):
     """Closer to a complete hand with every tile; always wins when it can.
 
     >>> GreedyBot().name
     'greedy'
+    >>> GreedyBot().act(None, [Action.parse("N pass"), Action.parse("N hu")], random.Random(0))
+    Action.parse('N hu')
     """
 
     name = "greedy"
-    needs_view = True
+    forced = staticmethod(sure_action)
 
-    def act(self, view: View | None, legal: Sequence[Action], rng: random.Random) -> Action:
-        """Choose an action (see the module docstring).
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Choose an action with nothing sure to take (see the module docstring).
 
-        >>> GreedyBot().act(None, [Action.parse("N pass"), Action.parse("N hu")],
-        ...                 random.Random(0))
-        Action.parse('N hu')
+        >>> from paiju.mazhan.rules import Ruleset, new_hand
+        >>> from paiju.mazhan.views import observe
+        >>> from paiju.mazhan.seats import Seat
+        >>> view = observe(new_hand(Ruleset(), seed=9), Seat.E)
+        >>> GreedyBot().choose(view, view.legal, random.Random(0)).kind.value
+        'discard'
         """
-        sure = sure_action(view, legal)
-        if sure is not None:
-            return sure
-        if view is None:
-            return legal[0]
         counts, wilds = natural_counts(view)
         if view.phase is Phase.ACT:
             return self._discard(counts, wilds, legal, rng)

@@ -30,6 +30,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from paiju.bots.base import ViewBot
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.bots.greedy import natural_counts, sure_action
 from paiju.mazhan.melds import Meld, MeldKind
@@ -77,28 +78,30 @@ def _neighbours(counts: list[int]) -> list[int]:
     return sorted(out)
 
 
-class StrongBot:
+class StrongBot(ViewBot[View, Action]):
     """Expected value over distance; see the module docstring.
 
     >>> StrongBot().name
     'strong'
+    >>> StrongBot().act(None, [Action.parse("N pass")], random.Random(0))
+    Action.parse('N pass')
     """
 
     name = "strong"
-    needs_view = True
+    forced = staticmethod(sure_action)
 
-    def act(self, view: View | None, legal: Sequence[Action], rng: random.Random) -> Action:
-        """Choose an action: :func:`~paiju.mazhan.bots.greedy.sure_action` first, then the best
-        rated (:func:`rank_actions`; a tie on its turn drawn with ``rng``).
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        """Choose an action with nothing sure to take
+        (:func:`~paiju.mazhan.bots.greedy.sure_action`): the best rated
+        (:func:`rank_actions`; a tie on its turn drawn with ``rng``).
 
-        >>> StrongBot().act(None, [Action.parse("N pass")], random.Random(0))
-        Action.parse('N pass')
+        >>> from paiju.mazhan.rules import Ruleset, new_hand
+        >>> from paiju.mazhan.views import observe
+        >>> from paiju.mazhan.seats import Seat
+        >>> view = observe(new_hand(Ruleset(), seed=9), Seat.E)
+        >>> StrongBot().choose(view, view.legal, random.Random(0)) in view.legal
+        True
         """
-        sure = sure_action(view, legal)
-        if sure is not None:
-            return sure
-        if view is None:
-            return legal[0]
         ranked = rank_actions(view, legal)
         if not ranked:
             return legal[0]
