@@ -49,6 +49,7 @@ __all__ = [
     "Send",
     "SetTimer",
     "SetTuoguan",
+    "SeatedInput",
     "SettlementShown",
     "StartHand",
     "Step",
@@ -236,6 +237,8 @@ class Failed:
     code: str
 
 
+#: The inputs only a seated player may send.
+SeatedInput = Ready | SettlementShown | Act | Tuoguan | Leave | Fill | Hint
 Input = (
     Join
     | Connect

@@ -54,7 +54,8 @@ and the storage's answers
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast, get_args
 
 import orjson
 
@@ -167,65 +168,20 @@ class TableMachine:
         return out
 
     def _dispatch(self, event: io.Input) -> None:
-        waits = isinstance(
-            event,
-            io.Join
-            | io.Ready
-            | io.SettlementShown
-            | io.Act
-            | io.Tuoguan
-            | io.Leave
-            | io.Fill
-            | io.Hint
-            | io.BotMove,
-        )
-        if waits and (self._paused or self.phase == "starting"):
+        kind = type(event)
+        if kind in _WAITS and (self._paused or self.phase == "starting"):
             self._deferred.append(event)
             return
-        if isinstance(event, io.Stored):
-            storage.stored(self, event)
-        elif isinstance(event, io.Trouble):
-            storage.trouble(self, event)
-        elif isinstance(event, io.Failed):
-            storage.failed(self, event)
-        elif isinstance(event, io.TimerFired):
-            clocks.timer_fired(self, event)
-        elif isinstance(event, io.Delivered):
-            clocks.delivered(self, event)
-        elif isinstance(event, io.BotMove):
-            bots.bot_move(self, event)
-        elif isinstance(event, io.Join):
-            seating.join(self, event)
-        elif isinstance(event, io.Connect):
-            seating.connect(self, event.account)
-        elif isinstance(event, io.Disconnect):
-            seating.disconnect(self, event.account)
-        elif isinstance(event, io.Unreached):
-            seating.unreached(self, event.account, event.window)
-        elif isinstance(event, io.Resend):
-            seating.resend(self, event.account)
-        elif isinstance(event, io.Watch):
-            spectate.watch(self, event.account)
-        elif isinstance(event, io.Unwatch):
-            spectate.unwatch(self, event.account)
+        anyone = _ANYONE.get(kind)
+        if anyone is not None:
+            anyone(self, event)
+            return
+        seated = cast(io.SeatedInput, event)
+        seat = self.seat_of(seated.account)
+        if seat is None:
+            self._error(seated.account, "not_seated", "you do not sit at this table")
         else:
-            seat = self.seat_of(event.account)
-            if seat is None:
-                self._error(event.account, "not_seated", "you do not sit at this table")
-            elif isinstance(event, io.Ready):
-                seating.ready(self, seat)
-            elif isinstance(event, io.SettlementShown):
-                seating.settlement_shown(self, event.account)
-            elif isinstance(event, io.Act):
-                hands.act(self, seat, event)
-            elif isinstance(event, io.Tuoguan):
-                seating.tuoguan(self, seat, event.on)
-            elif isinstance(event, io.Fill):
-                seating.fill_asked(self, event.account)
-            elif isinstance(event, io.Hint):
-                bots.hint(self, seat, event.version)
-            else:
-                seating.leave(self, seat, event.escape)
+            _SEATED[kind](self, seat, seated)
 
     def table_json(self) -> dict[str, Any]:
         """The seating as everyone at the table (and the lobby) sees it.
@@ -352,3 +308,33 @@ class TableMachine:
             if p is not None and p.account is not None:
                 names[p.account] = p.name
         return names
+
+
+#: What the machine does with each input: those anyone (or the house) may send…
+_ANYONE: dict[type, Callable[[TableMachine, Any], None]] = {
+    io.Stored: storage.stored,
+    io.Trouble: storage.trouble,
+    io.Failed: storage.failed,
+    io.TimerFired: clocks.timer_fired,
+    io.Delivered: clocks.delivered,
+    io.BotMove: bots.bot_move,
+    io.Join: seating.join,
+    io.Connect: lambda m, e: seating.connect(m, e.account),
+    io.Disconnect: lambda m, e: seating.disconnect(m, e.account),
+    io.Unreached: lambda m, e: seating.unreached(m, e.account, e.window),
+    io.Resend: lambda m, e: seating.resend(m, e.account),
+    io.Watch: lambda m, e: spectate.watch(m, e.account),
+    io.Unwatch: lambda m, e: spectate.unwatch(m, e.account),
+}
+#: … and those only a seated player may (with the seat they hold).
+_SEATED: dict[type, Callable[[TableMachine, int, Any], None]] = {
+    io.Ready: lambda m, seat, e: seating.ready(m, seat),
+    io.SettlementShown: lambda m, seat, e: seating.settlement_shown(m, e.account),
+    io.Act: hands.act,
+    io.Tuoguan: lambda m, seat, e: seating.tuoguan(m, seat, e.on),
+    io.Fill: lambda m, seat, e: seating.fill_asked(m, e.account),
+    io.Hint: lambda m, seat, e: bots.hint(m, seat, e.version),
+    io.Leave: lambda m, seat, e: seating.leave(m, seat, e.escape),
+}
+#: The inputs that wait while the table is paused or a hand is being started.
+_WAITS = frozenset({io.Join, io.BotMove, *get_args(io.SeatedInput)})
