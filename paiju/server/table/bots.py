@@ -19,11 +19,7 @@ from typing import TYPE_CHECKING
 
 from paiju.bots.base import Bot, make_bot
 from paiju.server.rooms import bot_for
-from paiju.server.table import (
-    claim_pause,
-    hands,
-    io,
-)
+from paiju.server.table import claim_pause, hands, io
 
 if TYPE_CHECKING:
     from paiju.server.table.machine import TableMachine

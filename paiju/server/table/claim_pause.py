@@ -20,13 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from paiju.server.table import (
-    clocks,
-    frames,
-    seating,
-    settlement,
-    spectate,
-)
+from paiju.server.table import clocks, frames, seating, settlement, spectate
 from paiju.server.table.state import Hand
 
 if TYPE_CHECKING:

@@ -13,15 +13,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from paiju.server.table import (
-    bots,
-    claim_pause,
-    hands,
-    io,
-    seating,
-    settlement,
-    storage,
-)
+from paiju.server.table import bots, claim_pause, hands, io, seating, settlement, storage
 from paiju.server.table.state import Turn
 
 if TYPE_CHECKING:

@@ -14,10 +14,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from paiju import games
-from paiju.server.table import (
-    claim_pause,
-    clocks,
-)
+from paiju.server.table import claim_pause, clocks
 from paiju.server.table.state import SEATS
 
 if TYPE_CHECKING:

@@ -22,13 +22,7 @@ from typing import TYPE_CHECKING, Any
 from paiju.bots.driver import bot_rng
 from paiju.errors import RulesError
 from paiju.server.money import stake_for, table_fees
-from paiju.server.table import (
-    bots,
-    claim_pause,
-    frames,
-    io,
-    spectate,
-)
+from paiju.server.table import bots, claim_pause, frames, io, spectate
 from paiju.server.table.state import SEATS, Hand
 
 if TYPE_CHECKING:

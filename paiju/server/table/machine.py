@@ -63,16 +63,7 @@ from paiju.bots.base import Bot
 from paiju.games import Game, game
 from paiju.server.money import HOUSE
 from paiju.server.rooms import Room
-from paiju.server.table import (
-    bots,
-    clocks,
-    frames,
-    hands,
-    io,
-    seating,
-    spectate,
-    storage,
-)
+from paiju.server.table import bots, clocks, frames, hands, io, seating, spectate, storage
 from paiju.server.table.state import Hand, Player, Timing
 
 __all__ = ["TableMachine"]

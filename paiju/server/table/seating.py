@@ -20,14 +20,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from paiju.server.rooms import bot_display_name, bot_for
-from paiju.server.table import (
-    claim_pause,
-    clocks,
-    frames,
-    hands,
-    io,
-    settlement,
-)
+from paiju.server.table import claim_pause, clocks, frames, hands, io, settlement
 from paiju.server.table.state import BOT_NAMES, PAUSED, Player
 
 if TYPE_CHECKING:

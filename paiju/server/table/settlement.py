@@ -17,12 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from paiju.games import Deal
 from paiju.server.money import HOUSE, escape_penalty, settle_hand
-from paiju.server.table import (
-    frames,
-    io,
-    seating,
-    spectate,
-)
+from paiju.server.table import frames, io, seating, spectate
 from paiju.server.table.state import HOUSE_FUNDS, SEATS
 
 if TYPE_CHECKING:

@@ -19,16 +19,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from paiju.server.table import (
-    claim_pause,
-    clocks,
-    frames,
-    hands,
-    io,
-    seating,
-    settlement,
-    spectate,
-)
+from paiju.server.table import claim_pause, clocks, frames, hands, io, seating, settlement, spectate
 from paiju.server.table.state import PAUSED
 
 if TYPE_CHECKING:
