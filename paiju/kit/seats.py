@@ -15,20 +15,18 @@ An enum with members cannot be subclassed, so the base holds none; a core writes
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Self
+
+from paiju.kit.enums import FastEnum
 
 __all__ = ["SeatEnum"]
 
 
-class SeatEnum(Enum):
-    """A seat by its letter (E S W N); ``number`` is 1–4 in play order.
+class SeatEnum(FastEnum):
+    """A seat by its letter (E S W N); ``number`` is 1–4 in play order (seats hash by
+    identity, :class:`~paiju.kit.enums.FastEnum`).
 
-    >>> class Seat(SeatEnum):
-    ...     E = "E"
-    ...     S = "S"
-    ...     W = "W"
-    ...     N = "N"
+    >>> Seat = SeatEnum("Seat", {letter: letter for letter in "ESWN"})
     >>> Seat("S").number
     2
     """
@@ -41,11 +39,7 @@ class SeatEnum(Enum):
     def next(self) -> Self:
         """The next seat in play order (下家): North's is East.
 
-        >>> class Seat(SeatEnum):
-        ...     E = "E"
-        ...     S = "S"
-        ...     W = "W"
-        ...     N = "N"
+        >>> Seat = SeatEnum("Seat", {letter: letter for letter in "ESWN"})
         >>> Seat.S.next, Seat.N.next
         (<Seat.W: 'W'>, <Seat.E: 'E'>)
         """

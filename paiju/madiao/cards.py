@@ -25,85 +25,42 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import Enum
 
 from paiju.errors import NotationError
+from paiju.kit.enums import NamedEnum, SuitEnum
 from paiju.kit.notation import notation_groups
 
 __all__ = ["ALL_CARDS", "Card", "Role", "Suit", "format_cards", "parse_cards"]
 
 
-class Suit(Enum):
-    """The four suits, in canonical order.
+class Suit(SuitEnum):
+    """The four suits, in canonical order: letter, Chinese name and how many cards
+    (:class:`~paiju.kit.enums.SuitEnum`; ``offset`` is the index of the rank-1 card).
 
-    >>> Suit("c").name_zh, Suit("c").size
-    ('文錢', 11)
+    >>> Suit("c").name_zh, Suit("c").size, Suit.WEN.offset
+    ('文錢', 11, 29)
     """
 
-    SHI = "t"
-    WAN = "m"
-    SUO = "s"
-    WEN = "c"
-
-    @property
-    def name_zh(self) -> str:
-        """The suit's Chinese name.
-
-        >>> Suit.SHI.name_zh
-        '十字'
-        """
-        return {"t": "十字", "m": "萬字", "s": "索子", "c": "文錢"}[self.value]
-
-    @property
-    def size(self) -> int:
-        """How many cards the suit has.
-
-        >>> Suit.WAN.size
-        9
-        """
-        return 11 if self in (Suit.SHI, Suit.WEN) else 9
-
-    @property
-    def offset(self) -> int:
-        """Index of the suit's rank-1 card.
-
-        >>> Suit.WEN.offset
-        29
-        """
-        return {"t": 0, "m": 11, "s": 20, "c": 29}[self.value]
+    SHI = "t", "十字", 11
+    WAN = "m", "萬字", 9
+    SUO = "s", "索子", 9
+    WEN = "c", "文錢", 11
 
 
-class Role(Enum):
+class Role(NamedEnum):
     """A card's role [Q]: 賞 top, 肩 second, 百 (百老, 十字 only), 頂張, 青, 副極, 極 bottom.
 
-    >>> Role.JI.name_zh
-    '極'
+    >>> Role.JI.name_zh, Role("ding").name_zh
+    ('極', '頂張')
     """
 
-    SHANG = "shang"
-    JIAN = "jian"
-    BAI = "bai"
-    DING = "ding"
-    QING = "qing"
-    FUJI = "fuji"
-    JI = "ji"
-
-    @property
-    def name_zh(self) -> str:
-        """The Chinese name.
-
-        >>> Role.DING.name_zh
-        '頂張'
-        """
-        return {
-            "shang": "賞",
-            "jian": "肩",
-            "bai": "百",
-            "ding": "頂張",
-            "qing": "青",
-            "fuji": "副極",
-            "ji": "極",
-        }[self.value]
+    SHANG = "shang", "賞"
+    JIAN = "jian", "肩"
+    BAI = "bai", "百"
+    DING = "ding", "頂張"
+    QING = "qing", "青"
+    FUJI = "fuji", "副極"
+    JI = "ji", "極"
 
 
 _SUITS = (Suit.SHI, Suit.WAN, Suit.SUO, Suit.WEN)

@@ -21,42 +21,31 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import Enum
 
 from paiju.errors import NotationError
+from paiju.kit.enums import NamedEnum
 from paiju.mazhan.seats import Seat
 from paiju.mazhan.tiles import ALL_TILES, Tile, parse_tiles
 
 __all__ = ["Action", "ActionKind"]
 
 
-class ActionKind(Enum):
-    """The kinds of action (pinyin; Chinese in the module table).
+class ActionKind(NamedEnum):
+    """The kinds of action, by pinyin, with their Chinese names.
 
-    >>> ActionKind("peng").name_zh
-    '碰'
+    >>> ActionKind("peng").name_zh, ActionKind.SHAZHU.name_zh
+    ('碰', '殺豬')
     """
 
-    __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
-
-    DISCARD = "discard"
-    HU = "hu"
-    SHAZHU = "shazhu"
-    ANGANG = "angang"
-    JIAGANG = "jiagang"
-    GANG = "gang"
-    PENG = "peng"
-    CHI = "chi"
-    PASS = "pass"
-
-    @property
-    def name_zh(self) -> str:
-        """The Chinese name.
-
-        >>> ActionKind.SHAZHU.name_zh
-        '殺豬'
-        """
-        return _ZH[self]
+    DISCARD = "discard", "打"
+    HU = "hu", "胡"
+    SHAZHU = "shazhu", "殺豬"
+    ANGANG = "angang", "暗槓"
+    JIAGANG = "jiagang", "加槓"
+    GANG = "gang", "槓"
+    PENG = "peng", "碰"
+    CHI = "chi", "吃"
+    PASS = "pass", "過"
 
     @property
     def takes_tile(self) -> bool:
@@ -68,17 +57,6 @@ class ActionKind(Enum):
         return self in _WITH_TILE
 
 
-_ZH = {
-    ActionKind.DISCARD: "打",
-    ActionKind.HU: "胡",
-    ActionKind.SHAZHU: "殺豬",
-    ActionKind.ANGANG: "暗槓",
-    ActionKind.JIAGANG: "加槓",
-    ActionKind.GANG: "槓",
-    ActionKind.PENG: "碰",
-    ActionKind.CHI: "吃",
-    ActionKind.PASS: "過",
-}
 _WITH_TILE = {ActionKind.DISCARD, ActionKind.ANGANG, ActionKind.JIAGANG, ActionKind.CHI}
 _FIELDS = re.compile(r"\s*(\S+)(?:\s+(\S+)(?:\s+(\S.*?))?)?\s*$", re.DOTALL)
 

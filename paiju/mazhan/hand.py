@@ -24,11 +24,11 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from functools import cache
 from operator import attrgetter
 
 from paiju.errors import InvalidHandError
+from paiju.kit.enums import NamedEnum
 from paiju.mazhan.tables import need_tables
 from paiju.mazhan.tiles import ALL_TILES, Tile, parse_tiles
 
@@ -305,27 +305,16 @@ def is_complete(
     return hand.is_complete()
 
 
-class GroupKind(Enum):
+class GroupKind(NamedEnum):
     """What a group of a decomposition is: a chow 順, a pung 刻 or the pair 將.
 
-    >>> GroupKind("pung").name_zh
-    '刻'
+    >>> [(kind.value, kind.name_zh) for kind in GroupKind]
+    [('chow', '順'), ('pung', '刻'), ('pair', '將')]
     """
 
-    __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
-
-    CHOW = "chow"
-    PUNG = "pung"
-    PAIR = "pair"
-
-    @property
-    def name_zh(self) -> str:
-        """The Chinese name.
-
-        >>> GroupKind.CHOW.name_zh
-        '順'
-        """
-        return {"chow": "順", "pung": "刻", "pair": "將"}[self.value]
+    CHOW = "chow", "順"
+    PUNG = "pung", "刻"
+    PAIR = "pair", "將"
 
 
 _KIND_ORDER = {GroupKind.CHOW: 0, GroupKind.PUNG: 1, GroupKind.PAIR: 2}

@@ -11,22 +11,20 @@ added), ``ckong 7777z`` (concealed). A ★ is never part of a meld.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 
 from paiju.errors import InvalidHandError, NotationError
+from paiju.kit.enums import FastEnum
 from paiju.mazhan.tiles import Tile, format_tiles, parse_tiles
 
 __all__ = ["Meld", "MeldKind"]
 
 
-class MeldKind(Enum):
+class MeldKind(FastEnum):
     """The kind of a declared meld.
 
     >>> MeldKind("ckong").is_kong
     True
     """
-
-    __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
 
     CHOW = "chow"
     PUNG = "pung"

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from enum import Enum
 from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from paiju.errors import InvalidHandError, NotationError, RulesError, json_kind, quote
+from paiju.kit.enums import FastEnum
 from paiju.kit.inputs import exactly_one
 from paiju.mazhan.hand import HandTiles
 from paiju.mazhan.melds import Meld, MeldKind
@@ -56,14 +56,16 @@ class _Problems:
             self.found.append(err)
 
 
-class WinBy(Enum):
-    """How the hand was won.
+class WinBy(FastEnum):
+    """How the hand was won: ``is_discard_like`` for a discard or a robbed kong (the tile
+    came from another player), ``is_self_drawn`` for 自摸 (a win on a kong replacement
+    included).
 
-    >>> WinBy("robbed_kong").is_discard_like
-    True
+    >>> WinBy("robbed_kong").is_discard_like, WinBy.SELF_DRAW.is_discard_like
+    (True, False)
+    >>> [w.value for w in WinBy if w.is_self_drawn]
+    ['self_draw', 'kong_replacement']
     """
-
-    __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
 
     SELF_DRAW = "self_draw"
     DISCARD = "discard"
@@ -71,23 +73,11 @@ class WinBy(Enum):
     KONG_REPLACEMENT = "kong_replacement"
     SHA_ZHU = "sha_zhu"
 
-    @property
-    def is_discard_like(self) -> bool:
-        """A discard or a robbed kong: the tile came from another player.
-
-        >>> WinBy.SELF_DRAW.is_discard_like
-        False
-        """
-        return self in (WinBy.DISCARD, WinBy.ROBBED_KONG)
-
-    @property
-    def is_self_drawn(self) -> bool:
-        """自摸: a self-drawn win, a win on a kong replacement included.
-
-        >>> WinBy.KONG_REPLACEMENT.is_self_drawn
-        True
-        """
-        return self in (WinBy.SELF_DRAW, WinBy.KONG_REPLACEMENT)
+    def __init__(self, code: object) -> None:  # object: WinBy(value) looks any value up
+        #: A discard or a robbed kong: the tile came from another player.
+        self.is_discard_like: bool = code in ("discard", "robbed_kong")
+        #: 自摸: a self-drawn win, a win on a kong replacement included.
+        self.is_self_drawn: bool = code in ("self_draw", "kong_replacement")
 
 
 @dataclass(frozen=True, slots=True)

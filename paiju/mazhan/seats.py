@@ -15,36 +15,24 @@ __all__ = ["SEATS", "Seat"]
 class Seat(SeatEnum):
     """A seat by its wind letter; ``number`` is 1–4 (E S W N), 1 for East up to 4 for North
     (a flower or season matches a seat of its number); ``next`` is the next seat in play
-    order, 下家 (:class:`~paiju.kit.seats.SeatEnum`).
+    order, 下家 (:class:`~paiju.kit.seats.SeatEnum`); ``wind`` is its wind tile (1z–4z),
+    ``name_zh`` 東, 南, 西 or 北.
 
-    >>> Seat("S").number, Seat.N.next
-    (2, <Seat.E: 'E'>)
+    >>> Seat("S").number, Seat.N.next, Seat.E.wind, Seat.E.name_zh
+    (2, <Seat.E: 'E'>, Tile.parse('1z'), '東')
     """
-
-    __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
 
     E = "E"
     S = "S"
     W = "W"
     N = "N"
 
-    @property
-    def wind(self) -> Tile:
-        """The seat's wind tile (1z–4z).
-
-        >>> Seat.E.wind
-        Tile.parse('1z')
-        """
-        return ALL_TILES[26 + self.number]
-
-    @property
-    def name_zh(self) -> str:
-        """東, 南, 西 or 北.
-
-        >>> Seat.E.name_zh
-        '東'
-        """
-        return "東南西北"[self.number - 1]
+    def __init__(self, letter: str) -> None:
+        super().__init__(letter)
+        #: The seat's wind tile (1z–4z).
+        self.wind: Tile = ALL_TILES[26 + self.number]
+        #: 東, 南, 西 or 北.
+        self.name_zh: str = "東南西北"[self.number - 1]
 
     def after(self, steps: int) -> Seat:
         """The seat ``steps`` places later in play order.

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import Enum
 
 from paiju.errors import NotationError
+from paiju.kit.enums import SuitEnum
 from paiju.kit.notation import notation_groups
 
 __all__ = [
@@ -37,67 +37,22 @@ __all__ = [
 ]
 
 
-class Suit(Enum):
-    """The six suits of the notation, in canonical order.
+class Suit(SuitEnum):
+    """The six suits of the notation, in canonical order: letter, Chinese name and how many
+    faces (:class:`~paiju.kit.enums.SuitEnum`; ``offset`` is the index of the first face).
 
-    >>> Suit("p").name_zh
-    '筒'
+    >>> Suit("p").name_zh, Suit.HONOR.size, Suit.PIN.offset
+    ('筒', 7, 9)
     """
 
-    __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
-
-    MAN = "m"
-    PIN = "p"
-    SOU = "s"
-    HONOR = "z"
-    FLOWER = "h"
-    SEASON = "j"
-
-    @property
-    def name_zh(self) -> str:
-        """The suit's Chinese name.
-
-        >>> Suit.SOU.name_zh
-        '索'
-        """
-        return _SUIT_ZH[self]
-
-    @property
-    def size(self) -> int:
-        """How many faces the suit has.
-
-        >>> Suit.HONOR.size, Suit.FLOWER.size
-        (7, 4)
-        """
-        return _SUIT_SIZE[self]
-
-    @property
-    def offset(self) -> int:
-        """The index of the suit's first face.
-
-        >>> Suit.PIN.offset
-        9
-        """
-        return _SUIT_OFFSET[self]
+    MAN = "m", "萬", 9
+    PIN = "p", "筒", 9
+    SOU = "s", "索", 9
+    HONOR = "z", "字", 7
+    FLOWER = "h", "花", 4
+    SEASON = "j", "季", 4
 
 
-_SUIT_ZH = {
-    Suit.MAN: "萬",
-    Suit.PIN: "筒",
-    Suit.SOU: "索",
-    Suit.HONOR: "字",
-    Suit.FLOWER: "花",
-    Suit.SEASON: "季",
-}
-_SUIT_SIZE = {Suit.MAN: 9, Suit.PIN: 9, Suit.SOU: 9, Suit.HONOR: 7, Suit.FLOWER: 4, Suit.SEASON: 4}
-_SUIT_OFFSET = {
-    Suit.MAN: 0,
-    Suit.PIN: 9,
-    Suit.SOU: 18,
-    Suit.HONOR: 27,
-    Suit.FLOWER: 34,
-    Suit.SEASON: 38,
-}
 _SUIT_BY_LETTER = {s.value: s for s in Suit}
 _SUIT_BY_INDEX = tuple(s for s in Suit for _ in range(s.size))
 _RANK_BY_INDEX = tuple(r for s in Suit for r in range(1, s.size + 1))
