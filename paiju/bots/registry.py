@@ -73,9 +73,8 @@ def register_bots(
     return entry
 
 
-def load() -> None:
-    """Register the built-in games' bots, once (the look-ups call it)."""
-    _BOTS.load()
+#: Register the built-in games' bots, once (the look-ups call it).
+load = _BOTS.load
 
 
 def registered() -> tuple[str, ...]:

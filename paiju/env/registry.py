@@ -166,9 +166,8 @@ def register_env(
     return spec
 
 
-def load() -> None:
-    """Register the built-in games' environments, once (the look-ups call it)."""
-    _SPECS.load()
+#: Register the built-in games' environments, once (the look-ups call it).
+load = _SPECS.load
 
 
 def registered() -> tuple[str, ...]:

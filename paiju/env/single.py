@@ -54,7 +54,7 @@ Vector environments (tested)::
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, SupportsIndex
 
 import gymnasium as gym
@@ -71,6 +71,7 @@ from paiju.env.table import (
     check_render_mode,
     render_table,
 )
+from paiju.games.lazy_registry import ByGame
 
 __all__ = ["DEFAULT_OPPONENTS", "PaijuSingleEnv", "make_opponent"]
 
@@ -78,23 +79,9 @@ _SEATS = "ESWN"
 _SEAT_CHOICES = ("rotate", "E", "S", "W", "N")
 
 
-class _DefaultOpponents(Mapping[str, str]):
-    """The opponents of ``opponents=None`` by game, as each game's environment registered."""
-
-    def __getitem__(self, game: str) -> str:
-        if game not in registered():
-            raise KeyError(game)
-        return spec_of(game).default_opponent
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(registered())
-
-    def __len__(self) -> int:
-        return len(registered())
-
-
-#: The opponents of ``opponents=None``: each game's own baseline bot.
-DEFAULT_OPPONENTS: Mapping[str, str] = _DefaultOpponents()
+#: The opponents of ``opponents=None``: each game's own baseline bot, as each game's
+#: environment registered it.
+DEFAULT_OPPONENTS: Mapping[str, str] = ByGame(registered, lambda g: spec_of(g).default_opponent)
 
 
 def _name(bot: Any) -> str:

@@ -13,13 +13,15 @@ parts`) on the first look-up of the game: what the layers' registries
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterator, Mapping
 from typing import Generic, TypeVar
 
 from paiju.games import names, registration
 
-__all__ = ["LazyRegistry"]
+__all__ = ["ByGame", "LazyRegistry"]
 
 T = TypeVar("T")
+U = TypeVar("U")
 
 
 class LazyRegistry(Generic[T]):
@@ -61,3 +63,28 @@ class LazyRegistry(Generic[T]):
         if not others:
             return known
         return (*known, *(n for n in self.entries if n not in known))
+
+
+class ByGame(Mapping[str, U]):
+    """A read-only mapping over the games a layer's registry holds (``games()``), each to
+    ``of(game)``, read at each look-up (a game registered later shows).
+
+    >>> m = ByGame(lambda: ("a", "b"), str.upper)
+    >>> dict(m), m.get("c")
+    ({'a': 'A', 'b': 'B'}, None)
+    """
+
+    def __init__(self, games: Callable[[], tuple[str, ...]], of: Callable[[str], U]) -> None:
+        self._games = games
+        self._of = of
+
+    def __getitem__(self, game: str) -> U:
+        if game not in self._games():
+            raise KeyError(game)
+        return self._of(game)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._games())
+
+    def __len__(self) -> int:
+        return len(self._games())
