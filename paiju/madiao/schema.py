@@ -179,16 +179,14 @@ class MadiaoResult(Model):
     """The 包賠 situations of the hand (logged only)."""
 
 
-class MadiaoView(Model):
-    """What one Ma Diao seat sees (``docs/views.md``)."""
+class MadiaoPublicView(Model):
+    """A Ma Diao table as every seat sees it alike, and as a spectator sees it: every card
+    played face up, the tricks won, how many cards each seat played face down (never their
+    faces), never a hand."""
 
     game: Literal["madiao"]
     format: Literal[2]
-    seat: Seat
     phase: Literal["tricks", "over"]
-    version: int
-    """The version this seat's next action must carry."""
-    my_turn: bool
     turn: Seat | None
     """Who plays now; null when over."""
     banker: Seat
@@ -196,15 +194,25 @@ class MadiaoView(Model):
     """面張: the last stock card, face up, drawn last in 開沖."""
     trick_no: int = Field(ge=1, le=8)
     """The trick being played (8 once over)."""
-    hand: list[CardCode]
-    """This seat's cards."""
     seats: PerSeat[MadiaoSeat]
     trick: MadiaoTrick
     seen: list[CardCode]
     """Every card face up so far (the 面張 apart)."""
     last: MadiaoLast | None
-    legal: list[MadiaoAction]
     result: MadiaoResult | None
+
+
+class MadiaoView(MadiaoPublicView):
+    """What one Ma Diao seat sees (``docs/views.md``): the table as every seat sees it, and
+    this seat's own cards and legal actions."""
+
+    seat: Seat
+    version: int
+    """The version this seat's next action must carry."""
+    my_turn: bool
+    hand: list[CardCode]
+    """This seat's cards."""
+    legal: list[MadiaoAction]
 
 
 class MadiaoDealEvent(Model):
@@ -233,24 +241,6 @@ class MadiaoCardEvent(Model):
 
 
 MadiaoEvent = Annotated[MadiaoDealEvent | MadiaoCardEvent, Field(discriminator="kind")]
-
-
-class MadiaoPublicView(Model):
-    """A Ma Diao table as a spectator sees it: every card played face up, the tricks won,
-    how many cards each seat played face down (never their faces), never a hand."""
-
-    game: Literal["madiao"]
-    format: Literal[2]
-    phase: Literal["tricks", "over"]
-    turn: Seat | None
-    banker: Seat
-    mian: CardCode
-    trick_no: int = Field(ge=1, le=8)
-    seats: PerSeat[MadiaoSeat]
-    trick: MadiaoTrick
-    seen: list[CardCode]
-    last: MadiaoLast | None
-    result: MadiaoResult | None
 
 
 def spectate(views: Mapping[str, dict[str, Any]]) -> dict[str, Any]:

@@ -255,24 +255,22 @@ class MazhanResult(Model):
     """Each seat's net 胡 (zero-sum)."""
 
 
-class MazhanView(Model):
-    """What one Mazhan seat sees (``docs/views.md``)."""
+class MazhanPublicView(Model):
+    """A Mazhan table as every seat sees it alike, and as a spectator sees it: what every seat
+    sees of the others (rivers, melds with concealed kongs face down, flowers, hand sizes,
+    the wall), never a concealed hand, a drawn tile, a seat's waits or its legal actions
+    (rules, end of §5)."""
 
     game: Literal["mazhan"]
     format: Literal[2]
     """The view format."""
-    seat: Seat
-    """The seat this view belongs to."""
     phase: Literal["act", "claim", "rob", "over"]
     """``act``: a seat moves; ``claim``/``rob``: a claim window is open; ``over``."""
-    version: int
-    """The version this seat's next action must carry."""
-    my_turn: bool
-    """This seat has legal actions now."""
     turn: Seat | None
     """Whose turn it is in phase ``act``; null in a window and when over."""
     window: MazhanWindow | None
-    """The open claim window (who else may claim is never shown)."""
+    """The open claim window on a discard or added kong (the same for every seat: who may
+    claim is never shown)."""
     dealer: Seat
     """The dealer (always East)."""
     wild: TileCode
@@ -287,20 +285,32 @@ class MazhanView(Model):
     """Tiles left in the wall (the dead wall included)."""
     dead_wall: int
     """Tiles at the end of the wall a normal draw never takes."""
+    seats: PerSeat[MazhanSeat]
+    """What everyone sees of each seat."""
+    last: MazhanLast | None
+    """The last public action (another seat's draw without its tile)."""
+    result: MazhanResult | None
+    """Set once the hand is over."""
+
+
+class MazhanView(MazhanPublicView):
+    """What one Mazhan seat sees (``docs/views.md``): the table as every seat sees it, and
+    this seat's own tiles, waits and legal actions."""
+
+    seat: Seat
+    """The seat this view belongs to."""
+    version: int
+    """The version this seat's next action must carry."""
+    my_turn: bool
+    """This seat has legal actions now."""
     hand: list[TileCode]
     """This seat's concealed tiles, sorted, without the drawn tile."""
     drawn: TileCode | None
     """The tile this seat just drew (set apart), else null."""
     waits: list[TileCode]
     """聽牌: the faces that complete the hand when it is one tile short."""
-    seats: PerSeat[MazhanSeat]
-    """What everyone sees of each seat."""
-    last: MazhanLast | None
-    """The last public action."""
     legal: list[MazhanAction]
     """This seat's legal actions (its own only)."""
-    result: MazhanResult | None
-    """Set once the hand is over."""
 
 
 class MazhanDealEvent(Model):
@@ -352,30 +362,6 @@ class MazhanTileEvent(Model):
 
 
 MazhanEvent = Annotated[MazhanDealEvent | MazhanTileEvent, Field(discriminator="kind")]
-
-
-class MazhanPublicView(Model):
-    """A Mazhan table as a spectator sees it: what every seat sees of the others (rivers,
-    melds with concealed kongs face down, flowers, hand sizes, the wall), never a concealed
-    hand, a drawn tile, a seat's waits or its legal actions (rules, end of §5)."""
-
-    game: Literal["mazhan"]
-    format: Literal[2]
-    phase: Literal["act", "claim", "rob", "over"]
-    turn: Seat | None
-    window: MazhanWindow | None
-    """The open window on a discard or added kong (the same whoever may claim)."""
-    dealer: Seat
-    wild: TileCode
-    indicator: TileCode
-    set_aside: list[TileCode]
-    dice: list[int] = Field(min_length=2, max_length=2)
-    wall_left: int
-    dead_wall: int
-    seats: PerSeat[MazhanSeat]
-    last: MazhanLast | None
-    """The last public action (a draw's tile is never shown)."""
-    result: MazhanResult | None
 
 
 def spectate(views: Mapping[str, dict[str, Any]]) -> dict[str, Any]:

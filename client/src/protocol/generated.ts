@@ -136,21 +136,9 @@ export type Game3 = "mazhan";
  */
 export type Format = 2;
 /**
- * The seat this view belongs to.
- */
-export type Seat2 = "E" | "S" | "W" | "N";
-/**
  * ``act``: a seat moves; ``claim``/``rob``: a claim window is open; ``over``.
  */
 export type Phase = "act" | "claim" | "rob" | "over";
-/**
- * The version this seat's next action must carry.
- */
-export type Version3 = number;
-/**
- * This seat has legal actions now.
- */
-export type MyTurn = boolean;
 /**
  * Whose turn it is in phase ``act``; null in a window and when over.
  */
@@ -201,22 +189,6 @@ export type WallLeft = number;
  */
 export type DeadWall = number;
 /**
- * This seat's concealed tiles, sorted, without the drawn tile.
- *
- * Items: A Mazhan tile code: 1m–9m, 1p–9p, 1s–9s, 1z–7z, 1h–4h, 1j–4j.
- */
-export type Hand2 = string[];
-/**
- * The tile this seat just drew (set apart), else null.
- */
-export type Drawn = string | null;
-/**
- * 聽牌: the faces that complete the hand when it is one tile short.
- *
- * Items: A Mazhan tile code: 1m–9m, 1p–9p, 1s–9s, 1z–7z, 1h–4h, 1j–4j.
- */
-export type Waits = string[];
-/**
  * The seat's wind (the seat itself: East is always the dealer).
  */
 export type Wind = "E" | "S" | "W" | "N";
@@ -265,7 +237,7 @@ export type Discards = MazhanDiscard[];
 /**
  * Who did it (null for a drawn hand, 流局).
  */
-export type Seat3 = ("E" | "S" | "W" | "N") | null;
+export type Seat2 = ("E" | "S" | "W" | "N") | null;
 /**
  * What happened.
  */
@@ -274,31 +246,6 @@ export type Kind2 = "draw" | "discard" | "chi" | "peng" | "jiagang" | "hu" | "li
  * The tile, or null where this seat may not see it (another seat's draw).
  */
 export type Tile2 = string | null;
-/**
- * The exact string to send back, e.g. ``"S chi 456m"``.
- */
-export type Action1 = string;
-/**
- * The kind of action.
- */
-export type Kind3 =
-  "discard" | "hu" | "shazhu" | "angang" | "jiagang" | "gang" | "peng" | "chi" | "pass";
-/**
- * The tile it is about: the discard, the kong's face, the claimed tile, the winning
- * tile; null for a pass, 殺豬 or 天胡.
- */
-export type Tile3 = string | null;
-/**
- * What the action lays down (a chow's three, a pung's three, a kong's four; the
- * discard itself).
- *
- * Items: A Mazhan tile code: 1m–9m, 1p–9p, 1s–9s, 1z–7z, 1h–4h, 1j–4j.
- */
-export type Tiles1 = string[];
-/**
- * This seat's legal actions (its own only).
- */
-export type Legal = MazhanAction[];
 /**
  * The winner, or null for a drawn hand (流局).
  */
@@ -413,7 +360,7 @@ export type En = string;
 /**
  * Hand types (the winner's).
  */
-export type Hand3 = Named[];
+export type Hand2 = Named[];
 /**
  * Chinese label.
  */
@@ -449,13 +396,13 @@ export type TaiItems = MazhanTaiItem[];
 /**
  * The set's kind.
  */
-export type Kind4 = "chow" | "pung" | "kong" | "ckong" | "pair";
+export type Kind3 = "chow" | "pung" | "kong" | "ckong" | "pair";
 /**
  * The tiles as read (★ as the faces they stand for).
  *
  * Items: A Mazhan tile code: 1m–9m, 1p–9p, 1s–9s, 1z–7z, 1h–4h, 1j–4j.
  */
-export type Tiles2 = string[];
+export type Tiles1 = string[];
 /**
  * False for a declared meld and for a pung completed by the winning discard.
  */
@@ -511,15 +458,62 @@ export type W = number;
  * North.
  */
 export type N = number;
-export type Game4 = "madiao";
-export type Format1 = 2;
-export type Seat4 = "E" | "S" | "W" | "N";
-export type Phase1 = "tricks" | "over";
+/**
+ * The seat this view belongs to.
+ */
+export type Seat3 = "E" | "S" | "W" | "N";
 /**
  * The version this seat's next action must carry.
  */
-export type Version4 = number;
-export type MyTurn1 = boolean;
+export type Version3 = number;
+/**
+ * This seat has legal actions now.
+ */
+export type MyTurn = boolean;
+/**
+ * This seat's concealed tiles, sorted, without the drawn tile.
+ *
+ * Items: A Mazhan tile code: 1m–9m, 1p–9p, 1s–9s, 1z–7z, 1h–4h, 1j–4j.
+ */
+export type Hand3 = string[];
+/**
+ * The tile this seat just drew (set apart), else null.
+ */
+export type Drawn = string | null;
+/**
+ * 聽牌: the faces that complete the hand when it is one tile short.
+ *
+ * Items: A Mazhan tile code: 1m–9m, 1p–9p, 1s–9s, 1z–7z, 1h–4h, 1j–4j.
+ */
+export type Waits = string[];
+/**
+ * The exact string to send back, e.g. ``"S chi 456m"``.
+ */
+export type Action1 = string;
+/**
+ * The kind of action.
+ */
+export type Kind4 =
+  "discard" | "hu" | "shazhu" | "angang" | "jiagang" | "gang" | "peng" | "chi" | "pass";
+/**
+ * The tile it is about: the discard, the kong's face, the claimed tile, the winning
+ * tile; null for a pass, 殺豬 or 天胡.
+ */
+export type Tile3 = string | null;
+/**
+ * What the action lays down (a chow's three, a pung's three, a kong's four; the
+ * discard itself).
+ *
+ * Items: A Mazhan tile code: 1m–9m, 1p–9p, 1s–9s, 1z–7z, 1h–4h, 1j–4j.
+ */
+export type Tiles2 = string[];
+/**
+ * This seat's legal actions (its own only).
+ */
+export type Legal = MazhanAction[];
+export type Game4 = "madiao";
+export type Format1 = 2;
+export type Phase1 = "tricks" | "over";
 /**
  * Who plays now; null when over.
  */
@@ -533,12 +527,6 @@ export type Mian = string;
  * The trick being played (8 once over).
  */
 export type TrickNo = number;
-/**
- * This seat's cards.
- *
- * Items: A Ma Diao card code: wt qt bt 9t–2t, 9m–1m, 9s–1s, 0c hc 1c–9c.
- */
-export type Hand4 = string[];
 /**
  * Cards in hand.
  */
@@ -572,7 +560,7 @@ export type PlayedUp = string[];
  * Who leads (or led) it.
  */
 export type Leader = "E" | "S" | "W" | "N";
-export type Seat5 = "E" | "S" | "W" | "N";
+export type Seat4 = "E" | "S" | "W" | "N";
 /**
  * The card; null for another seat's face-down card.
  */
@@ -591,7 +579,7 @@ export type Plays = MadiaoPlay[];
  * Items: A Ma Diao card code: wt qt bt 9t–2t, 9m–1m, 9s–1s, 0c hc 1c–9c.
  */
 export type Seen = string[];
-export type Seat6 = "E" | "S" | "W" | "N";
+export type Seat5 = "E" | "S" | "W" | "N";
 /**
  * 發 lead, 捉 capture, 滅 face down.
  */
@@ -600,16 +588,6 @@ export type Kind5 = "fa" | "zhuo" | "mie";
  * The card; null for another seat's face-down card.
  */
 export type Card1 = string | null;
-/**
- * The exact string to send back, e.g. ``"W zhuo wt"``.
- */
-export type Action2 = string;
-export type Kind6 = "fa" | "zhuo" | "mie";
-/**
- * A Ma Diao card code: wt qt bt 9t–2t, 9m–1m, 9s–1s, 0c hc 1c–9c.
- */
-export type Card2 = string;
-export type Legal1 = MadiaoAction[];
 export type Banker1 = "E" | "S" | "W" | "N";
 export type Tricks = number;
 /**
@@ -648,7 +626,7 @@ export type Net = number;
 /**
  * A Ma Diao card code: wt qt bt 9t–2t, 9m–1m, 9s–1s, 0c hc 1c–9c.
  */
-export type Card3 = string;
+export type Card2 = string;
 export type Drawer = "E" | "S" | "W" | "N";
 /**
  * Who scored it (the drawer or a claimer); null: a dead card.
@@ -687,23 +665,23 @@ export type W1 = number;
  * 注; halves (合吊) and thirds are written as decimals.
  */
 export type N1 = number;
-export type Seat7 = "E" | "S" | "W" | "N";
+export type Seat6 = "E" | "S" | "W" | "N";
 export type Name3 = string;
 /**
  * What each other seat paid.
  */
 export type Zhu1 = number;
-export type Seat8 = "E" | "S" | "W" | "N";
+export type Seat7 = "E" | "S" | "W" | "N";
 /**
  * ``zongbai`` (縱百老): spent 千萬 or 萬萬, and 百老 later went 上桌; ``zongzhuang``
  * (故縱樁家): could capture the banker's card, threw face down, and the banker then put a
  * 賞 上桌.
  */
-export type Kind7 = "zongbai" | "zongzhuang";
+export type Kind6 = "zongbai" | "zongzhuang";
 /**
  * A Ma Diao card code: wt qt bt 9t–2t, 9m–1m, 9s–1s, 0c hc 1c–9c.
  */
-export type Card4 = string;
+export type Card3 = string;
 export type Trick = number;
 export type Zh4 = string;
 export type En4 = string;
@@ -711,6 +689,28 @@ export type En4 = string;
  * The 包賠 situations of the hand (logged only).
  */
 export type Penalties = MadiaoPenalty[];
+export type Seat8 = "E" | "S" | "W" | "N";
+/**
+ * The version this seat's next action must carry.
+ */
+export type Version4 = number;
+export type MyTurn1 = boolean;
+/**
+ * This seat's cards.
+ *
+ * Items: A Ma Diao card code: wt qt bt 9t–2t, 9m–1m, 9s–1s, 0c hc 1c–9c.
+ */
+export type Hand4 = string[];
+/**
+ * The exact string to send back, e.g. ``"W zhuo wt"``.
+ */
+export type Action2 = string;
+export type Kind7 = "fa" | "zhuo" | "mie";
+/**
+ * A Ma Diao card code: wt qt bt 9t–2t, 9m–1m, 9s–1s, 0c hc 1c–9c.
+ */
+export type Card4 = string;
+export type Legal1 = MadiaoAction[];
 export type Kind8 = "deal";
 /**
  * The dealer.
@@ -885,9 +885,21 @@ export type Table4 = number;
 export type Hand7 = number;
 export type View1 = MazhanPublicView | MadiaoPublicView;
 export type Game6 = "mazhan";
+/**
+ * The view format.
+ */
 export type Format2 = 2;
+/**
+ * ``act``: a seat moves; ``claim``/``rob``: a claim window is open; ``over``.
+ */
 export type Phase2 = "act" | "claim" | "rob" | "over";
+/**
+ * Whose turn it is in phase ``act``; null in a window and when over.
+ */
 export type Turn2 = ("E" | "S" | "W" | "N") | null;
+/**
+ * The dealer (always East).
+ */
 export type Dealer3 = "E" | "S" | "W" | "N";
 /**
  * A Mazhan tile code: 1m–9m, 1p–9p, 1s–9s, 1z–7z, 1h–4h, 1j–4j.
@@ -898,27 +910,45 @@ export type Wild2 = string;
  */
 export type Indicator1 = string;
 /**
+ * Bonus tiles turned while looking for the indicator.
+ *
  * Items: A Mazhan tile code: 1m–9m, 1p–9p, 1s–9s, 1z–7z, 1h–4h, 1j–4j.
  */
 export type SetAside1 = string[];
 /**
+ * The two dice.
+ *
  * @minItems 2
  * @maxItems 2
  */
 export type Dice2 = [number, number];
+/**
+ * Tiles left in the wall (the dead wall included).
+ */
 export type WallLeft1 = number;
+/**
+ * Tiles at the end of the wall a normal draw never takes.
+ */
 export type DeadWall1 = number;
 export type Game7 = "madiao";
 export type Format3 = 2;
 export type Phase3 = "tricks" | "over";
+/**
+ * Who plays now; null when over.
+ */
 export type Turn3 = ("E" | "S" | "W" | "N") | null;
 export type Banker2 = "E" | "S" | "W" | "N";
 /**
  * A Ma Diao card code: wt qt bt 9t–2t, 9m–1m, 9s–1s, 0c hc 1c–9c.
  */
 export type Mian1 = string;
+/**
+ * The trick being played (8 once over).
+ */
 export type TrickNo1 = number;
 /**
+ * Every card face up so far (the 面張 apart).
+ *
  * Items: A Ma Diao card code: wt qt bt 9t–2t, 9m–1m, 9s–1s, 0c hc 1c–9c.
  */
 export type Seen1 = string[];
@@ -1170,7 +1200,8 @@ export interface ViewFrame {
   catch_up?: CatchUp;
 }
 /**
- * What one Mazhan seat sees (``docs/views.md``).
+ * What one Mazhan seat sees (``docs/views.md``): the table as every seat sees it, and
+ * this seat's own tiles, waits and legal actions.
  *
  * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
  * via the `definition` "MazhanView".
@@ -1178,13 +1209,11 @@ export interface ViewFrame {
 export interface MazhanView {
   game: Game3;
   format: Format;
-  seat: Seat2;
   phase: Phase;
-  version: Version3;
-  my_turn: MyTurn;
   turn: Turn;
   /**
-   * The open claim window (who else may claim is never shown).
+   * The open claim window on a discard or added kong (the same for every seat: who may
+   * claim is never shown).
    */
   window: MazhanWindow | null;
   dealer: Dealer1;
@@ -1194,19 +1223,22 @@ export interface MazhanView {
   dice: Dice;
   wall_left: WallLeft;
   dead_wall: DeadWall;
-  hand: Hand2;
-  drawn: Drawn;
-  waits: Waits;
   seats: PerSeatMazhanSeat;
   /**
-   * The last public action.
+   * The last public action (another seat's draw without its tile).
    */
   last: MazhanLast | null;
-  legal: Legal;
   /**
    * Set once the hand is over.
    */
   result: MazhanResult | null;
+  seat: Seat3;
+  version: Version3;
+  my_turn: MyTurn;
+  hand: Hand3;
+  drawn: Drawn;
+  waits: Waits;
+  legal: Legal;
 }
 /**
  * An open claim window.
@@ -1297,21 +1329,9 @@ export interface MazhanSeat3 {
  * via the `definition` "MazhanLast".
  */
 export interface MazhanLast {
-  seat: Seat3;
+  seat: Seat2;
   kind: Kind2;
   tile: Tile2;
-}
-/**
- * One of this seat's legal actions.
- *
- * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
- * via the `definition` "MazhanAction".
- */
-export interface MazhanAction {
-  action: Action1;
-  kind: Kind3;
-  tile: Tile3;
-  tiles: Tiles1;
 }
 /**
  * The end of the hand: every hand laid down, every score and payment.
@@ -1393,7 +1413,7 @@ export interface MazhanScore {
   uncapped: Uncapped;
   capped: Capped;
   formula: MazhanFormula;
-  hand: Hand3;
+  hand: Hand2;
   items: Items;
   tai_items: TaiItems;
   sets: Sets;
@@ -1450,8 +1470,8 @@ export interface MazhanTaiItem {
  * via the `definition` "MazhanSet".
  */
 export interface MazhanSet {
-  kind: Kind4;
-  tiles: Tiles2;
+  kind: Kind3;
+  tiles: Tiles1;
   concealed: Concealed1;
   wild: Wild1;
 }
@@ -1467,7 +1487,7 @@ export interface MazhanScore1 {
   uncapped: Uncapped;
   capped: Capped;
   formula: MazhanFormula;
-  hand: Hand3;
+  hand: Hand2;
   items: Items;
   tai_items: TaiItems;
   sets: Sets;
@@ -1484,7 +1504,7 @@ export interface MazhanScore2 {
   uncapped: Uncapped;
   capped: Capped;
   formula: MazhanFormula;
-  hand: Hand3;
+  hand: Hand2;
   items: Items;
   tai_items: TaiItems;
   sets: Sets;
@@ -1501,7 +1521,7 @@ export interface MazhanScore3 {
   uncapped: Uncapped;
   capped: Capped;
   formula: MazhanFormula;
-  hand: Hand3;
+  hand: Hand2;
   items: Items;
   tai_items: TaiItems;
   sets: Sets;
@@ -1529,7 +1549,20 @@ export interface PerSeatInt {
   N: N;
 }
 /**
- * What one Ma Diao seat sees (``docs/views.md``).
+ * One of this seat's legal actions.
+ *
+ * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
+ * via the `definition` "MazhanAction".
+ */
+export interface MazhanAction {
+  action: Action1;
+  kind: Kind4;
+  tile: Tile3;
+  tiles: Tiles2;
+}
+/**
+ * What one Ma Diao seat sees (``docs/views.md``): the table as every seat sees it, and
+ * this seat's own cards and legal actions.
  *
  * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
  * via the `definition` "MadiaoView".
@@ -1537,21 +1570,21 @@ export interface PerSeatInt {
 export interface MadiaoView {
   game: Game4;
   format: Format1;
-  seat: Seat4;
   phase: Phase1;
-  version: Version4;
-  my_turn: MyTurn1;
   turn: Turn1;
   banker: Banker;
   mian: Mian;
   trick_no: TrickNo;
-  hand: Hand4;
   seats: PerSeatMadiaoSeat;
   trick: MadiaoTrick;
   seen: Seen;
   last: MadiaoLast | null;
-  legal: Legal1;
   result: MadiaoResult | null;
+  seat: Seat8;
+  version: Version4;
+  my_turn: MyTurn1;
+  hand: Hand4;
+  legal: Legal1;
 }
 /**
  * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
@@ -1641,7 +1674,7 @@ export interface MadiaoTrick {
  * via the `definition` "MadiaoPlay".
  */
 export interface MadiaoPlay {
-  seat: Seat5;
+  seat: Seat4;
   card: Card;
   face_up: FaceUp;
 }
@@ -1652,20 +1685,9 @@ export interface MadiaoPlay {
  * via the `definition` "MadiaoLast".
  */
 export interface MadiaoLast {
-  seat: Seat6;
+  seat: Seat5;
   kind: Kind5;
   card: Card1;
-}
-/**
- * One of this seat's legal plays.
- *
- * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
- * via the `definition` "MadiaoAction".
- */
-export interface MadiaoAction {
-  action: Action2;
-  kind: Kind6;
-  card: Card2;
 }
 /**
  * The settlement.
@@ -1765,7 +1787,7 @@ export interface MadiaoSeatResult3 {
  * via the `definition` "MadiaoChongDraw".
  */
 export interface MadiaoChongDraw {
-  card: Card3;
+  card: Card2;
   drawer: Drawer;
   scorer: Scorer;
   points: Points2;
@@ -1799,7 +1821,7 @@ export interface PerSeatAnnotatedUnionIntFloatFieldInfoAnnotationNoneTypeRequire
  * via the `definition` "MadiaoSpecial".
  */
 export interface MadiaoSpecial {
-  seat: Seat7;
+  seat: Seat6;
   name: Name3;
   zhu: Zhu1;
 }
@@ -1810,12 +1832,23 @@ export interface MadiaoSpecial {
  * via the `definition` "MadiaoPenalty".
  */
 export interface MadiaoPenalty {
-  seat: Seat8;
-  kind: Kind7;
-  card: Card4;
+  seat: Seat7;
+  kind: Kind6;
+  card: Card3;
   trick: Trick;
   zh: Zh4;
   en: En4;
+}
+/**
+ * One of this seat's legal plays.
+ *
+ * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
+ * via the `definition` "MadiaoAction".
+ */
+export interface MadiaoAction {
+  action: Action2;
+  kind: Kind7;
+  card: Card4;
 }
 /**
  * The deal: the dealer and the dice.
@@ -2009,9 +2042,10 @@ export interface WatchView {
   view: View1;
 }
 /**
- * A Mazhan table as a spectator sees it: what every seat sees of the others (rivers,
- * melds with concealed kongs face down, flowers, hand sizes, the wall), never a concealed
- * hand, a drawn tile, a seat's waits or its legal actions (rules, end of §5).
+ * A Mazhan table as every seat sees it alike, and as a spectator sees it: what every seat
+ * sees of the others (rivers, melds with concealed kongs face down, flowers, hand sizes,
+ * the wall), never a concealed hand, a drawn tile, a seat's waits or its legal actions
+ * (rules, end of §5).
  *
  * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
  * via the `definition` "MazhanPublicView".
@@ -2022,7 +2056,8 @@ export interface MazhanPublicView {
   phase: Phase2;
   turn: Turn2;
   /**
-   * The open window on a discard or added kong (the same whoever may claim).
+   * The open claim window on a discard or added kong (the same for every seat: who may
+   * claim is never shown).
    */
   window: MazhanWindow | null;
   dealer: Dealer3;
@@ -2034,14 +2069,16 @@ export interface MazhanPublicView {
   dead_wall: DeadWall1;
   seats: PerSeatMazhanSeat1;
   /**
-   * The last public action (a draw's tile is never shown).
+   * The last public action (another seat's draw without its tile).
    */
   last: MazhanLast | null;
+  /**
+   * Set once the hand is over.
+   */
   result: MazhanResult | null;
 }
 /**
- * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
- * via the `definition` "PerSeat_MazhanSeat_".
+ * What everyone sees of each seat.
  */
 export interface PerSeatMazhanSeat1 {
   E: MazhanSeat;
@@ -2050,8 +2087,9 @@ export interface PerSeatMazhanSeat1 {
   N: MazhanSeat3;
 }
 /**
- * A Ma Diao table as a spectator sees it: every card played face up, the tricks won,
- * how many cards each seat played face down (never their faces), never a hand.
+ * A Ma Diao table as every seat sees it alike, and as a spectator sees it: every card
+ * played face up, the tricks won, how many cards each seat played face down (never their
+ * faces), never a hand.
  *
  * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
  * via the `definition` "MadiaoPublicView".
@@ -2173,7 +2211,7 @@ export interface MazhanScore4 {
   uncapped: Uncapped;
   capped: Capped;
   formula: MazhanFormula;
-  hand: Hand3;
+  hand: Hand2;
   items: Items;
   tai_items: TaiItems;
   sets: Sets;
@@ -2210,6 +2248,16 @@ export interface PerSeatMazhanScore1 {
   S: MazhanScore1;
   W: MazhanScore2;
   N: MazhanScore3;
+}
+/**
+ * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
+ * via the `definition` "PerSeat_MazhanSeat_".
+ */
+export interface PerSeatMazhanSeat2 {
+  E: MazhanSeat;
+  S: MazhanSeat1;
+  W: MazhanSeat2;
+  N: MazhanSeat3;
 }
 /**
  * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
