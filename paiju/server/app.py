@@ -26,7 +26,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from paiju.server.config import Settings
 from paiju.server.db import migrate
 from paiju.server.errors import ServerError
-from paiju.server.routes import api, scorer, ws
+from paiju.server.metrics import serve_metrics
+from paiju.server.routes import api, ops, scorer, ws
 from paiju.server.security import install
 from paiju.server.services import build
 from paiju.server.table import Timing
@@ -82,7 +83,10 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
         await asyncio.to_thread(migrate, services.engine)
         await services.tables.start()
         watch = asyncio.create_task(ws.watch_sessions(app))
+        listener = serve_metrics(services.metrics, settings.metrics_address)
         yield
+        if listener is not None:
+            listener.shutdown()
         watch.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await watch
@@ -98,6 +102,7 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
     )
     app.state.services = services
     app.state.settings = settings
+    app.state.metrics = services.metrics
     install(app, settings)  # headers, origins, throttles, sessions (docs/security.md)
 
     @app.exception_handler(RequestValidationError)
@@ -142,6 +147,7 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(scorer.router)
     app.include_router(ws.router)
+    app.include_router(ops.router)
     app.mount("/static", StaticFiles(directory=_WEB), name="static")
 
     @app.get("/", response_class=HTMLResponse)
