@@ -36,6 +36,7 @@
 | ``PAIJU_WS_SOCKETS_PER_ACCOUNT`` | open sockets of one account on one process | 4 |
 | ``PAIJU_METRICS_TOKEN`` | ``/metrics`` on the app's port, to a bearer of this token | off |
 | ``PAIJU_METRICS_ADDRESS`` | ``host:port`` of a listener serving only ``/metrics`` | off |
+| ``PAIJU_ADMIN_POLL_SECONDS`` | how often a process applies suspensions and closings | 5 |
 
 The security settings are explained in docs/security.md; the operator's in docs/operate.md.
 
@@ -107,6 +108,7 @@ class Settings(BaseSettings):
     # operating (docs/operate.md)
     metrics_token: str | None = Field(None, min_length=16)
     metrics_address: str | None = Field(None, pattern=r"^[^:\s]*:[0-9]{1,5}$")
+    admin_poll_seconds: float = Field(5.0, gt=0)
 
     @model_validator(mode="before")
     @classmethod

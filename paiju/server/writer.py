@@ -268,6 +268,11 @@ class Writer:
             self.fenced |= fenced - before  # (a hand let go meanwhile stays let go)
         return answers
 
+    def fence(self, hand: int) -> None:
+        """Write nothing more of this process's for ``hand`` (an admin closed its table)."""
+        with self._fence_lock:
+            self.fenced.add(hand)
+
     def unfence(self, hand: int) -> None:
         """This process holds ``hand`` again (it took the table over): its writes on it are
         its own from now on (a hand fenced once is not fenced for the process's life).
