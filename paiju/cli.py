@@ -460,6 +460,23 @@ def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     return uvloop.new_event_loop
 
 
+def _admin(args: argparse.Namespace) -> int:
+    try:
+        from paiju.server.admin import run_cli
+        from paiju.server.config import Settings
+    except ModuleNotFoundError as err:  # the base install: no [server] extra
+        if (err.name or "paiju").split(".")[0] == "paiju":
+            raise
+        _fail(f"paiju admin needs the [server] extra ({err.name} is not installed)")
+    try:
+        settings = Settings.from_env()
+    except ValueError as err:
+        _fail(str(err))
+    code, out = run_cli(args.admin_command, vars(args), settings.database_url)
+    print(json.dumps(out, ensure_ascii=False, indent=2, default=str))
+    return code
+
+
 def _replay(args: argparse.Namespace) -> int:
     from paiju.records import replay_file
 
@@ -657,6 +674,38 @@ def _parser() -> argparse.ArgumentParser:
         "quote it, or pass '-' to read it from standard input), one a line, for every seat "
         "that may act.",
     ).add_argument("position", nargs="+", help="the position's fields, or -")
+
+    adm = games.add_parser(
+        "admin",
+        help="an admin's tools against the server's database (docs/operate.md)",
+        description="Run one admin action against the database of 'paiju serve' (the same "
+        "PAIJU_* settings), audited as cli:<your user> with --why. Prints JSON; exits 1 on a "
+        "refusal (and 'check' on books that do not balance).",
+    )
+    acts = adm.add_subparsers(dest="admin_command", required=True, metavar="ACTION")
+    for verb, text in [
+        ("find", "an account: balance, ledger, hands, sessions, admin actions"),
+        ("grant", "give an account points (from the house)"),
+        ("take", "take points from an account (to the house)"),
+        ("suspend", "end an account's sessions; it cannot log in or sit"),
+        ("lift", "lift a suspension"),
+        ("role", "give an account the admin role (--remove: take it away)"),
+        ("close-table", "void a table's live hand, refund its fees, unseat its players"),
+        ("house", "the house's balance, and what fees, escapes and the rest brought in"),
+        ("check", "sum every balance against the ledger and the points issued"),
+    ]:
+        sub = acts.add_parser(verb, help=text, description=text)
+        if verb == "close-table":
+            sub.add_argument("table", type=_positive, help="the table's id")
+        elif verb not in ("house", "check"):
+            sub.add_argument("name", help="the account's name")
+        if verb in ("grant", "take"):
+            sub.add_argument("amount", type=_positive, help="points (a positive number)")
+        if verb == "role":
+            sub.add_argument("--remove", action="store_true", help="take the role away")
+        if verb not in ("find", "house", "check"):
+            sub.add_argument("--why", required=True, help="the reason, recorded with the action")
+    adm.set_defaults(run=_admin)
     return parser
 
 

@@ -3,7 +3,7 @@
 
 >>> from paiju.server.config import Settings
 >>> app = create_app(Settings.from_env({"PAIJU_DATABASE_URL": "sqlite://"}))
->>> paths = sorted(app.openapi()["paths"])
+>>> paths = sorted(p for p in app.openapi()["paths"] if not p.startswith("/api/admin"))
 >>> paths[:3]
 ['/', '/api/hands', '/api/hands/{hand_id}/replay']
 >>> app.state.services.close()
@@ -23,10 +23,12 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from paiju.server.admin import watch as watch_admin
 from paiju.server.config import Settings
 from paiju.server.db import migrate
 from paiju.server.errors import ServerError
-from paiju.server.routes import api, scorer, ws
+from paiju.server.metrics import serve_metrics
+from paiju.server.routes import admin, api, ops, scorer, ws
 from paiju.server.security import install
 from paiju.server.services import build
 from paiju.server.table import Timing
@@ -82,7 +84,13 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
         await asyncio.to_thread(migrate, services.engine)
         await services.tables.start()
         watch = asyncio.create_task(ws.watch_sessions(app))
+        listener = serve_metrics(services.metrics, settings.metrics_address)
+        every = settings.admin_poll_seconds
+        admin_watch = asyncio.create_task(watch_admin(services.hub, services.sessions, every))
         yield
+        admin_watch.cancel()
+        if listener is not None:
+            listener.shutdown()
         watch.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await watch
@@ -98,6 +106,7 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
     )
     app.state.services = services
     app.state.settings = settings
+    app.state.metrics = services.metrics
     install(app, settings)  # headers, origins, throttles, sessions (docs/security.md)
 
     @app.exception_handler(RequestValidationError)
@@ -142,6 +151,8 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(scorer.router)
     app.include_router(ws.router)
+    app.include_router(ops.router)
+    app.include_router(admin.router)
     app.mount("/static", StaticFiles(directory=_WEB), name="static")
 
     @app.get("/", response_class=HTMLResponse)

@@ -889,6 +889,7 @@ class Cluster:
         held = [ok for chunk in results[1:] for ok in chunk]
         for runner, ok in zip(tables, held, strict=True):
             if not ok:
+                self.hub.metrics.leases_lost.inc()
                 self.hub.let_go(runner)
 
     async def _watch(self) -> None:
@@ -930,6 +931,7 @@ class Cluster:
             await self.redis.eval(_RELEASE, 1, lease, self.pid)
             return
         log.info("took over table %s (hand %s)", table_id, hands[-1].hand_id)
+        self.hub.metrics.takeovers.inc()
         for account in runner.machine.accounts:
             if account in self.hub.conns:
                 self._fed.pop(account, None)  # fed here now

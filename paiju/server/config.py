@@ -34,8 +34,11 @@
 | ``PAIJU_WS_RATE`` | messages per second a socket may send, on average | 10 |
 | ``PAIJU_WS_BURST`` | messages a socket may send at once | 30 |
 | ``PAIJU_WS_SOCKETS_PER_ACCOUNT`` | open sockets of one account on one process | 4 |
+| ``PAIJU_METRICS_TOKEN`` | ``/metrics`` on the app's port, to a bearer of this token | off |
+| ``PAIJU_METRICS_ADDRESS`` | ``host:port`` of a listener serving only ``/metrics`` | off |
+| ``PAIJU_ADMIN_POLL_SECONDS`` | how often a process applies suspensions and closings | 5 |
 
-The security settings are explained in docs/security.md.
+The security settings are explained in docs/security.md; the operator's in docs/operate.md.
 
 >>> Settings.from_env({"PAIJU_TURN_SECONDS": "3"}).turn_seconds
 3.0
@@ -102,6 +105,10 @@ class Settings(BaseSettings):
     ws_rate: float = Field(10.0, gt=0)
     ws_burst: int = Field(30, ge=1)
     ws_sockets_per_account: int = Field(4, ge=1)
+    # operating (docs/operate.md)
+    metrics_token: str | None = Field(None, min_length=16)
+    metrics_address: str | None = Field(None, pattern=r"^[^:\s]*:[0-9]{1,5}$")
+    admin_poll_seconds: float = Field(5.0, gt=0)
 
     @model_validator(mode="before")
     @classmethod

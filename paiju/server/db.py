@@ -14,7 +14,7 @@ replaces the connection, the writer retries its batch.
 >>> engine = make_engine("sqlite://")
 >>> migrate(engine)
 >>> sorted(sa.inspect(engine).get_table_names())[:3]
-['accounts', 'alembic_version', 'hand_actions']
+['accounts', 'admin_actions', 'alembic_version']
 """
 
 from __future__ import annotations

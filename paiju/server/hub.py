@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from paiju.errors import RulesError
 from paiju.server.connection import Connection
 from paiju.server.errors import ServerError
+from paiju.server.metrics import NOWHERE, Metrics
 from paiju.server.protocol import (
     Act,
     ClientMessage,
@@ -151,6 +152,7 @@ class Hub:
         self.watching: dict[int, int] = {}
         self.max_watchers = watchers
         self._watch_rates: dict[int, MessageRate] = {}
+        self.metrics: Metrics = NOWHERE  # the process's (services.build sets it)
 
     # --- tables --------------------------------------------------------------------------
 

@@ -8,7 +8,8 @@
 - ``tables``, ``hands``, ``hand_actions``: the tables and the action log each hand is
   rebuilt from after a restart;
 - ``seats``: who sits at which table (one seat per account, the primary key says so), and
-  whether 托管 plays for them.
+  whether 托管 plays for them;
+- ``admin_actions``: every admin action, who took it, when and why (:mod:`paiju.server.admin`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
     "Account",
+    "AdminAction",
     "Base",
     "GameTable",
     "Hand",
@@ -61,6 +63,10 @@ class Account(Base):
     password_hash: Mapped[str] = mapped_column(String(200), default="")
     balance: Mapped[int] = mapped_column(BigInteger, default=0)
     is_house: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: may use the admin API (``paiju admin role``)
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: an admin suspended it: it cannot log in or sit (``paiju admin suspend``)
+    suspended: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[dt.datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )
@@ -161,6 +167,24 @@ class SeatClaim(Base):
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
     #: 托管 (auto-play) is on: a rebuilt hand plays the seat for its player
     tuoguan: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    created_at: Mapped[dt.datetime] = mapped_column(
+        DateTime(timezone=True), server_default=func.now()
+    )
+
+
+class AdminAction(Base):
+    """One admin action: who (``cli:<user>`` or ``account:<name>``), what, to whom, why."""
+
+    __tablename__ = "admin_actions"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    actor: Mapped[str] = mapped_column(String(80))
+    action: Mapped[str] = mapped_column(String(20))
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id"), nullable=True, index=True
+    )
+    table_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id"), nullable=True)
+    amount: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    reason: Mapped[str] = mapped_column(String(500))
     created_at: Mapped[dt.datetime] = mapped_column(
         DateTime(timezone=True), server_default=func.now()
     )

@@ -270,6 +270,9 @@ def install(app: FastAPI, settings: Settings) -> Security:
 
     @app.exception_handler(Throttled)
     async def _throttled(_request: Request, err: Throttled) -> JSONResponse:
+        metrics = getattr(_request.app.state, "metrics", None)
+        if metrics is not None:
+            metrics.throttled.labels(err.what).inc()
         return JSONResponse(
             {"error": {"code": err.code, "message": err.message, "retry_after": err.retry_after}},
             status_code=err.status,

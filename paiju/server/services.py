@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from paiju.server.config import Settings
 from paiju.server.db import make_engine, make_sessions
 from paiju.server.hub import Hub
+from paiju.server.metrics import Metrics
 from paiju.server.store import Store
 from paiju.server.table import Timing
 from paiju.server.tables import Tables
@@ -39,6 +40,9 @@ class Services:
     writer: Writer
     hub: Hub  # this process's tables
     tables: Tables  # where the routes send players: the hub, or the cluster holding it
+    metrics: Metrics  # the process's counters and gauges (/metrics)
+    #: the process is going away: seats no new table, readiness says not ready
+    draining: bool = False
 
     def close(self) -> None:
         """Stop the tables, write what is queued, close the database."""
@@ -78,9 +82,14 @@ def build(settings: Settings, timing: Timing | None = None) -> Services:
         seed=settings.seed,
         watchers=settings.watchers_per_table,
     )
+    metrics = Metrics()
+    metrics.watch(hub)
+    hub.metrics = writer.metrics = metrics
     tables: Tables = hub
     if settings.redis_url:
         from paiju.server.cluster import Cluster
 
         tables = Cluster(settings.redis_url, hub, store, settings.redis_prefix)
-    return Services(settings, engine, sessions, store, writer, hub, tables)
+    services = Services(settings, engine, sessions, store, writer, hub, tables, metrics)
+    metrics.draining = lambda: services.draining
+    return services

@@ -33,7 +33,7 @@ from paiju.server import ledger, names
 from paiju.server.models import Account, GameTable, Hand, HandAction, LedgerEntry, SeatClaim
 from paiju.server.table import io
 
-__all__ = ["LiveHand", "Store"]
+__all__ = ["LiveHand", "Store", "void_hand"]
 
 _STEP_INSERT = sa.insert(HandAction.__table__)  # type: ignore[arg-type]
 #: PostgreSQL: a batch's steps as three arrays and the writer once, in one statement
@@ -270,21 +270,7 @@ class Store:
         Raises ``LookupError`` if the hand is not live.
         """
         with self.sessions.begin() as s:
-            h = s.get(Hand, hand_id)
-            if h is None or h.status != "live":
-                raise LookupError(f"hand {hand_id} is not live")
-            fees = s.execute(
-                sa.select(LedgerEntry.account_id, LedgerEntry.amount).where(
-                    LedgerEntry.event_key == f"hand:{hand_id}:fee", LedgerEntry.amount < 0
-                )
-            ).all()
-            refunds = [(ledger.HOUSE, int(acc), -int(amount)) for acc, amount in fees]
-            ledger.apply(s, refunds, "refund", f"hand:{hand_id}:refund", hand_id)
-            h.status = "void"
-            h.result = {"void": why}
-            accounts = [int(v["account"]) for v in h.seats.values() if v.get("account")]
-            s.execute(sa.delete(SeatClaim).where(SeatClaim.table_id == h.table_id))
-            return accounts
+            return void_hand(s, hand_id, why)
 
     def release_table_seats(self, table_id: int) -> list[int]:
         """Free every seat at one table (its process died between hands); who sat there."""
@@ -524,6 +510,29 @@ class Store:
                 },
                 seat,
             )
+
+
+def void_hand(s: Session, hand_id: int, why: str) -> list[int]:
+    """:meth:`Store.quarantine` inside the caller's transaction (an admin closing a table
+    writes its audit in the same one).
+
+    Raises ``LookupError`` if the hand is not live.
+    """
+    h = s.get(Hand, hand_id)
+    if h is None or h.status != "live":
+        raise LookupError(f"hand {hand_id} is not live")
+    fees = s.execute(
+        sa.select(LedgerEntry.account_id, LedgerEntry.amount).where(
+            LedgerEntry.event_key == f"hand:{hand_id}:fee", LedgerEntry.amount < 0
+        )
+    ).all()
+    refunds = [(ledger.HOUSE, int(acc), -int(amount)) for acc, amount in fees]
+    ledger.apply(s, refunds, "refund", f"hand:{hand_id}:refund", hand_id)
+    h.status = "void"
+    h.result = {"void": why}
+    accounts = [int(v["account"]) for v in h.seats.values() if v.get("account")]
+    s.execute(sa.delete(SeatClaim).where(SeatClaim.table_id == h.table_id))
+    return accounts
 
 
 def _seat_of(seats: dict[str, Any], account_id: int) -> str | None:

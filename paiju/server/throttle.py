@@ -59,6 +59,7 @@ class Throttled(ServerError):
             "rate_limited", f"too many {what}; try again in {retry_after} s", status=429
         )
         self.retry_after = retry_after
+        self.what = what  # counted by the metrics (paiju_throttled_total)
 
 
 _IN_FLIGHT = (1, 2)  # password checks at once: per name, per address

@@ -44,6 +44,7 @@ from sqlalchemy.orm import Session
 
 from paiju.server.db import Guard, guard_of
 from paiju.server.errors import ServerError
+from paiju.server.metrics import NOWHERE, Metrics
 from paiju.server.store import Store
 from paiju.server.table import io
 
@@ -103,6 +104,7 @@ class Writer:
         self._fence_lock = threading.Lock()  # fenced: read and grown here, let go from the loop
         self.batches = 0
         self.writes = 0
+        self.metrics: Metrics = NOWHERE  # the process's (services.build sets it)
         self._conn: sa.Connection | None = None  # the writer's own connection, kept open
         self._auto: sa.Connection | None = None  # and one in autocommit, for lone statements
         self._thread = threading.Thread(target=self._run, name="paiju-writer", daemon=True)
@@ -139,6 +141,10 @@ class Writer:
         knows which write it asked for)."""
         self._idle.clear()
         self._queue.put(_Item(write, answer))
+
+    def queued(self) -> int:
+        """Writes waiting for the thread (approximate: read from any thread)."""
+        return self._queue.qsize()
 
     def close(self) -> None:
         """Write what is queued and stop."""
@@ -177,6 +183,7 @@ class Writer:
 
     def _write(self, items: list[_Item]) -> None:
         attempt = 0
+        began, since = self._clock(), self._since
         while True:
             try:
                 answers = self._transaction(items)
@@ -190,6 +197,7 @@ class Writer:
                 else:
                     self._trouble = f"unreachable: {text}"
                 if attempt == 0:
+                    self.metrics.troubles.inc()
                     log.warning("storage unavailable (%s); retrying %d writes", text, len(items))
                     for item in items:
                         _call(item.answer, io.Trouble(0, text))
@@ -204,6 +212,9 @@ class Writer:
         self._trouble = None
         self.batches += 1
         self.writes += len(items)
+        waited = 0.0 if since is None else max(0.0, began - since)
+        kinds = [type(i.write).__name__ for i in items]
+        self.metrics.batch(len(items), waited, self._clock() - began, kinds)
         for item, answer in zip(items, answers, strict=True):
             _call(item.answer, answer)
 
@@ -256,6 +267,11 @@ class Writer:
         with self._fence_lock:
             self.fenced |= fenced - before  # (a hand let go meanwhile stays let go)
         return answers
+
+    def fence(self, hand: int) -> None:
+        """Write nothing more of this process's for ``hand`` (an admin closed its table)."""
+        with self._fence_lock:
+            self.fenced.add(hand)
 
     def unfence(self, hand: int) -> None:
         """This process holds ``hand`` again (it took the table over): its writes on it are

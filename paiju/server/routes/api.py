@@ -24,6 +24,7 @@ from paiju.server.accounts import (
     find_for_login,
     set_password,
 )
+from paiju.server.admin import refuse_suspended
 from paiju.server.errors import ServerError
 from paiju.server.hub import unknown_code
 from paiju.server.models import Account
@@ -172,6 +173,7 @@ async def api_login(body: Login, request: Request, response: Response) -> dict[s
     in_use = sec.sockets.sessions_of(target.account_id)
 
     def opened(s: Session) -> tuple[tuple[str, list[str]], Account | None]:
+        refuse_suspended(s, target.account_id)
         opening = open_session_ending(s, target.account_id, t, sec.policy, in_use)
         return opening, s.get(Account, target.account_id)
 

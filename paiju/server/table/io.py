@@ -163,6 +163,14 @@ class Tuoguan:
 
 
 @dataclass(frozen=True, slots=True)
+class Suspend:
+    """An admin suspended this account: 托管 plays its seat to the hand's end, its going
+    away is no escape, and between hands it is unseated, all without a penalty."""
+
+    account: int
+
+
+@dataclass(frozen=True, slots=True)
 class Leave:
     """A player leaves the table (``escape``: a live hand too, as an escape)."""
 
@@ -251,6 +259,7 @@ Input = (
     | Unwatch
     | Act
     | Tuoguan
+    | Suspend
     | Leave
     | Fill
     | Hint

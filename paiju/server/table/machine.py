@@ -316,6 +316,7 @@ _ANYONE: dict[type, Callable[[TableMachine, Any], None]] = {
     io.Resend: lambda m, e: seating.resend(m, e.account),
     io.Watch: lambda m, e: spectate.watch(m, e.account),
     io.Unwatch: lambda m, e: spectate.unwatch(m, e.account),
+    io.Suspend: lambda m, e: seating.suspend(m, e.account),
 }
 #: … and those only a seated player may (with the seat they hold).
 _SEATED: dict[type, Callable[[TableMachine, int, Any], None]] = {

@@ -17,10 +17,12 @@ import contextvars
 import dataclasses
 import logging
 import math
+import time
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from paiju.server.metrics import NOWHERE
 from paiju.server.table import TableMachine, io
 from paiju.server.writer import Answer, Writer
 
@@ -150,6 +152,8 @@ class TableRunner:
         # whatever is new; the input is made when the timer fires)
         self._context = contextvars.copy_context()
         self._fire_cb = self._fire
+        self.metrics = getattr(hub, "metrics", None) or NOWHERE
+        self._acted: float | None = None  # when the last action came, until its first view
 
     @property
     def id(self) -> int:
@@ -168,11 +172,16 @@ class TableRunner:
         try:
             while self._queue and not self.stopped:
                 event = self._queue.pop(0)
+                paused = self.machine._paused
+                if isinstance(event, io.Act | io.BotMove):
+                    self._acted = time.perf_counter()
                 try:
                     outputs = self.machine.handle(event, self.clock())
                 except Exception:  # a bug in the machine must not take the server down
                     log.exception("table %s: %s failed", self.id, type(event).__name__)
                     continue
+                if self.machine._paused and not paused:
+                    self.metrics.pauses.inc()
                 self._carry_out(outputs)
         finally:
             self._busy = False
@@ -191,12 +200,17 @@ class TableRunner:
     def _carry_out(self, outputs: list[io.Output]) -> None:
         for out in outputs:
             if isinstance(out, io.Send):
+                if self._acted is not None and out.frame.get("type") == "view":
+                    self.metrics.frame.observe(time.perf_counter() - self._acted)
+                    self._acted = None
                 if out.ack:  # a turn: its clock starts once the frame is shown
                     self.hub.deliver(out.account, out.frame, self._shown(out.account, out.ack))
                 else:
                     self.hub.deliver(out.account, out.frame)
             elif isinstance(out, io.Store):
-                self.writer.submit(out.write, self._answerer(out.op))
+                kind = type(out.write).__name__
+                self.metrics.write(kind)
+                self.writer.submit(out.write, self._answerer(out.op, kind == "Step"))
             elif isinstance(out, io.SetTimer):
                 old = self._timers.pop(out.key, None)
                 if old is not None:
@@ -247,8 +261,12 @@ class TableRunner:
 
         return shown
 
-    def _answerer(self, op: int) -> Callable[[Answer], None]:
+    def _answerer(self, op: int, step: bool = False) -> Callable[[Answer], None]:
+        asked = time.perf_counter() if step else 0.0
+
         def answer(value: Answer) -> None:  # from the writer's thread
+            if step and isinstance(value, io.Stored):
+                self.metrics.durable.observe(time.perf_counter() - asked)
             self.inbox.put(self.feed, dataclasses.replace(value, op=op))
 
         return answer
@@ -264,7 +282,10 @@ class TableRunner:
                 self._decided_now(d, fallback)
                 return
             _Searches.waiting += 1
+            asked = time.perf_counter()
             task = self.loop.run_in_executor(_Searches.pool(), d.bot.act, d.view, d.legal, d.rng)
+            hist = self.metrics.bot_decisions.labels("search")
+            task.add_done_callback(lambda _f: hist.observe(time.perf_counter() - asked))
             task.add_done_callback(lambda f: self._searched(d, f))
             return
         self._decided_now(d, d.bot)
@@ -272,7 +293,8 @@ class TableRunner:
     def _decided_now(self, d: io.Decide, bot: Any) -> None:
         """``bot`` decides ``d`` here, on the loop's thread (a cheap bot)."""
         try:
-            action = bot.act(d.view, d.legal, d.rng)
+            with self.metrics.timed("loop"):
+                action = bot.act(d.view, d.legal, d.rng)
         except Exception:
             log.exception("table %s: a bot failed; playing its first legal action", self.id)
             action = d.legal[0]

@@ -136,6 +136,9 @@ def disconnect(m: TableMachine, account: int) -> None:
         return
     seat, p = found
     p.connected = False
+    if p.suspended and m.live:  # 托管 plays on; no away clock, no escape
+        frames.broadcast_table(m)
+        return
     if m.live:
         p.left_at = m._now
         wait = max(0.0, m.timing.disconnect - p.away)
@@ -243,6 +246,24 @@ def tuoguan(m: TableMachine, seat: int, on: bool) -> None:
         clocks.schedule(m)
         if not m.game.is_over(claim_pause.shown_state(m, seat)):
             frames.send_view(m, seat, [], force=True)  # the count of timeouts it shows
+
+
+def suspend(m: TableMachine, account: int) -> None:
+    """An admin suspended ``account`` (idempotent): between hands it is unseated; in a live
+    hand 托管 plays its seat to the end, its away clock is stopped, and it is unseated (free,
+    as anyone who does not confirm the next hand) once the hand is over."""
+    found = m.sitting(account)
+    if found is None:
+        return
+    seat, p = found
+    p.suspended = True
+    m._cancel(f"away:{account}")
+    if not m.live:
+        unseat(m, account, "left")
+        return
+    p.left_at = None
+    if not p.tuoguan:
+        tuoguan(m, seat, True)
 
 
 def leave(m: TableMachine, seat: int, escape: bool) -> None:

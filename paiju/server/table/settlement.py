@@ -94,6 +94,8 @@ def end_hand(m: TableMachine, final: Any) -> None:
             continue
         if p.balance < m.room.min_balance:
             seating.unseat(m, p.account, "too_few_points")
+        elif p.suspended:  # an admin suspended them during the hand: freed now, free
+            seating.unseat(m, p.account, "left")
         else:
             if p.tuoguan:
                 # 托管 plays the seat: nobody reads for it, its ready clock starts at once

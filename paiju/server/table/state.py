@@ -67,6 +67,8 @@ class Player:
     # dropping out before each turn and back after it cannot stall the table for ever
     away: float = 0.0
     left_at: float | None = None
+    #: an admin suspended the account: played by 托管, never charged for being away
+    suspended: bool = False
 
     @property
     def reached(self) -> bool:
