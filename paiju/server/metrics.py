@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 from wsgiref.simple_server import WSGIServer
 
@@ -108,59 +109,52 @@ class Metrics:
         self.hub: Hub | None = None
         #: whether the process is draining (the app sets it; read at each scrape)
         self.draining: Callable[[], bool] = lambda: False
-        self.actions = Counter(
-            "paiju_actions", "actions played at this process's tables (people's and bots')",
-            registry=r,
-        )  # fmt: skip
-        self.writes = Counter(
-            "paiju_writes", "durable writes asked for, by kind", ["kind"], registry=r
+        count = partial(Counter, registry=r)
+        timed = partial(Histogram, buckets=_LATENCY, registry=r)
+        self.actions = count(
+            "paiju_actions", "actions played at this process's tables (people's and bots')"
         )
-        self.settlements = Counter("paiju_settlements", "hands settled", registry=r)
-        self.escapes = Counter("paiju_escapes", "hands ended by an escape", registry=r)
-        self.pauses = Counter(
-            "paiju_table_pauses", "tables paused because their storage was in trouble", registry=r
+        self.writes = count("paiju_writes", "durable writes asked for, by kind", ["kind"])
+        self.settlements = count("paiju_settlements", "hands settled")
+        self.escapes = count("paiju_escapes", "hands ended by an escape")
+        self.pauses = count(
+            "paiju_table_pauses", "tables paused because their storage was in trouble"
         )
-        self.durable = Histogram(
+        self.durable = timed(
             "paiju_action_durable_seconds",
             "from an action's step being asked for to its being durable (committed)",
-            buckets=_LATENCY, registry=r,
-        )  # fmt: skip
-        self.frame = Histogram(
+        )
+        self.frame = timed(
             "paiju_action_frame_seconds",
             "from an action reaching its table to the first view frame it makes",
-            buckets=_LATENCY, registry=r,
-        )  # fmt: skip
+        )
         self.batch_size = Histogram(
             "paiju_writer_batch_size", "writes per writer transaction", buckets=_SIZES, registry=r
         )
-        self.batch_wait = Histogram(
+        self.batch_wait = timed(
             "paiju_writer_wait_seconds",
             "how long a batch's oldest write waited for the writer thread",
-            buckets=_LATENCY, registry=r,
-        )  # fmt: skip
-        self.batch_seconds = Histogram(
-            "paiju_writer_batch_seconds", "a batch's transaction, retries included",
-            buckets=_LATENCY, registry=r,
-        )  # fmt: skip
-        self.troubles = Counter(
-            "paiju_storage_troubles", "batches the database could not take at once", registry=r
         )
-        self.throttled = Counter(
-            "paiju_throttled", "requests refused by a throttle, by what", ["what"], registry=r
+        self.batch_seconds = timed(
+            "paiju_writer_batch_seconds", "a batch's transaction, retries included"
         )
-        self.leases_lost = Counter(
-            "paiju_cluster_leases_lost", "tables let go: another process holds the lease",
-            registry=r,
-        )  # fmt: skip
-        self.takeovers = Counter(
-            "paiju_cluster_takeovers", "tables taken over from a process that went away",
-            registry=r,
-        )  # fmt: skip
-        self.bot_decisions = Histogram(
+        self.troubles = count(
+            "paiju_storage_troubles", "batches the database could not take at once"
+        )
+        self.throttled = count(
+            "paiju_throttled", "requests refused by a throttle, by what", ["what"]
+        )
+        self.leases_lost = count(
+            "paiju_cluster_leases_lost", "tables let go: another process holds the lease"
+        )
+        self.takeovers = count(
+            "paiju_cluster_takeovers", "tables taken over from a process that went away"
+        )
+        self.bot_decisions = timed(
             "paiju_bot_decision_seconds",
             "a bot's (or 托管's) decision, by where it ran (loop, search thread)",
-            ["where"], buckets=_LATENCY, registry=r,
-        )  # fmt: skip
+            ["where"],
+        )
         r.register(_Live(self))
 
     def watch(self, hub: Hub) -> None:
