@@ -26,14 +26,21 @@ other top cards face up counts once more for each (雙胞胎, 三胞胎).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import TypeVar
 
 from paiju.errors import InvalidHandError, NotationError, json_kind, quote
 from paiju.kit.inputs import exactly_one
 from paiju.madiao.cards import ALL_CARDS, Card, Suit, parse_cards
 
-__all__ = ["ChongRoles", "Group", "base_roles", "chong_points", "score_sequence"]
+__all__ = [
+    "CHONG_OPTIONS",
+    "ChongRoles",
+    "Group",
+    "base_roles",
+    "chong_points",
+    "score_sequence",
+]
 
 _TOP = 99  # the 十字 ring node of 萬萬, 千萬 and 百萬
 
@@ -96,6 +103,10 @@ class ChongRoles:
         if i == suit.offset:  # 極 → 副極 acts as 極
             return _replace(self, ji=self.ji | {suit.offset + 1})
         return self
+
+
+#: The 開沖 options (the fields of :class:`ChongRoles` with a default), as a ruleset sets them.
+CHONG_OPTIONS = tuple(f.name for f in fields(ChongRoles) if f.default is not MISSING)
 
 
 def _replace(r: ChongRoles, **changes: frozenset[int]) -> ChongRoles:
@@ -500,31 +511,23 @@ def score_sequence(
     seen: set[Card] = set()
     for c in table_cards:
         if c in seen:
-            raise InvalidHandError(
-                f"table: {c} ({c.name_zh}) appears twice",
-                why="table_twice",
-                field="table",
-                card=str(c),
-            )
+            raise _bad_card("table", c, "table_twice", f"{c} ({c.name_zh}) appears twice")
         seen.add(c)
     for c in draw_cards:
         if c in table_cards:
-            raise InvalidHandError(
-                f"draws: {c} ({c.name_zh}) is already on the table",
-                why="drawn_on_table",
-                field="draws",
-                card=str(c),
+            raise _bad_card(
+                "draws", c, "drawn_on_table", f"{c} ({c.name_zh}) is already on the table"
             )
         if c in seen:
-            raise InvalidHandError(
-                f"draws: {c} ({c.name_zh}) is drawn twice",
-                why="drawn_twice",
-                field="draws",
-                card=str(c),
-            )
+            raise _bad_card("draws", c, "drawn_twice", f"{c} ({c.name_zh}) is drawn twice")
         seen.add(c)
     group = Group(table_cards, [], cap, roles or base_roles())
     return [group.take(c) for c in draw_cards]
+
+
+def _bad_card(field: str, card: Card, why: str, what: str, **params: str) -> InvalidHandError:
+    """The error for ``card`` in ``field``: ``what`` is wrong with it."""
+    return InvalidHandError(f"{field}: {what}", why=why, field=field, card=str(card), **params)
 
 
 #: A player wins at most one card to the table a trick, and there are 8 tricks (§3.1).
@@ -558,34 +561,26 @@ def _check_captured(
             raise InvalidHandError("captured: keys and values are card strings")
         holder = _one(key, "captured")
         if not holder.is_top or holder not in table:
-            raise InvalidHandError(
-                f"captured: {holder} is not a 十字 top card (wt, qt, bt) on the table",
-                why="captor_not_top",
-                field="captured",
-                card=str(holder),
+            raise _bad_card(
+                "captured",
+                holder,
+                "captor_not_top",
+                f"{holder} is not a 十字 top card (wt, qt, bt) on the table",
             )
         cards = tuple(_field_cards(value, "captured"))
         for c in cards:
             if not c.is_top:
-                raise InvalidHandError(
-                    f"captured: {c} is not a 十字 top card (wt, qt, bt)",
-                    why="captive_not_top",
-                    field="captured",
-                    card=str(c),
+                raise _bad_card(
+                    "captured", c, "captive_not_top", f"{c} is not a 十字 top card (wt, qt, bt)"
                 )
             if c in table or c in draws or c in used or c == holder:
-                raise InvalidHandError(
-                    f"captured: {c} appears elsewhere",
-                    why="captive_elsewhere",
-                    field="captured",
-                    card=str(c),
-                )
+                raise _bad_card("captured", c, "captive_elsewhere", f"{c} appears elsewhere")
             if c.rank > holder.rank:
-                raise InvalidHandError(
-                    f"captured: {holder} cannot capture the higher {c}",
-                    why="captive_higher",
-                    field="captured",
-                    card=str(c),
+                raise _bad_card(
+                    "captured",
+                    c,
+                    "captive_higher",
+                    f"{holder} cannot capture the higher {c}",
                     captor=str(holder),
                 )
             used.add(c)

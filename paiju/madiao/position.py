@@ -34,9 +34,9 @@ import re
 from collections import Counter
 from typing import Any
 
-from paiju.errors import NotationError, RulesError
+from paiju.errors import RulesError
 from paiju.kit.positions import bad_position as _bad
-from paiju.kit.positions import position_fields
+from paiju.kit.positions import position_fields, position_list
 from paiju.madiao.cards import ALL_CARDS, Card, format_cards, parse_cards
 from paiju.madiao.rules import (
     Action,
@@ -114,12 +114,7 @@ def _fields(text: str) -> dict[str, str]:
 
 
 def _cards(value: str, field: str) -> list[Card]:
-    if value == "-":
-        return []
-    try:
-        return parse_cards(value)
-    except NotationError as err:
-        raise _bad(f"{field}: {err}") from None
+    return position_list(value, field, parse_cards)
 
 
 def _parse_rules(value: str | None) -> Ruleset:

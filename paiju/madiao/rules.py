@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from enum import Enum
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any
 
 from paiju.errors import (
@@ -32,8 +32,10 @@ from paiju.errors import (
     NotationError,
     NotYourTurnError,
 )
+from paiju.kit.enums import FastEnum, NamedEnum
+from paiju.kit.positions import PositionState
 from paiju.madiao.cards import ALL_CARDS, Card, Role, Suit, parse_cards
-from paiju.madiao.chong import ChongRoles, Group, base_roles
+from paiju.madiao.chong import CHONG_OPTIONS, ChongRoles, Group, base_roles
 from paiju.madiao.scoring import BAILAO, Settlement, SettleOptions, settle
 from paiju.madiao.seats import SEATS, Seat
 
@@ -83,6 +85,9 @@ _FLAGS = (
     "shi_runs",
     "chong_needs_zhengben",
 )
+
+#: The 開沖 options' defaults, which the ruleset's are (:mod:`paiju.madiao.chong`).
+_CHONG = base_roles()
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +147,7 @@ class Ruleset:
 
     first_lead: str = "banker"
     chong_flow: str = "offer"
-    top_vs_top: int = 2
+    top_vs_top: int = _CHONG.top_vs_top
     shengdai: bool = False
     dahuobai: int = 3
     qiaomen: bool = True
@@ -150,12 +155,12 @@ class Ruleset:
     first_banker_from: str = "E"
     special_hands: tuple[str, ...] = ()
     baopei: str = "log"
-    wrap_straights: bool = True
-    jianling: str = "on_gap"
-    gap_card_leads: bool = False
-    capture_multiplier: str = "count"
-    separate_top_leaders: bool = True
-    shi_runs: bool = False
+    wrap_straights: bool = _CHONG.wrap_straights
+    jianling: str = _CHONG.jianling
+    gap_card_leads: bool = _CHONG.gap_card_leads
+    capture_multiplier: str = _CHONG.capture_multiplier
+    separate_top_leaders: bool = _CHONG.separate_top_leaders
+    shi_runs: bool = _CHONG.shi_runs
     chong_needs_zhengben: bool = False
     bonus_roles: str = "q"
     tu: str = "off"
@@ -230,15 +235,7 @@ class Ruleset:
         >>> Ruleset(shengdai=True).roles(Card.parse("9m")).shang != base_roles().shang
         True
         """
-        roles = base_roles(
-            self.top_vs_top,
-            wrap_straights=self.wrap_straights,
-            jianling=self.jianling,
-            gap_card_leads=self.gap_card_leads,
-            capture_multiplier=self.capture_multiplier,
-            separate_top_leaders=self.separate_top_leaders,
-            shi_runs=self.shi_runs,
-        )
+        roles = base_roles(**{name: getattr(self, name) for name in CHONG_OPTIONS})
         return roles.shengdai(mian) if self.shengdai else roles
 
     def settle_options(self) -> SettleOptions:
@@ -296,7 +293,7 @@ def register_special_hand(hand: SpecialHand) -> None:
     SPECIAL_HANDS[hand.name] = hand
 
 
-class Phase(Enum):
+class Phase(FastEnum):
     """Where a hand stands (開沖 runs inside the last play).
 
     >>> Phase("over")
@@ -307,25 +304,16 @@ class Phase(Enum):
     OVER = "over"
 
 
-class ActionKind(Enum):
+class ActionKind(NamedEnum):
     """發 lead, 捉 capture (face up), 滅 discard (face down).
 
     >>> ActionKind("zhuo").name_zh
     '捉'
     """
 
-    FA = "fa"
-    ZHUO = "zhuo"
-    MIE = "mie"
-
-    @property
-    def name_zh(self) -> str:
-        """The Chinese name.
-
-        >>> ActionKind.MIE.name_zh
-        '滅'
-        """
-        return {"fa": "發", "zhuo": "捉", "mie": "滅"}[self.value]
+    FA = "fa", "發"
+    ZHUO = "zhuo", "捉"
+    MIE = "mie", "滅"
 
 
 @dataclass(frozen=True, slots=True)
@@ -528,18 +516,24 @@ class HandResult:
 
 
 @dataclass(slots=True, eq=False)
-class State:
+class State(PositionState):
     """A hand of Ma Diao. Treat it as immutable: :func:`apply` returns a new one.
 
     Cards are indices 0–39 (see :class:`~paiju.madiao.cards.Card`); seats 0–3 (E S W N).
     ``history`` holds the finished tricks as ``(leader, ((seat, card, face_up), …))``;
     ``table``, ``tricks_won``, ``captured``, ``out_up`` and ``out_down`` follow from it.
-    Equality compares the position (the seed and the shuffled deck are not part of it).
+    Equality compares the position (the seed and the shuffled deck are not part of it):
+    :meth:`to_position` writes it and :meth:`from_position` reads it back, checked
+    (:mod:`paiju.madiao.position`; :class:`~paiju.kit.positions.PositionState`).
 
     >>> s = new_hand(Ruleset(), seed=1)
     >>> sum(len(h) for h in s.hands) + len(s.stock)
     40
+    >>> s.to_position().split()[:2], State.from_position(s.to_position()) == s
+    (['madiao', 'v=0'], True)
     """
+
+    _position_module = "paiju.madiao.position"
 
     ruleset: Ruleset
     seed: int
@@ -594,60 +588,8 @@ class State:
             self.special,
         )
 
-    @staticmethod
-    def from_position(text: str) -> State:
-        """The state of a written position (:mod:`paiju.madiao.position`), checked: the
-        public way to build a state at any moment of a hand.
-
-        >>> s = new_hand(Ruleset(), seed=3)
-        >>> State.from_position(s.to_position()) == s
-        True
-
-        Raises :class:`~paiju.errors.InvalidPositionError` naming the field and the problem.
-        """
-        from paiju.madiao.position import from_position
-
-        return from_position(text)
-
-    def to_position(self) -> str:
-        """This state written down as a position (:mod:`paiju.madiao.position`).
-
-        >>> new_hand(Ruleset(), seed=3).to_position().split()[:2]
-        ['madiao', 'v=0']
-        """
-        from paiju.madiao.position import to_position
-
-        return to_position(self)
-
     def _key(self) -> tuple[Any, ...]:
-        return (
-            self.ruleset,
-            self.banker,
-            self.hands,
-            self.bailao_holder,
-            self.stock,
-            self.leader,
-            self.turn,
-            self.trick_no,
-            self.trick,
-            self.table,
-            self.tricks_won,
-            self.captured,
-            self.out_up,
-            self.out_down,
-            self.phase,
-            self.result,
-            self.version,
-            self.history,
-            self.special,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        return self._key() == other._key()
-
-    __hash__ = None  # type: ignore[assignment]
+        return (_POSITION_FIELDS(self),)
 
     @property
     def mian(self) -> Card:
@@ -682,6 +624,10 @@ class State:
         if self.result is not None:
             lines.append(f"net: {self.result.settlement.to_json()['net']}")
         return "\n".join(lines)
+
+
+#: What a position holds (what equality compares): every field but the seed and the deck.
+_POSITION_FIELDS = attrgetter(*(f.name for f in fields(State) if f.name not in ("seed", "deck")))
 
 
 def first_banker(mian: Card, origin: int = 0) -> int:

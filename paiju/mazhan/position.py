@@ -45,9 +45,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from paiju.errors import NotationError, RulesError
+from paiju.errors import RulesError
 from paiju.kit.positions import bad_position as _bad
-from paiju.kit.positions import position_fields
+from paiju.kit.positions import position_fields, position_list
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.record import WinBy
@@ -181,12 +181,7 @@ def _fields(text: str) -> dict[str, str]:
 
 
 def _tiles(value: str, field: str) -> list[Tile]:
-    if value == "-":
-        return []
-    try:
-        return parse_tiles(value)
-    except NotationError as err:
-        raise _bad(f"{field}: {err}") from None
+    return position_list(value, field, parse_tiles)
 
 
 def _seat(value: str, field: str) -> int:

@@ -41,14 +41,15 @@ to show during it, a window open to nobody that looks the same to them as a real
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from enum import Enum
+from dataclasses import dataclass, field, fields, replace
 from itertools import chain, compress, repeat
-from operator import is_, mul
+from operator import attrgetter, is_, mul
 from typing import Any
 
 from paiju.errors import GameOverError, IllegalActionError, InvalidRulesetError, NotYourTurnError
+from paiju.kit.enums import FastEnum
 from paiju.kit.events import events_json as seen_by
+from paiju.kit.positions import PositionState
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.hand import is_complete_keys, least_need, suit_keys
 from paiju.mazhan.melds import Meld, MeldKind
@@ -132,14 +133,12 @@ class Ruleset:
         return Ruleset(dead_wall=data.get("dead_wall", 11))
 
 
-class Phase(Enum):
+class Phase(FastEnum):
     """Where a hand stands.
 
     >>> Phase("claim")
     <Phase.CLAIM: 'claim'>
     """
-
-    __hash__ = object.__hash__  # members are equal only to themselves (a C-level hash)
 
     ACT = "act"
     CLAIM = "claim"
@@ -300,7 +299,7 @@ class HandResult:
 
 
 @dataclass(slots=True, eq=False)
-class State:
+class State(PositionState):
     """The whole state of a hand. Treat it as immutable: :func:`apply` returns a new one.
     The engine keeps caches on a state (legal actions, suit keys, the views' shared part)
     and shares the lists a move leaves unchanged between a state and the next: to change a
@@ -319,11 +318,17 @@ class State:
     ``ACT``, ``claim_tile`` −1 outside a window, …), so two states of the same position are
     equal. Equality compares the position: the part of the wall already dealt is not part
     of it, nor is the seed, nor ``unseen`` (history a written position does not hold).
+    :meth:`to_position` writes it and :meth:`from_position` reads it back, checked
+    (:mod:`paiju.mazhan.position`; :class:`~paiju.kit.positions.PositionState`).
 
     >>> s = new_hand(Ruleset(), seed=5)
     >>> sum(s.hands[0]) + 3 * len(s.melds[0]), sum(s.hands[1])
     (17, 16)
+    >>> s.to_position().split()[:3], State.from_position(s.to_position()) == s
+    (['mazhan', 'v=0', 'act=E'], True)
     """
+
+    _position_module = "paiju.mazhan.position"
 
     ruleset: Ruleset
     seed: int
@@ -373,44 +378,22 @@ class State:
         >>> s.hands[0][0] == t.hands[0][0]
         False
         """
-        return State(
-            self.ruleset,
-            self.seed,
-            self.wall,
-            self.dice,
-            self.head,
-            self.tail,
-            self.wild,
-            self.indicator,
-            self.set_aside,
-            [h[:] for h in self.hands],
-            [m[:] for m in self.melds],
-            [m[:] for m in self.meld_src],
-            [b[:] for b in self.bonus],
-            [d[:] for d in self.discards],
-            [c[:] for c in self.claimed_by],
-            self.phase,
-            self.current,
-            self.drawn,
-            self.drew,
-            self.after_kong,
-            self.claim_tile,
-            self.claim_from,
-            dict(self.options),
-            dict(self.decisions),
-            self.dealer_discarded,
-            self.dihu_window,
-            self.kongs,
-            self.result,
-            self.version,
-            self.window_version,
-            self.unseen,
-            None,
-            None,
-            _ALL_OWNED,
-            0,
-            0,
-            None,
+        return replace(
+            self,
+            hands=[h[:] for h in self.hands],
+            melds=[m[:] for m in self.melds],
+            meld_src=[m[:] for m in self.meld_src],
+            bonus=[b[:] for b in self.bonus],
+            discards=[d[:] for d in self.discards],
+            claimed_by=[c[:] for c in self.claimed_by],
+            options=dict(self.options),
+            decisions=dict(self.decisions),
+            _act=None,
+            _keys=None,
+            _owned=_ALL_OWNED,
+            _known=0,
+            _near=0,
+            _views=None,
         )
 
     def _fork(self) -> State:
@@ -460,68 +443,8 @@ class State:
             self._views,  # the views of the next state take the seats it leaves unchanged
         )
 
-    @staticmethod
-    def from_position(text: str) -> State:
-        """The state of a written position (:mod:`paiju.mazhan.position`), checked: the
-        public way to build a state at any moment of a hand.
-
-        >>> s = new_hand(Ruleset(), seed=3)
-        >>> State.from_position(s.to_position()) == s
-        True
-
-        Raises :class:`~paiju.errors.InvalidPositionError` naming the field and the problem.
-        """
-        from paiju.mazhan.position import from_position
-
-        return from_position(text)
-
-    def to_position(self) -> str:
-        """This state written down as a position (:mod:`paiju.mazhan.position`).
-
-        >>> new_hand(Ruleset(), seed=3).to_position().split()[:3]
-        ['mazhan', 'v=0', 'act=E']
-        """
-        from paiju.mazhan.position import to_position
-
-        return to_position(self)
-
     def _key(self) -> tuple[Any, ...]:
-        return (
-            self.ruleset,
-            self.wall[self.head : self.tail],
-            self.dice,
-            self.wild,
-            self.indicator,
-            self.set_aside,
-            self.hands,
-            self.melds,
-            self.meld_src,
-            self.bonus,
-            self.discards,
-            self.claimed_by,
-            self.phase,
-            self.current,
-            self.drawn,
-            self.drew,
-            self.after_kong,
-            self.claim_tile,
-            self.claim_from,
-            self.options,
-            self.decisions,
-            self.dealer_discarded,
-            self.dihu_window,
-            self.kongs,
-            self.result,
-            self.version,
-            self.window_version,
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        return self._key() == other._key()
-
-    __hash__ = None  # type: ignore[assignment]
+        return self.wall[self.head : self.tail], _POSITION_FIELDS(self)
 
     @property
     def wild_tile(self) -> Tile:
@@ -569,6 +492,17 @@ class State:
         if self.result is not None:
             lines.append(f"result: {self.result.to_json()}")
         return "\n".join(lines)
+
+
+#: What a position holds besides the wall not yet dealt (what equality compares): every
+#: field but the seed, the wall, ``unseen`` and the engine's caches.
+_POSITION_FIELDS = attrgetter(
+    *(
+        f.name
+        for f in fields(State)
+        if f.name not in ("seed", "wall", "head", "tail", "unseen") and f.name[0] != "_"
+    )
+)
 
 
 def new_hand(ruleset: Ruleset, seed: int) -> State:
