@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from paiju.kit.views import view_head
 from paiju.madiao.cards import ALL_CARDS, Card
 from paiju.madiao.rules import Action, Phase, State, legal_actions_for, seat_version
 from paiju.madiao.seats import SEATS, Seat
@@ -85,13 +86,7 @@ class View:
         (2, 1, 8, [])
         """
         return {
-            "game": "madiao",
-            "format": FORMAT,
-            "seat": self.seat.value,
-            "phase": self.phase.value,
-            "version": self.version,
-            "my_turn": self.my_turn,
-            "turn": None if self.turn is None else self.turn.value,
+            **view_head("madiao", FORMAT, self),
             "banker": self.banker.value,
             "mian": str(self.mian),
             "trick_no": min(self.trick_no + 1, 8),

@@ -64,45 +64,41 @@ _RED, _GREEN, _WHITE = _T["7z"], _T["6z"], _T["5z"]
 
 
 @dataclass(frozen=True, slots=True)
-class Item:
+class _Line:
+    """A line of a settlement's breakdown: its Chinese name and English gloss."""
+
+    name: str
+    en: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The line as §11's JSON: its fields by name.
+
+        >>> Item("自摸", "self-drawn", 2).to_json()["points"], _ALL_PUNGS.to_json()["tai"]
+        (2, 1)
+        """
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True, slots=True)
+class Item(_Line):
     """One base-point item.
 
     >>> Item("碰 中", "exposed pung of red dragon", 4).to_json()
     {'name': '碰 中', 'en': 'exposed pung of red dragon', 'points': 4}
     """
 
-    name: str
-    en: str
     points: int
-
-    def to_json(self) -> dict[str, Any]:
-        """The item as §11's JSON.
-
-        >>> Item("自摸", "self-drawn", 2).to_json()["points"]
-        2
-        """
-        return {"name": self.name, "en": self.en, "points": self.points}
 
 
 @dataclass(frozen=True, slots=True)
-class TaiItem:
+class TaiItem(_Line):
     """One 台: each doubles the value.
 
     >>> TaiItem("中", "red dragon pung", 1).to_json()
     {'name': '中', 'en': 'red dragon pung', 'tai': 1}
     """
 
-    name: str
-    en: str
     tai: int
-
-    def to_json(self) -> dict[str, Any]:
-        """The item as §11's JSON.
-
-        >>> TaiItem("對對胡", "all pungs", 1).to_json()["tai"]
-        1
-        """
-        return {"name": self.name, "en": self.en, "tai": self.tai}
 
 
 @dataclass(frozen=True, slots=True)
@@ -715,6 +711,18 @@ _SUIT_BIT = tuple(1 << min(f // 9, 3) for f in range(34))
 _PUNG_POINTS = tuple(8 if ALL_TILES[f].is_terminal_or_honor else 4 for f in range(34))
 
 
+def _worth(pinghu: bool, stars: int, n_tai: int, rounded: int) -> tuple[int, int]:
+    """The value and the uncapped value of a hand that is not a limit hand: a 平胡 is 100
+    doubled per 台 (辣子 with two ★ or more), any other hand its rounded base + 20 胡頭
+    doubled per 台; capped at :data:`LIMIT`."""
+    if pinghu:
+        uncapped = 100 * 2**n_tai
+        value = LIMIT if stars >= 2 else min(LIMIT, uncapped)
+        return value, max(uncapped, value)
+    uncapped = (rounded + 20) * 2**n_tai
+    return min(LIMIT, uncapped), uncapped
+
+
 class _Fixed:
     """What :func:`_evaluate` adds up for the winner that does not depend on the reading
     (the melds, the bonus tiles, self-draw, a single wait), so that each reading is ranked
@@ -782,13 +790,7 @@ class _Fixed:
         mixed = one_suit and honors
         n_tai += sets_are_pungs + mixed
         rounded = -(-base // 10) * 10
-        if all_chows and self.pinghu_ok:
-            uncapped = 100 * 2**n_tai
-            value = LIMIT if stars >= 2 else min(LIMIT, uncapped)
-            uncapped = max(uncapped, value)
-        else:
-            uncapped = (rounded + 20) * 2**n_tai
-            value = min(LIMIT, uncapped)
+        value, uncapped = _worth(all_chows and self.pinghu_ok, stars, n_tai, rounded)
         limit = self.dihu or stars == 3 or pure or n_tai >= 4
         if limit:
             value = LIMIT
@@ -963,13 +965,7 @@ def _evaluate(
     base, rounded, n_tai = _finish("winner", items, tai)
 
     pinghu = all_chows and not sh.bonus and win_by.is_discard_like and not single
-    if pinghu:
-        uncapped = 100 * 2**n_tai
-        value = LIMIT if stars >= 2 else min(LIMIT, uncapped)
-        uncapped = max(uncapped, value)
-    else:
-        uncapped = (rounded + 20) * 2**n_tai
-        value = min(LIMIT, uncapped)
+    value, uncapped = _worth(pinghu, stars, n_tai, rounded)
     if hand.dihu:
         names.append("地胡")
     if stars == 3:

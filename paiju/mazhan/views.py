@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from paiju.kit.views import view_head
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.hand import HandTiles, wait_indices, waiting_faces
 from paiju.mazhan.melds import Meld, MeldKind
@@ -195,11 +196,13 @@ class View:
 
     @property
     def claim_from(self) -> Seat | None:
-        """The seat whose discard (or added kong) the window is on, if any.
+        """The seat whose discard (or added kong) the window is on, if any: East's 2m here.
 
-        >>> from paiju.mazhan.rules import Ruleset, new_hand
-        >>> observe(new_hand(Ruleset(), seed=4), Seat.E).claim_from is None
-        True
+        >>> from paiju.mazhan.actions import Action
+        >>> from paiju.mazhan.rules import Ruleset, apply, new_hand
+        >>> s, _ = apply(new_hand(Ruleset(), seed=0), Action.parse("E discard 2m"))
+        >>> observe(s, Seat.S).claim_from, observe(s, Seat.S).claim_tile
+        (<Seat.E: 'E'>, Tile.parse('2m'))
         """
         return None if self.window is None else self.window.source
 
@@ -280,13 +283,7 @@ class View:
             }
             waits = self.waits
         return {
-            "game": "mazhan",
-            "format": FORMAT,
-            "seat": self.seat.value,
-            "phase": self.phase.value,
-            "version": self.version,
-            "my_turn": self.my_turn,
-            "turn": None if self.turn is None else self.turn.value,
+            **view_head("mazhan", FORMAT, self),
             "window": None if self.window is None else self.window.to_json(),
             "dealer": "E",
             "wild": str(self.wild),
