@@ -259,10 +259,11 @@ class Hub:
         try:
             if room is None:
                 raise LookupError(f"no room {live.room!r}")
+            start = live.start
             machine, outputs = restore(
-                live.table_id, room, self.timing, self._rng(live.table_id),
-                hand_id=live.hand_id, hand_no=live.hand_no, seed=live.seed,
-                stake=live.stake, setup=live.setup, seats=live.seats, actions=live.actions,
+                start.table, room, self.timing, self._rng(start.table),
+                hand_id=live.hand_id, hand_no=start.hand_no, seed=start.seed,
+                stake=start.stake, setup=start.setup, seats=start.seats, actions=live.actions,
                 balances=live.balances, now=asyncio.get_running_loop().time(),
                 code=live.code, tuoguan=live.tuoguan,
             )  # fmt: skip
@@ -273,7 +274,7 @@ class Hub:
             return None
         self.writer.unfence(live.hand_id)  # the hand's writes are this process's again
         runner = TableRunner(machine, self, self.writer)
-        self.tables[live.table_id] = runner
+        self.tables[live.start.table] = runner
         runner.start(outputs)
         self.table_changed(runner)
         return runner

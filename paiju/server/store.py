@@ -60,18 +60,12 @@ _CLOSE = (
 
 @dataclass(frozen=True, slots=True)
 class LiveHand:
-    """A hand that was live when its process stopped: enough to rebuild it by replay."""
+    """A hand that was live when its process stopped: enough to rebuild it by replay (how it
+    started, as its start was written, without the fees charged then; what was played)."""
 
-    table_id: int
+    start: io.StartHand
     room: str
     hand_id: int
-    hand_no: int
-    game: str
-    seed: int
-    ruleset: dict[str, Any]
-    setup: dict[str, Any]
-    seats: dict[str, Any]
-    stake: int
     actions: list[str]
     balances: dict[int, int]
     code: str | None = None  # a private table's code
@@ -397,8 +391,9 @@ class Store:
                 number = h.hand_no if h.hand_no is not None else 1
                 out.append(
                     LiveHand(
-                        t.id, t.room, h.id, number, h.game, int(h.seed), h.ruleset, h.setup,
-                        h.seats, int(h.stake), actions, balances, t.code, frozenset(auto),
+                        io.StartHand(t.id, number, h.game, int(h.seed), h.ruleset, h.setup,
+                                     h.seats, int(h.stake), ()),
+                        t.room, h.id, actions, balances, t.code, frozenset(auto),
                     )
                 )  # fmt: skip
             return out
