@@ -473,8 +473,10 @@ def rekey_accounts(bind: sa.Connection, log: logging.Logger) -> None:
 
 def rekey_migration() -> tuple[Callable[[], None], Callable[[], None]]:
     """A migration's ``upgrade`` and ``downgrade`` that compute every account's key again by
-    today's :func:`key` (:func:`rekey_accounts`, collisions logged on ``paiju.migrations``);
-    the downgrade leaves the keys as they are (an account still logs in by its exact name).
+    today's :func:`key` (:func:`rekey_accounts`). Where two existing names now share a key,
+    the older account keeps it and the newer keeps a null key (it logs in by its exact name
+    and plays on); each collision is logged as a warning on ``paiju.migrations``. The
+    downgrade leaves the keys as they are (an account still logs in by its exact name).
 
     >>> upgrade, downgrade = rekey_migration()
     >>> downgrade()

@@ -1,8 +1,4 @@
-"""The initial schema: accounts, tokens, ledger, tables, hands, hand actions.
-
-Revision ID: 0001
-Revises:
-"""
+"""The initial schema: accounts, tokens, ledger, tables, hands, hand actions."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""An index on hands.status: the fail-over watch and a restart look for the live hands.
-
-Revision ID: 0002
-Revises: 0001
-"""
+"""An index on hands.status: the fail-over watch and a restart look for the live hands."""
 
 from __future__ import annotations
 

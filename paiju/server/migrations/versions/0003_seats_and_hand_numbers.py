@@ -2,9 +2,6 @@
 retried hand start is recognised (unique ``(table_id, hand_no)``); which process wrote a
 step, started or closed a hand (``writer``), so that a process retrying a write whose answer
 it lost can tell its own row from another process's.
-
-Revision ID: 0003
-Revises: 0002
 """
 
 from __future__ import annotations

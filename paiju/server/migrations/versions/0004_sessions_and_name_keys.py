@@ -8,9 +8,6 @@ the older account gets it and the newer keeps a null key: it still logs in by it
 and plays as before, and nobody can register a third look-alike. Each collision is logged as
 a warning (``paiju.migrations``); ``SELECT id, name FROM accounts WHERE name_key IS NULL``
 lists them later.
-
-Revision ID: 0004
-Revises: 0003
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
 """Private tables (a table for friends): ``tables.code``, the code its players share, unique;
 null for the rooms' public tables.
-
-Revision ID: 0005
-Revises: 0004
 """
 
 from __future__ import annotations

@@ -2,9 +2,6 @@
 Written with the step that turns it on or off, read when a live hand is rebuilt (a restart,
 a fail-over), so a player who turned it on and walked away is played for, not charged
 timeouts.
-
-Revision ID: 0007
-Revises: 0006
 """
 
 from __future__ import annotations

@@ -2,9 +2,6 @@
 ``accounts.suspended`` (a suspended account cannot log in or sit), and ``admin_actions``,
 the audit of every admin action: who, when, what, to which account or table, how many
 points, and why. Points an admin moves are ledger events keyed by their audit row.
-
-Revision ID: 0010
-Revises: 0009
 """
 
 from __future__ import annotations
