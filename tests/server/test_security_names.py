@@ -110,8 +110,18 @@ def test_a_name_is_accepted_only_in_its_normal_form(raw: str) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.characters(categories=["Lu", "Ll", "Nd"]), min_size=2, max_size=20))
+@given(
+    st.text(
+        alphabet=st.characters(categories=["Lu", "Ll", "Nd"], max_codepoint=0x024F),
+        min_size=2,
+        max_size=20,
+    )
+)
 def test_a_name_and_its_other_case_have_one_key(raw: str) -> None:
+    """Latin letters (and digits): a name and its other case are one name. Not so in every
+    script: a Greek or Cyrillic capital that looks like a Latin one is read as it (ΑΤ is
+    AT, КАТЕ is KATE) while their small letters stay themselves (ατ, кате), as
+    :func:`paiju.server.names.key` decides (a random Greek τ found it: 0Τ ≠ 0τ)."""
     try:
         a, b = names.normalise(raw), names.normalise(raw.swapcase())
     except ServerError:

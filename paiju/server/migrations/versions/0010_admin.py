@@ -1,4 +1,4 @@
-"""An admin's tools (issue 39): ``accounts.is_admin`` (the role the admin API asks for),
+"""An admin's tools: ``accounts.is_admin`` (the role the admin API asks for),
 ``accounts.suspended`` (a suspended account cannot log in or sit), and ``admin_actions``,
 the audit of every admin action: who, when, what, to which account or table, how many
 points, and why. Points an admin moves are ledger events keyed by their audit row.
@@ -11,17 +11,15 @@ from alembic import op
 
 revision = "0010"
 down_revision = "0009"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("accounts") as batch:
-        batch.add_column(
-            sa.Column("is_admin", sa.Boolean(), nullable=False, server_default=sa.false())
-        )
-        batch.add_column(
-            sa.Column("suspended", sa.Boolean(), nullable=False, server_default=sa.false())
+    # ADD COLUMN in place on every database (a batch would copy ``accounts`` on SQLite, which
+    # the rows referring to it forbid while foreign keys are enforced)
+    for column in ("is_admin", "suspended"):
+        op.add_column(
+            "accounts",
+            sa.Column(column, sa.Boolean(), nullable=False, server_default=sa.false()),
         )
     op.create_table(
         "admin_actions",
