@@ -231,13 +231,15 @@ function Callout(props: MazhanTableProps): JSX.Element | null {
   );
 }
 
-/** A tick each of the last five seconds of this player's own clock (a turn or a prompt). */
-function useLastSeconds(clock: TableClock | null, on: boolean): void {
+/** A tick each of the last five seconds of this player's own clock (a turn or a prompt): a
+ *  component of its own, drawing nothing, so that its clock redraws only itself. */
+function LastSeconds({ clock, on }: { clock: TableClock | null; on: boolean }): null {
   const now = useNow(on && clock !== null && !clock.stoppedAt, 250);
   const left = on && clock && !clock.stoppedAt ? secondsLeft(clock.deadline, now) : null;
   useEffect(() => {
     if (left !== null && left >= 1 && left <= 5) play("tick");
   }, [left]);
+  return null;
 }
 
 /** The table's sounds for this frame: a discard landing, one's turn coming. */
@@ -598,7 +600,6 @@ function MyArea(props: MazhanTableProps): JSX.Element {
   // your turn to discard (nothing to declare): the words and the turn's clock as a bar
   const mine = clockOf(props.clock, me, me);
   const previewAt = discarding ? (taps.raised ?? pointed) : null;
-  useLastSeconds(mine, !props.readOnly && !answered && (discarding || prompting));
   const waits = shownWaits(view);
   return (
     <OwnArea
@@ -624,6 +625,7 @@ function MyArea(props: MazhanTableProps): JSX.Element {
         // what this player may do now floats over the table's edge above the hand: its
         // coming and going never moves the board or the hand under a finger
         <div class="dock">
+          <LastSeconds clock={mine} on={!answered && (discarding || prompting)} />
           {previewAt !== null ? <Preview view={view} index={previewAt} /> : null}
           {prompting ? (
             <Options {...props} options={options} />
