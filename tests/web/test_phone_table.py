@@ -94,8 +94,19 @@ class Table:
         self.page.screenshot(path=str(ARTIFACTS / f"fit-{self.device}-{state}.png"))
 
     def box(self) -> tuple[float, float, float, float]:
+        """The hand's box; every tile of the hand lies inside it (none spills over the
+        plate above it or below the screen)."""
         b = self.page.locator(HAND).bounding_box()
         assert b is not None
+        out = self.page.evaluate(
+            """(h) => [...document.querySelectorAll('.hand .tile-button')]
+                .map(e => e.getBoundingClientRect())
+                .filter(r => r.top < h.y - 0.5 || r.bottom > h.y + h.height + 0.5
+                    || r.left < h.x - 0.5 || r.right > h.x + h.width + 0.5)
+                .map(r => [r.x, r.y])""",
+            b,
+        )
+        assert not out, (b, out)
         return (round(b["x"], 1), round(b["y"], 1), round(b["width"], 1), round(b["height"], 1))
 
     def fits(self) -> None:
