@@ -8,7 +8,7 @@ import { me, type Route, route, toast } from "./state/connection";
 import { handle } from "./state/handle";
 import { inviteCode, joining } from "./state/lobby";
 import { prefs } from "./state/prefs";
-import { escaped, settlement, settlementStage, shownHand } from "./state/settlement";
+import { escaped, settlement } from "./state/settlement";
 import { clearTable, frame, hint, pending, readySent, seated, tableState } from "./state/table";
 
 function wsUrl(): string {
@@ -44,19 +44,6 @@ export function act(action: string): void {
   if (send({ type: "action", action, version: f.view.version })) {
     pending.value = { version: f.view.version, action };
   }
-}
-
-/** The settlement of `hand` is fully shown to this player: after the win's callout, the
- *  winner's hand and items one by one, Ma Diao's 開沖 draws (or when the player skipped
- *  them). Called once per hand by the table screen. The ready clock is fair to a reader only
- *  if it starts here (issue 36): this is where the client tells the server, once the
- *  protocol has a message for it; for now it sends nothing the server does not know. */
-export function settlementShown(hand: number): void {
-  if (shownHand.value === hand) return;
-  batch(() => {
-    shownHand.value = hand;
-    settlementStage.value = "shown";
-  });
 }
 
 /** The helps (prefs): take a win offered, pass a claim that offers none. Not under 托管

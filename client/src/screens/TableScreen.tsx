@@ -20,12 +20,12 @@ import {
   ready,
   readyNext,
   send,
-  settlementShown,
 } from "../session";
 import { soundTurnedOn } from "../sound";
 import { me, toast } from "../state/connection";
 import { unseatedFrom, unseatedWhy } from "../state/lobby";
 import { type Motion, motionOn, prefs, setPref } from "../state/prefs";
+import { settlementShown } from "../state/reading";
 import { chongUnshown, escaped, settlement, settlementStage, shownHand } from "../state/settlement";
 import {
   clearTable,
@@ -443,7 +443,7 @@ function SettlementPanel(): JSX.Element | null {
         result={result}
         view={s.view}
         onChongUnshown={holdBackChong}
-        onShown={() => settlementShown(s.hand)}
+        onShown={settlementShown}
       />
     );
   return (
