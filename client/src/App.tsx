@@ -1,3 +1,4 @@
+import { signal } from "@preact/signals";
 import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
 import { t } from "./i18n";
@@ -14,6 +15,9 @@ import { me, route, toast } from "./state/connection";
 import { inviteCode } from "./state/lobby";
 import { ConnectionBanner, Header, Toasts } from "./widgets/Chrome";
 
+/** True until `boot` knows who is logged in and which screen to show. */
+const booting = signal(true);
+
 /** The screens one may open without an account. */
 const NO_ACCOUNT = new Set(["score", "rules"]);
 
@@ -24,15 +28,27 @@ export function App(): JSX.Element {
     const hash = routeToHash(r);
     if (location.hash !== hash) history.replaceState(null, "", hash);
   }, [r]);
+  // the screen shown, for the page's frame (the table fills the screen: no page scroll)
   useEffect(() => {
+    document.documentElement.dataset.screen = me.value ? r.name : "login";
+  }, [r, me.value]);
+  useEffect(() => {
+    // Back and Forward: to the screen the address names; logged out, the pages without an
+    // account, else the login page (Back from the guide or the scorer to where one was)
     const onHash = () => {
       const next = hashToRoute(location.hash);
       if (next && (me.value || NO_ACCOUNT.has(next.name))) route.value = next;
+      else if (!me.value && route.value.name !== "login") route.value = { name: "login" };
+      else if (me.value && !next && (location.hash === "" || location.hash === "#"))
+        route.value = { name: "lobby" };
     };
     window.addEventListener("hashchange", onHash);
     return () => window.removeEventListener("hashchange", onHash);
   }, []);
   let screen: JSX.Element;
+  // until the session is known, nothing: the login page shown and then replaced by the
+  // lobby, or the header growing a line, moved the whole page (a layout shift)
+  if (booting.value) return <div id="main" aria-busy="true" />;
   if (r.name === "score") screen = <Scorer game={r.game} />;
   else if (r.name === "rules") screen = <HowTo game={r.game} />;
   else if (!me.value || r.name === "login") screen = <Login />;
@@ -55,6 +71,14 @@ export function App(): JSX.Element {
 
 /** On load: who is logged in (cookie), where they sit, which screen the hash names. */
 export async function boot(): Promise<void> {
+  try {
+    await route_();
+  } finally {
+    booting.value = false;
+  }
+}
+
+async function route_(): Promise<void> {
   const wanted = hashToRoute(location.hash);
   try {
     const found = await refreshMe();

@@ -1,13 +1,15 @@
 // Session-level actions: log in and out, the socket, sending to the table, going to a screen.
-import { batch } from "@preact/signals";
+import { batch, effect } from "@preact/signals";
+import { gameUi } from "./games";
 import { ApiError, type Me as ApiMe, api } from "./net/api";
 import { Socket } from "./net/socket";
 import type { BotLevel, ClientMessage } from "./protocol";
 import { me, type Route, route, toast } from "./state/connection";
 import { handle } from "./state/handle";
-import { joining } from "./state/lobby";
+import { inviteCode, joining } from "./state/lobby";
+import { prefs } from "./state/prefs";
 import { escaped, settlement } from "./state/settlement";
-import { clearTable, frame, hint, pending, readySent, seated } from "./state/table";
+import { clearTable, frame, hint, pending, readySent, seated, tableState } from "./state/table";
 
 function wsUrl(): string {
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -43,6 +45,18 @@ export function act(action: string): void {
     pending.value = { version: f.view.version, action };
   }
 }
+
+/** The helps (prefs): take a win offered, pass a claim that offers none. Not under 托管
+ *  (the server plays then), never twice for one view, never a pass of a win. */
+effect(() => {
+  const f = frame.value;
+  const p = prefs.value;
+  if (!f || pending.value || f.view.result !== null || (!p.autoWin && !p.autoPass)) return;
+  const at = seated.value;
+  if (at && tableState.value?.seats[at.seat]?.tuoguan) return;
+  const chosen = gameUi(f.view.game)?.autoAction?.(f.view, p) ?? null;
+  if (chosen) queueMicrotask(() => act(chosen));
+});
 
 export function ready(): void {
   if (send({ type: "ready" })) {
@@ -90,9 +104,17 @@ function sendJoin(message: ClientMessage): void {
   }, JOIN_WAIT_MS);
 }
 
+/** An invite link's code to join by as soon as the socket opens (just after logging in). */
+let joinWhenOpen: string | null = null;
+
 // a socket that closes or drops takes any join on it with it
 socket.status.subscribe((status) => {
   if (status.state !== "open") joining.value = false;
+  else if (joinWhenOpen) {
+    const code = joinWhenOpen;
+    joinWhenOpen = null;
+    joinCode(code);
+  }
 });
 
 /** Sit at a table of `room`: a shared one, or one's own with bots at `level`. */
@@ -169,7 +191,14 @@ export async function login(name: string, password: string, register: boolean): 
   if (register) await api("/api/register", { name, password });
   await api("/api/login", { name, password });
   const found = await refreshMe();
-  go(found?.seated ? { name: "table" } : { name: "lobby" });
+  const code = inviteCode.value;
+  if (found?.seated) go({ name: "table" });
+  else if (code) {
+    // an invite link: straight to the friend's table (the lobby says so if it is refused)
+    go({ name: "lobby" });
+    if (socket.isOpen) joinCode(code);
+    else joinWhenOpen = code;
+  } else go({ name: "lobby" });
 }
 
 export async function logout(): Promise<void> {

@@ -110,7 +110,9 @@ describe("the Mazhan table", () => {
 
   it("shows the wall, the indicator and the wild: its face clear, the ★ beside it, its name", () => {
     const { container } = table();
-    expect(container.querySelector("[data-wall]")?.textContent).toBe("50");
+    // the tiles still to draw: the wall's 50 less the 11 never drawn (留牌, rules §5.6)
+    expect(container.querySelector("[data-wall]")?.textContent).toBe("39");
+    expect(container.querySelector("[data-dead]")?.textContent).toBe("留牌 11");
     const wild = container.querySelector(".wild-faces .tile.wild") as HTMLElement;
     expect(wild.getAttribute("data-tile")).toBe("9s");
     // nothing drawn over the face: the ★ is its own text beside the tile
@@ -128,7 +130,11 @@ describe("the Mazhan table", () => {
 
   it("shows the waiting tiles (聽牌)", () => {
     table();
-    expect(screen.getByRole("group", { name: "聽牌: 三萬 六萬" })).toBeTruthy();
+    // each with how many of it this seat has not seen (its own hand, the table, the indicator)
+    const waits = screen.getByRole("group", { name: /^聽牌: 三萬 剩 \d 張, 六萬 剩 \d 張$/ });
+    expect(
+      [...waits.querySelectorAll("[data-wait]")].map((w) => w.getAttribute("data-wait")),
+    ).toEqual(["3m", "6m"]);
   });
 
   it("offers claims with the tiles each uses, digits and Escape as keys", () => {
@@ -160,7 +166,8 @@ describe("the Mazhan table", () => {
     // East sits on the left: the callout takes the empty corner under East's discards (the
     // styles place callout-left there), never the cell of a pond
     const callout = container.querySelector(".ponds > .callout") as HTMLElement;
-    expect(callout.className).toBe("callout callout-left");
+    // a win's callout is the larger one, over the middle of the table (the board is over)
+    expect(callout.className).toBe("callout callout-left callout-hu");
     expect(callout.textContent).toBe("胡");
     expect(callout.getAttribute("aria-hidden")).toBe("true");
   });

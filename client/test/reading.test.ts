@@ -8,8 +8,10 @@ vi.mock("../src/session", () => ({
   },
 }));
 
-const { settlementShown, watchSettlement } = await import("../src/state/reading");
-const { chongUnshown, settlement } = await import("../src/state/settlement");
+const { settlementShown } = await import("../src/state/reading");
+const { chongUnshown, settlement, settlementStage, shownHand } = await import(
+  "../src/state/settlement"
+);
 
 function show(hand: number): void {
   settlement.value = {
@@ -41,17 +43,12 @@ describe("settlement_shown", () => {
     expect(sent).toEqual([{ type: "settlement_shown" }]);
   });
 
-  it("waits for the 開沖 draws to be turned up", () => {
-    const timers: (() => void)[] = [];
-    const stop = watchSettlement((fn) => timers.push(fn));
+  it("marks the settlement shown (the table's presentation calls it when its reveal is done)", () => {
     show(2);
-    chongUnshown.value = 5; // the reveal has begun
-    for (const fn of timers) fn();
-    expect(sent).toEqual([]);
-    chongUnshown.value = 1;
-    expect(sent).toEqual([]);
-    chongUnshown.value = 0; // every draw shown (or skipped)
+    settlementStage.value = "reveal";
+    settlementShown();
+    expect(shownHand.value).toBe(2);
+    expect(settlementStage.value).toBe("shown");
     expect(sent).toEqual([{ type: "settlement_shown" }]);
-    stop();
   });
 });

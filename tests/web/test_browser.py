@@ -344,6 +344,8 @@ def test_mazhan_by_clicks_on_a_desktop(server: str, browser: Any) -> None:
     me.page.keyboard.press("Enter")
     me.page.wait_for_selector(".move-log li[data-kind=discard]")
     me.play_to_settlement(prompt_shot="mazhan-5b-claim-prompt")
+    # a win's settlement turns up its parts one by one: then it is all there
+    me.page.wait_for_selector("#result[data-shown=true]")
     me.shot("mazhan-6-settlement")
     panel = me.page.inner_text("#result")
     assert "結算" in panel and "誰付誰" in panel
@@ -575,6 +577,7 @@ def test_a_whole_mazhan_hand_on_a_phone(server: str, browser: Any) -> None:
     me.sit_alone("mazhan")
     me.page.wait_for_selector(".hand [data-tile]")
     me.play_to_settlement(prompt_shot="mazhan-phone-4-claim-prompt")
+    me.page.wait_for_selector("#result[data-shown=true]")
     _no_horizontal_scroll(me.page)
     _touch_targets(me.page)
     me.shot("mazhan-phone-5-settlement")
@@ -770,9 +773,9 @@ def test_the_claim_pause_is_the_discard_settling(paused_server: str, browser: An
 
 def test_friends_meet_at_a_table_by_its_link(server: str, browser: Any) -> None:
     """A table for friends: the host opens it and gets its code and link; a friend opens
-    the link (not yet registered: the code waits through the registration), joins by it on
-    a phone, having seen before logging in whose table it is; the host fills the other
-    seats with bots and the hand starts on both pages."""
+    the link on a phone (not yet registered: the code waits through the registration), sees
+    before logging in whose table it is, and sits at it as soon as registered; the host
+    fills the other seats with bots and the hand starts on both pages."""
     host = Player(browser, server, "東道主", DESKTOP)
     host.register()
     host.page.click("button[data-private=mazhan]")
@@ -789,11 +792,9 @@ def test_friends_meet_at_a_table_by_its_link(server: str, browser: Any) -> None:
     friend.page.fill("#name", friend.name)
     friend.page.fill("#password", "secret-pw-1")
     friend.page.click("#do-register")
-    friend.page.wait_for_selector(f"#friend-code[data-invited='{code}']")
-    assert friend.page.input_value("#table-code") == code
-    friend.shot("friends-2-friend-invited")
-    friend.page.click("[data-action=join-code]")
+    # registered, the friend sits at the table at once (not in the lobby with the code)
     friend.page.wait_for_selector(f".friends-panel[data-code='{code}']")
+    friend.shot("friends-2-friend-at-the-table")
     host.page.wait_for_selector(".waiting-seats li[data-seat=S]:has-text('好朋友')")
     friend.page.click("#ready")
     host.page.click("#ready")

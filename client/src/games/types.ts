@@ -17,6 +17,8 @@ export interface GameSettlementProps extends SettlementProps {
   /** Told how many of the hand's last 開沖 draws are still face down (the table's move log
    *  holds them back); a game without them never calls it. */
   onChongUnshown?: (n: number) => void;
+  /** Told once the settlement is fully shown (every part turned up, or skipped to). */
+  onShown?: () => void;
 }
 
 /** A state or a function of the state before (as a `useState` setter takes it). */
@@ -54,6 +56,9 @@ export interface GameUi {
   Board: ComponentType<BoardProps>;
   /** A legal action of the view in words (the hint says it); null when the view has none. */
   actionLabel(view: View, action: string): string | null;
+  /** What the helps would play at this view (take a win offered; pass a claim that offers
+   *  no win), or null: the player plays. A game without claims leaves it out. */
+  autoAction?(view: View, helps: { autoWin: boolean; autoPass: boolean }): string | null;
   /** A record's move in words from its notation alone (the replay, when the move's events
    *  say nothing); `called`: it came with events, so a claim that took nothing was a call. */
   moveWords(text: string, called: boolean): string;

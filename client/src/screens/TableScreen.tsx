@@ -2,9 +2,9 @@
 // stays until the player confirms the next hand or leaves), an escape notice.
 import { batch } from "@preact/signals";
 import type { JSX } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { escapeMultiple, gameUi } from "../games";
-import { levelName, roomName, t, type UiKey, windName } from "../i18n";
+import { lang, levelName, roomName, setLang, t, type UiKey, windName } from "../i18n";
 import { withoutUnshownChong } from "../model/log";
 import { SEATS } from "../model/seats";
 import type { Seat, SeatInfo } from "../protocol";
@@ -21,9 +21,12 @@ import {
   readyNext,
   send,
 } from "../session";
+import { soundTurnedOn } from "../sound";
 import { me, toast } from "../state/connection";
 import { unseatedFrom, unseatedWhy } from "../state/lobby";
-import { chongUnshown, escaped, settlement } from "../state/settlement";
+import { type Motion, motionOn, prefs, setPref } from "../state/prefs";
+import { settlementShown } from "../state/reading";
+import { chongUnshown, escaped, settlement, settlementStage, shownHand } from "../state/settlement";
 import {
   clearTable,
   currentHint,
@@ -440,6 +443,7 @@ function SettlementPanel(): JSX.Element | null {
         result={result}
         view={s.view}
         onChongUnshown={holdBackChong}
+        onShown={settlementShown}
       />
     );
   return (
@@ -448,6 +452,7 @@ function SettlementPanel(): JSX.Element | null {
       id="result"
       aria-labelledby="settlement-title"
       data-hand={s.hand}
+      data-shown={shownHand.value === s.hand ? "true" : "false"}
     >
       <h2 id="settlement-title">
         {t("settlement")} · {t("handNo", { n: tableState.value?.handNo || s.hand })}{" "}
@@ -479,6 +484,129 @@ function SettlementPanel(): JSX.Element | null {
   );
 }
 
+/** The table's settings, remembered in this browser: sound (off until turned on), motion
+ *  (as the system asks, or the player's choice), the helps (take every win offered; pass
+ *  every claim that offers no win) and, during a hand, 托管. The bar's ⚙ opens them. */
+function SettingsMenu({ tuoguan, live }: { tuoguan: boolean; live: boolean }): JSX.Element {
+  const [open, setOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  const p = prefs.value;
+  // a tap outside, or Escape, closes it
+  useEffect(() => {
+    if (!open) return;
+    const away = (ev: PointerEvent) => {
+      if (ev.target instanceof Node && !box.current?.contains(ev.target)) setOpen(false);
+    };
+    const key = (ev: KeyboardEvent) => {
+      if (ev.key === "Escape") setOpen(false);
+    };
+    document.addEventListener("pointerdown", away, true);
+    document.addEventListener("keydown", key);
+    return () => {
+      document.removeEventListener("pointerdown", away, true);
+      document.removeEventListener("keydown", key);
+    };
+  }, [open]);
+  const check = (e: Event) => (e.currentTarget as HTMLInputElement).checked;
+  return (
+    <div class="settings" ref={box}>
+      <button
+        type="button"
+        class="ghost"
+        id="settings"
+        data-action="settings"
+        aria-expanded={open ? "true" : "false"}
+        aria-controls="settings-sheet"
+        aria-label={t("settings")}
+        onClick={() => setOpen(!open)}
+      >
+        <span aria-hidden="true">⚙</span> <span class="settings-word">{t("settings")}</span>
+      </button>
+      {open ? (
+        <div
+          class="settings-sheet"
+          id="settings-sheet"
+          role="group"
+          aria-label={t("settingsTitle")}
+        >
+          <label class="switch">
+            <input
+              type="checkbox"
+              id="pref-sound"
+              checked={p.sound}
+              onChange={(e) => {
+                setPref("sound", check(e));
+                if (check(e)) soundTurnedOn();
+              }}
+            />
+            <span>{t("soundOn")}</span>
+          </label>
+          <label class="switch select">
+            <span>{t("motionOn")}</span>
+            <select
+              id="pref-motion"
+              value={p.motion}
+              onChange={(e) =>
+                setPref("motion", (e.currentTarget as HTMLSelectElement).value as Motion)
+              }
+            >
+              <option value="auto">{t("motionAuto")}</option>
+              <option value="on">{t("optOn")}</option>
+              <option value="off">{t("optOff")}</option>
+            </select>
+          </label>
+          <label class="switch">
+            <input
+              type="checkbox"
+              id="pref-autowin"
+              checked={p.autoWin}
+              onChange={(e) => setPref("autoWin", check(e))}
+            />
+            <span>
+              {t("autoWin")} <small class="muted">{t("autoWinHelp")}</small>
+            </span>
+          </label>
+          <label class="switch">
+            <input
+              type="checkbox"
+              id="pref-autopass"
+              checked={p.autoPass}
+              onChange={(e) => setPref("autoPass", check(e))}
+            />
+            <span>
+              {t("autoPass")} <small class="muted">{t("autoPassHelp")}</small>
+            </span>
+          </label>
+          {live ? (
+            <label class="switch">
+              <input
+                type="checkbox"
+                id="tuoguan-menu"
+                checked={tuoguan}
+                onChange={(e) => send({ type: "tuoguan", on: check(e) })}
+              />
+              <span>{t("tuoguan")}</span>
+            </label>
+          ) : null}
+          <button
+            type="button"
+            class="ghost"
+            data-action="lang-menu"
+            lang={lang.value === "zh" ? "en" : "zh-Hant"}
+            onClick={() => setLang(lang.value === "zh" ? "en" : "zh")}
+          >
+            {t("switchLang")}
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** How long the last board stays after the hand ends (the win's 胡 called out on it),
+ *  before the settlement takes its place; a tap moves on at once. */
+const BOARD_HOLD_MS = 1400;
+
 export function TableScreen(): JSX.Element {
   const f = frame.value;
   const ts = tableState.value;
@@ -498,6 +626,25 @@ export function TableScreen(): JSX.Element {
   const mySeat = seated.value?.seat ?? null;
   const mine = mySeat ? names[mySeat] : null;
   const canReady = !!seated.value && !live && !readySent.value && !settlement.value;
+  const [logOpen, setLogOpen] = useState(false);
+  // the hand over: its last board a moment (the 胡 called out), then the settlement
+  const sHand = settlement.value?.hand ?? null;
+  const holding = !!settlement.value && settlementStage.value === "board";
+  useEffect(() => {
+    if (!holding) return;
+    const id = setTimeout(() => {
+      settlementStage.value = "reveal";
+    }, BOARD_HOLD_MS);
+    // a tap anywhere moves on at once
+    const on = () => {
+      settlementStage.value = "reveal";
+    };
+    document.addEventListener("pointerdown", on);
+    return () => {
+      clearTimeout(id);
+      document.removeEventListener("pointerdown", on);
+    };
+  }, [holding, sHand]);
 
   const askLeave = () => {
     if (live) setConfirming(true);
@@ -509,17 +656,19 @@ export function TableScreen(): JSX.Element {
   // waiting room: who sits where, and at a table for friends the code and the bots for a
   // seat someone left (the next hand may wait for a fourth)
   const over = !!f && f.view.result !== null && readySent.value;
-  if (f && !settlement.value && !over) {
+  const lastBoard = holding && !!f && f.hand === sHand;
+  if (f && ((!settlement.value && !over) || lastBoard)) {
     const ui = gameUi(f.view.game);
     board = ui ? (
       <ui.Board
         view={f.view}
-        names={names}
+        names={lastBoard && settlement.value ? settlement.value.names : names}
         clock={f.clock ? { ...f.clock, stoppedAt: paused.value?.at ?? null } : null}
         pending={pending.value?.action ?? null}
         version={f.version}
         onAction={act}
         hinted={currentHint.value?.action ?? null}
+        events={f.events}
       />
     ) : (
       <UnknownGame game={f.view.game} />
@@ -532,6 +681,7 @@ export function TableScreen(): JSX.Element {
       id="table"
       data-live={live ? "true" : "false"}
       data-paused={paused.value ? "true" : undefined}
+      data-motion={motionOn.value ? "on" : "off"}
     >
       <div class="table-bar">
         <span class="room">{room ? roomName(room) : ""}</span>
@@ -565,7 +715,7 @@ export function TableScreen(): JSX.Element {
         )}
         {live ? <HintControl tuoguan={!!mine?.tuoguan} /> : null}
         {live ? (
-          <label class="switch">
+          <label class="switch tuoguan-switch">
             <input
               type="checkbox"
               id="tuoguan"
@@ -586,6 +736,17 @@ export function TableScreen(): JSX.Element {
             {t("readySent")}
           </button>
         ) : null}
+        <SettingsMenu tuoguan={!!mine?.tuoguan} live={live} />
+        <button
+          type="button"
+          class="ghost moves-toggle"
+          id="moves-toggle"
+          data-action="moves"
+          aria-expanded={logOpen ? "true" : "false"}
+          onClick={() => setLogOpen(!logOpen)}
+        >
+          {t("moveLogShow")}
+        </button>
         <button type="button" class="ghost" id="leave" data-action="leave" onClick={askLeave}>
           {seated.value ? t("leave") : t("back")}
         </button>
@@ -594,9 +755,9 @@ export function TableScreen(): JSX.Element {
       <TimeoutBanner penalty={multiple * stake} tuoguan={!!mine?.tuoguan} />
       <EscapePanel />
       <UnseatNotice />
-      <div class="table-layout">
-        <div class="table-main">
-          <SettlementPanel />
+      <div class="table-layout" data-log-open={logOpen ? "true" : undefined}>
+        <div class={`table-main${board ? " has-board" : ""}`}>
+          {lastBoard ? null : <SettlementPanel />}
           {board ?? (settlement.value ? null : <WaitingRoom />)}
         </div>
         <MoveLog entries={withoutUnshownChong(moveLog.value, chongUnshown.value)} />

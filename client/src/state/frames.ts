@@ -14,7 +14,14 @@ import {
   unseatedToast,
   unseatedWhy,
 } from "./lobby";
-import { type EscapeNotice, escaped, movesOf, settlement } from "./settlement";
+import {
+  type EscapeNotice,
+  escaped,
+  movesOf,
+  settlement,
+  settlementStage,
+  shownHand,
+} from "./settlement";
 import { onUnwatched, onWatching, onWatchView } from "./spectate";
 import {
   clearTable,
@@ -198,7 +205,16 @@ function onSettlement(m: Frame<"settlement">, now: number): void {
     if (me.value && typeof m.balance === "number") me.value = { ...me.value, balance: m.balance };
     readySent.value = false;
     pending.value = null;
+    // the hand's last board stays a moment when this page saw the win (its 胡 called out);
+    // a settlement sent again (a reconnect) goes straight to its parts
+    const again = settlement.value && shownHandIs(m.hand);
+    const won = frame.value?.hand === m.hand && frame.value.events.some((e) => e.kind === "hu");
+    settlementStage.value = won && !again ? "board" : "reveal";
   });
+}
+
+function shownHandIs(hand: number): boolean {
+  return shownHand.value === hand;
 }
 
 function onEscape(m: Frame<"escape">): void {

@@ -49,3 +49,12 @@ export function movesOf(raw: unknown): Move[] {
       typeof (m as Move).from === "string",
   );
 }
+
+/** How far the settlement of the hand just ended is shown: `board`, the last board stays a
+ *  moment with the win's callout (the 胡 is seen before the board goes); `reveal`, the
+ *  settlement turns up its parts (the winner's hand, then its items one by one; Ma Diao's
+ *  開沖 draws); `shown`, all of it is on screen (or the player skipped to it). */
+export type SettlementStage = "board" | "reveal" | "shown";
+export const settlementStage = signal<SettlementStage>("shown");
+/** The hand whose settlement was last fully shown (`settlementShown`), or null. */
+export const shownHand = signal<number | null>(null);

@@ -4,7 +4,7 @@
 import type { ComponentChildren, JSX, Ref } from "preact";
 import { t, type UiKey, windName } from "../i18n";
 import { aroundFrom, sideOf } from "../model/seats";
-import type { Game, Seat, SeatInfo, View } from "../protocol";
+import type { Game, GameEvent, Seat, SeatInfo, View } from "../protocol";
 import { Countdown, clockOf, type TableClock } from "./Clock";
 import { hasFinePointer } from "./hooks";
 import { SeatBadge } from "./SeatBadge";
@@ -28,6 +28,8 @@ export interface BoardProps<V extends View = View> {
   hinted?: string | null;
   /** Replay: every seat's concealed pieces (the hand is over). */
   revealed?: Partial<Record<Seat, string[]>>;
+  /** The frame's events (its claims and wins are called out at the table). */
+  events?: readonly GameEvent[];
 }
 
 /** The table as every game lays it out: the three other seats around the middle of the felt
@@ -276,7 +278,12 @@ export function PieceButton(
     /** A card's `data-card` besides the `data-tile` every piece has. */
     card?: boolean;
     disabled?: boolean;
-    onClick: () => void;
+    onClick: (ev: MouseEvent) => void;
+    onPointerDown?: (ev: PointerEvent) => void;
+    onPointerUp?: (ev: PointerEvent) => void;
+    onPointerEnter?: (ev: PointerEvent) => void;
+    onPointerLeave?: (ev: PointerEvent) => void;
+    onFocus?: () => void;
     children: ComponentChildren;
   },
 ): JSX.Element {
@@ -292,6 +299,11 @@ export function PieceButton(
       title={p.label}
       disabled={p.disabled}
       onClick={p.onClick}
+      onPointerDown={p.onPointerDown}
+      onPointerUp={p.onPointerUp}
+      onPointerEnter={p.onPointerEnter}
+      onPointerLeave={p.onPointerLeave}
+      onFocus={p.onFocus}
       onKeyDown={p.onKeyDown}
       tabIndex={p.tabIndex}
       ref={p.buttonRef}

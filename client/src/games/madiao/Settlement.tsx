@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { cardName, lang, named, t } from "../../i18n";
 import { SEATS } from "../../model/seats";
 import type { MadiaoPenalty, MadiaoResult, Seat, SeatInfo } from "../../protocol";
+import { motionOn } from "../../state/prefs";
 import {
   ColumnHeads,
   MyResult,
@@ -23,9 +24,8 @@ function useChongReveal(
   total: number,
   onUnshown?: (n: number) => void,
 ): { shown: number; skip: () => void } {
-  const reduce =
-    typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
-  const [shown, setShown] = useState(reduce ? total : 0);
+  // at once without motion (the system's setting, or the player's at the table)
+  const [shown, setShown] = useState(motionOn.value ? 0 : total);
   useEffect(() => {
     if (shown >= total) return;
     const id = setTimeout(() => setShown((n) => n + 1), 600);
@@ -136,15 +136,21 @@ export function PenaltyText({ penalty }: { penalty: MadiaoPenalty }): JSX.Elemen
 export function MadiaoSettlement({
   result,
   onChongUnshown,
+  onShown,
   ...props
 }: SettlementProps & {
   result: MadiaoResult;
   /** Told how many 開沖 draws are still face down (the table's move log holds them back). */
   onChongUnshown?: (n: number) => void;
+  /** Told once the 開沖 is all turned up (or skipped to): the settlement is fully shown. */
+  onShown?: () => void;
 }): JSX.Element {
   const { shown, skip } = useChongReveal(result.chong.length, onChongUnshown);
   // the scores wait for the 開沖 to be turned up: they would tell its draws before they show
   const done = shown >= result.chong.length;
+  useEffect(() => {
+    if (done) onShown?.();
+  }, [done]);
   return (
     <div class="settlement madiao" data-hand={props.hand}>
       {done ? <MyResult props={props} nets={result.net} unit={(n) => t("zhu", { n })} /> : null}

@@ -1,23 +1,39 @@
 // The Mazhan table: a square table with you at the bottom.
 import type { JSX } from "preact";
-import { useEffect, useMemo, useState } from "preact/hooks";
-import { actionName, meldName, t, tileName, windName, windShort } from "../../i18n";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
+import { actionName, lang, meldName, t, tileName, windName, windShort } from "../../i18n";
 import { aroundFrom, isSeat, sideOf } from "../../model/seats";
-import type { MazhanAction, MazhanMeld, MazhanView, Seat } from "../../protocol";
+import type { GameEvent, MazhanAction, MazhanMeld, MazhanView, Seat } from "../../protocol";
+import { type Cue, play } from "../../sound";
+import { motionOn } from "../../state/prefs";
 import {
   ActButton,
   type BoardProps,
   BoardTable,
   OwnArea,
-  PieceGroup,
   type Plate,
   Prompt,
   SeatArea,
   TurnPrompt,
 } from "../../widgets/board";
-import { clockOf } from "../../widgets/Clock";
-import { useRovingHand, useTurnFocus } from "../../widgets/hooks";
+import { clockOf, type TableClock } from "../../widgets/Clock";
+import {
+  hasFinePointer,
+  secondsLeft,
+  useNow,
+  useRovingHand,
+  useTurnFocus,
+} from "../../widgets/hooks";
+import {
+  isSwipeUp,
+  LOWERED,
+  pointerOf,
+  type TapEvent,
+  type TapState,
+  tap,
+} from "../../widgets/tap";
 import { BonusTiles, Tile, TileButton } from "./Tile";
+import { afterDiscard, shownWaits, type Wait } from "./waits";
 import { actionWords, optionText } from "./words";
 
 export type MazhanTableProps = BoardProps<MazhanView>;
@@ -82,62 +98,160 @@ function Melds({ seat, view }: { seat: Seat; view: MazhanView }): JSX.Element | 
   );
 }
 
+/** Where a discard flies in from: this player's own from the tile they played, another
+ *  seat's from its side of the table. */
+const FROM_SIDE: Record<string, [number, number]> = {
+  bottom: [0, 90],
+  top: [0, -70],
+  left: [-70, 0],
+  right: [70, 0],
+};
+
 function Pond({ seat, view }: { seat: Seat; view: MazhanView }): JSX.Element {
   const discards = view.seats[seat].discards;
   const last = view.last;
   const lastHere = last && last.seat === seat && last.kind === "discard";
+  const side = sideOf(seat, view.seat);
+  const box = useRef<HTMLDivElement>(null);
+  const count = discards.length;
+  const seen = useRef(count);
+  // a new discard travels to its place (not on a reload or a catch-up: only one new tile)
+  useLayoutEffect(() => {
+    const was = seen.current;
+    seen.current = count;
+    if (count !== was + 1 || !lastHere || !motionOn.value) return;
+    const el = box.current?.querySelector<HTMLElement>(".pond-slot:last-child .tile");
+    if (!el?.animate) return;
+    const to = el.getBoundingClientRect();
+    let [dx, dy] = FROM_SIDE[side] ?? [0, 0];
+    if (seat === view.seat && discardedFrom && discardedFrom.tile === last?.tile) {
+      dx = discardedFrom.rect.left - to.left;
+      dy = discardedFrom.rect.top - to.top;
+    }
+    if (seat === view.seat) discardedFrom = null;
+    el.animate(
+      [
+        { transform: `translate(${dx}px, ${dy}px) scale(1.25)`, opacity: 0.6 },
+        { transform: "none", opacity: 1 },
+      ],
+      { duration: 260, easing: "cubic-bezier(.2,.7,.3,1)" },
+    );
+  }, [count]);
   return (
-    <div
-      class={`pond pond-${sideOf(seat, view.seat)}`}
-      data-seat={seat}
-      role="list"
-      aria-label={`${windName(seat)} ${t("discards")}`}
-    >
-      {discards.map((d, i) => {
-        const isLast = lastHere && i === discards.length - 1;
-        const cls = [d.claimed_by ? "claimed" : "", isLast ? "last" : ""].filter(Boolean).join(" ");
-        const claimedBy = isSeat(d.claimed_by) ? ` → ${windName(d.claimed_by)}` : "";
-        return (
-          <span role="listitem" key={i} class="pond-slot">
-            <Tile
-              code={d.tile}
-              size="sm"
-              class={cls || undefined}
-              label={`${tileName(d.tile)}${claimedBy}`}
-            />
-            {isSeat(d.claimed_by) ? (
-              <span class="claimed-mark" aria-hidden="true">
-                {windShort(d.claimed_by)}
-              </span>
-            ) : null}
-          </span>
-        );
-      })}
+    <div class={`pond pond-${side}`} data-seat={seat}>
+      <div
+        class="pond-inner"
+        ref={box}
+        role="list"
+        aria-label={`${windName(seat)} ${t("discards")}`}
+      >
+        {discards.map((d, i) => {
+          const isLast = lastHere && i === discards.length - 1;
+          const cls = [d.claimed_by ? "claimed" : "", isLast ? "last" : ""]
+            .filter(Boolean)
+            .join(" ");
+          const claimedBy = isSeat(d.claimed_by) ? ` → ${windName(d.claimed_by)}` : "";
+          return (
+            <span role="listitem" key={i} class="pond-slot">
+              <Tile
+                code={d.tile}
+                size="pond"
+                class={cls || undefined}
+                label={`${tileName(d.tile)}${claimedBy}`}
+              />
+              {isSeat(d.claimed_by) ? (
+                <span class="claimed-mark" aria-hidden="true">
+                  {windShort(d.claimed_by)}
+                </span>
+              ) : null}
+            </span>
+          );
+        })}
+      </div>
     </div>
   );
 }
 
-/** The short callout of a claim or kong at the seat that made it (「碰」), for one second. */
-function Callout({ view, version }: { view: MazhanView; version: number }): JSX.Element | null {
-  const last = view.last;
+/** The calls, as a player at the table says them (the callout's big glyph, whatever the
+ *  page's language) and the sound each makes. */
+const CALLS: Record<string, { glyph: string; cue: Cue }> = {
+  chi: { glyph: "吃", cue: "chi" },
+  peng: { glyph: "碰", cue: "peng" },
+  gang: { glyph: "槓", cue: "gang" },
+  angang: { glyph: "槓", cue: "gang" },
+  jiagang: { glyph: "槓", cue: "gang" },
+  hu: { glyph: "胡", cue: "hu" },
+};
+
+/** The call this frame's events made (the last claim, kong or win), if any. */
+export function callOf(
+  events: readonly GameEvent[] | undefined,
+): { seat: Seat; kind: string } | null {
+  for (let i = (events?.length ?? 0) - 1; i >= 0; i -= 1) {
+    const e = events?.[i];
+    if (e && CALLS[e.kind] && isSeat(e.seat)) return { seat: e.seat, kind: e.kind };
+  }
+  return null;
+}
+
+/** A claim's, a kong's or a win's callout at the seat that made it (「碰」), with its sound;
+ *  a win's stays (the board stays a moment after the hand ends, to show it). */
+function Callout(props: MazhanTableProps): JSX.Element | null {
+  const { view, version } = props;
+  // the frame's events say the call; without them (a test, a tool), the view's last action
+  const last = view.last?.seat ? { seat: view.last.seat, kind: view.last.kind } : null;
+  const call = props.readOnly
+    ? null
+    : props.events
+      ? callOf(props.events)
+      : last && CALLS[last.kind]
+        ? last
+        : null;
   const [shown, setShown] = useState<number | null>(null);
-  const loud =
-    last &&
-    ["chi", "peng", "gang", "angang", "jiagang", "hu", "shazhu", "chow", "pung", "kong"].includes(
-      last.kind,
-    );
   useEffect(() => {
-    if (!loud) return;
+    if (!call) return;
     setShown(version);
+    play((CALLS[call.kind] as { cue: Cue }).cue);
+    if (call.kind === "hu") return;
     const id = setTimeout(() => setShown(null), 1200);
     return () => clearTimeout(id);
-  }, [version, loud]);
-  if (!loud || shown !== version || !last?.seat) return null;
+  }, [version, call?.kind, call?.seat]);
+  if (!call || shown !== version) return null;
+  const c = CALLS[call.kind] as { glyph: string };
   return (
-    <span class={`callout callout-${sideOf(last.seat, view.seat)}`} aria-hidden="true">
-      {actionName(last.kind)}
+    <span
+      class={`callout callout-${sideOf(call.seat, view.seat)}${call.kind === "hu" ? " callout-hu" : ""}`}
+      data-call={call.kind}
+      data-seat={call.seat}
+      aria-hidden="true"
+    >
+      <span lang="zh-Hant">{c.glyph}</span>
+      {lang.value === "en" ? <small>{actionName(call.kind)}</small> : null}
     </span>
   );
+}
+
+/** A tick each of the last five seconds of this player's own clock (a turn or a prompt): a
+ *  component of its own, drawing nothing, so that its clock redraws only itself. */
+function LastSeconds({ clock, on }: { clock: TableClock | null; on: boolean }): null {
+  const now = useNow(on && clock !== null && !clock.stoppedAt, 250);
+  const left = on && clock && !clock.stoppedAt ? secondsLeft(clock.deadline, now) : null;
+  useEffect(() => {
+    if (left !== null && left >= 1 && left <= 5) play("tick");
+  }, [left]);
+  return null;
+}
+
+/** The table's sounds for this frame: a discard landing, one's turn coming. */
+function useCues(view: MazhanView, version: number, readOnly: boolean | undefined): void {
+  const turn = view.my_turn && !view.window && view.result === null;
+  const discard = view.last?.kind === "discard";
+  useEffect(() => {
+    if (!readOnly && discard) play("discard");
+  }, [version]);
+  useEffect(() => {
+    if (!readOnly && turn) play("turn");
+  }, [turn]);
 }
 
 /** A seat's plate: its wind this hand, the dealer marked. */
@@ -170,13 +284,27 @@ function OtherSeat(props: MazhanTableProps & { seat: Seat }): JSX.Element {
 }
 
 function Center({ view }: { view: MazhanView }): JSX.Element {
+  const drawable = Math.max(0, view.wall_left - view.dead_wall);
   const wildIs = t("wildIs", { tile: tileName(view.wild) });
   return (
     <div class="table-center" role="group" aria-label={t("wall")}>
       <div class="center-row">
-        <span class="center-stat" title={t("wall")}>
-          <span class="stat-label">{t("wall")}</span>
-          <b data-wall={view.wall_left}>{view.wall_left}</b>
+        {/* the tiles still to be drawn: the 留牌 are never drawn (rules §5.6) */}
+        <span
+          class="center-stat"
+          role="img"
+          title={t("wallDrawable")}
+          aria-label={`${t("wallDrawable")} ${drawable}; ${t("deadWall")} ${view.dead_wall}`}
+        >
+          <span class="stat-label" aria-hidden="true">
+            {t("wall")}
+          </span>
+          <b data-wall={drawable} data-wall-left={view.wall_left} aria-hidden="true">
+            {drawable}
+          </b>
+          <span class="stat-label dead" aria-hidden="true" data-dead={view.dead_wall}>
+            {t("deadWall")} {view.dead_wall}
+          </span>
         </span>
       </div>
       {/* the wild decides every hand: its face at a readable size, the ★ beside it (never
@@ -280,6 +408,56 @@ function Options(props: MazhanTableProps & { options: MazhanAction[] }): JSX.Ele
   );
 }
 
+/** What the raised tile (or, with a mouse or the keyboard, the one pointed at) would leave:
+ *  the waits and how many of each this seat has not seen, or that it would wait on nothing. */
+function Preview({ view, index }: { view: MazhanView; index: number }): JSX.Element | null {
+  const all = view.drawn ? [...view.hand, view.drawn] : view.hand;
+  const code = all[index];
+  if (!code) return null;
+  const waits = afterDiscard(view, index);
+  return (
+    <div class="preview" role="status" data-preview={code} data-waits={waits?.length ?? 0}>
+      <span class="preview-what">
+        {actionName("discard")} <Tile code={code} size="xs" />
+      </span>
+      {waits ? (
+        <WaitList waits={waits} label={t("waitsAfter")} />
+      ) : (
+        <span class="muted-felt">{t("noWaitsAfter")}</span>
+      )}
+    </div>
+  );
+}
+
+/** Waits, each with how many are still unseen (from this seat's view only). */
+function WaitList({ waits, label }: { waits: Wait[]; label: string }): JSX.Element {
+  const said = waits.map((w) => `${tileName(w.tile)} ${t("leftN", { n: w.left })}`).join(", ");
+  return (
+    <span class="waits" role="group" aria-label={`${label}: ${said}`}>
+      <span class="meld-label" aria-hidden="true">
+        {label}
+      </span>
+      {waits.map((w) => (
+        <span
+          key={w.tile}
+          class={`wait${w.left ? "" : " dead"}`}
+          data-wait={w.tile}
+          data-left={w.left}
+        >
+          <Tile code={w.tile} size="xs" />
+          <span class="wait-left" aria-hidden="true">
+            {w.left}
+          </span>
+        </span>
+      ))}
+    </span>
+  );
+}
+
+/** Where this player's last discard left from (the tile's box on screen), for the pond to
+ *  fly it from there. */
+let discardedFrom: { tile: string; rect: DOMRect } | null = null;
+
 function MyArea(props: MazhanTableProps): JSX.Element {
   const { view } = props;
   const me = view.seat;
@@ -308,6 +486,26 @@ function MyArea(props: MazhanTableProps): JSX.Element {
     view.my_turn && !view.window && discards.size > 0 && !props.readOnly && !answered;
   // the keyboard starts on the drawn tile (or the last), where the pointer would go
   useTurnFocus(discarding, view.version, buttons, all.length - 1, setFocus);
+  // touch: the raised tile (a second tap plays it); a mouse or the keyboard: the tile
+  // pointed at or focused, for the preview only
+  const [taps, setTaps] = useState<TapState>(LOWERED);
+  const [pointed, setPointed] = useState<number | null>(null);
+  const swipe = useRef<{ index: number; y: number } | null>(null);
+  // a new view lowers the tile: a raised tile of another moment is never played by one tap
+  useEffect(() => {
+    setTaps(LOWERED);
+    setPointed(null);
+  }, [view.version, answered]);
+  // a tap anywhere but on the hand lowers it
+  useEffect(() => {
+    if (taps.raised === null) return;
+    const away = (ev: PointerEvent) => {
+      const el = ev.target instanceof Element ? ev.target.closest(".hand .tile-button") : null;
+      if (!el) setTaps(LOWERED);
+    };
+    document.addEventListener("pointerdown", away, true);
+    return () => document.removeEventListener("pointerdown", away, true);
+  }, [taps.raised]);
 
   // digits pick a prompt option, Escape passes
   useEffect(() => {
@@ -333,6 +531,20 @@ function MyArea(props: MazhanTableProps): JSX.Element {
     return () => window.removeEventListener("keydown", onKey);
   }, [options, prompting, props.pending, props.onAction]);
 
+  const playAt = (i: number) => {
+    const code = all[i];
+    const action = code ? discards.get(code) : undefined;
+    if (!action || !code) return;
+    const el = buttons.current[i];
+    discardedFrom = el ? { tile: code, rect: el.getBoundingClientRect() } : null;
+    props.onAction(action);
+  };
+  const send = (ev: TapEvent) => {
+    const next = tap(taps, ev);
+    setTaps(next.state);
+    if (next.play !== null) playAt(next.play);
+  };
+
   const tileButton = (code: string, i: number, drawn: boolean) => {
     const action = discards.get(code);
     const wild = code === view.wild;
@@ -342,19 +554,44 @@ function MyArea(props: MazhanTableProps): JSX.Element {
         <Tile key={`${i}`} code={code} size="lg" wild={wild} class={drawn ? "drawn" : undefined} />
       );
     }
+    const playable = !disabled && !!action;
+    const cls = [
+      drawn ? "drawn" : "",
+      i === hinted ? "hinted" : "",
+      taps.raised === i ? "raised" : "",
+    ];
     return (
       <TileButton
         key={`${i}-${code}`}
         code={code}
         size="lg"
         wild={wild}
-        class={[drawn ? "drawn" : "", i === hinted ? "hinted" : ""].join(" ").trim() || undefined}
+        class={cls.join(" ").trim() || undefined}
         label={label}
         action={action}
+        pressed={taps.raised === i ? true : undefined}
         disabled={disabled || !action}
         {...stop(i)}
-        onClick={() => {
-          if (action) props.onAction(action);
+        onClick={(ev) => send({ type: "tap", index: i, pointer: pointerOf(ev), playable })}
+        onPointerDown={(ev) => {
+          if (ev.pointerType !== "mouse") swipe.current = { index: i, y: ev.clientY };
+        }}
+        onPointerUp={(ev) => {
+          const s = swipe.current;
+          swipe.current = null;
+          if (s && s.index === i && isSwipeUp(s.y, ev.clientY)) {
+            ev.preventDefault();
+            send({ type: "swipe", index: i, playable });
+          }
+        }}
+        onPointerEnter={(ev) => {
+          if (ev.pointerType === "mouse" && playable) setPointed(i);
+        }}
+        onPointerLeave={(ev) => {
+          if (ev.pointerType === "mouse") setPointed((p) => (p === i ? null : p));
+        }}
+        onFocus={() => {
+          if (playable && hasFinePointer()) setPointed(i);
         }}
       />
     );
@@ -362,6 +599,8 @@ function MyArea(props: MazhanTableProps): JSX.Element {
 
   // your turn to discard (nothing to declare): the words and the turn's clock as a bar
   const mine = clockOf(props.clock, me, me);
+  const previewAt = discarding ? (taps.raised ?? pointed) : null;
+  const waits = shownWaits(view);
   return (
     <OwnArea
       board={props}
@@ -369,25 +608,15 @@ function MyArea(props: MazhanTableProps): JSX.Element {
       top={
         <>
           <Melds seat={me} view={view} />
-          {view.waits.length ? (
-            <PieceGroup
-              class="waits"
-              label={t("waits")}
-              aria={`${t("waits")}: ${view.waits.map((w) => tileName(w)).join(" ")}`}
-            >
-              {view.waits.map((w) => (
-                <Tile key={w} code={w} size="xs" />
-              ))}
-            </PieceGroup>
-          ) : null}
+          {waits.length ? <WaitList waits={waits} label={t("waits")} /> : null}
         </>
       }
       hand={
         <>
           <span class="hand-tiles">{tiles.map((c, i) => tileButton(c, i, false))}</span>
-          {view.drawn ? (
-            <span class="hand-drawn">{tileButton(view.drawn, tiles.length, true)}</span>
-          ) : null}
+          <span class="hand-drawn">
+            {view.drawn ? tileButton(view.drawn, tiles.length, true) : null}
+          </span>
         </>
       }
       keys="mahjongKeys"
@@ -396,6 +625,8 @@ function MyArea(props: MazhanTableProps): JSX.Element {
         // what this player may do now floats over the table's edge above the hand: its
         // coming and going never moves the board or the hand under a finger
         <div class="dock">
+          <LastSeconds clock={mine} on={!answered && (discarding || prompting)} />
+          {previewAt !== null ? <Preview view={view} index={previewAt} /> : null}
           {prompting ? (
             <Options {...props} options={options} />
           ) : discarding ? (
@@ -419,6 +650,7 @@ export function settling(view: MazhanView, pending: string | null): boolean {
 
 export function MazhanTable(props: MazhanTableProps): JSX.Element {
   const { view } = props;
+  useCues(view, props.version, props.readOnly);
   const [, right, top, left] = aroundFrom(view.seat) as [Seat, Seat, Seat, Seat];
   return (
     <BoardTable
@@ -433,7 +665,7 @@ export function MazhanTable(props: MazhanTableProps): JSX.Element {
           <Center view={view} />
           <Pond seat={right} view={view} />
           <Pond seat={view.seat} view={view} />
-          <Callout view={view} version={props.version} />
+          <Callout {...props} />
         </>
       }
       mine={<MyArea {...props} />}

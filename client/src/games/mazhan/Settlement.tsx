@@ -2,9 +2,12 @@
 // and 台 with the formula exactly as the scorer gives it, who pays whom (dealer ×2), then the
 // same in points (× 底注) with the table fee.
 import type { JSX } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { meldName, named, t, tileName, winByName, windName } from "../../i18n";
 import { SEATS } from "../../model/seats";
 import type { Formula, MazhanResult, MazhanScore, Named, Seat } from "../../protocol";
+import { play } from "../../sound";
+import { motionOn } from "../../state/prefs";
 import { PieceGroup } from "../../widgets/board";
 import {
   type SettlementProps as CommonProps,
@@ -159,11 +162,14 @@ function ScoreCard({
   score,
   result,
   props,
+  formula = true,
 }: {
   seat: Seat;
   score: MazhanScore;
   result: MazhanResult;
   props: SettlementProps;
+  /** The formula shown (false while the items are still turning up). */
+  formula?: boolean;
 }): JSX.Element {
   return (
     <article class={`score-card${result.winner === seat ? " winner" : ""}`} data-seat={seat}>
@@ -184,20 +190,99 @@ function ScoreCard({
           value={(it) => t("tai", { n: it.tai })}
         />
       </div>
-      <FormulaSteps score={score} />
+      {formula ? <FormulaSteps score={score} /> : null}
     </article>
   );
 }
 
+/** How a win's settlement turns up (the live table's; a replay shows it whole): the
+ *  winner's hand first, then the winner's items one by one, each a beat apart, then the
+ *  formula and the rest. `step` counts what is shown; a tap skips to the end. */
+function useWinReveal(
+  total: number,
+  live: boolean,
+  onShown?: () => void,
+): { step: number; done: boolean; skip: () => void } {
+  const [step, setStep] = useState(live && motionOn.value ? 0 : total);
+  const done = step >= total;
+  useEffect(() => {
+    if (done) {
+      onShown?.();
+      return;
+    }
+    const id = setTimeout(
+      () => {
+        setStep((n) => n + 1);
+        play("reveal");
+      },
+      step === 0 ? 700 : 420,
+    );
+    return () => clearTimeout(id);
+  }, [step, done]);
+  return { step, done, skip: () => setStep(total) };
+}
+
 export function MazhanSettlement({
   result,
+  onShown,
   ...props
-}: SettlementProps & { result: MazhanResult }): JSX.Element {
+}: SettlementProps & { result: MazhanResult; onShown?: () => void }): JSX.Element {
   const order = result.winner
     ? [result.winner, ...SEATS.filter((s) => s !== result.winner)]
     : [...SEATS];
+  const win = result.winner ? result.scores[result.winner] : null;
+  // the winner's hand (1), each of its items and 台 items, the formula (1)
+  const total = win ? 2 + win.items.length + win.tai_items.length : 0;
+  const { step, done, skip } = useWinReveal(total, onShown !== undefined, onShown);
+  // a tap anywhere on it shows the rest at once (the Skip button for the keyboard)
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = box.current;
+    if (!el || done) return;
+    el.addEventListener("pointerdown", skip);
+    return () => el.removeEventListener("pointerdown", skip);
+  }, [done]);
+  if (!done && result.winner && win) {
+    const items = Math.max(0, step - 1);
+    const shownWin: MazhanScore = {
+      ...win,
+      items: win.items.slice(0, items),
+      tai_items: win.tai_items.slice(0, Math.max(0, items - win.items.length)),
+    };
+    return (
+      // a tap anywhere on it (or the button, or a key on the button) shows the rest at once
+      <div
+        class="settlement mazhan revealing"
+        data-hand={props.hand}
+        data-revealed="false"
+        data-step={step}
+        ref={box}
+      >
+        <div class="row reveal-head">
+          <Outcome result={result} props={props} />
+          <button type="button" class="ghost" data-action="reveal-skip" onClick={skip}>
+            {t("revealSkip")}
+          </button>
+        </div>
+        <section class="reveal" aria-label={t("allHands")}>
+          <HandRow seat={result.winner} result={result} props={props} />
+        </section>
+        {step >= 1 ? (
+          <section class="scores">
+            <ScoreCard
+              seat={result.winner}
+              score={shownWin}
+              result={result}
+              props={props}
+              formula={step >= total - 1}
+            />
+          </section>
+        ) : null}
+      </div>
+    );
+  }
   return (
-    <div class="settlement mazhan" data-hand={props.hand}>
+    <div class="settlement mazhan" data-hand={props.hand} data-revealed="true">
       <Outcome result={result} props={props} />
       <MyResult props={props} nets={result.net} unit={(n) => t("hu", { n })} />
       <section class="reveal" aria-label={t("allHands")}>

@@ -245,7 +245,7 @@ function Face({ code }: { code: string }): JSX.Element {
   );
 }
 
-export type TileSize = "lg" | "md" | "sm" | "xs";
+export type TileSize = "lg" | "md" | "sm" | "xs" | "pond";
 
 export interface TileProps {
   code: string | null;
@@ -300,7 +300,14 @@ export interface TileButtonProps extends Omit<TileProps, "label">, HandStop {
   label: string;
   action?: string;
   disabled?: boolean;
-  onClick: () => void;
+  onClick: (ev: MouseEvent) => void;
+  onPointerDown?: (ev: PointerEvent) => void;
+  onPointerUp?: (ev: PointerEvent) => void;
+  onPointerEnter?: (ev: PointerEvent) => void;
+  onPointerLeave?: (ev: PointerEvent) => void;
+  onFocus?: () => void;
+  /** Raised by a first tap (a second plays it). */
+  pressed?: boolean;
 }
 
 /** A tile one may play: a real button (keyboard, focus ring, accessible name). */

@@ -40,6 +40,13 @@ export const mazhan = {
     return a ? actionWords(a) : null;
   },
   moveWords,
+  autoAction(view, helps) {
+    const v = own(view);
+    const win = v.legal.find((a) => a.kind === "hu" || a.kind === "shazhu");
+    if (win) return helps.autoWin ? win.action : null;
+    if (!helps.autoPass || !v.window) return null;
+    return v.legal.find((a) => a.kind === "pass")?.action ?? null;
+  },
   held(view) {
     const v = own(view);
     return v.drawn ? [...v.hand, v.drawn] : v.hand;
