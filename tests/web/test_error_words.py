@@ -12,9 +12,14 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 #: Codes no page meets: the ledger's own checks, which refuse a write inside the server (a
-#: table's money is worked out before it is written), and the password change, which only the
-#: HTTP API offers (the page has no form for it).
-UNSEEN = {"bad_movement", "insufficient_funds", "wrong_password"}
+#: table's money is worked out before it is written); the password change, which only the
+#: HTTP API offers (the page has no form for it); the admin's API (`paiju admin` and
+#: /api/admin: no page of the player's client asks it) and the metrics' address (scraped by
+#: Prometheus, never by a page).
+UNSEEN = {
+    "bad_movement", "insufficient_funds", "wrong_password",
+    "forbidden", "no_change", "reason_required", "unknown_account", "not_found",
+}  # fmt: skip
 
 
 def _sent_codes() -> set[str]:

@@ -395,6 +395,7 @@ export const en: Table = {
     too_many_watchers: "That table has as many spectators as it takes",
     not_watching: "You watch no table",
     bad_invite: "This invitation link is not whole: a table's code is eight letters and digits",
+    suspended: "This account is suspended: ask the card room why",
     unknown_table: "No table has that code (it may have closed)",
     table_playing: "A hand is being played at that table: join when it ends",
     hint_failed: "No hint could be worked out",

@@ -384,6 +384,7 @@ export const zh = {
     too_many_watchers: "這張牌桌的觀眾已滿",
     not_watching: "你沒有在觀看牌桌",
     bad_invite: "邀請連結不完整：牌桌代碼是八個英文字母或數字",
+    suspended: "此帳號已被停用：請向牌室詢問原因",
     unknown_table: "沒有這個代碼的牌桌（可能已關閉）",
     table_playing: "那一桌正在打牌：這局結束後再加入",
     hint_failed: "這一步算不出提示",
