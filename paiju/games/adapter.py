@@ -42,6 +42,8 @@ class RulesGame(Generic[S, A, V, R]):
     action: Any
     #: The game's ``observe(state, seat)``.
     viewer: Any
+    #: The game's tally class (:meth:`tally` makes an empty one).
+    tallies: Any
 
     def default_ruleset(self) -> R:
         """The default rules.
@@ -116,6 +118,16 @@ class RulesGame(Generic[S, A, V, R]):
         0
         """
         return int(self.rules.seat_version(state, seat))
+
+    def tally(self) -> Any:
+        """An empty summary of many hands' results (for ``paiju simulate``): the game's
+        :attr:`tallies`.
+
+        >>> from paiju.games import game, names
+        >>> g = game(names()[0]); g.tally().summary(0) == g.tally().summary(0)
+        True
+        """
+        return self.tallies()
 
     def is_over(self, state: S) -> bool:
         """True once the hand has ended.

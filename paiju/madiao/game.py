@@ -58,6 +58,55 @@ def chong_calculator(data: object) -> dict[str, Any]:
     return {"points": points, "total": sum(points)}
 
 
+class MaDiaoTally:
+    """Net by seat, the banker's net, 正本 and 開沖 rates, 吊 outcomes and 百老 bonuses."""
+
+    def __init__(self) -> None:
+        self.sums: Counter[str] = Counter()
+        self.diao: Counter[str] = Counter()
+        self.bailao: Counter[str] = Counter()
+
+    def add(self, result: Mapping[str, Any]) -> None:
+        """Count one hand.
+
+        >>> from paiju.bots.driver import play_match
+        >>> from paiju.bots.uniform import RandomBot
+        >>> t = MaDiaoTally()
+        >>> t.add(play_match(md.Ruleset(), [RandomBot()] * 4, 2, 1)[0].result)
+        >>> sum(t.summary(1)["diao_outcomes"].values())
+        1
+        """
+        banker = result["banker"]
+        self.sums["banker_net"] += result["net"][banker]
+        self.diao[diao_name([result["seats"][s]["tricks"] for s in _SEAT_LETTERS])] += 1
+        for seat, s in result["seats"].items():
+            self.sums["zhengben"] += s["zhengben"]
+            self.sums["chong"] += s["chong"]
+            self.sums[f"net_{seat}"] += result["net"][seat]
+            for b in s["bonuses"]:
+                if b["name"] in ("大活百", "小活百", "死百"):
+                    self.bailao[b["name"]] += 1
+
+    def summary(self, hands: int) -> dict[str, Any]:
+        """The summary over ``hands`` hands.
+
+        >>> MaDiaoTally().summary(0)["zhengben_rate"]
+        0.0
+        """
+        n = hands or 1
+        return {
+            "mean_net_by_seat": {s: self.sums[f"net_{s}"] / n for s in _SEAT_LETTERS},
+            "banker_mean_net": self.sums["banker_net"] / n,
+            "zhengben_rate": self.sums["zhengben"] / (4 * n),
+            "chong_points_per_hand": self.sums["chong"] / n,
+            "diao_outcomes": dict(self.diao),
+            "bailao": dict(self.bailao),
+        }
+
+
+#: The Ma Diao game.
+
+
 class MaDiaoGame(RulesGame[md.State, md.Action, View, md.Ruleset]):
     """The Ma Diao game (one instance, :data:`MADIAO`): its rules module's hand level
     (:class:`~paiju.games.adapter.RulesGame`), its deals, settlement and timeouts.
@@ -70,6 +119,7 @@ class MaDiaoGame(RulesGame[md.State, md.Action, View, md.Ruleset]):
     rules = md
     action = md.Action
     viewer = staticmethod(observe)
+    tallies = MaDiaoTally
     seats: tuple[Seat, ...] = SEATS
     default_bot = "heuristic"
     calculators: Mapping[str, Calculator] = {
@@ -235,62 +285,7 @@ class MaDiaoGame(RulesGame[md.State, md.Action, View, md.Ruleset]):
         """
         return False
 
-    def tally(self) -> MaDiaoTally:
-        """Net by seat, the banker's net, 正本, 開沖 points, 吊 outcomes and 百老.
 
-        >>> MADIAO.tally().summary(0)["banker_mean_net"]
-        0.0
-        """
-        return MaDiaoTally()
-
-
-class MaDiaoTally:
-    """Net by seat, the banker's net, 正本 and 開沖 rates, 吊 outcomes and 百老 bonuses."""
-
-    def __init__(self) -> None:
-        self.sums: Counter[str] = Counter()
-        self.diao: Counter[str] = Counter()
-        self.bailao: Counter[str] = Counter()
-
-    def add(self, result: Mapping[str, Any]) -> None:
-        """Count one hand.
-
-        >>> from paiju.bots.driver import play_match
-        >>> from paiju.bots.uniform import RandomBot
-        >>> t = MaDiaoTally()
-        >>> t.add(play_match(md.Ruleset(), [RandomBot()] * 4, 2, 1)[0].result)
-        >>> sum(t.summary(1)["diao_outcomes"].values())
-        1
-        """
-        banker = result["banker"]
-        self.sums["banker_net"] += result["net"][banker]
-        self.diao[diao_name([result["seats"][s]["tricks"] for s in _SEAT_LETTERS])] += 1
-        for seat, s in result["seats"].items():
-            self.sums["zhengben"] += s["zhengben"]
-            self.sums["chong"] += s["chong"]
-            self.sums[f"net_{seat}"] += result["net"][seat]
-            for b in s["bonuses"]:
-                if b["name"] in ("大活百", "小活百", "死百"):
-                    self.bailao[b["name"]] += 1
-
-    def summary(self, hands: int) -> dict[str, Any]:
-        """The summary over ``hands`` hands.
-
-        >>> MaDiaoTally().summary(0)["zhengben_rate"]
-        0.0
-        """
-        n = hands or 1
-        return {
-            "mean_net_by_seat": {s: self.sums[f"net_{s}"] / n for s in _SEAT_LETTERS},
-            "banker_mean_net": self.sums["banker_net"] / n,
-            "zhengben_rate": self.sums["zhengben"] / (4 * n),
-            "chong_points_per_hand": self.sums["chong"] / n,
-            "diao_outcomes": dict(self.diao),
-            "bailao": dict(self.bailao),
-        }
-
-
-#: The Ma Diao game.
 MADIAO = MaDiaoGame()
 
 

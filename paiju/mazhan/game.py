@@ -94,6 +94,53 @@ def explain_settlement(settlement: dict[str, Any]) -> str:
     return render_settlement(settlement, width=shutil.get_terminal_size((100, 24)).columns)
 
 
+class MazhanTally:
+    """Wins by seat, method and hand type; draws; the mean winning value."""
+
+    def __init__(self) -> None:
+        self.seats: Counter[str] = Counter()
+        self.methods: Counter[str] = Counter()
+        self.types: Counter[str] = Counter()
+        self.draws = 0
+        self.values = 0
+
+    def add(self, result: Mapping[str, Any]) -> None:
+        """Count one hand.
+
+        >>> t = MazhanTally(); t.add({"winner": "S", "win_by": "discard", "hand": [], "value": 80})
+        >>> t.summary(1)["wins_by_seat"]["S"]
+        1
+        """
+        winner = result["winner"]
+        if winner is None:
+            self.draws += 1
+            return
+        self.seats[winner] += 1
+        self.methods[result["win_by"]] += 1
+        for name in result["hand"] or ["胡頭"]:
+            self.types[name] += 1
+        self.values += result["value"]
+
+    def summary(self, hands: int) -> dict[str, Any]:
+        """The summary over ``hands`` hands.
+
+        >>> MazhanTally().summary(0)["mean_winning_value"]
+        0.0
+        """
+        wins = hands - self.draws
+        return {
+            "wins_by_seat": {s: self.seats[s] for s in "ESWN"},
+            "draws": self.draws,
+            "draw_rate": self.draws / (hands or 1),
+            "wins_by_hand_type": dict(self.types),
+            "wins_by_method": dict(self.methods),
+            "mean_winning_value": self.values / wins if wins else 0.0,
+        }
+
+
+#: The Mazhan game.
+
+
 class MazhanGame(RulesGame[mz.State, Action, View, mz.Ruleset]):
     """The Mazhan game (one instance, :data:`MAZHAN`): its rules module's hand level
     (:class:`~paiju.games.adapter.RulesGame`), its deals, settlement and timeouts.
@@ -106,6 +153,7 @@ class MazhanGame(RulesGame[mz.State, Action, View, mz.Ruleset]):
     rules = mz
     action = Action
     viewer = staticmethod(observe)
+    tallies = MazhanTally
     seats: tuple[Seat, ...] = SEATS
     default_bot = "greedy"
     calculators: Mapping[str, Calculator] = {
@@ -277,60 +325,7 @@ class MazhanGame(RulesGame[mz.State, Action, View, mz.Ruleset]):
         """
         return state.phase in (mz.Phase.CLAIM, mz.Phase.ROB)
 
-    def tally(self) -> MazhanTally:
-        """Counts of wins by seat, method and hand type, draws and winning values.
 
-        >>> t = MAZHAN.tally(); t.add({"winner": None}); t.summary(1)["draw_rate"]
-        1.0
-        """
-        return MazhanTally()
-
-
-class MazhanTally:
-    """Wins by seat, method and hand type; draws; the mean winning value."""
-
-    def __init__(self) -> None:
-        self.seats: Counter[str] = Counter()
-        self.methods: Counter[str] = Counter()
-        self.types: Counter[str] = Counter()
-        self.draws = 0
-        self.values = 0
-
-    def add(self, result: Mapping[str, Any]) -> None:
-        """Count one hand.
-
-        >>> t = MazhanTally(); t.add({"winner": "S", "win_by": "discard", "hand": [], "value": 80})
-        >>> t.summary(1)["wins_by_seat"]["S"]
-        1
-        """
-        winner = result["winner"]
-        if winner is None:
-            self.draws += 1
-            return
-        self.seats[winner] += 1
-        self.methods[result["win_by"]] += 1
-        for name in result["hand"] or ["胡頭"]:
-            self.types[name] += 1
-        self.values += result["value"]
-
-    def summary(self, hands: int) -> dict[str, Any]:
-        """The summary over ``hands`` hands.
-
-        >>> MazhanTally().summary(0)["mean_winning_value"]
-        0.0
-        """
-        wins = hands - self.draws
-        return {
-            "wins_by_seat": {s: self.seats[s] for s in "ESWN"},
-            "draws": self.draws,
-            "draw_rate": self.draws / (hands or 1),
-            "wins_by_hand_type": dict(self.types),
-            "wins_by_method": dict(self.methods),
-            "mean_winning_value": self.values / wins if wins else 0.0,
-        }
-
-
-#: The Mazhan game.
 MAZHAN = MazhanGame()
 
 _SEAT_NAMES = {"E": "東 East (dealer)", "S": "南 South", "W": "西 West", "N": "北 North"}
