@@ -22,7 +22,7 @@ FAST_PATHS := paiju/mazhan paiju/madiao paiju/games paiju/views.py tests/mazhan 
 	tests/views tests/test_games.py tests/test_core_purity.py tests/env/test_registration.py \
 	paiju/server/table tests/server/test_table_machine.py tests/server/test_house_faults.py \
 	tests/server/test_claim_pause.py tests/server/table tests/test_import_rules.py \
-	tests/test_game_folders.py \
+	tests/test_game_folders.py tests/test_markers.py \
 	--ignore-glob='paiju/*/env' --ignore-glob='paiju/*/bots' --ignore-glob='paiju/*/fast'
 FAST_MARKS := not db and not redis and not browser and not slow
 # --by-file: a line per test file done (tests/conftest.py), not a character per test
