@@ -198,8 +198,8 @@ def strong_bots(hands: int, seed: int, warm: int = 3) -> dict[str, Any]:
 
     bot = StrongBot()
     ruleset = Ruleset()
-    for k in range(warm):  # warm up (tables, the shanten caches), on other deals
-        play_hand(ruleset, [bot] * 4, seed - 1 - k)
+    for k in range(warm):  # warm up (tables, the shanten caches), on deals not measured
+        play_hand(ruleset, [bot] * 4, seed + hands + k)
     times: list[float] = []
     cpu: list[float] = []
     start = time.perf_counter()
