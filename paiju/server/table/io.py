@@ -6,9 +6,8 @@ to send to accounts, writes to make durable, timers to set or cancel, bot decisi
 and news for the hub. The machine does no I/O; :mod:`paiju.server.table.runner` carries the
 outputs out and feeds the answers back.
 
-Money and seats are decisions too: a write carries the exact ledger movements
-``(payer, payee, amount)`` (account ids, or ``HOUSE``) the storage applies in one
-transaction.
+Money and seats are decisions too: the writes (:mod:`paiju.server.table.writes`, named here
+as well) carry the exact ledger movements the storage applies in one transaction.
 
 >>> Store(3, Step(hand=7, seq=12, action="S peng")).write.seq
 12
@@ -17,9 +16,20 @@ transaction.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from paiju.server.table.writes import (
+    AbortHand,
+    ClaimSeat,
+    CloseHand,
+    Moves,
+    ReleaseSeat,
+    SetTuoguan,
+    StartHand,
+    Step,
+    Write,
+)
 
 __all__ = [
     "AbortHand",
@@ -63,9 +73,6 @@ __all__ = [
     "Watch",
     "Write",
 ]
-
-#: Ledger movements: ``(payer, payee, amount)``, account ids or ``HOUSE``.
-Moves = Sequence[tuple[int | str, int | str, int]]
 
 
 # --- inputs ------------------------------------------------------------------------------
@@ -270,81 +277,6 @@ Input = (
     | Trouble
     | Failed
 )
-
-
-# --- writes ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ClaimSeat:
-    """The account sits at this table (one seat per account, enforced by the database)."""
-
-    account: int
-    table: int
-
-
-@dataclass(frozen=True, slots=True)
-class ReleaseSeat:
-    """The account no longer sits at this table."""
-
-    account: int
-    table: int
-
-
-@dataclass(frozen=True, slots=True)
-class StartHand:
-    """A new hand: its record (seed, rules, setup, seats, stake) and the table fees."""
-
-    table: int
-    hand_no: int
-    game: str
-    seed: int
-    ruleset: dict[str, Any]
-    setup: dict[str, Any]
-    seats: dict[str, Any]
-    stake: int
-    fees: Moves
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One action of a live hand (its ``seq``-th, 1-based)."""
-
-    hand: int
-    seq: int
-    action: str
-
-
-@dataclass(frozen=True, slots=True)
-class CloseHand:
-    """A finished hand: its result and the settlement's movements."""
-
-    hand: int
-    result: dict[str, Any]
-    moves: Moves
-
-
-@dataclass(frozen=True, slots=True)
-class AbortHand:
-    """An aborted hand (an escape): why, and the penalty's movements."""
-
-    hand: int
-    reason: dict[str, Any]
-    moves: Moves
-    escaper: int
-
-
-@dataclass(frozen=True, slots=True)
-class SetTuoguan:
-    """The account's 托管 (auto-play) is on or off: part of the table's durable state, so a
-    rebuilt hand plays the seat as its player left it."""
-
-    account: int
-    table: int
-    on: bool
-
-
-Write = ClaimSeat | ReleaseSeat | SetTuoguan | StartHand | Step | CloseHand | AbortHand
 
 
 # --- outputs -----------------------------------------------------------------------------
