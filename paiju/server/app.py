@@ -28,7 +28,7 @@ from paiju.server.config import Settings
 from paiju.server.db import migrate
 from paiju.server.errors import ServerError
 from paiju.server.metrics import serve_metrics
-from paiju.server.routes import admin, api, ops, scorer, ws
+from paiju.server.routes import admin, api, ops, relief, scorer, ws
 from paiju.server.security import install
 from paiju.server.services import build
 from paiju.server.table import Timing
@@ -153,6 +153,7 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
     app.include_router(ws.router)
     app.include_router(ops.router)
     app.include_router(admin.router)
+    app.include_router(relief.router)
     app.mount("/static", StaticFiles(directory=_WEB), name="static")
 
     @app.get("/", response_class=HTMLResponse)
