@@ -343,8 +343,14 @@ export const zh = {
     watchDelay: "觀戰：只見公開資訊，慢一手",
     watchWaiting: "等待下一局",
     watchers: "觀戰：{n}",
+    reliefClaim: "領取救濟金 {n} 分",
+    reliefGiven: "已領取 {n} 分",
+    reliefTomorrow: "明天可再領救濟金",
   },
   errors: {
+    relief_off: "本站不發救濟金",
+    balance_enough: "你的分數足夠入座",
+    relief_claimed: "今天的救濟金已經領過了",
     bad_name: "名字需 2–20 個字母或數字（可含 _ - . 與單個空格），只用一種文字，不可夾雜形似字母",
     weak_password: "密碼太短",
     bad_credentials: "名字或密碼錯誤",
@@ -467,6 +473,7 @@ export const zh = {
   winds: { E: "東", S: "南", W: "西", N: "北" },
   windsShort: { E: "東", S: "南", W: "西", N: "北" },
   reasons: {
+    relief: "救濟金",
     issue: "開戶",
     fee: "台費",
     hand: "結算",
