@@ -387,13 +387,13 @@ def _arena(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     import asyncio
-    import logging
 
     try:
         import uvicorn
 
         from paiju.server.app import create_app, tune_collector
         from paiju.server.config import Settings
+        from paiju.server.logs import setup as setup_logs
     except ModuleNotFoundError as err:  # the base install: no [server] extra
         if (err.name or "paiju").split(".")[0] == "paiju":
             raise
@@ -407,9 +407,7 @@ def _serve(args: argparse.Namespace) -> int:
     except ValueError as err:
         _fail(str(err))
     _check_free(args.host, args.port)  # before the database is touched
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    setup_logs(settings.log_level, settings.log_format)  # uvicorn's records go there too
     print(
         f"paiju: serving on http://{args.host}:{args.port}/ (database: "
         f"{settings.database_url.split('@')[-1]})",
@@ -420,6 +418,7 @@ def _serve(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level="warning",
+        log_config=None,  # uvicorn's loggers propagate to the process's handler
         ws_per_message_deflate=False,  # frames are small: compressing costs more than it saves
         ws_max_size=16 * settings.ws_max_bytes,  # 64 KiB; beyond: 1009, below: too_large
         # None: uvicorn's own default (FORWARDED_ALLOW_IPS, else the loopback addresses)

@@ -20,6 +20,7 @@
 | ``PAIJU_REDIS_PREFIX`` | the prefix of every Redis key and channel | paiju |
 | ``PAIJU_SEED`` | deal the hands from this seed (tests, demos); unset: unpredictable | — |
 | ``PAIJU_LOG_LEVEL`` | the server's log level (DEBUG, INFO, WARNING, ERROR) | INFO |
+| ``PAIJU_LOG_FORMAT`` | ``text``, or ``json``: one JSON object a line, with its fields | text |
 | ``PAIJU_SESSION_DAYS`` | a session ends after this many days unused (sliding) | 30 |
 | ``PAIJU_SESSIONS_PER_ACCOUNT`` | the most sessions an account keeps (the oldest ends) | 20 |
 | ``PAIJU_SESSION_RECHECK_SECONDS`` | seconds between checks of the open sockets' sessions | 60 |
@@ -87,6 +88,7 @@ class Settings(BaseSettings):
     redis_url: str | None = None
     redis_prefix: str = "paiju"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    log_format: Literal["text", "json"] = "text"
     # sessions, origins, throttling, sockets (docs/security.md)
     session_days: float = Field(30.0, gt=0)
     sessions_per_account: int = Field(20, ge=1)
