@@ -83,6 +83,11 @@ SLOW: dict[str, frozenset[str]] = {
             "test_tuoguan_outlives_a_restart",  # 6.3 s
         }
     ),
+    "tests/server/test_logs.py": frozenset(
+        {
+            "test_a_live_hands_logs_are_json_lines_with_their_fields",  # 6.3 s
+        }
+    ),
     "tests/server/test_live_tables.py": frozenset(
         {
             "test_friends_sit_together_at_a_private_table_by_its_code",  # 6.6 s

@@ -268,7 +268,12 @@ class Hub:
                 code=live.code, tuoguan=live.tuoguan,
             )  # fmt: skip
         except (RulesError, LookupError, KeyError, ValueError, TypeError) as err:
-            log.error("hand %s cannot be rebuilt (%s): quarantined", live.hand_id, err)
+            log.error(
+                "hand %s cannot be rebuilt (%s): quarantined",
+                live.hand_id,
+                err,
+                extra={"event": "quarantine", "hand": live.hand_id, "table": live.start.table},
+            )
             with contextlib.suppress(LookupError):  # closed meanwhile (another process)
                 await asyncio.to_thread(self.store.quarantine, live.hand_id, str(err)[:200])
             return None
