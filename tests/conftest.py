@@ -59,6 +59,11 @@ SLOW: dict[str, frozenset[str]] = {
             "test_every_madiao_view_and_event_of_random_hands_validates",  # 5.0 s
         }
     ),
+    "tests/server/test_backup.py": frozenset(
+        {
+            "test_a_dump_restored_elsewhere_is_whole_and_plays_on",  # 13.4 s
+        }
+    ),
     "tests/server/test_cluster.py": frozenset(
         {
             "test_the_owner_dies_in_mid_hand_and_the_other_process_finishes_it",  # 12.4 s
