@@ -393,6 +393,7 @@ def _serve(args: argparse.Namespace) -> int:
 
         from paiju.server.app import create_app, tune_collector
         from paiju.server.config import Settings
+        from paiju.server.drain import DrainingServer
         from paiju.server.logs import setup as setup_logs
     except ModuleNotFoundError as err:  # the base install: no [server] extra
         if (err.name or "paiju").split(".")[0] == "paiju":
@@ -413,8 +414,9 @@ def _serve(args: argparse.Namespace) -> int:
         f"{settings.database_url.split('@')[-1]})",
         flush=True,
     )
+    app = create_app(settings)
     config = uvicorn.Config(
-        create_app(settings),
+        app,
         host=args.host,
         port=args.port,
         log_level="warning",
@@ -425,7 +427,8 @@ def _serve(args: argparse.Namespace) -> int:
         forwarded_allow_ips=args.forwarded_allow_ips,
         limit_concurrency=args.limit_concurrency,
     )
-    server = uvicorn.Server(config)
+    # SIGTERM drains first (docs/operate.md): live hands end, then the process exits 0
+    server = DrainingServer(config, app.state.services, settings.drain_seconds)
 
     async def run() -> None:
         async def announce() -> None:

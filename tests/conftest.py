@@ -69,6 +69,11 @@ SLOW: dict[str, frozenset[str]] = {
             "test_the_owner_dies_in_mid_hand_and_the_other_process_finishes_it",  # 12.4 s
         }
     ),
+    "tests/server/test_drain.py": frozenset(
+        {
+            "test_sigterm_in_mid_hand_drains_finishes_the_hand_and_exits_0",  # 7.2 s
+        }
+    ),
     "tests/server/test_faults.py": frozenset(
         {
             "test_redis_cut_with_two_processes_the_hand_finishes_once",  # 126.8 s

@@ -37,6 +37,7 @@
 | ``PAIJU_WS_SOCKETS_PER_ACCOUNT`` | open sockets of one account on one process | 4 |
 | ``PAIJU_METRICS_TOKEN`` | ``/metrics`` on the app's port, to a bearer of this token | off |
 | ``PAIJU_METRICS_ADDRESS`` | ``host:port`` of a listener serving only ``/metrics`` | off |
+| ``PAIJU_DRAIN_SECONDS`` | on SIGTERM, how long live hands may play on before exiting | 60 |
 | ``PAIJU_ADMIN_POLL_SECONDS`` | how often a process applies suspensions and closings | 5 |
 | ``PAIJU_RELIEF_AMOUNT`` | the most points one relief claim gives (0: no relief) | 800 |
 | ``PAIJU_RELIEF_PER_DAY`` | relief claims a day, below the lowest room's minimum (0: none) | 1 |
@@ -114,6 +115,7 @@ class Settings(BaseSettings):
     metrics_token: str | None = Field(None, min_length=16)
     metrics_address: str | None = Field(None, pattern=r"^[^:\s]*:[0-9]{1,5}$")
     admin_poll_seconds: float = Field(5.0, gt=0)
+    drain_seconds: float = Field(60.0, ge=0, le=86_400)
     relief_amount: int = Field(800, ge=0, le=10**9)
     relief_per_day: int = Field(1, ge=0, le=100)
     relief_utc_offset: float = Field(8.0, ge=-12, le=14)

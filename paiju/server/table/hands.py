@@ -32,7 +32,7 @@ log = logging.getLogger("paiju.table")
 
 
 def maybe_start(m: TableMachine) -> None:
-    if m.live or m._paused:
+    if m.live or m._paused or m.draining:
         return
     if any(p is None or p.claiming or not p.confirmed for p in m.seats):
         return
