@@ -352,11 +352,14 @@ export const en: Table = {
     watchDelay: "Spectating: public information only, one move behind",
     watchWaiting: "Waiting for the next hand",
     watchers: "Watching: {n}",
+    draining:
+      "The server is restarting: this hand plays on to its end, then you are connected to another",
     reliefClaim: "Claim {n} relief points",
     reliefGiven: "{n} points added to your balance",
     reliefTomorrow: "Relief points again tomorrow",
   },
   errors: {
+    draining: "This server is restarting: connect again in a moment to sit down",
     relief_off: "This room gives no relief points",
     balance_enough: "Your points are enough to sit down",
     relief_claimed: "You have had today's relief points",

@@ -343,11 +343,13 @@ export const zh = {
     watchDelay: "觀戰：只見公開資訊，慢一手",
     watchWaiting: "等待下一局",
     watchers: "觀戰：{n}",
+    draining: "伺服器即將重啟：這一手照常打完，之後自動連到另一台伺服器。",
     reliefClaim: "領取救濟金 {n} 分",
     reliefGiven: "已領取 {n} 分",
     reliefTomorrow: "明天可再領救濟金",
   },
   errors: {
+    draining: "伺服器正在重啟：稍後重新連線再入座",
     relief_off: "本站不發救濟金",
     balance_enough: "你的分數足夠入座",
     relief_claimed: "今天的救濟金已經領過了",
