@@ -387,13 +387,14 @@ def _arena(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     import asyncio
-    import logging
 
     try:
         import uvicorn
 
         from paiju.server.app import create_app, tune_collector
         from paiju.server.config import Settings
+        from paiju.server.drain import DrainingServer
+        from paiju.server.logs import setup as setup_logs
     except ModuleNotFoundError as err:  # the base install: no [server] extra
         if (err.name or "paiju").split(".")[0] == "paiju":
             raise
@@ -407,26 +408,27 @@ def _serve(args: argparse.Namespace) -> int:
     except ValueError as err:
         _fail(str(err))
     _check_free(args.host, args.port)  # before the database is touched
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    setup_logs(settings.log_level, settings.log_format)  # uvicorn's records go there too
     print(
         f"paiju: serving on http://{args.host}:{args.port}/ (database: "
         f"{settings.database_url.split('@')[-1]})",
         flush=True,
     )
+    app = create_app(settings)
     config = uvicorn.Config(
-        create_app(settings),
+        app,
         host=args.host,
         port=args.port,
         log_level="warning",
+        log_config=None,  # uvicorn's loggers propagate to the process's handler
         ws_per_message_deflate=False,  # frames are small: compressing costs more than it saves
         ws_max_size=16 * settings.ws_max_bytes,  # 64 KiB; beyond: 1009, below: too_large
         # None: uvicorn's own default (FORWARDED_ALLOW_IPS, else the loopback addresses)
         forwarded_allow_ips=args.forwarded_allow_ips,
         limit_concurrency=args.limit_concurrency,
     )
-    server = uvicorn.Server(config)
+    # SIGTERM drains first (docs/operate.md): live hands end, then the process exits 0
+    server = DrainingServer(config, app.state.services, settings.drain_seconds)
 
     async def run() -> None:
         async def announce() -> None:

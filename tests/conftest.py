@@ -60,9 +60,19 @@ SLOW: dict[str, frozenset[str]] = {
             "test_every_madiao_view_and_event_of_random_hands_validates",  # 6.1 s (load 7)
         }
     ),
+    "tests/server/test_backup.py": frozenset(
+        {
+            "test_a_dump_restored_elsewhere_is_whole_and_plays_on",  # 13.4 s
+        }
+    ),
     "tests/server/test_cluster.py": frozenset(
         {
             "test_the_owner_dies_in_mid_hand_and_the_other_process_finishes_it",  # 12.4 s
+        }
+    ),
+    "tests/server/test_drain.py": frozenset(
+        {
+            "test_sigterm_in_mid_hand_drains_finishes_the_hand_and_exits_0",  # 7.2 s
         }
     ),
     "tests/server/test_faults.py": frozenset(
@@ -82,6 +92,11 @@ SLOW: dict[str, frozenset[str]] = {
             "test_a_lock_on_the_step_table_pauses_the_table_and_charges_nobody",  # 10.3 s
             "test_a_writer_connection_lost_without_a_word_is_replaced",  # 6.7 s
             "test_tuoguan_outlives_a_restart",  # 6.3 s
+        }
+    ),
+    "tests/server/test_logs.py": frozenset(
+        {
+            "test_a_live_hands_logs_are_json_lines_with_their_fields",  # 6.3 s
         }
     ),
     "tests/server/test_live_tables.py": frozenset(

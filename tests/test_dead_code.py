@@ -18,6 +18,7 @@ FRAMEWORK = [
     "state_space", "__module__", "__qualname__", "action_net", "optimizer", "caption",
     "caption_justify", "_pragmas", "_begin", "_connect", "isolation_level", "layout", "__doc__",
     "collect",  # a prometheus_client collector's, called at each scrape
+    "should_exit",  # uvicorn's Server reads it in its main loop (paiju/server/drain.py)
 ]  # fmt: skip
 #: counters and flags for a person (or a test) to read: the writer's batches and writes, a
 #: socket that overflowed, the password gate's running hashes, the expert's search counts

@@ -95,7 +95,15 @@ def _audit(s: Session, actor: str, action: str, why: str, **what: int | None) ->
     row = AdminAction(actor=actor[:80], action=action, reason=_why(why), **what)
     s.add(row)
     s.flush()
-    log.info("admin %s by %s: %s (%s)", action, actor, what, why.strip()[:200])
+    log.info(
+        "admin %s by %s: %s (%s)",
+        action,
+        actor,
+        what,
+        why.strip()[:200],
+        extra={"event": f"admin_{action}", "actor": actor, "action_id": row.id}
+        | {k.removesuffix("_id"): v for k, v in what.items()},
+    )
     return row
 
 

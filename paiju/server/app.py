@@ -27,8 +27,9 @@ from paiju.server.admin import watch as watch_admin
 from paiju.server.config import Settings
 from paiju.server.db import migrate
 from paiju.server.errors import ServerError
+from paiju.server.logs import RequestIds
 from paiju.server.metrics import serve_metrics
-from paiju.server.routes import admin, api, ops, scorer, ws
+from paiju.server.routes import admin, api, ops, relief, scorer, ws
 from paiju.server.security import install
 from paiju.server.services import build
 from paiju.server.table import Timing
@@ -108,6 +109,7 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.metrics = services.metrics
     install(app, settings)  # headers, origins, throttles, sessions (docs/security.md)
+    app.add_middleware(RequestIds)  # each request's id, in its logs and its answer
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(_request: Request, err: RequestValidationError) -> JSONResponse:
@@ -153,6 +155,7 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
     app.include_router(ws.router)
     app.include_router(ops.router)
     app.include_router(admin.router)
+    app.include_router(relief.router)
     app.mount("/static", StaticFiles(directory=_WEB), name="static")
 
     @app.get("/", response_class=HTMLResponse)

@@ -930,7 +930,12 @@ class Cluster:
             await self._forget_table(table_id)
             await self.redis.eval(_RELEASE, 1, lease, self.pid)
             return
-        log.info("took over table %s (hand %s)", table_id, hands[-1].hand_id)
+        log.info(
+            "took over table %s (hand %s)",
+            table_id,
+            hands[-1].hand_id,
+            extra={"event": "takeover", "table": table_id, "hand": hands[-1].hand_id},
+        )
         self.hub.metrics.takeovers.inc()
         for account in runner.machine.accounts:
             if account in self.hub.conns:

@@ -20,6 +20,7 @@
 | ``PAIJU_REDIS_PREFIX`` | the prefix of every Redis key and channel | paiju |
 | ``PAIJU_SEED`` | deal the hands from this seed (tests, demos); unset: unpredictable | — |
 | ``PAIJU_LOG_LEVEL`` | the server's log level (DEBUG, INFO, WARNING, ERROR) | INFO |
+| ``PAIJU_LOG_FORMAT`` | ``text``, or ``json``: one JSON object a line, with its fields | text |
 | ``PAIJU_SESSION_DAYS`` | a session ends after this many days unused (sliding) | 30 |
 | ``PAIJU_SESSIONS_PER_ACCOUNT`` | the most sessions an account keeps (the oldest ends) | 20 |
 | ``PAIJU_SESSION_RECHECK_SECONDS`` | seconds between checks of the open sockets' sessions | 60 |
@@ -36,7 +37,11 @@
 | ``PAIJU_WS_SOCKETS_PER_ACCOUNT`` | open sockets of one account on one process | 4 |
 | ``PAIJU_METRICS_TOKEN`` | ``/metrics`` on the app's port, to a bearer of this token | off |
 | ``PAIJU_METRICS_ADDRESS`` | ``host:port`` of a listener serving only ``/metrics`` | off |
+| ``PAIJU_DRAIN_SECONDS`` | on SIGTERM, how long live hands may play on before exiting | 60 |
 | ``PAIJU_ADMIN_POLL_SECONDS`` | how often a process applies suspensions and closings | 5 |
+| ``PAIJU_RELIEF_AMOUNT`` | the most points one relief claim gives (0: no relief) | 800 |
+| ``PAIJU_RELIEF_PER_DAY`` | relief claims a day, below the lowest room's minimum (0: none) | 1 |
+| ``PAIJU_RELIEF_UTC_OFFSET`` | hours from UTC at which the relief's day turns at midnight | 8 |
 
 The security settings are explained in docs/security.md; the operator's in docs/operate.md.
 
@@ -84,6 +89,7 @@ class Settings(BaseSettings):
     redis_url: str | None = None
     redis_prefix: str = "paiju"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    log_format: Literal["text", "json"] = "text"
     # sessions, origins, throttling, sockets (docs/security.md)
     session_days: float = Field(30.0, gt=0)
     sessions_per_account: int = Field(20, ge=1)
@@ -109,6 +115,10 @@ class Settings(BaseSettings):
     metrics_token: str | None = Field(None, min_length=16)
     metrics_address: str | None = Field(None, pattern=r"^[^:\s]*:[0-9]{1,5}$")
     admin_poll_seconds: float = Field(5.0, gt=0)
+    drain_seconds: float = Field(60.0, ge=0, le=86_400)
+    relief_amount: int = Field(800, ge=0, le=10**9)
+    relief_per_day: int = Field(1, ge=0, le=100)
+    relief_utc_offset: float = Field(8.0, ge=-12, le=14)
 
     @model_validator(mode="before")
     @classmethod

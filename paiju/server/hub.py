@@ -153,6 +153,8 @@ class Hub:
         self.max_watchers = watchers
         self._watch_rates: dict[int, MessageRate] = {}
         self.metrics: Metrics = NOWHERE  # the process's (services.build sets it)
+        #: the process drains (:mod:`paiju.server.drain`): no one is seated at a new table
+        self.draining = False
 
     # --- tables --------------------------------------------------------------------------
 
@@ -268,7 +270,12 @@ class Hub:
                 code=live.code, tuoguan=live.tuoguan,
             )  # fmt: skip
         except (RulesError, LookupError, KeyError, ValueError, TypeError) as err:
-            log.error("hand %s cannot be rebuilt (%s): quarantined", live.hand_id, err)
+            log.error(
+                "hand %s cannot be rebuilt (%s): quarantined",
+                live.hand_id,
+                err,
+                extra={"event": "quarantine", "hand": live.hand_id, "table": live.start.table},
+            )
             with contextlib.suppress(LookupError):  # closed meanwhile (another process)
                 await asyncio.to_thread(self.store.quarantine, live.hand_id, str(err)[:200])
             return None
@@ -418,6 +425,10 @@ class Hub:
         friends = self.by_code(message.code) if message.code is not None else None
         if message.code is not None and friends is None:
             raise unknown_code(message.code)
+        if self.draining:
+            raise ServerError(
+                "draining", "this server is restarting: connect again to sit down elsewhere", 503
+            )
         room = friends.machine.room if friends is not None else ROOMS.get(message.room)
         if room is None:
             raise ServerError("unknown_room", f"there is no room {message.room[:40]!r}", 404)

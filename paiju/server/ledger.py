@@ -126,8 +126,13 @@ def _house_id(s: Session) -> int:
     engine = s.get_bind().engine
     found = _HOUSE_IDS.get(engine)
     if found is None:
-        found = _HOUSE_IDS[engine] = house(s).id
-    return found
+        found = s.scalar(sa.select(_ACCOUNTS.c.id).where(_ACCOUNTS.c.is_house.is_(True)))
+        if found is None:
+            # made in this transaction: not cached, since it may yet roll back (and another
+            # transaction, reading the cache, would not see the row before it commits)
+            return house(s).id
+        _HOUSE_IDS[engine] = found
+    return int(found)
 
 
 def apply(

@@ -433,6 +433,16 @@ class Paused(_Message):
     why: Literal["storage", "peers"]
 
 
+class Draining(_Message):
+    """This server is restarting (an operator's deploy): a live hand plays on to its end
+    (at most ``seconds``), no new hand starts here, and a join is refused (``draining``).
+    Once the hand is over, or the socket closes, connect again: the load balancer sends the
+    new socket to a server that stays, and a hand left unfinished goes on there."""
+
+    type: Literal["draining"]
+    seconds: float = Field(description="the most this server waits for live hands to end")
+
+
 class Resumed(_Message):
     """The table goes on after a pause."""
 
@@ -498,6 +508,7 @@ ServerFrame = Annotated[
     | Escape
     | Unseated
     | Paused
+    | Draining
     | Resumed
     | HintFrame
     | Watching

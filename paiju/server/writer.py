@@ -198,7 +198,12 @@ class Writer:
                     self._trouble = f"unreachable: {text}"
                 if attempt == 0:
                     self.metrics.troubles.inc()
-                    log.warning("storage unavailable (%s); retrying %d writes", text, len(items))
+                    log.warning(
+                        "storage unavailable (%s); retrying %d writes",
+                        text,
+                        len(items),
+                        extra={"event": "storage_trouble", "writes": len(items)},
+                    )
                     for item in items:
                         _call(item.answer, io.Trouble(0, text))
                 attempt += 1
@@ -208,7 +213,11 @@ class Writer:
                 answers = [io.Failed(0, "fenced") for _ in items]
                 break
         if attempt:
-            log.warning("storage is back after %d attempts", attempt + 1)
+            log.warning(
+                "storage is back after %d attempts",
+                attempt + 1,
+                extra={"event": "storage_back", "attempts": attempt + 1},
+            )
         self._trouble = None
         self.batches += 1
         self.writes += len(items)

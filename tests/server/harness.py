@@ -49,7 +49,8 @@ class Server:
     """One ``paiju serve`` process on a loopback port."""
 
     def __init__(self, env: dict[str, str], port: int | None = None) -> None:
-        self.env = {**os.environ, **env}
+        # stop() is the old stop, at once, unless a test asks for a drain (test_drain.py)
+        self.env = {**os.environ, "PAIJU_DRAIN_SECONDS": "0", **env}
         self.port = port or free_port()
         self.base = f"127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[str] | None = None

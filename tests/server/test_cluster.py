@@ -60,6 +60,8 @@ class World:
                 "PAIJU_TURN_SECONDS": "60",
                 "PAIJU_READY_SECONDS": "600",
                 "PAIJU_DISCONNECT_SECONDS": "120",
+                # a stop hands the live tables over at once, without waiting for their hands
+                "PAIJU_DRAIN_SECONDS": "0",
             }
             self.procs[name] = subprocess.Popen(
                 [sys.executable, "-m", "paiju.cli", "serve", "--port", str(port)],

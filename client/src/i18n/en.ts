@@ -352,8 +352,17 @@ export const en: Table = {
     watchDelay: "Spectating: public information only, one move behind",
     watchWaiting: "Waiting for the next hand",
     watchers: "Watching: {n}",
+    draining:
+      "The server is restarting: this hand plays on to its end, then you are connected to another",
+    reliefClaim: "Claim {n} relief points",
+    reliefGiven: "{n} points added to your balance",
+    reliefTomorrow: "Relief points again tomorrow",
   },
   errors: {
+    draining: "This server is restarting: connect again in a moment to sit down",
+    relief_off: "This room gives no relief points",
+    balance_enough: "Your points are enough to sit down",
+    relief_claimed: "You have had today's relief points",
     bad_name:
       "A name has 2–20 letters or digits (and _ - . or single spaces), of one script: no look-alike letters mixed in",
     weak_password: "That password is too short",
@@ -485,6 +494,7 @@ export const en: Table = {
   winds: { E: "East", S: "South", W: "West", N: "North" },
   windsShort: { E: "E", S: "S", W: "W", N: "N" },
   reasons: {
+    relief: "relief",
     issue: "opening grant",
     fee: "table fee",
     hand: "settlement",

@@ -860,14 +860,19 @@ export type Type18 = "unseated";
 export type Why1 = "left" | "escape" | "too_few_points" | "not_ready" | "table_closed" | "void";
 export type Type19 = "paused";
 export type Why2 = "storage" | "peers";
-export type Type20 = "resumed";
-export type Type21 = "hint";
+export type Type20 = "draining";
+/**
+ * the most this server waits for live hands to end
+ */
+export type Seconds1 = number;
+export type Type21 = "resumed";
+export type Type22 = "hint";
 export type Version5 = number;
 /**
  * an action of the view's legal list
  */
 export type Action3 = string;
-export type Type22 = "watching";
+export type Type23 = "watching";
 export type Table3 = number;
 export type Room4 = string;
 export type Game5 = string;
@@ -880,7 +885,7 @@ export type HandNo1 = number;
  * how many spectators watch the table
  */
 export type Watchers1 = number;
-export type Type23 = "watch_view";
+export type Type24 = "watch_view";
 export type Table4 = number;
 export type Hand7 = number;
 export type View1 = MazhanPublicView | MadiaoPublicView;
@@ -952,10 +957,10 @@ export type TrickNo1 = number;
  * Items: A Ma Diao card code: wt qt bt 9t–2t, 9m–1m, 9s–1s, 0c hc 1c–9c.
  */
 export type Seen1 = string[];
-export type Type24 = "unwatched";
+export type Type25 = "unwatched";
 export type Why3 = "left" | "table_closed";
-export type Type25 = "pong";
-export type Type26 = "error";
+export type Type26 = "pong";
+export type Type27 = "error";
 export type Code3 = string;
 export type Message = string;
 
@@ -972,6 +977,7 @@ export interface PaijuWebSocketProtocol {
     | Escape
     | Unseated
     | Paused
+    | Draining
     | Resumed
     | HintFrame
     | Watching
@@ -1987,13 +1993,26 @@ export interface Paused {
   why: Why2;
 }
 /**
+ * This server is restarting (an operator's deploy): a live hand plays on to its end
+ * (at most ``seconds``), no new hand starts here, and a join is refused (``draining``).
+ * Once the hand is over, or the socket closes, connect again: the load balancer sends the
+ * new socket to a server that stays, and a hand left unfinished goes on there.
+ *
+ * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
+ * via the `definition` "Draining".
+ */
+export interface Draining {
+  type: Type20;
+  seconds: Seconds1;
+}
+/**
  * The table goes on after a pause.
  *
  * This interface was referenced by `PaijuWebSocketProtocol`'s JSON-Schema
  * via the `definition` "Resumed".
  */
 export interface Resumed {
-  type: Type20;
+  type: Type21;
 }
 /**
  * What the normal level's bot would play at this seat's view of ``version`` (the answer
@@ -2003,7 +2022,7 @@ export interface Resumed {
  * via the `definition` "HintFrame".
  */
 export interface HintFrame {
-  type: Type21;
+  type: Type22;
   version: Version5;
   action: Action3;
 }
@@ -2016,7 +2035,7 @@ export interface HintFrame {
  * via the `definition` "Watching".
  */
 export interface Watching {
-  type: Type22;
+  type: Type23;
   table: Table3;
   room: Room4;
   game: Game5;
@@ -2036,7 +2055,7 @@ export interface Seats1 {
  * via the `definition` "WatchView".
  */
 export interface WatchView {
-  type: Type23;
+  type: Type24;
   table: Table4;
   hand: Hand7;
   view: View1;
@@ -2115,7 +2134,7 @@ export interface MadiaoPublicView {
  * via the `definition` "Unwatched".
  */
 export interface Unwatched {
-  type: Type24;
+  type: Type25;
   why: Why3;
 }
 /**
@@ -2125,7 +2144,7 @@ export interface Unwatched {
  * via the `definition` "Pong".
  */
 export interface Pong {
-  type: Type25;
+  type: Type26;
 }
 /**
  * A request changed nothing.
@@ -2134,7 +2153,7 @@ export interface Pong {
  * via the `definition` "Error".
  */
 export interface Error {
-  type: Type26;
+  type: Type27;
   code: Code3;
   message: Message;
 }

@@ -45,6 +45,7 @@ export const SERVER_TYPES = [
   "escape",
   "unseated",
   "paused",
+  "draining",
   "resumed",
   "hint",
   "watching",

@@ -14,6 +14,7 @@ import { me } from "../state/connection";
 import { inviteCode, joining } from "../state/lobby";
 import { GuideLinks } from "../widgets/Chrome";
 import { Invitation } from "../widgets/Invitation";
+import { Relief } from "../widgets/Relief";
 import { UnseatNotice } from "./TableScreen";
 
 const LEVELS: BotLevel[] = ["easy", "normal", "hard"];
@@ -324,6 +325,7 @@ export function Lobby(): JSX.Element {
         <h2 id="balance-title">
           {t("balance")} <b data-balance={balance}>{balance}</b>
         </h2>
+        <Relief />
         <BalanceChart entries={ledger} />
       </section>
       <section aria-labelledby="hands-title">

@@ -49,6 +49,7 @@ export type ToastKey =
         | "pausedPeers"
         | "resumed"
         | "linkCopied"
+        | "draining"
         | "friendJoined"
         | "friendLeft"
         | "linkNotCopied"

@@ -335,6 +335,8 @@ export const ON: { [K in ServerType]: On<K> } = {
   escape: onEscape,
   unseated: onUnseated,
   paused: onPaused,
+  // the server restarts: the hand plays on to its end, then the page reconnects elsewhere
+  draining: () => toast({ ui: "draining" }, undefined, "warn"),
   resumed: onResumed,
   hint: onHint,
   watching: onWatching,

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from paiju.games import replay
 from paiju.records import read_record
-from paiju.server import names
+from paiju.server import names, relief
 from paiju.server.accounts import (
     bad_credentials,
     check_available,
@@ -226,13 +226,20 @@ async def api_password(body: PasswordChange, caller: Caller_, request: Request) 
 
 @router.get("/me")
 def api_me(acc: Me, request: Request) -> dict[str, Any]:
-    """The caller's name and balance, and where they sit."""
+    """The caller's name and balance, where they sit, and whether they may claim relief
+    now (``relief``: ``/api/relief`` says how much)."""
     svc = services(request)
     seated = svc.hub.seated(acc.id)
     if seated is None:
         table = svc.store.seat_of(acc.id)
         seated = None if table is None else {"table": table, "room": None, "seat": None}
-    return {"name": acc.name, "balance": acc.balance, "seated": seated}
+    policy = relief.Policy.of(svc.settings)
+    may = (
+        policy.on
+        and acc.balance < policy.floor
+        and relief.status(svc.sessions, policy, acc.id, now(request))["eligible"]
+    )
+    return {"name": acc.name, "balance": acc.balance, "seated": seated, "relief": may}
 
 
 @router.get("/rooms")

@@ -32,7 +32,7 @@ log = logging.getLogger("paiju.table")
 
 
 def maybe_start(m: TableMachine) -> None:
-    if m.live or m._paused:
+    if m.live or m._paused or m.draining:
         return
     if any(p is None or p.claiming or not p.confirmed for p in m.seats):
         return
@@ -94,6 +94,12 @@ def hand_durable(m: TableMachine, hand_id: int) -> None:
         return
     hand.id = hand_id
     m.phase = "live"
+    log.info(
+        "table %s: hand %s started",
+        m.id,
+        hand_id,
+        extra={"event": "hand_start", "table": m.id, "hand": hand_id, "accounts": m.accounts},
+    )
     m._shown.clear()
     m._blocks.clear()
     m._block_json.clear()

@@ -178,6 +178,11 @@ class Suspend:
 
 
 @dataclass(frozen=True, slots=True)
+class Drain:
+    """The process is going away: the live hand plays on to its end, no other starts."""
+
+
+@dataclass(frozen=True, slots=True)
 class Leave:
     """A player leaves the table (``escape``: a live hand too, as an escape)."""
 
@@ -267,6 +272,7 @@ Input = (
     | Act
     | Tuoguan
     | Suspend
+    | Drain
     | Leave
     | Fill
     | Hint

@@ -100,6 +100,8 @@ class TableMachine:
         self.hands_started = 0
         self.setup: dict[str, Any] = {}  # what the next hand needs (the game's: a banker…)
         self.lost = False
+        #: the process drains (:class:`io.Drain`): no hand starts here again
+        self.draining = False
         self._rng = rng  # each hand's seed
         self._think = random.Random(rng.getrandbits(64))  # the bots' think times
         self._now = 0.0
@@ -223,6 +225,12 @@ class TableMachine:
         return self.phase != "idle"
 
     @property
+    def quiet(self) -> bool:
+        """True when no hand is live and every write and frame has gone out (a draining
+        process may stop: its players have seen their hands' ends)."""
+        return not self.live and not self._pending and not self._held
+
+    @property
     def open_seats(self) -> int:
         """Seats other people may be sent to now (a table waiting for players; never a
         private table's: only its code seats a player there)."""
@@ -317,6 +325,7 @@ _ANYONE: dict[type, Callable[[TableMachine, Any], None]] = {
     io.Watch: lambda m, e: spectate.watch(m, e.account),
     io.Unwatch: lambda m, e: spectate.unwatch(m, e.account),
     io.Suspend: lambda m, e: seating.suspend(m, e.account),
+    io.Drain: lambda m, e: setattr(m, "draining", True),
 }
 #: … and those only a seated player may (with the seat they hold).
 _SEATED: dict[type, Callable[[TableMachine, int, Any], None]] = {

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from paiju.server.rooms import bot_display_name, bot_for
 from paiju.server.table import claim_pause, clocks, frames, hands, io, settlement
-from paiju.server.table.state import BOT_NAMES, PAUSED, Player
+from paiju.server.table.state import BOT_NAMES, PAUSED, SEATS, Player
 
 if TYPE_CHECKING:
     from paiju.server.table.machine import TableMachine
@@ -78,6 +78,12 @@ def seat_durable(m: TableMachine, account: int, balance: object) -> None:
             unseat(m, account, "too_few_points")
             return
     m._displaced.pop(account, None)
+    log.info(
+        "table %s: account %s seated",
+        m.id,
+        account,
+        extra={"event": "seat", "table": m.id, "account": account, "seat": SEATS[seat]},
+    )
     m._send(account, frames.seated_frame(m, seat))
     arm_ready(m, account)
     seat_clocks(m)
@@ -311,6 +317,13 @@ def unseat(m: TableMachine, account: int, why: str) -> None:
     m._keep.pop(account, None)
     stop_reading(m, account)
     m._write(io.ReleaseSeat(account, m.id))
+    log.info(
+        "table %s: account %s unseated (%s)",
+        m.id,
+        account,
+        why,
+        extra={"event": "unseat", "table": m.id, "account": account, "why": why},
+    )
     m._send(account, {"type": "unseated", "why": why})
     m._changed()  # the hub sends this account's next join elsewhere, not back here
     seat_clocks(m)

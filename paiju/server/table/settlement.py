@@ -50,6 +50,12 @@ def settle(m: TableMachine, shown: dict[int, list[dict[str, Any]]]) -> None:
     apply_moves(m, moves)
     result = m.game.result_json(state)
     m._write(io.CloseHand(hand.id, result, moves))
+    log.info(
+        "table %s: hand %s settled",
+        m.id,
+        hand.id,
+        extra={"event": "settle", "table": m.id, "hand": hand.id, "stake": hand.stake},
+    )
     m._cancel("turn")
     m._cancel("bot")
     names = m._names()
@@ -127,6 +133,13 @@ def escape(m: TableMachine, seat: int, why: str) -> None:
     apply_moves(m, moves)
     reason = {"aborted": "escape", "escaper": SEATS[seat], "why": why}
     m._write(io.AbortHand(hand.id, reason, moves, p.account))
+    log.info(
+        "table %s: hand %s ended by an escape (%s)",
+        m.id,
+        hand.id,
+        why,
+        extra={"event": "escape", "table": m.id, "hand": hand.id, "account": p.account},
+    )
     names = m._names()
     frame = {
         "type": "escape",

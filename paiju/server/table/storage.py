@@ -37,7 +37,12 @@ def stall_check(m: TableMachine) -> None:
         return
     waited = m._now - oldest
     if waited >= m.timing.stall - 1e-9:
-        log.warning("table %s: a write has waited %.1f s; pausing", m.id, waited)
+        log.warning(
+            "table %s: a write has waited %.1f s; pausing",
+            m.id,
+            waited,
+            extra={"event": "pause", "table": m.id},
+        )
         pause(m)
     else:
         m._set("stall", m.timing.stall - waited)
@@ -67,7 +72,12 @@ def stored(m: TableMachine, event: io.Stored) -> None:
 
 def trouble(m: TableMachine, event: io.Trouble) -> None:
     if event.op in m._pending and not m._paused:
-        log.warning("table %s: storage trouble (%s); pausing", m.id, event.error)
+        log.warning(
+            "table %s: storage trouble (%s); pausing",
+            m.id,
+            event.error,
+            extra={"event": "pause", "table": m.id},
+        )
         pause(m)
 
 
@@ -106,7 +116,13 @@ def failed(m: TableMachine, event: io.Failed) -> None:
         m._changed()
         seating.maybe_empty(m)
         return
-    log.warning("table %s: %s on %s; letting the table go", m.id, event.code, write)
+    log.warning(
+        "table %s: %s on %s; letting the table go",
+        m.id,
+        event.code,
+        write,
+        extra={"event": "table_lost", "table": m.id},
+    )
     m.lost = True
     m._held.clear()
     m._out.append(io.Lost())
