@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from paiju.server.table import bots, claim_pause, hands, io, seating, settlement, storage
+from paiju.server.table import bots, claim_pause, hands, io, ready, seating, settlement, storage
 from paiju.server.table.state import Turn
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ def timer_fired(m: TableMachine, event: io.TimerFired) -> None:
     elif event.key.startswith("read:"):  # a settlement shown long enough: the clock starts
         acc = int(event.key[5:])
         m._read_bound.discard(acc)
-        seating.settlement_shown(m, acc)
+        ready.settlement_shown(m, acc)
     elif event.key.startswith("ready:"):
         acc = int(event.key[6:])
         found = m.sitting(acc)
@@ -132,7 +132,7 @@ def delivered(m: TableMachine, event: io.Delivered) -> None:
     if found is None or m._paused:
         return
     if hand is None:  # between hands: the settlement reached them
-        seating.start_reading(m, event.account, event.ack)
+        ready.start_reading(m, event.account, event.ack)
         return
     seat, p = found
     turn = hand.turns.get(seat)

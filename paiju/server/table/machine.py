@@ -63,7 +63,7 @@ from paiju.bots.base import Bot
 from paiju.games import Game, game
 from paiju.server.money import HOUSE
 from paiju.server.rooms import Room
-from paiju.server.table import bots, clocks, frames, hands, io, seating, spectate, storage
+from paiju.server.table import bots, clocks, frames, hands, io, ready, seating, spectate, storage
 from paiju.server.table.state import Hand, Player, Timing
 
 __all__ = ["TableMachine"]
@@ -329,8 +329,8 @@ _ANYONE: dict[type, Callable[[TableMachine, Any], None]] = {
 }
 #: … and those only a seated player may (with the seat they hold).
 _SEATED: dict[type, Callable[[TableMachine, int, Any], None]] = {
-    io.Ready: lambda m, seat, e: seating.ready(m, seat),
-    io.SettlementShown: lambda m, seat, e: seating.settlement_shown(m, e.account),
+    io.Ready: lambda m, seat, e: ready.ready(m, seat),
+    io.SettlementShown: lambda m, seat, e: ready.settlement_shown(m, e.account),
     io.Act: hands.act,
     io.Tuoguan: lambda m, seat, e: seating.tuoguan(m, seat, e.on),
     io.Fill: lambda m, seat, e: seating.fill_asked(m, e.account),

@@ -1,8 +1,7 @@
 """Who sits at the table: joining (a seat claim written first), confirming the next hand,
-sockets opening and closing (the disconnect clock), 托管, leaving, bots filling seats, the
-ready clocks (after a settlement, each starts once the player's page has shown it whole:
-:func:`settlement_shown`, or :attr:`~paiju.server.table.state.Timing.reading` after the
-settlement reached them). A part of :class:`~paiju.server.table.machine.TableMachine`.
+sockets opening and closing (the disconnect clock), 托管, leaving, bots filling seats (the
+ready clocks between hands: :mod:`paiju.server.table.ready`). A part of
+:class:`~paiju.server.table.machine.TableMachine`.
 
 >>> import random
 >>> from paiju.server.rooms import ROOMS
@@ -20,7 +19,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from paiju.server.rooms import bot_display_name, bot_for
-from paiju.server.table import claim_pause, clocks, frames, hands, io, settlement
+from paiju.server.table import claim_pause, clocks, frames, hands, io, ready, settlement
 from paiju.server.table.state import BOT_NAMES, PAUSED, SEATS, Player
 
 if TYPE_CHECKING:
@@ -85,8 +84,8 @@ def seat_durable(m: TableMachine, account: int, balance: object) -> None:
         extra={"event": "seat", "table": m.id, "account": account, "seat": SEATS[seat]},
     )
     m._send(account, frames.seated_frame(m, seat))
-    arm_ready(m, account)
-    seat_clocks(m)
+    ready.arm_ready(m, account)
+    ready.seat_clocks(m)
     frames.broadcast_table(m)
     arm_fill(m)
 
@@ -186,59 +185,6 @@ def unreached(m: TableMachine, account: int, window: float = 0.0) -> None:
         clocks.schedule(m)
 
 
-def ready(m: TableMachine, seat: int) -> None:
-    p, account = m.person(seat)
-    if m.live:
-        m._error(account, "hand_live", "the hand is being played")
-        return
-    if p.claiming:
-        return
-    p.confirmed = True
-    m._keep.pop(account, None)
-    stop_reading(m, account)
-    m._cancel(f"ready:{account}")
-    m._ready_deadline.pop(account, None)
-    frames.broadcast_table(m)
-    hands.maybe_start(m)
-
-
-def settlement_shown(m: TableMachine, account: int) -> None:
-    """The player's page has shown the settlement whole (its reveal and the win's
-    presentation done, or skipped): their ready clock starts now. Said again, or when no
-    settlement waits (a hand is live, they confirmed already), it changes nothing.
-
-    >>> import random
-    >>> from paiju.server.rooms import ROOMS
-    >>> from paiju.server.table import TableMachine, Timing
-    >>> m = TableMachine(1, next(iter(ROOMS.values())), Timing(), random.Random(1))
-    >>> m._reading[7] = 3  # a settlement waits for ana's page
-    >>> settlement_shown(m, 7); m._reading
-    {}
-    """
-    if account not in m._reading or m.live:
-        return
-    stop_reading(m, account)
-    if m.seat_of(account) is not None:
-        arm_ready(m, account)
-        frames.broadcast_table(m)
-
-
-def start_reading(m: TableMachine, account: int, ack: int) -> None:
-    """The settlement (sent with ``ack``) reached the player: their page has at most
-    :attr:`Timing.reading` to show it whole before their ready clock starts anyway."""
-    if m._reading.get(account) != ack or account in m._read_bound or m.live:
-        return
-    m._read_bound.add(account)
-    m._set(f"read:{account}", m.timing.reading)
-
-
-def stop_reading(m: TableMachine, account: int) -> None:
-    """The player reads no settlement any more (shown, confirmed, gone, a new hand)."""
-    m._reading.pop(account, None)
-    m._read_bound.discard(account)
-    m._cancel(f"read:{account}")
-
-
 def tuoguan(m: TableMachine, seat: int, on: bool) -> None:
     p, account = m.person(seat)
     if p.tuoguan != on:
@@ -315,7 +261,7 @@ def unseat(m: TableMachine, account: int, why: str) -> None:
     m._cancel(f"away:{account}")
     m._ready_deadline.pop(account, None)
     m._keep.pop(account, None)
-    stop_reading(m, account)
+    ready.stop_reading(m, account)
     m._write(io.ReleaseSeat(account, m.id))
     log.info(
         "table %s: account %s unseated (%s)",
@@ -326,7 +272,7 @@ def unseat(m: TableMachine, account: int, why: str) -> None:
     )
     m._send(account, {"type": "unseated", "why": why})
     m._changed()  # the hub sends this account's next join elsewhere, not back here
-    seat_clocks(m)
+    ready.seat_clocks(m)
     frames.broadcast_table(m)
     if m.accounts:
         arm_fill(m)
@@ -338,35 +284,6 @@ def unseat(m: TableMachine, account: int, why: str) -> None:
 def maybe_empty(m: TableMachine) -> None:
     if m.idle_and_empty and not m.live:
         m._out.append(io.Empty())
-
-
-def arm_ready(m: TableMachine, account: int) -> None:
-    if any(p is None for p in m.seats):
-        # a table waits for its players: its ready clocks start once four sit there
-        m._ready_deadline.pop(account, None)
-        m._cancel(f"ready:{account}")
-        return
-    m._ready_deadline[account] = m._now + m.timing.ready
-    m._set(f"ready:{account}", m.timing.ready)
-
-
-def seat_clocks(m: TableMachine) -> None:
-    """Between hands: the ready clocks of those who have not confirmed run while four
-    sit at the table (people or bots) and stand while a seat is empty, so that nobody is
-    unseated for not confirming while the table waits for players."""
-    if m.live:
-        return
-    full = all(p is not None for p in m.seats)
-    for p in m.seats:
-        if p is None or p.account is None or p.confirmed or p.claiming:
-            continue
-        if p.account in m._reading:
-            continue  # their clock waits for the settlement to be shown
-        if not full:
-            m._ready_deadline.pop(p.account, None)
-            m._cancel(f"ready:{p.account}")
-        elif p.account not in m._ready_deadline:
-            arm_ready(m, p.account)
 
 
 def arm_fill(m: TableMachine) -> None:
@@ -402,6 +319,6 @@ def fill_bots(m: TableMachine) -> None:
         if p is None:
             name = bot_display_name(BOT_NAMES[i], m.level)
             m.seats[i] = Player(name, level=m.level, bot=bot, confirmed=True)
-    seat_clocks(m)
+    ready.seat_clocks(m)
     frames.broadcast_table(m)
     hands.maybe_start(m)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from paiju.games import Deal
 from paiju.server.money import HOUSE, escape_penalty, settle_hand
-from paiju.server.table import frames, io, seating, spectate
+from paiju.server.table import frames, io, ready, seating, spectate
 from paiju.server.table.state import HOUSE_FUNDS, SEATS
 
 if TYPE_CHECKING:
@@ -106,9 +106,9 @@ def end_hand(m: TableMachine, final: Any) -> None:
             if p.tuoguan:
                 # 托管 plays the seat: nobody reads for it, its ready clock starts at once
                 # (it does not confirm: §10 lets bots alone confirm by themselves)
-                seating.stop_reading(m, p.account)
+                ready.stop_reading(m, p.account)
             if p.account not in m._reading:
-                seating.arm_ready(m, p.account)
+                ready.arm_ready(m, p.account)
             if not p.connected:
                 m._set(f"away:{p.account}", m.timing.ready)
     frames.broadcast_table(m)
@@ -163,7 +163,7 @@ def escape(m: TableMachine, seat: int, why: str) -> None:
     for q in m.seats:
         if q is not None and q.account is not None:
             q.confirmed = False
-            seating.arm_ready(m, q.account)
+            ready.arm_ready(m, q.account)
             if not q.connected:
                 m._set(f"away:{q.account}", m.timing.ready)
     frames.broadcast_table(m)

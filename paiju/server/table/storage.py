@@ -19,7 +19,17 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from paiju.server.table import claim_pause, clocks, frames, hands, io, seating, settlement, spectate
+from paiju.server.table import (
+    claim_pause,
+    clocks,
+    frames,
+    hands,
+    io,
+    ready,
+    seating,
+    settlement,
+    spectate,
+)
 from paiju.server.table.state import PAUSED
 
 if TYPE_CHECKING:
@@ -109,7 +119,7 @@ def failed(m: TableMachine, event: io.Failed) -> None:
         seat = m.seat_of(write.account)
         if seat is not None:
             seating.vacate(m, write.account, seat)
-            seating.seat_clocks(m)  # a seat is empty again: the clocks stand, bots may come
+            ready.seat_clocks(m)  # a seat is empty again: the clocks stand, bots may come
             frames.broadcast_table(m)
             seating.arm_fill(m)
         m._error(write.account, "already_seated", "you sit at another table already")
@@ -136,7 +146,7 @@ def resume(m: TableMachine) -> None:
         if acc in m._read_bound and not m.live:  # reading the settlement: its bound, afresh
             m._set(f"read:{acc}", m.timing.reading)
         elif not m.live and not p.confirmed and not p.claiming and acc not in m._reading:
-            seating.arm_ready(m, acc)
+            ready.arm_ready(m, acc)
         if not p.connected and not p.claiming:  # away: their clock goes on from here
             if m.live:
                 p.left_at = m._now
