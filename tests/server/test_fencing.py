@@ -185,9 +185,11 @@ def test_a_process_fenced_off_a_hand_writes_it_again_once_it_takes_it_over(
             await asyncio.sleep(0.01)
         return "live"
 
-    status = asyncio.run(take_over())
+    asyncio.run(take_over())
+    # the table leaves the hub once its hand is over, maybe before the writer has committed
+    # the hand's close (a busy machine): what is queued is written first, then read
     writer.close()
-    assert status == "done"
+    assert _status(sessions, hand_id) == "done"
 
 
 def test_a_step_in_the_way_that_was_rolled_back_is_written_not_fenced(
