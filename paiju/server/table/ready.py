@@ -7,10 +7,10 @@ the table and stand while a seat is empty (:func:`seat_clocks`). A part of
 
 >>> import random
 >>> from paiju.server.rooms import ROOMS
->>> from paiju.server.table import TableMachine, Timing
+>>> from paiju.server.table import TableMachine, Timing, io
 >>> m = TableMachine(1, next(iter(ROOMS.values())), Timing(), random.Random(1))
->>> m._reading[7] = 3  # a settlement waits for ana's page
->>> settlement_shown(m, 7); m._reading
+>>> _ = m.handle(io.Join(7, "ana", 10_000), now=0.0)
+>>> seat_clocks(m); m._ready_deadline  # three seats empty: no ready clock runs
 {}
 """
 
