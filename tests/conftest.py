@@ -70,6 +70,11 @@ SLOW: dict[str, frozenset[str]] = {
             "test_the_owner_dies_in_mid_hand_and_the_other_process_finishes_it",  # 12.4 s
         }
     ),
+    "tests/server/test_rolling_restart.py": frozenset(
+        {
+            "test_a_rolling_restart_of_two_processes_loses_no_hand_and_charges_no_escape",  # 18 s
+        }
+    ),
     "tests/server/test_drain.py": frozenset(
         {
             "test_sigterm_in_mid_hand_drains_finishes_the_hand_and_exits_0",  # 7.2 s
