@@ -45,7 +45,7 @@ def test_a_player_reviews_their_own_finished_hand(
         # another seat of the hand, a hand the caller did not play, no account
         elsewhere = next(s for s in "ESWN" if s != seat)
         r = client.get(f"{url}?seat={elsewhere}", headers=bearer(token))
-        assert r.status_code == 403 and r.json()["error"]["code"] == "not_your_seat"
+        assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden"
         r = client.get(url, headers=bearer(other))
         assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_hand"
         assert client.get(f"/api/hands/{hand + 1}/review", headers=bearer(token)).status_code == 404

@@ -23,7 +23,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query, Request
 
 from paiju.bots.review import review_hand
-from paiju.errors import RulesError
 from paiju.server.errors import ServerError
 from paiju.server.models import Account
 from paiju.server.routes.deps import current_account, services
@@ -68,11 +67,9 @@ def _reviews(request: Request) -> _Reviews:
 
 
 def _review(record: dict[str, Any], seat: str) -> dict[str, Any]:
-    """The review of a stored record, as JSON (on the review thread)."""
-    try:
-        return review_hand(record, seat, seed=SEED, worlds=WORLDS).to_json()
-    except RulesError as err:  # a record the server stored replays: this is not expected
-        raise ServerError("unreviewable", f"this hand cannot be reviewed: {err}", 409) from None
+    """The review of a stored record, as JSON (on the review thread). A record the server
+    stored replays: an error here is the server's own (``500 internal``)."""
+    return review_hand(record, seat, seed=SEED, worlds=WORLDS).to_json()
 
 
 @router.get("/hands/{hand_id}/review")
@@ -87,7 +84,7 @@ async def api_review(
     they differ both values and the loss with 95% intervals (docs/bots.md, the hand review).
 
     Raises :class:`~paiju.server.errors.ServerError` ``unknown_hand`` (404) for a hand the
-    caller did not play or that is not finished, ``not_your_seat`` (403) for another seat,
+    caller did not play or that is not finished, ``forbidden`` (403) for another seat,
     ``busy`` (503) when :data:`QUEUE` reviews are waiting.
     """
     found = await asyncio.to_thread(services(request).store.hand_record, hand_id, acc.id)
@@ -95,7 +92,8 @@ async def api_review(
         raise ServerError("unknown_hand", f"you played no finished hand {hand_id}", 404)
     record, mine = found
     if seat is not None and seat != mine:
-        raise ServerError("not_your_seat", f"you sat in {mine}: only your seat is reviewed", 403)
+        # the page does not ask for another seat: "forbidden" (no words on the page yet)
+        raise ServerError("forbidden", f"you sat in {mine}: only your seat is reviewed", 403)
     key = (hand_id, mine)
     reviews = _reviews(request)
     if key in reviews.kept:
