@@ -12,6 +12,8 @@
 - ``paiju replay F`` re-applies every record of F and checks each reproduces its result
   (exit 1 naming the hand and the action when one does not).
 - ``paiju position RECORD N [--line L]`` prints the position after N actions of a game record.
+- ``paiju review RECORD [--hand N] --seat S [--worlds W] [--seed K] [--json]`` reviews one
+  seat's decisions in a finished hand against the expert's (docs/bots.md, the hand review).
 - ``paiju legal POSITION…`` lists the legal actions of a written position, one a line.
 
 Bad input of any kind prints one line, ``paiju: error: …``, and exits with code 2. A JSON
@@ -514,6 +516,62 @@ def _position(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pick_record(path: str, hand: int | None) -> dict[str, Any]:
+    """The record of hand ``hand`` in a file of records (the only one when ``hand`` is
+    ``None``), or a one-line error."""
+    text = _read_text(path, MAX_RECORD_BYTES)
+    records: list[dict[str, Any]] = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as err:
+            _fail(f"line {n} of {path} is not JSON: {err.msg} at column {err.colno}")
+        if not isinstance(record, dict):
+            _fail(f"line {n} of {path} is not a record (a JSON object)")
+        records.append(record)
+    if not records:
+        _fail(f"no record in {path}")
+    if hand is None:
+        if len(records) > 1:
+            _fail(f"{path} holds {len(records)} hands: choose one with --hand")
+        return records[0]
+    found = [r for r in records if r.get("hand") == hand]
+    if not found:
+        hands = sorted({h for r in records if isinstance(h := r.get("hand"), int)})
+        shown = ", ".join(str(h) for h in hands[:10]) + (" …" if len(hands) > 10 else "")
+        _fail(f"no hand {hand} in {path} (its hands: {shown or 'none numbered'})")
+    if len(found) > 1:
+        _fail(f"{path} holds {len(found)} records of hand {hand} (several matches?)")
+    return found[0]
+
+
+def _review(args: argparse.Namespace) -> int:
+    from paiju.bots.review import format_review, review_hand
+
+    if args.worlds < 2:
+        _fail(f"--worlds must be 2 or more, got {args.worlds}")
+    record = _pick_record(args.record, args.hand)
+    seat = args.seat.upper()
+    if not sys.stderr.isatty():
+        review = review_hand(record, seat, seed=args.seed, worlds=args.worlds)
+    else:
+        from rich.progress import Progress
+
+        with Progress(transient=True) as bar:
+            task = bar.add_task(f"reviewing {seat}'s decisions", total=None)
+            review = review_hand(
+                record, seat, seed=args.seed, worlds=args.worlds,
+                progress=lambda n, total: bar.update(task, completed=n, total=total),
+            )  # fmt: skip
+    if args.json:
+        print(json.dumps(review.to_json(), ensure_ascii=False, indent=2))
+    else:
+        print(format_review(review))
+    return 0
+
+
 def _legal(args: argparse.Namespace) -> int:
     from paiju.positions import legal_of
 
@@ -666,6 +724,25 @@ def _parser() -> argparse.ArgumentParser:
     pos.add_argument("record", help="a file holding game records (one JSON object a line)")
     pos.add_argument("n", type=int, help="how many actions to play (0: the deal)")
     pos.add_argument("--line", type=int, help="which record of the file (1-based)")
+
+    rev = _command(
+        games,
+        "review",
+        _review,
+        help="review one seat's decisions in a finished hand against the expert's",
+        description="For every decision the seat made in the hand (discard, claim or pass, "
+        "kong, win or not): the expert's choice from the seat's view and, where they differ, "
+        "both choices' values and the loss in the game's unit (95% intervals), from "
+        "rollouts over worlds drawn from the seat's view alone (docs/bots.md).",
+    )
+    rev.add_argument("record", help="a file of game records (paiju simulate --out), '-': stdin")
+    rev.add_argument("--hand", type=int, help="the hand's number (its record's \"hand\")")
+    rev.add_argument("--seat", required=True, help="the seat reviewed: E, S, W or N")
+    rev.add_argument("--seed", type=_seed, default=0, help="the review's seed (default 0)")
+    rev.add_argument(
+        "--worlds", type=int, default=32, help="worlds per decision that differs (default 32)"
+    )
+    rev.add_argument("--json", action="store_true", help="print the review as JSON")
 
     _command(
         games,

@@ -29,7 +29,7 @@ from paiju.server.db import migrate
 from paiju.server.errors import ServerError
 from paiju.server.logs import RequestIds
 from paiju.server.metrics import serve_metrics
-from paiju.server.routes import admin, api, ops, relief, scorer, ws
+from paiju.server.routes import admin, api, ops, relief, review, scorer, ws
 from paiju.server.security import install
 from paiju.server.services import build
 from paiju.server.table import Timing
@@ -152,6 +152,7 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
 
     app.include_router(api.router)
     app.include_router(scorer.router)
+    app.include_router(review.router)
     app.include_router(ws.router)
     app.include_router(ops.router)
     app.include_router(admin.router)
