@@ -53,6 +53,8 @@ def serve(database_url: str, **env: str) -> Iterator[str]:
         "PAIJU_BOT_DELAY": "0.3",  # a quicker pace than the served 1 s: nothing here waits on it
         "PAIJU_CLAIM_PAUSE": "0.05",
         "PAIJU_LOG_LEVEL": "WARNING",
+        # a test's stop is a stop: no waiting for live hands to end (tests/server/test_drain.py)
+        "PAIJU_DRAIN_SECONDS": "0",
     }
     full.pop("PAIJU_REDIS_URL", None)
     full.update({f"PAIJU_{k.upper()}": v for k, v in env.items()})

@@ -60,6 +60,8 @@ def _serve(tmp_path_factory: pytest.TempPathFactory, **timing: str) -> Iterator[
         "PAIJU_CLAIM_PAUSE": "0.02",
         "PAIJU_NEXT_HAND_SECONDS": "600",
         "PAIJU_TURN_SECONDS": "60",
+        # a test's stop is a stop: no waiting for live hands to end (tests/server/test_drain.py)
+        "PAIJU_DRAIN_SECONDS": "0",
         **timing,
     }
     env.pop("PAIJU_DATABASE_URL", None)
