@@ -101,7 +101,10 @@ def test_a_name_is_accepted_only_in_its_normal_form(raw: str) -> None:
     try:
         name = names.normalise(raw)
     except ServerError as err:
-        assert (err.code == "bad_name" and raw[:5] not in err.message) or len(raw[:5]) < 3
+        # the message never quotes the input (the house's own name is named by its message)
+        house = err.message.startswith("that name is the house's")
+        assert err.code == "bad_name"
+        assert raw[:5] not in err.message or len(raw[:5]) < 3 or house, err.message
         return
     assert name == unicodedata.normalize("NFKC", raw) == names.normalise(name)
     assert 2 <= len(name) <= 20 and name == name.strip()
