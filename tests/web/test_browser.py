@@ -19,17 +19,10 @@ import httpx
 import pytest
 
 from tests.web.clicks import play_to_settlement
+from tests.web.conftest import CHROMIUM
 
-CHROMIUM = Path("/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parent.parent.parent
 ARTIFACTS = ROOT / "artifacts"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
@@ -99,16 +92,6 @@ def paused_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A server whose claim pause (Mazhan §5 end) is long enough to look at the page during
     it: every discard is followed by 2 s of it."""
     yield from _serve(tmp_path_factory, PAIJU_CLAIM_PAUSE="2", PAIJU_SEED="35")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 class Player:

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.web.test_browser import ARGS, ARTIFACTS, CHROMIUM, _serve
+from tests.web.conftest import CHROMIUM
+from tests.web.test_browser import ARTIFACTS, _serve
 
 DEVICES = {
     "desktop": {"viewport": {"width": 1280, "height": 800}, "touch": False},
@@ -34,16 +35,6 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from _serve(tmp_path_factory, PAIJU_SEED="36")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield b
-        b.close()
 
 
 class Table:

@@ -9,11 +9,13 @@ to a spectator as the window it stands for, whether or not a seat may claim."""
 from __future__ import annotations
 
 import random
+from types import ModuleType
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paiju.games import game
+from paiju.games import Game, game
 from paiju.server.table.spectate import public_json
 from tests.madiao import test_hidden_information as madiao_hidden
 from tests.mazhan import test_hidden_information as mazhan_hidden
@@ -22,41 +24,36 @@ MAZHAN = game("mazhan")
 MADIAO = game("madiao")
 
 
-def check_mazhan(seed: int) -> int:
+def check(g: Game[Any, Any, Any, Any], hidden: ModuleType, seed: int) -> int:
+    """Every step of the seeded hand of ``g``: the spectators' view unchanged by what each
+    seat hides (``hidden``: the game's hidden-information test module, its steps and its
+    perturbations), and the claim pause the same to them as the window it stands for."""
     rng = random.Random(seed)
     checked = 0
-    for s, a, s2, _events in mazhan_hidden.hand_steps(seed, rng):
-        seen = public_json(MAZHAN, s)
+    for s, a, s2, _events in hidden.hand_steps(seed, rng):
+        seen = public_json(g, s)
         assert seen is not None and b'"hand"' not in seen and b'"legal"' not in seen
         for v in range(4):
-            other = mazhan_hidden.perturb(s, v, rng)
-            assert public_json(MAZHAN, other) == seen, (seed, str(a), v)
-            if v == 0:  # every seat's hidden tiles at once
-                both = mazhan_hidden.perturb(other, 2, rng)
-                assert public_json(MAZHAN, both) == seen, (seed, str(a), v)
-        pause = MAZHAN.settling(s, a)
+            other = hidden.perturb(s, v, rng)
+            assert public_json(g, other) == seen, (seed, str(a), v)
+            if v == 0:  # every seat's hidden tiles or cards at once
+                both = hidden.perturb(other, 2, rng)
+                assert public_json(g, both) == seen, (seed, str(a), v)
+        pause = g.settling(s, a)
         if pause is not None and s2.phase.value in ("claim", "rob"):
             # the pause after a discard (what a seat that cannot claim is shown), and the
             # window a claimer answers meanwhile: the same to a spectator
-            assert public_json(MAZHAN, pause[0]) == public_json(MAZHAN, s2), (seed, str(a))
+            assert public_json(g, pause[0]) == public_json(g, s2), (seed, str(a))
         checked += 1
     return checked
+
+
+def check_mazhan(seed: int) -> int:
+    return check(MAZHAN, mazhan_hidden, seed)
 
 
 def check_madiao(seed: int) -> int:
-    rng = random.Random(seed)
-    checked = 0
-    for s, a, _s2, _events in madiao_hidden.hand_steps(seed, rng):
-        seen = public_json(MADIAO, s)
-        assert seen is not None and b'"hand"' not in seen and b'"legal"' not in seen
-        for v in range(4):
-            other = madiao_hidden.perturb(s, v, rng)
-            assert public_json(MADIAO, other) == seen, (seed, str(a), v)
-            if v == 0:  # every seat's hidden cards at once
-                both = madiao_hidden.perturb(other, 2, rng)
-                assert public_json(MADIAO, both) == seen, (seed, str(a), v)
-        checked += 1
-    return checked
+    return check(MADIAO, madiao_hidden, seed)
 
 
 @settings(max_examples=10, deadline=None, derandomize=True)
