@@ -9,7 +9,8 @@ Everything is table-driven. The fast check (:func:`is_complete_keys`) reads how 
 suit needs from :mod:`paiju.mazhan.tables`, keyed by the suit's base-5 count vector, and
 combines the four suits with one more table lookup. The decompositions come per suit too:
 :func:`suit_readings` lists a suit's readings for a count vector, with the ★ each reading
-needs, computed once per key and kept; :func:`decompositions` combines them.
+needs (the scorer keeps the recent ones in a bounded cache); :func:`decompositions` combines
+them.
 
 >>> is_complete("123m456p789s111z22z")
 True
@@ -33,10 +34,12 @@ from paiju.mazhan.tables import need_tables
 from paiju.mazhan.tiles import ALL_TILES, Tile, parse_tiles
 
 __all__ = [
+    "READINGS_CACHE_SIZE",
     "Decomposition",
     "Group",
     "GroupKind",
     "HandTiles",
+    "clear_readings_cache",
     "decompositions",
     "is_complete",
     "is_complete_counts",
@@ -436,14 +439,14 @@ class Decomposition:
 Reading = tuple[Group, ...]
 
 
-@cache
 def suit_readings(
     suit: int, counts: tuple[int, ...], wilds: int, pair: bool
 ) -> tuple[Reading, ...]:
     """Every reading of one suit's tiles as sets (and the pair if ``pair``) with exactly
-    ``wilds`` ★ placed beside natural tiles of the suit; computed once per key and kept.
+    ``wilds`` ★ placed beside natural tiles of the suit, in canonical order.
 
-    ``suit`` is 0–3 (萬 筒 索 字) and ``counts`` its 9 (or 7) counts.
+    ``suit`` is 0–3 (萬 筒 索 字) and ``counts`` its 9 (or 7) counts. Computed afresh on
+    every call: the scorer keeps its own bounded cache of these (:data:`READINGS_CACHE_SIZE`).
 
     >>> suit_readings(0, (1, 1, 1, 0, 0, 0, 0, 0, 0), 1, False)  # four tiles: no sets
     ()
@@ -451,79 +454,121 @@ def suit_readings(
     ['1m★3m']
     >>> [str(g) for (g,) in suit_readings(3, (0, 0, 0, 0, 0, 0, 2), 1, False)]
     ['7z7z★']
+
+    Raises ``ValueError`` for a suit outside 0–3 or counts of the wrong length.
     """
+    if not 0 <= suit <= 3 or len(counts) != (7 if suit == 3 else 9):
+        raise ValueError(f"expected suit 0–3 and its 9 (honours: 7) counts, got {suit}")
+    return _sorted_readings(_suit_readings(suit, list(counts), wilds, pair))
+
+
+def _sorted_readings(found: set[Reading]) -> tuple[Reading, ...]:
+    return tuple(sorted(found, key=lambda r: [g.order for g in r]))
+
+
+def _suit_readings(suit: int, work: list[int], wilds: int, pair: bool) -> set[Reading]:
+    """The readings of :func:`suit_readings`, unordered; ``work`` is used as scratch space
+    (it holds the same counts again on return)."""
     found: set[Reading] = set()
-    work = list(counts)
-    _readings(suit * 9, suit == 3, work, wilds, pair, [], found)
-    return tuple(sorted(found, key=lambda r: [g.sort_key() for g in r]))
+    _readings(_GROUP_TABLE[suit], suit == 3, work, 0, wilds, pair, [], found)
+    return found
 
 
 def _readings(
-    offset: int,
+    groups: tuple[tuple[tuple[Group, ...], ...], ...],
     honor: bool,
     counts: list[int],
+    r: int,
     wilds: int,
     pair: bool,
     current: list[Group],
     found: set[Reading],
 ) -> None:
-    r = next((i for i, c in enumerate(counts) if c), -1)
-    if r < 0:
+    # the lowest rank still held: every rank below ``r`` is empty already
+    n = len(counts)
+    while r < n and not counts[r]:
+        r += 1
+    if r == n:
         if wilds == 0 and not pair:
-            found.add(tuple(sorted(current, key=Group.sort_key)))
+            found.add(tuple(sorted(current, key=_ORDER)))
         return
-    face = ALL_TILES[offset + r]
-    # a pung (or the pair) of face r: k natural tiles, the rest ★
-    options: list[tuple[GroupKind, int]] = [(GroupKind.PUNG, 3)]
+    held = counts[r]
+    # a pung (or the pair) of rank r: k natural tiles, the rest ★
+    pungs, pairs, chows = groups[r]
+    for k in (3, 2, 1) if held >= 3 else (2, 1) if held == 2 else (1,):
+        need = 3 - k
+        if need > wilds:
+            continue
+        counts[r] = held - k
+        current.append(pungs[need])
+        _readings(groups, honor, counts, r, wilds - need, pair, current, found)
+        current.pop()
     if pair:
-        options.append((GroupKind.PAIR, 2))
-    for kind, size in options:
-        for k in range(min(size, counts[r]), 0, -1):
-            need = size - k
+        for k in (2, 1) if held >= 2 else (1,):
+            need = 2 - k
             if need > wilds:
                 continue
-            counts[r] -= k
-            current.append(Group(kind, face, ((1 << need) - 1) << k))
-            _readings(
-                offset,
-                honor,
-                counts,
-                wilds - need,
-                pair and kind is not GroupKind.PAIR,
-                current,
-                found,
-            )
+            counts[r] = held - k
+            current.append(pairs[need])
+            _readings(groups, honor, counts, r, wilds - need, False, current, found)
             current.pop()
-            counts[r] += k
+    counts[r] = held
     if honor:
         return
-    # chows that hold the tile at r; positions below r are empty, so those are ★
-    for start in range(max(0, r - 2), min(r, 6) + 1):
-        fixed = r - start  # wild positions before r
-        if fixed > wilds:
+    # chows that hold the tile at r (positions below r are empty, so those are ★): each
+    # pattern is (the chow, its ★ count, the ranks above r it takes naturally)
+    for group, used, taken in chows:
+        if used > wilds:
             continue
-        choices = []
-        for pos in range(r - start + 1, 3):
-            rank = start + pos
-            choices.append((False, True) if counts[rank] else (True,))
-        for picks in itertools.product(*choices):
-            mask = (1 << fixed) - 1
-            used = fixed
-            for j, is_wild in enumerate(picks):
-                if is_wild:
-                    mask |= 1 << (r - start + 1 + j)
-                    used += 1
-            if used > wilds:
-                continue
-            taken = [start + p for p in range(3) if not mask >> p & 1]
+        for rank in taken:
+            if not counts[rank]:
+                break
+        else:
+            counts[r] -= 1
             for rank in taken:
                 counts[rank] -= 1
-            current.append(Group(GroupKind.CHOW, ALL_TILES[offset + start], mask))
-            _readings(offset, honor, counts, wilds - used, pair, current, found)
+            current.append(group)
+            _readings(groups, honor, counts, r, wilds - used, pair, current, found)
             current.pop()
+            counts[r] += 1
             for rank in taken:
                 counts[rank] += 1
 
+
+def _group_table(suit: int) -> tuple[tuple[tuple[Group, ...], ...], ...]:
+    """Per rank of ``suit``: its pungs by ★ count (0–2), its pairs by ★ count (0–1), and
+    the chows holding a natural tile at that rank and none below it, as (chow, ★ used, the
+    ranks above taken naturally). Every group is made once here and shared."""
+    n = 7 if suit == 3 else 9
+    out = []
+    for r in range(n):
+        face = ALL_TILES[suit * 9 + r]
+        pungs = tuple(
+            Group(GroupKind.PUNG, face, ((1 << need) - 1) << (3 - need)) for need in range(3)
+        )
+        pairs = tuple(
+            Group(GroupKind.PAIR, face, ((1 << need) - 1) << (2 - need)) for need in range(2)
+        )
+        chows = []
+        if suit != 3:
+            for start in range(max(0, r - 2), min(r, 6) + 1):
+                below = r - start  # ★ positions before r
+                above = [start + pos for pos in range(below + 1, 3)]
+                for picks in itertools.product((False, True), repeat=len(above)):
+                    mask = (1 << below) - 1
+                    taken = []
+                    for j, is_wild in enumerate(picks):
+                        if is_wild:
+                            mask |= 1 << (below + 1 + j)
+                        else:
+                            taken.append(above[j])
+                    group = Group(GroupKind.CHOW, ALL_TILES[suit * 9 + start], mask)
+                    chows.append((group, mask.bit_count(), tuple(taken)))
+        out.append((pungs, pairs, tuple(chows)))
+    return tuple(out)
+
+
+_GROUP_TABLE = tuple(_group_table(s) for s in range(4))
 
 _FREE_PAIR = Group(GroupKind.PAIR, None, 0b11)
 _FREE_SET = Group(GroupKind.PUNG, None, 0b111)
@@ -568,9 +613,10 @@ def _decomposition_groups(
     codes = (_codes[_n[keys[0]]], _codes[_n[keys[1]]], _codes[_n[keys[2]]], _codes[_z[keys[3]]])
     n0 = (codes[0][0], codes[1][0], codes[2][0], codes[3][0])
     total0 = n0[0] + n0[1] + n0[2] + n0[3]
-    cache = _READINGS_BY_KEY
     # the four suits' cache keys with no ★ and no pair (+4 per ★, +16 for the pair)
     base = (keys[0] * 32, keys[1] * 32 + 1, keys[2] * 32 + 2, keys[3] * 32 + 3)
+    # each suit's tile count: a suit's tiles and ★ make sets (3n) or sets and the pair (3n + 2)
+    sizes = (sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]), sum(counts[27:34]))
     made: list[tuple[Group, ...]] = []
     for pair_at in range(5):  # 0–3: in that suit; 4: two ★
         # the fewest ★ each suit needs (the tables): a split giving a suit fewer has no reading,
@@ -585,29 +631,17 @@ def _decomposition_groups(
             continue
         else:
             least = list(n0)
-        for split in _wild_splits(w, pair_at == 4):
-            if split[0] < least[0] or split[1] < least[1] or split[2] < least[2]:
-                continue
-            if split[3] < least[3]:
-                continue
-            per_suit = []
-            for s in range(4):
-                readings = cache.get(base[s] + split[s] * 4 + (16 if pair_at == s else 0))
-                if readings is None:
-                    readings = _suit_readings_keyed(s, keys[s], split[s], pair_at == s, counts)
-                if not readings:
-                    break
-                per_suit.append(readings)
-            else:
-                free: list[Group] = []
-                if pair_at == 4:
-                    free.append(_FREE_PAIR)
-                if split[4] - (2 if pair_at == 4 else 0) == 3:
-                    free.append(_FREE_SET)
-                for combo in itertools.product(*per_suit):
-                    groups = [*combo[0], *combo[1], *combo[2], *combo[3], *free]
-                    groups.sort(key=_ORDER)
-                    made.append(tuple(groups))
+        # the fewest ★ each suit can take, its size made whole; then more in steps of three
+        lo = [least[s] + ((2 * (pair_at == s) - sizes[s] - least[s]) % 3) for s in range(4)]
+        rest = w - 2 * (pair_at == 4)  # what the suits and a ★★★ set share
+        lo0, lo1, lo2, lo3 = lo
+        for a in range(lo0, rest - lo1 - lo2 - lo3 + 1, 3):
+            for b in range(lo1, rest - a - lo2 - lo3 + 1, 3):
+                for c in range(lo2, rest - a - b - lo3 + 1, 3):
+                    for d in range(lo3, rest - a - b - c + 1, 3):
+                        free = rest - a - b - c - d  # 0, or 3 for a ★★★ set
+                        if free <= 3:
+                            _combine(made, (a, b, c, d), free == 3, pair_at, base, keys, counts)
     if len(made) <= 1:
         return made
     found: dict[tuple[tuple[int, int, int], ...], tuple[Group, ...]] = {}
@@ -615,6 +649,44 @@ def _decomposition_groups(
         found.setdefault(tuple(map(_ORDER, groups_made)), groups_made)
     return [found[k] for k in sorted(found)]
 
+
+def _combine(
+    made: list[tuple[Group, ...]],
+    split: tuple[int, int, int, int],
+    free_set: bool,
+    pair_at: int,
+    base: tuple[int, int, int, int],
+    keys: Sequence[int],
+    counts: Sequence[int],
+) -> None:
+    """Add to ``made`` every decomposition with ``split[s]`` ★ in suit ``s``, the pair in
+    suit ``pair_at`` (4: a ★★ pair) and, with ``free_set``, a ★★★ set."""
+    cache = _READINGS_BY_KEY
+    per_suit = []
+    for s in range(4):
+        readings = cache.get(base[s] + split[s] * 4 + (16 if pair_at == s else 0))
+        if readings is None:
+            readings = _suit_readings_keyed(s, keys[s], split[s], pair_at == s, counts)
+        if not readings:
+            return
+        per_suit.append(readings)
+    free: list[Group] = []
+    if pair_at == 4:
+        free.append(_FREE_PAIR)
+    if free_set:
+        free.append(_FREE_SET)
+    for combo in itertools.product(*per_suit):
+        groups = [*combo[0], *combo[1], *combo[2], *combo[3], *free]
+        groups.sort(key=_ORDER)
+        made.append(tuple(groups))
+
+
+#: How many suit readings the scorer keeps (by suit key, ★ and pair): a bounded cache, so
+#: that a long-running server's memory does not grow with every hand it scores. Over
+#: thousands of different winning hands about one reading in nine is new; 8,192 hold the
+#: common ones (a few MB). When full, the older half is dropped (first in, first out: a hit
+#: costs one dict lookup and no bookkeeping).
+READINGS_CACHE_SIZE = 8192
 
 #: :func:`suit_readings` by one integer (suit key, ★, pair, suit): hashing an int is cheaper
 #: than hashing the suit's counts tuple, and the scorer asks for every suit of every winner.
@@ -628,27 +700,25 @@ def _suit_readings_keyed(
     found = _READINGS_BY_KEY.get(k)
     if found is None:
         lo, hi = _SUIT_SPANS[s]
-        found = _READINGS_BY_KEY[k] = suit_readings(s, tuple(counts[lo:hi]), wilds, pair)
+        found = tuple(_suit_readings(s, list(counts[lo:hi]), wilds, pair))
+        cache = _READINGS_BY_KEY
+        if len(cache) >= READINGS_CACHE_SIZE:
+            for old in list(itertools.islice(cache, READINGS_CACHE_SIZE // 2)):
+                del cache[old]
+        cache[k] = found
     return found
 
 
+def clear_readings_cache() -> None:
+    """Empty the scorer's cache of suit readings (benchmarks time a cold scorer with it).
+
+    >>> clear_readings_cache(); len(_READINGS_BY_KEY)
+    0
+    """
+    _READINGS_BY_KEY.clear()
+
+
 _ORDER = attrgetter("order")
-
-
-@cache
-def _wild_splits(wilds: int, free_pair: bool) -> tuple[tuple[int, int, int, int, int], ...]:
-    """Ways to share ``wilds`` among the four suits and the ★-only groups."""
-    free_options = (2, 5) if free_pair else (0, 3)
-    out = []
-    for free in free_options:
-        rest = wilds - free
-        if rest < 0:
-            continue
-        for a in range(rest + 1):
-            for b in range(rest - a + 1):
-                for c in range(rest - a - b + 1):
-                    out.append((a, b, c, rest - a - b - c, free))
-    return tuple(out)
 
 
 def waiting_faces(
