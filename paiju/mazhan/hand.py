@@ -475,7 +475,7 @@ def _suit_readings(suit: int, work: list[int], wilds: int, pair: bool) -> set[Re
 
 
 def _readings(
-    groups: tuple[tuple[tuple[Group, ...], ...], ...],
+    groups: _SuitGroups,
     honor: bool,
     counts: list[int],
     r: int,
@@ -535,12 +535,19 @@ def _readings(
                 counts[rank] += 1
 
 
-def _group_table(suit: int) -> tuple[tuple[tuple[Group, ...], ...], ...]:
+#: One rank's groups (see :func:`_group_table`).
+_RankGroups = tuple[
+    tuple[Group, ...], tuple[Group, ...], tuple[tuple[Group, int, tuple[int, ...]], ...]
+]
+_SuitGroups = tuple[_RankGroups, ...]
+
+
+def _group_table(suit: int) -> _SuitGroups:
     """Per rank of ``suit``: its pungs by ★ count (0–2), its pairs by ★ count (0–1), and
     the chows holding a natural tile at that rank and none below it, as (chow, ★ used, the
     ranks above taken naturally). Every group is made once here and shared."""
     n = 7 if suit == 3 else 9
-    out = []
+    out: list[_RankGroups] = []
     for r in range(n):
         face = ALL_TILES[suit * 9 + r]
         pungs = tuple(
@@ -549,7 +556,7 @@ def _group_table(suit: int) -> tuple[tuple[tuple[Group, ...], ...], ...]:
         pairs = tuple(
             Group(GroupKind.PAIR, face, ((1 << need) - 1) << (2 - need)) for need in range(2)
         )
-        chows = []
+        chows: list[tuple[Group, int, tuple[int, ...]]] = []
         if suit != 3:
             for start in range(max(0, r - 2), min(r, 6) + 1):
                 below = r - start  # ★ positions before r

@@ -366,20 +366,49 @@ def score(hand: FinishedHand) -> Settlement:
     (320, -640)
     """
     winner = hand.winner
-    players: dict[Seat, SeatScore] = {}
-    role = "loser" if winner else "drawn"
     held = hand.players
+    if winner is None:
+        players = {seat: _score_other(hand, seat, held[seat], "drawn") for seat in SEATS}
+        return _settlement(None, players, (), dict.fromkeys(SEATS, 0))
+    players = {}
+    values = {}
     for seat in SEATS:
         if seat is winner:
-            players[seat] = _score_winner(hand, seat, held[seat])
+            got = _score_winner(hand, seat, held[seat])
         else:
-            players[seat] = _score_other(hand, seat, held[seat], role)
-    pays = payments(winner, {s: p.value for s, p in players.items()})
+            got = _score_other(hand, seat, held[seat], "loser")
+        players[seat] = got
+        values[seat] = got.value
+    pays = payments(winner, values)
     net = dict.fromkeys(SEATS, 0)
     for p in pays:
         net[p.payer] -= p.amount
         net[p.payee] += p.amount
-    return Settlement(winner, players, tuple(pays), net)
+    return _settlement(winner, players, tuple(pays), net)
+
+
+def _settlement(
+    winner: Seat | None,
+    players: dict[Seat, SeatScore],
+    pays: tuple[Payment, ...],
+    net: dict[Seat, int],
+) -> Settlement:
+    """``Settlement(...)``, its slots set directly (as :func:`_seat_score` does).
+
+    >>> _settlement(None, {}, (), {}) == Settlement(None, {}, (), {})
+    True
+    """
+    made = _NEW(Settlement)
+    _SET_WINNER(made, winner)
+    _SET_PLAYERS(made, players)
+    _SET_PAYMENTS(made, pays)
+    _SET_NET(made, net)
+    return made
+
+
+_SET_WINNER, _SET_PLAYERS, _SET_PAYMENTS, _SET_NET = (
+    getattr(Settlement, f.name).__set__ for f in fields(Settlement)
+)
 
 
 def payments(winner: Seat | None, values: Mapping[Seat, int]) -> list[Payment]:
@@ -393,12 +422,12 @@ def payments(winner: Seat | None, values: Mapping[Seat, int]) -> list[Payment]:
     if winner is None:
         return []
     out: list[Payment] = []
-    others = [s for s in SEATS if s is not winner]
+    others = _OTHERS[winner]
     value = values[winner]
     east = Seat.E
     for s in others:
-        out.append(_payment(s, winner, value * 2 if east in (s, winner) else value, "win"))
-    for a, b in itertools.combinations(others, 2):
+        out.append(_payment(s, winner, value * 2 if east is s or east is winner else value, "win"))
+    for a, b in _PAIRS[winner]:
         diff = values[a] - values[b]
         if diff:
             if east is a or east is b:
@@ -408,6 +437,11 @@ def payments(winner: Seat | None, values: Mapping[Seat, int]) -> list[Payment]:
             else:
                 out.append(_payment(a, b, -diff, "difference"))
     return out
+
+
+#: Per winner: the other seats in order, and their pairs.
+_OTHERS = {w: tuple(s for s in SEATS if s is not w) for w in SEATS}
+_PAIRS = {w: tuple(itertools.combinations(_OTHERS[w], 2)) for w in SEATS}
 
 
 def _payment(payer: Seat, payee: Seat, amount: int, reason: str) -> Payment:
@@ -691,7 +725,15 @@ def _score_winner(hand: FinishedHand, seat: Seat, sh: SeatHand) -> SeatScore:
     discard = hand.win_tile is not None and win_by.is_discard_like
     t = fixed.win_index
     for decomposition in _decomposition_groups(counts, stars, keys=keys):
-        for groups in _free_group_readings(decomposition, seat):
+        # a ★-only group (face None) sorts last of the pungs or as the pair: only then are
+        # there faces to read
+        if decomposition[-1].face is not None and (
+            len(decomposition) < 2 or decomposition[-2].face is not None
+        ):
+            readings: Iterable[tuple[Group, ...]] = (decomposition,)
+        else:
+            readings = _free_group_readings(decomposition, seat)
+        for groups in readings:
             for won_pung in _placements(t, groups) if discard else _NOT_A_DISCARD:
                 if best is None:  # ranked only if another reading comes (most hands: none)
                     best = (groups, won_pung)
