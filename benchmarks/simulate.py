@@ -1,27 +1,37 @@
 """Hands simulated per second with random players, paiju against its peers, interleaved.
 
 Every contender plays whole hands with uniformly random legal actions, in one process, in
-alternating slices (:mod:`interleave`, three rounds by default; median and minimum):
+alternating slices (:mod:`interleave`, five rounds by default), timed in the process's CPU
+time (waiting for a core on a shared machine left out); each comparison is the ratio of the
+two contenders' rates **in the same round**, reported as the median and the worst round.
 
-- ``paiju``: the Mazhan engine's own loop (``acting``, ``legal_actions_for``, a random pick,
-  ``apply``), the settlement read at the end of every hand (validated and scored, as a
-  peer that scores its hands does); ``paiju, result not read``: the same without reading
-  it (the engine then neither validates nor scores it); ``paiju, bots API``:
-  :func:`paiju.bots.driver.play_hand` with four :class:`~paiju.bots.uniform.RandomBot`;
-- ``riichienv``: riichienv's Rust core, one kyoku per ``reset``, its ``RandomAgent`` choosing
-  from ``obs.legal_actions()``; with its mjai log (its default) and without
-  (``skip_mjai_logging=True``);
-- ``RLCard``: RLCard's mahjong with its random agents;
-- ``Ma Diao``: paiju's Ma Diao engine's loop (reported beside, no peer).
+Like for like, the headline compares the same API level with the same logging:
+
+- ``paiju, bots API``: :func:`paiju.bots.driver.play_hand` with four
+  :class:`~paiju.bots.uniform.RandomBot` (as shipped: it reads no view, so none is built),
+  the settlement read at the end (validated and scored);
+- ``paiju, bots API, view built``: the same with a random bot that asks for its seat's
+  view (``observe``) at every decision, as riichienv builds an ``Observation`` for every
+  player that must act;
+- ``riichienv``: riichienv's Rust core, one kyoku per ``reset``, its Python ``RandomAgent``
+  choosing from ``obs.legal_actions()``; **its mjai log off** (``skip_mjai_logging=True``:
+  paiju keeps no log either, its events are dropped) for the headline, and on (its default)
+  beside. A riichienv hand is scored in Rust when someone wins.
+
+Beside them, not compared with a peer: paiju's engine loop (``acting``,
+``legal_actions_for``, a random pick, ``apply``: below any bot API), RLCard's mahjong
+(``env.run`` with its random agents: an agent API, compared), Ma Diao, and ``greedy``.
 
 The games differ (Mazhan: 144 tiles, 17-tile hands, ★; riichi: 136 tiles, 14-tile hands),
-so a "hand" is one deal played out by each library's rules; both record what happened
-(paiju its events, riichienv its mjai log when on).
+so the hands cannot be the same; every contender plays a new deal in every hand (paiju's
+seeds count up; riichienv's and RLCard's generators move on at each reset).
 
 The ``strong`` bot is timed on its own (no peer): every decision of four strong bots over
-``--strong-hands`` hands, p50 and p99 per decision, and hands per second.
+``--strong-hands`` hands after warm-up hands on other deals, p50 and p99 per decision (with
+the number of decisions, and so of samples beyond the p99), and hands per second.
 
-    python benchmarks/simulate.py [--seconds 2] [--repeats 3] [--strong-hands 20] [--write]
+    python benchmarks/simulate.py [--seconds 1] [--repeats 5] [--strong-hands 50] [--seed 1]
+                                  [--json] [--write]
 """
 
 from __future__ import annotations
@@ -38,7 +48,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from interleave import fmt_rate, machine, race, ratio, write_section
+from interleave import fmt_rate, fmt_ratio, machine, race, ratio_summary, write_section
 
 from paiju.bots.driver import bot_rng, play_hand
 from paiju.bots.uniform import RandomBot
@@ -58,9 +68,9 @@ def paiju_loop(seed: int, read_result: bool = True) -> Run:
 
     def run(seconds: float) -> float:
         hands = 0
-        end = time.perf_counter() + seconds
+        end = time.process_time() + seconds
         k = box[0]
-        while time.perf_counter() < end:
+        while time.process_time() < end:
             state = new_hand(ruleset, k)
             k += 1
             while state.phase is not over:
@@ -76,6 +86,13 @@ def paiju_loop(seed: int, read_result: bool = True) -> Run:
     return run
 
 
+class ViewingRandomBot(RandomBot):
+    """:class:`RandomBot` that is given its seat's view at every decision (and ignores it):
+    the bot API's cost when the view is built, as riichienv builds its observations."""
+
+    needs_view = True
+
+
 def driver_loop(seed: int, bot: Any = None) -> Run:
     """:func:`~paiju.bots.driver.play_hand` with four bots (random by default)."""
     from paiju.mazhan.rules import Ruleset
@@ -86,8 +103,8 @@ def driver_loop(seed: int, bot: Any = None) -> Run:
 
     def run(seconds: float) -> float:
         hands = 0
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
             state, _ = play_hand(ruleset, bots, box[0])
             box[0] += 1
             assert state.result is not None
@@ -108,8 +125,8 @@ def madiao_loop(seed: int) -> Run:
 
     def run(seconds: float) -> float:
         hands = 0
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
             state = rules.new_hand(ruleset, box[0])
             box[0] += 1
             while state.phase.value != "over":
@@ -133,8 +150,8 @@ def riichienv_loop(seed: int, mjai_log: bool) -> Run | None:
 
     def run(seconds: float) -> float:
         hands = 0
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
             obs = env.reset()
             while not env.done():
                 obs = env.step({pid: agents[pid].act(o) for pid, o in obs.items()})
@@ -156,8 +173,8 @@ def rlcard_loop(seed: int) -> Run | None:
 
     def run(seconds: float) -> float:
         hands = 0
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
             env.run(is_training=False)
             hands += 1
         return hands
@@ -166,14 +183,22 @@ def rlcard_loop(seed: int) -> Run | None:
 
 
 CONTENDERS = (
-    ("paiju", "paiju Mazhan, engine loop, settlement read"),
-    ("paiju_unread", "paiju Mazhan, engine loop, result not read"),
-    ("paiju_bots", "paiju Mazhan, `play_hand` with 4 `RandomBot`"),
-    ("riichienv", "riichienv (Rust), one kyoku, mjai log on (its default)"),
-    ("riichienv_nolog", "riichienv (Rust), one kyoku, `skip_mjai_logging=True`"),
-    ("rlcard", "RLCard mahjong, random agents"),
+    ("paiju_bots", "paiju Mazhan, bots API: `play_hand`, 4 `RandomBot` (no view built)"),
+    ("paiju_bots_view", "paiju Mazhan, bots API, each seat's view built per decision"),
+    ("riichienv_nolog", "riichienv (Rust), one kyoku, `RandomAgent`, mjai log off"),
+    ("riichienv", "riichienv (Rust), one kyoku, `RandomAgent`, mjai log on (its default)"),
+    ("rlcard", "RLCard mahjong, `env.run` with its random agents"),
+    ("paiju", "paiju Mazhan, engine loop (below the bots API; no peer)"),
     ("madiao", "paiju Ma Diao, engine loop (no peer)"),
     ("greedy", "paiju Mazhan, `play_hand` with 4 `GreedyBot` (no peer)"),
+)
+
+#: The comparisons: (numerator, peer, label).
+COMPARISONS = (
+    ("paiju_bots", "riichienv_nolog", "bots API / riichienv agent, logging off (headline)"),
+    ("paiju_bots_view", "riichienv_nolog", "bots API with views / riichienv agent, log off"),
+    ("paiju_bots", "riichienv", "bots API / riichienv agent, its mjai log on"),
+    ("paiju_bots", "rlcard", "bots API / RLCard agents"),
 )
 
 
@@ -224,6 +249,7 @@ def strong_bots(hands: int, seed: int, warm: int = 3) -> dict[str, Any]:
     cpu.sort()
     return {
         "hands": hands,
+        "beyond_p99": len(times) - min(len(times) - 1, int(len(times) * 0.99)),
         "warm_up_hands": warm,
         "decisions": len(times),
         "hands_per_second": hands / elapsed,
@@ -237,29 +263,27 @@ def strong_bots(hands: int, seed: int, warm: int = 3) -> dict[str, Any]:
 
 
 def measure(
-    seconds: float = 2.0, seed: int = 1, repeats: int = 3, strong_hands: int = 20
+    seconds: float = 1.0, seed: int = 1, repeats: int = 5, strong_hands: int = 50
 ) -> dict[str, Any]:
     """Every figure of this benchmark. The keys ``paiju_random``, ``paiju_greedy``,
     ``rlcard_random`` and ``ratio_random_vs_rlcard`` keep the shape ``run_all.py`` reads."""
     r = race(
         {
-            "paiju": paiju_loop(seed),
-            "paiju_unread": paiju_loop(seed, read_result=False),
             "paiju_bots": driver_loop(seed),
-            "riichienv": riichienv_loop(seed, mjai_log=True),
+            "paiju_bots_view": driver_loop(seed, ViewingRandomBot()),
             "riichienv_nolog": riichienv_loop(seed, mjai_log=False),
+            "riichienv": riichienv_loop(seed, mjai_log=True),
             "rlcard": rlcard_loop(seed),
+            "paiju": paiju_loop(seed),
             "madiao": madiao_loop(seed),
             "greedy": driver_loop(seed, GreedyBot()),
         },
         seconds,
         repeats,
+        clock="cpu",
     )
     rates = r["rates"]
-    r["ratios"] = {
-        peer: {"median": ratio(r, "paiju", peer), "min": ratio(r, "paiju", peer, "min")}
-        for peer in ("riichienv", "riichienv_nolog", "rlcard")
-    }
+    r["ratios"] = {f"{a}/{b}": ratio_summary(r, a, b) for a, b, _ in COMPARISONS}
     r["strong"] = strong_bots(strong_hands, seed) if strong_hands else None
     r["machine"] = machine()
     # the shape run_all.py reads; actions/s: hands/s times the actions of a hand, counted
@@ -268,13 +292,14 @@ def measure(
         "random": _actions_per_hand(None, seed),
         "greedy": _actions_per_hand(GreedyBot(), seed),
     }
-    for key, name in (("paiju_random", "paiju"), ("paiju_greedy", "greedy")):
+    for key, name in (("paiju_random", "paiju_bots"), ("paiju_greedy", "greedy")):
         rate = rates[name]["median"]
-        bot = "random" if name == "paiju" else "greedy"
+        bot = "random" if name == "paiju_bots" else "greedy"
         r[key] = {"hands_per_second": rate, "actions_per_second": rate * per_hand[bot]}
     rl = rates["rlcard"]
     r["rlcard_random"] = None if rl is None else {"hands_per_second": rl["median"]}
-    r["ratio_random_vs_rlcard"] = r["ratios"]["rlcard"]["median"]
+    q = r["ratios"]["paiju_bots/rlcard"]
+    r["ratio_random_vs_rlcard"] = None if q is None else q["median"]
     return r
 
 
@@ -284,13 +309,13 @@ def markdown(r: dict[str, Any]) -> list[str]:
     lines = [
         "## Hands simulated per second, against the peers (`benchmarks/simulate.py`)",
         "",
-        f"{r['machine']}; one process, slices of {r['seconds']:g} s interleaved, "
-        f"{r['repeats']} rounds (load average {lo:.2f} before, {hi:.2f} after; 2 cores "
-        "shared with other work). Random legal actions; a hand is one deal played out "
-        "under each library's own rules (Mazhan: 144 tiles, 17-tile hands, ★; riichi: "
-        "136 tiles, 14-tile hands).",
+        f"{r['machine']}; one process, slices of {r['seconds']:g} s of CPU time "
+        f"interleaved, {r['repeats']} rounds (load average {lo:.2f} before, {hi:.2f} after; "
+        "2 cores shared with other work). Random legal actions; a hand is one deal played "
+        "out under each library's own rules (Mazhan: 144 tiles, 17-tile hands, ★; riichi: "
+        "136 tiles, 14-tile hands), a new deal every hand.",
         "",
-        "| contender | hands/s (median) | hands/s (min) |",
+        "| contender | hands per CPU s (median) | (min) |",
         "|---|---:|---:|",
     ]
     for key, label in CONTENDERS:
@@ -299,44 +324,38 @@ def markdown(r: dict[str, Any]) -> list[str]:
             lines.append(f"| {label} | not installed | |")
         else:
             lines.append(f"| {label} | {fmt_rate(x['median'])} | {fmt_rate(x['min'])} |")
-    lines += ["", "| paiju (settlement read) / peer | median | min |", "|---|---:|---:|"]
-    for peer, label in (
-        ("riichienv", "riichienv, mjai log on"),
-        ("riichienv_nolog", "riichienv, mjai log off"),
-        ("rlcard", "RLCard"),
-    ):
-        q = r["ratios"][peer]
-        if q["median"] is None:
-            lines.append(f"| {label} | — | — |")
-        else:
-            lines.append(f"| {label} | {q['median']:.2f}× | {q['min']:.2f}× |")
+    lines += ["", "| ratio, per round | median (worst round) |", "|---|---:|"]
+    for a, b, label in COMPARISONS:
+        lines.append(f"| {label} | {fmt_ratio(r['ratios'][f'{a}/{b}'])} |")
     s = r.get("strong")
     if s:
         lines += [
             "",
             f"Four `strong` bots, {s['hands']} hands after {s.get('warm_up_hands', 0)} warm-up "
-            f"hands ({s['decisions']:,} decisions, each timed from `observe` to the chosen "
-            "action; not interleaved, so the load weighs on it alone): "
+            f"hands on other deals ({s['decisions']:,} decisions, so the p99 rests on "
+            f"{s['beyond_p99']} samples at or beyond it; each timed from `observe` to the "
+            "chosen action; not interleaved, so the load weighs on it alone): "
             f"p50 **{s['p50_ms']:.2f} ms**, p99 "
             f"**{s['p99_ms']:.2f} ms** per decision (mean {s['mean_ms']:.2f} ms); "
-            f"**{s['hands_per_second']:.1f} hands/s**. In CPU time of the deciding thread "
-            "(the time spent waiting for a core left out): p50 "
-            f"{s['cpu_p50_ms']:.2f} ms, p99 **{s['cpu_p99_ms']:.2f} ms**; "
-            f"**{s['hands_per_cpu_second']:.1f} hands per CPU second**.",
+            f"**{s['hands_per_second']:.1f} hands/s**. In CPU time of the deciding thread: "
+            f"p50 {s['cpu_p50_ms']:.2f} ms, p99 **{s['cpu_p99_ms']:.2f} ms**; "
+            f"**{s['hands_per_cpu_second']:.1f} hands per CPU second**. Warm, in a process "
+            "that has played before: the first hands of a fresh process are another figure.",
         ]
     return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per slice")
+    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--strong-hands", type=int, default=20)
+    parser.add_argument("--strong-hands", type=int, default=50)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--write", action="store_true", help="update benchmarks/RESULTS.md")
     args = parser.parse_args()
     r = measure(args.seconds, args.seed, args.repeats, args.strong_hands)
+    r["command"] = "python benchmarks/simulate.py " + " ".join(sys.argv[1:])
     lines = markdown(r)
     if args.write:
         write_section("simulate", [*lines, "", "```json", json.dumps(r, indent=1), "```"])
