@@ -10,16 +10,23 @@ in turn, the round repeated ``--repeats`` times; min and median of the slices ar
 - ``rlcard``: RLCard's mahjong through its standard loop (``env.step`` with a random legal
   action, its ``[6, 34, 4]`` observation built every step);
 - ``riichienv``: riichienv's Rust core with its random agents (a step is one ``step`` call
-  with the actions of every player that must act; a hand is one kyoku), with its mjai log
-  (its default) and without (``skip_mjai_logging=True``).
+  with the actions of every player that must act; a hand is one kyoku), its mjai log off
+  (``skip_mjai_logging=True``, as paiju keeps none), **with its features built** for every
+  player that must act (``obs.encode()``, its 2,516 float32 values, and ``obs.mask()``, read
+  as NumPy arrays: what the PettingZoo loop builds for paiju's agent), and without them
+  (raw: the Rust core hands over ``Observation`` objects only); and with its mjai log on,
+  features built (its default logging).
+
+Like for like, the comparisons against the peer are ``aec / riichienv with features`` (both
+build features and masks every step) and ``raw / riichienv raw`` (neither builds features),
+in hands per second (a riichienv step may carry several players' actions, a paiju step is
+one agent's, so steps are not the same unit), per round: the ratio of the two rates in the
+same round, median and worst round. Slices are timed in the process's CPU time.
 
 The figure that matters for the environment itself is ``aec / raw``: what the observation,
 the mask and the PettingZoo API add to the engine.
 
-The figure against the peer is ``aec / riichienv``, in steps and in hands per second (a
-riichienv step may carry several players' actions, a paiju step is one agent's).
-
-    python benchmarks/env_steps.py [--seconds 2] [--repeats 3] [--json] [--write]
+    python benchmarks/env_steps.py [--seconds 1] [--repeats 5] [--json] [--write]
 """
 
 from __future__ import annotations
@@ -34,6 +41,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from interleave import fmt_ratio, machine
 
 from paiju.madiao.env import madiao_v0
 from paiju.mazhan.env import mazhan_v0
@@ -53,8 +64,8 @@ def raw_loop(game: str, seed: int) -> Callable[[float], tuple[int, int]]:
         state = box[0]
         steps = hands = 0
         acting, legal_for, apply = rules.acting, rules.legal_actions_for, rules.apply
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
             for _ in range(100):
                 if state.phase.value == "over":
                     state = rules.new_hand(ruleset, rng.getrandbits(63))
@@ -93,8 +104,8 @@ def aec_loop(game: str, seed: int) -> Callable[[float], tuple[int, int]]:
 
     def run(seconds: float) -> tuple[int, int]:
         steps = hands = 0
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
             steps += aec_hand(env, rng)
             hands += 1
         return steps, hands
@@ -113,8 +124,8 @@ def rlcard_loop(seed: int) -> Callable[[float], tuple[int, int]] | None:
 
     def run(seconds: float) -> tuple[int, int]:
         steps = hands = 0
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
             state, _player = env.reset()
             while not env.is_over():
                 legal = list(state["legal_actions"])
@@ -126,22 +137,31 @@ def rlcard_loop(seed: int) -> Callable[[float], tuple[int, int]] | None:
     return run
 
 
-def riichienv_loop(seed: int, mjai_log: bool = True) -> Callable[[float], tuple[int, int]] | None:
-    """riichienv's Rust core with its random agents."""
+def riichienv_loop(
+    seed: int, mjai_log: bool = False, features: bool = True
+) -> Callable[[float], tuple[int, int]] | None:
+    """riichienv's Rust core with its random agents; with ``features``, every acting
+    player's features and mask read as NumPy arrays each step."""
     try:
+        import numpy as np
         import riichienv
         from riichienv.agents import RandomAgent
     except ImportError:
         return None
     env = riichienv.RiichiEnv(seed=seed, skip_mjai_logging=not mjai_log)
     agents = [RandomAgent(seed=seed + i) for i in range(4)]
+    f32, u8 = np.float32, np.uint8
 
     def run(seconds: float) -> tuple[int, int]:
         steps = hands = 0
-        end = time.perf_counter() + seconds
-        while time.perf_counter() < end:
+        end = time.process_time() + seconds
+        while time.process_time() < end:
             obs = env.reset()
             while not env.done():
+                if features:
+                    for o in obs.values():
+                        np.frombuffer(o.encode(), f32)
+                        np.frombuffer(o.mask(), u8)
                 obs = env.step({pid: agents[pid].act(o) for pid, o in obs.items()})
                 steps += 1
             hands += 1
@@ -151,26 +171,40 @@ def riichienv_loop(seed: int, mjai_log: bool = True) -> Callable[[float], tuple[
 
 
 CONTENDERS = (
-    ("mazhan_raw", "paiju Mazhan engine, raw loop"),
-    ("mazhan_aec", "paiju `mazhan_v0`, PettingZoo loop"),
+    ("mazhan_raw", "paiju Mazhan engine, raw loop (no features)"),
+    ("mazhan_aec", "paiju `mazhan_v0`, PettingZoo loop (features and mask every step)"),
+    ("riichienv_raw", "riichienv (Rust core), mjai log off, no features"),
+    ("riichienv", "riichienv (Rust core), mjai log off, `encode()` and `mask()` every step"),
+    ("riichienv_log", "riichienv (Rust core), mjai log on (its default), features built"),
     ("madiao_raw", "paiju Ma Diao engine, raw loop"),
     ("madiao_aec", "paiju `madiao_v0`, PettingZoo loop"),
-    ("rlcard", "RLCard mahjong, `env.step` loop"),
-    ("riichienv", "riichienv (Rust core), mjai log on (its default)"),
-    ("riichienv_nolog", "riichienv (Rust core), `skip_mjai_logging=True`"),
+    ("rlcard", "RLCard mahjong, `env.step` loop (its observation built every step)"),
+)
+
+#: Like for like against the peers, in hands per second: (paiju, peer, label).
+COMPARISONS = (
+    ("mazhan_aec", "riichienv", "PettingZoo loop / riichienv, both building features"),
+    ("mazhan_raw", "riichienv_raw", "raw engine loop / riichienv, neither building features"),
+    ("mazhan_aec", "rlcard", "PettingZoo loop / RLCard `env.step`, both building features"),
 )
 
 
-def measure(seconds: float, seed: int, repeats: int = 3) -> dict[str, Any]:
+def _per_round(a: list[float], b: list[float]) -> dict[str, Any]:
+    rounds = [x / y for x, y in zip(a, b, strict=True) if y]
+    return {"min": min(rounds), "median": statistics.median(rounds), "rounds": rounds}
+
+
+def measure(seconds: float = 1.0, seed: int = 1, repeats: int = 5) -> dict[str, Any]:
     """Every figure of this benchmark (used by ``make bench``)."""
     loops: dict[str, Callable[[float], tuple[int, int]] | None] = {
         "mazhan_raw": raw_loop("mazhan", seed),
         "mazhan_aec": aec_loop("mazhan", seed),
+        "riichienv_raw": riichienv_loop(seed, features=False),
+        "riichienv": riichienv_loop(seed),
+        "riichienv_log": riichienv_loop(seed, mjai_log=True),
         "madiao_raw": raw_loop("madiao", seed),
         "madiao_aec": aec_loop("madiao", seed),
         "rlcard": rlcard_loop(seed),
-        "riichienv": riichienv_loop(seed),
-        "riichienv_nolog": riichienv_loop(seed, mjai_log=False),
     }
     for run in loops.values():  # warm up (tables, caches, imports)
         if run is not None:
@@ -181,14 +215,16 @@ def measure(seconds: float, seed: int, repeats: int = 3) -> dict[str, Any]:
         for key, run in loops.items():
             if run is None:
                 continue
-            start = time.perf_counter()
+            start = time.process_time()
             steps, hands = run(seconds)
-            elapsed = time.perf_counter() - start
+            elapsed = time.process_time() - start
             slices[key].append((steps / elapsed, hands / elapsed))
     out: dict[str, Any] = {
         "seconds": seconds,
         "repeats": repeats,
+        "clock": "cpu",
         "load": [load_before, os.getloadavg()[0]],
+        "machine": machine(),
     }
     for key, runs in slices.items():
         if not runs:
@@ -200,21 +236,17 @@ def measure(seconds: float, seed: int, repeats: int = 3) -> dict[str, Any]:
             "steps_median": statistics.median(rates),
             "hands_median": statistics.median(h for _, h in runs),
             "hands_min": min(h for _, h in runs),
+            "steps_slices": rates,
+            "hands_slices": [h for _, h in runs],
         }
     for game in ("mazhan", "madiao"):
         raw, aec = out[f"{game}_raw"], out[f"{game}_aec"]
-        out[f"{game}_ratio"] = aec["steps_median"] / raw["steps_median"]
-    aec = out["mazhan_aec"]
-    out["vs_riichienv"] = {
-        peer: None
-        if out.get(peer) is None
-        else {
-            "steps_median": aec["steps_median"] / out[peer]["steps_median"],
-            "steps_min": aec["steps_min"] / out[peer]["steps_min"],
-            "hands_median": aec["hands_median"] / out[peer]["hands_median"],
-            "hands_min": aec["hands_min"] / out[peer]["hands_min"],
-        }
-        for peer in ("riichienv", "riichienv_nolog")
+        out[f"{game}_ratio"] = _per_round(aec["steps_slices"], raw["steps_slices"])
+    out["vs_peers"] = {
+        f"{a}/{b}": None
+        if out.get(b) is None
+        else _per_round(out[a]["hands_slices"], out[b]["hands_slices"])
+        for a, b, _ in COMPARISONS
     }
     return out
 
@@ -224,14 +256,14 @@ def markdown(r: dict[str, Any]) -> list[str]:
     lines = [
         "## Environment steps per second (`benchmarks/env_steps.py`)",
         "",
-        "Uniformly random legal actions, one core, interleaved slices of "
-        f"{r['seconds']:g} s, {r['repeats']} rounds (load average "
+        f"{r['machine']}. Uniformly random legal actions, one process, interleaved slices "
+        f"of {r['seconds']:g} s of CPU time, {r['repeats']} rounds (load average "
         f"{r['load'][0]:.2f} before, {r['load'][1]:.2f} after). A paiju step is one agent's "
         "action; a riichienv step is one `step` call with the actions of every player that "
         "must act. *PettingZoo loop*: `agent_iter`, `env.last()`, a random index of the "
         "`action_mask`, `env.step` (flat observation, copied).",
         "",
-        "| environment | steps/s (median) | steps/s (min) | hands/s |",
+        "| environment | steps per CPU s (median) | (min) | hands per CPU s (median) |",
         "|---|---:|---:|---:|",
     ]
     for key, label in CONTENDERS:
@@ -241,22 +273,20 @@ def markdown(r: dict[str, Any]) -> list[str]:
         else:
             lines.append(
                 f"| {label} | {x['steps_median']:,.0f} | {x['steps_min']:,.0f} "
-                f"| {x['hands_median']:,.0f} |"
+                f"| {x['hands_median']:,.1f} |"
             )
     lines += [
         "",
-        f"PettingZoo loop / raw engine loop: Mazhan **{r['mazhan_ratio']:.2f}×**, "
-        f"Ma Diao **{r['madiao_ratio']:.2f}×**.",
+        "| ratio, per round (hands/s) | median (worst round) |",
+        "|---|---:|",
     ]
-    vs = r.get("vs_riichienv") or {}
-    for peer, label in (("riichienv", "mjai log on"), ("riichienv_nolog", "mjai log off")):
-        q = vs.get(peer)
-        if q is not None:
-            lines.append(
-                f"`mazhan_v0` PettingZoo loop / riichienv ({label}): steps/s "
-                f"**{q['steps_median']:.2f}×** (min {q['steps_min']:.2f}×), hands/s "
-                f"**{q['hands_median']:.2f}×** (min {q['hands_min']:.2f}×)."
-            )
+    for a, b, label in COMPARISONS:
+        lines.append(f"| {label} | {fmt_ratio(r['vs_peers'][f'{a}/{b}'])} |")
+    lines += [
+        "",
+        f"PettingZoo loop / raw engine loop (steps/s, per round): Mazhan "
+        f"{fmt_ratio(r['mazhan_ratio'])}, Ma Diao {fmt_ratio(r['madiao_ratio'])}.",
+    ]
     return lines
 
 
@@ -348,20 +378,18 @@ def ppo_markdown(path: Path = PPO_RECORD) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per slice")
+    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--write", action="store_true", help="update benchmarks/RESULTS.md")
     args = parser.parse_args()
     r = measure(args.seconds, args.seed, args.repeats)
+    r["command"] = "python benchmarks/env_steps.py " + " ".join(sys.argv[1:])
     lines = markdown(r)
     if args.write:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from interleave import machine, write_section
+        from interleave import write_section
 
-        r["machine"] = machine()
-        lines[2] = f"{r['machine']}. " + lines[2]
         write_section("env_steps", [*lines, "", "```json", json.dumps(r, indent=1), "```"])
     print(json.dumps(r, indent=2) if args.json else "\n".join(lines))
 
