@@ -1,16 +1,18 @@
-"""Run every benchmark and write today's figures into ``benchmarks/RESULTS.md`` (``make bench``).
+"""Run every peer benchmark and write today's figures into ``benchmarks/RESULTS.md``
+(``make bench``).
 
-Only this run's sections are replaced (``<!-- make_bench:start -->`` and each benchmark's
-own); the rest of the file (the issues' before and after, the bots, the server) stays.
+Each benchmark writes its own section (``<!-- win_check:start -->``, ``scoring``,
+``simulate``, ``env_steps``), with its command, date and load; this run's header and the
+server's load runs go to ``<!-- make_bench:start -->``. The rest of the file (the bots, the
+ladder, the withdrawn figures) stays.
 
-python benchmarks/run_all.py [--quick]
+    python benchmarks/run_all.py [--quick] [--no-load]
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
 import platform
 import sys
@@ -68,69 +70,18 @@ def _load(quick: bool) -> list[dict[str, Any]]:
 
 
 def render(r: dict[str, Any]) -> str:
-    m = 1e6
-    w = r["win_check"]
-    s = r["scoring"]
-    sim = r["simulate"]
-    env = r["env_steps"]
+    """The ``make_bench`` section: when, where, and the server's load runs."""
     lines = [
         f"## The last `make bench` ({r['date']}, {r['machine']})",
         "",
-        "Every figure is measured in the same run as the peer library it is compared with; one",
-        "core unless said otherwise. The sections of this run are one level down.",
-        "",
-        "## Complete-hand checks per call (`benchmarks/win_check.py`)",
-        "",
-        "The list columns: both libraries on the same 14-tile hands (no ★) as 34-count lists,",
-        "paiju `is_complete_counts`, mahjong `Agari.is_agari`; the keys column: paiju alone on",
-        "17-tile Mazhan hands with 0–3 ★ from its suit keys (the form the engine keeps). Medians",
-        "of interleaved slices; every form and kind in the `win_check` section below.",
-        "",
-        "| hands | paiju, suit keys | paiju, 34-count list | mahjong | ratio (keys) "
-        "| ratio (list) |",
-        "|---|---:|---:|---:|---:|---:|",
+        f"`{r['command']}`. Every ratio against a peer is measured in the same run, "
+        "interleaved, per round (see `benchmarks/README.md`); each benchmark's figures are in "
+        "its own section below, with its load.",
     ]
-    for kind in win_check.KINDS:
-        k = w["per_call"][kind]
-        lines.append(
-            f"| {kind} | {k['paiju_keys'] / m:.2f} M/s | {k['paiju_counts'] / m:.2f} M/s | "
-            f"{k['mahjong'] / m:.2f} M/s | {k['ratio_keys']:.2f}× | {k['ratio_counts']:.2f}× |"
-        )
-    b = w["batch"]
-    lines += [
-        "",
-        f"Batch check (NumPy, `paiju.mazhan.fast`), {b['hands']:,} random hands: "
-        f"**{b['from_keys'] / m:.1f} M hands/s** from suit keys, "
-        f"{b['from_counts'] / m:.1f} M hands/s from 34-count rows.",
-        "",
-        "## Scored hands per second (`benchmarks/scoring.py`)",
-        "",
-        "| scorer | hands/s |",
-        "|---|---:|",
-        f"| paiju `score` (every seat, every decomposition and ★ reading) | "
-        f"{s['paiju_per_second']:,.0f} |",
-        f"| mahjong `HandCalculator.estimate_hand_value` (the winner, riichi rules) | "
-        f"{s['mahjong_per_second']:,.0f} |",
-        f"| ratio | {s['ratio']:.2f}× |",
-        "",
-        "## Hands simulated per second (`benchmarks/simulate.py`)",
-        "",
-        "| engine and bots | hands/s | actions/s |",
-        "|---|---:|---:|",
-        f"| paiju Mazhan, random bots | {sim['paiju_random']['hands_per_second']:,.0f} | "
-        f"{sim['paiju_random']['actions_per_second']:,.0f} |",
-        f"| paiju Mazhan, greedy bots | {sim['paiju_greedy']['hands_per_second']:,.0f} | "
-        f"{sim['paiju_greedy']['actions_per_second']:,.0f} |",
-    ]
-    rl = sim["rlcard_random"]
-    if rl is not None:
-        lines.append(f"| RLCard mahjong, random agents | {rl['hands_per_second']:,.0f} | |")
-        lines.append(f"| ratio paiju/RLCard (random) | {sim['ratio_random_vs_rlcard']:.1f}× | |")
-    lines += ["", *env_steps.markdown(env), "", *env_steps.ppo_markdown()]
     if r.get("load"):
         lines += [
             "",
-            "## The table server under load (`benchmarks/load.py`)",
+            "### The table server under load (`benchmarks/load.py`)",
             "",
             "`paiju serve` on loopback (one process, or two sharing PostgreSQL and Redis); each",
             "load client is one person at a table of their own with three `easy` bots, playing",
@@ -156,11 +107,7 @@ def render(r: dict[str, Any]) -> str:
                 f"{'—' if cpu is None else f'{cpu:,.0f} µs'} | {ms(x['latency_p50_ms'])} | "
                 f"{ms(x['latency_p99_ms'])} | {x['errors']} |"
             )
-    lines += ["", "Raw figures:", "", "```json", json.dumps(r, indent=1), "```", ""]
-    # this run's sections sit one level under its own heading
-    return "\n".join(
-        "#" + line if i and line.startswith("## ") else line for i, line in enumerate(lines)
-    )
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -169,32 +116,34 @@ def main() -> None:
     parser.add_argument("--no-load", action="store_true", help="skip the server load runs")
     args = parser.parse_args()
     q = args.quick
+    start_load = os.getloadavg()[0]
     r: dict[str, Any] = {
         "date": datetime.date.today().isoformat(),
         "machine": _machine(),
+        "command": "python benchmarks/run_all.py " + " ".join(sys.argv[1:]),
         "win_check": win_check.measure(2_000 if q else 20_000, 1 if q else 3, 1),
-        "scoring": scoring.measure(200 if q else 2000, 1),
-        "simulate": simulate.measure(
-            seconds=0.5 if q else 2.0, seed=1, repeats=1 if q else 3, strong_hands=2 if q else 20
+        "scoring": scoring.measure(
+            100 if q else 400, 1, repeats=2 if q else 5, warm=200 if q else 2000
         ),
-        "env_steps": env_steps.measure(0.5 if q else 2.0, 1),
+        "simulate": simulate.measure(
+            seconds=0.3 if q else 1.0, seed=1, repeats=2 if q else 5, strong_hands=2 if q else 50
+        ),
+        "env_steps": env_steps.measure(0.3 if q else 1.0, 1, 2 if q else 5),
         "load": [] if args.no_load else _load(q),
     }
     from interleave import write_section
 
-    # the file keeps what earlier runs and the issues' before/after records wrote: this run
-    # replaces only its own sections
     if not RESULTS.exists():
         RESULTS.write_text("# Performance record\n", encoding="utf-8")
     write_section("make_bench", render(r).splitlines())
-    # each benchmark's own section, with its peers interleaved (see benchmarks/interleave.py)
-
+    stamp = f"Measured by `make bench` on {r['date']} (load average {start_load:.2f} at its start)."
     for name, module in (
-        ("simulate", simulate),
         ("win_check", win_check),
         ("scoring", scoring),
+        ("simulate", simulate),
+        ("env_steps", env_steps),
     ):
-        write_section(name, module.markdown(r[name]))
+        write_section(name, [*module.markdown(r[name]), "", stamp])
     print(RESULTS.read_text(encoding="utf-8"))
 
 
