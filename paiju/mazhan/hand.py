@@ -618,29 +618,39 @@ def _decomposition_groups(
     if keys is None:
         keys = suit_keys(counts)
     codes = (_codes[_n[keys[0]]], _codes[_n[keys[1]]], _codes[_n[keys[2]]], _codes[_z[keys[3]]])
-    n0 = (codes[0][0], codes[1][0], codes[2][0], codes[3][0])
-    total0 = n0[0] + n0[1] + n0[2] + n0[3]
     # the four suits' cache keys with no ★ and no pair (+4 per ★, +16 for the pair)
     base = (keys[0] * 32, keys[1] * 32 + 1, keys[2] * 32 + 2, keys[3] * 32 + 3)
-    # each suit's tile count: a suit's tiles and ★ make sets (3n) or sets and the pair (3n + 2)
-    sizes = (sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]), sum(counts[27:34]))
+    # each suit's tile count: a suit's tiles and ★ make sets (3n) or sets and the pair
+    # (3n + 2). A suit takes at least the ★ the tables say it needs (without the pair, with
+    # it), raised to make its size whole; then more in steps of three.
+    t0, t1, t2, t3 = sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]), sum(counts[27:34])
+    c0, c1, c2, c3 = codes
+    sets_only = (
+        c0[0] + (-t0 - c0[0]) % 3,
+        c1[0] + (-t1 - c1[0]) % 3,
+        c2[0] + (-t2 - c2[0]) % 3,
+        c3[0] + (-t3 - c3[0]) % 3,
+    )
+    with_pair = (
+        c0[1] + (2 - t0 - c0[1]) % 3,
+        c1[1] + (2 - t1 - c1[1]) % 3,
+        c2[1] + (2 - t2 - c2[1]) % 3,
+        c3[1] + (2 - t3 - c3[1]) % 3,
+    )
+    least_sets = sets_only[0] + sets_only[1] + sets_only[2] + sets_only[3]
     made: list[tuple[Group, ...]] = []
     for pair_at in range(5):  # 0–3: in that suit; 4: two ★
-        # the fewest ★ each suit needs (the tables): a split giving a suit fewer has no reading,
-        # and no split has a reading when together they need more than the hand holds
         if pair_at < 4:
-            n1 = codes[pair_at][1]
-            if total0 - n0[pair_at] + n1 > w:
+            rest = w  # what the suits and a ★★★ set share
+            if least_sets - sets_only[pair_at] + with_pair[pair_at] > rest:
                 continue
-            least = list(n0)
-            least[pair_at] = n1
-        elif total0 + 2 > w:
-            continue
+            lo = list(sets_only)
+            lo[pair_at] = with_pair[pair_at]
         else:
-            least = list(n0)
-        # the fewest ★ each suit can take, its size made whole; then more in steps of three
-        lo = [least[s] + ((2 * (pair_at == s) - sizes[s] - least[s]) % 3) for s in range(4)]
-        rest = w - 2 * (pair_at == 4)  # what the suits and a ★★★ set share
+            rest = w - 2
+            if least_sets > rest:
+                continue
+            lo = list(sets_only)
         lo0, lo1, lo2, lo3 = lo
         for a in range(lo0, rest - lo1 - lo2 - lo3 + 1, 3):
             for b in range(lo1, rest - a - lo2 - lo3 + 1, 3):
