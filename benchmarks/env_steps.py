@@ -189,8 +189,15 @@ COMPARISONS = (
 )
 
 
-def _per_round(a: list[float], b: list[float]) -> dict[str, Any]:
+def _per_round(a: list[float], b: list[float]) -> dict[str, Any] | None:
+    """The ratio of two contenders' rates in each round: min, median and the rounds.
+
+    >>> _per_round([2.0, 3.0], [1.0, 3.0])["median"], _per_round([1.0], [0.0])
+    (1.5, None)
+    """
     rounds = [x / y for x, y in zip(a, b, strict=True) if y]
+    if not rounds:
+        return None
     return {"min": min(rounds), "median": statistics.median(rounds), "rounds": rounds}
 
 
