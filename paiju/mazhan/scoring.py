@@ -601,8 +601,8 @@ def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> Sea
                     tai.append(t)
         sets = tuple(made)
     counts = bytearray(42)
-    for tile in sh.concealed:
-        counts[tile.index] += 1
+    for f in map(_INDEX, sh.concealed):
+        counts[f] += 1
     counts[hand.wild.index] = 0
     marks = counts.translate(_THREE_OR_MORE)  # 1 where a face is held three or four times
     f = marks.find(1)
@@ -773,19 +773,20 @@ class _Fixed:
     checks it on every reading of many hands)."""
 
     __slots__ = ("all_chow_melds", "base", "bonus_items", "bonus_tai", "dihu", "meld_items",
-                 "meld_suit_bits", "meld_tai", "no_chow_melds", "pinghu_ok", "tai", "win_index",
-                 "win_tile", "wind")  # fmt: skip
+                 "meld_suit_bits", "meld_tai", "no_chow_melds", "pinghu_ok", "single", "tai",
+                 "win_by", "win_index", "win_tile", "wind")  # fmt: skip
 
     def __init__(self, hand: FinishedHand, seat: Seat, sh: SeatHand, single: bool) -> None:
         win_by = hand.win_by
         assert win_by is not None
         # kept for _evaluate, which starts from the same items (and copies the lists)
-        self.meld_items, self.meld_tai = items, tai = _meld_items(sh.melds, seat)
+        self.meld_items, self.meld_tai = _meld_items(sh.melds, seat)
         b_items, b_tai = _bonus_tuples(sh.bonus, seat) if sh.bonus else ((), ())
         self.bonus_items, self.bonus_tai = b_items, b_tai
-        self.base = sum(map(_POINTS, items)) + sum(map(_POINTS, b_items))
-        self.base += 2 * win_by.is_self_drawn + 2 * single
-        self.tai = sum(map(_TAI, tai)) + sum(map(_TAI, b_tai))
+        # base and tai of the fixed items: added up by key() when a second reading comes
+        self.base = self.tai = -1
+        self.win_by = win_by
+        self.single = single
         chow = MeldKind.CHOW
         chows = bits = 0
         for m in sh.melds:
@@ -800,9 +801,16 @@ class _Fixed:
         self.win_index = -1 if hand.win_tile is None else hand.win_tile.index
         self.wind = seat.wind.index
 
+    def _totals(self) -> None:
+        base = sum(map(_POINTS, self.meld_items)) + sum(map(_POINTS, self.bonus_items))
+        self.base = base + 2 * self.win_by.is_self_drawn + 2 * self.single
+        self.tai = sum(map(_TAI, self.meld_tai)) + sum(map(_TAI, self.bonus_tai))
+
     def key(
         self, groups: tuple[Group, ...], won_pung: bool, stars: int
     ) -> tuple[int, bool, int, int, int]:
+        if self.base < 0:
+            self._totals()
         base = self.base
         n_tai = self.tai
         pungs = chows = 0
@@ -858,9 +866,9 @@ def _single_wait(
         wilds -= 1
     else:
         before[win] -= 1
-        suit = min(win // 9, 3)
-        keys_before[suit] -= 5 ** (win - 9 * suit)
-    if (sum(before) + wilds) % 3 != 1 or wilds > 3:
+        keys_before[_SUIT_OF[win]] -= _STEP_OF[win]
+    # the tiles held before the winning one: the concealed tiles less that one
+    if (len(sh.concealed) - 1) % 3 != 1 or wilds > 3:
         return False
     held = before  # the player's own copies: concealed (bar the winning tile) and melds
     if sh.melds:
@@ -871,6 +879,9 @@ def _single_wait(
     return len(_wait_hits(before, wilds, wild, held=held, most=2, keys=keys_before)) == 1
 
 
+#: Per face: its suit (0–3) and its step in the suit key (base 5).
+_SUIT_OF = tuple(min(f // 9, 3) for f in range(34))
+_STEP_OF = tuple(5 ** (f - 9 * min(f // 9, 3)) for f in range(34))
 _FACE = attrgetter("face")
 _IS_NONE = partial(is_, None)
 _FREE_PAIR_READINGS = ("5m", "5p", "5s", "7z")
