@@ -297,3 +297,28 @@ def test_shortfall_after_each_discard_equals_the_shortfall_of_the_rest(
             assert after[i] == shortfall(less, wilds)
         else:
             assert after[i] is None
+
+
+def test_the_readings_cache_stays_bounded_and_changes_no_answer(monkeypatch: Any) -> None:
+    """With a tiny bound the cache keeps dropping readings; every decomposition still equals
+    the one made from an empty cache, and the cache never holds more than its bound."""
+    from paiju.mazhan import hand as hand_module
+
+    rng = random.Random(40)
+    hands = [random_hand(rng, size) for size in (14, 17) for _ in range(300)]
+    expected = []
+    for h in hands:
+        hand_module.clear_readings_cache()
+        expected.append(hand_module._decomposition_groups(h.counts, h.wilds))
+    monkeypatch.setattr(hand_module, "READINGS_CACHE_SIZE", 16)
+    hand_module.clear_readings_cache()
+    complete = fullest = 0
+    for h, want in zip(hands, expected, strict=True):
+        got = hand_module._decomposition_groups(h.counts, h.wilds)
+        assert got == want
+        held = len(hand_module._READINGS_BY_KEY)
+        assert held <= 16
+        fullest = max(fullest, held)
+        complete += bool(got)
+    assert fullest == 16 and complete >= 10  # the cache filled, and was trimmed, many times
+    hand_module.clear_readings_cache()
