@@ -30,7 +30,13 @@ from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 
-__all__ = ["build_suit_tables", "pack_suit_tables", "shanten", "unpack_suit_tables"]
+__all__ = [
+    "build_suit_tables",
+    "pack_suit_tables",
+    "shanten",
+    "shanten_each_plus",
+    "unpack_suit_tables",
+]
 
 _Readings = tuple[tuple[int, int, int], ...]
 
@@ -276,6 +282,11 @@ def _best(c: bytes, need: int) -> int:
     h = _HONOUR_SUITS.get(c[27:34])
     if h is None:
         h = _suit(c[27:34], True)
+    return _combined(a, b, d, h, need)
+
+
+def _combined(a: int, b: int, d: int, h: int, need: int) -> int:
+    """:func:`_combine` of the suits with these reading numbers, kept."""
     key = (((a << 10 | b) << 10 | d) << 10 | h) << 5 | (need & 31)
     best = _COMBINED.get(key)
     if best is None:
@@ -284,6 +295,38 @@ def _best(c: bytes, need: int) -> int:
             _COMBINED.clear()
         _COMBINED[key] = best
     return best
+
+
+def shanten_each_plus(
+    counts: Sequence[int], faces: Sequence[int], melds: int = 0, wilds: int = 0
+) -> list[int]:
+    """The shanten of ``counts`` with one more tile of each face of ``faces`` (one at a
+    time): ``[shanten(counts + f) for f in faces]``, the unchanged suits read once (a bot's
+    acceptance asks this of every tile that could come).
+
+    >>> c = [0] * 34
+    >>> for i in (0, 1, 9, 10, 18, 19, 27, 27, 28, 28, 30, 31, 32): c[i] += 1
+    >>> shanten_each_plus(c, [2, 29, 27], melds=1)
+    [2, 3, 2]
+    >>> [shanten(c[:f] + [c[f] + 1] + c[f + 1:], melds=1) for f in (2, 29, 27)]
+    [2, 3, 2]
+    """
+    key = bytes(counts)
+    if len(key) != 34:
+        raise ValueError(f"shanten counts 34 faces, not {len(key)}")
+    need = 5 - melds
+    numbers = [_suit(key[0:9], False), _suit(key[9:18], False), _suit(key[18:27], False)]
+    numbers.append(_suit(key[27:34], True))
+    out = []
+    for f in faces:
+        s = 3 if f >= 27 else f // 9
+        lo = 9 * s
+        part = bytearray(key[lo : lo + 7 if s == 3 else lo + 9])
+        part[f - lo] += 1
+        one = list(numbers)
+        one[s] = _suit(bytes(part), s == 3)
+        out.append(max(-1, _combined(one[0], one[1], one[2], one[3], need) - wilds))
+    return out
 
 
 def _combine(ra: _Readings, rb: _Readings, rc: _Readings, rd: _Readings, need: int) -> int:

@@ -27,6 +27,7 @@ from paiju.mazhan.shanten import (
     _readings_of,
     _suit_key,
     shanten,
+    shanten_each_plus,
 )
 from tests.mazhan.test_hand import random_hand
 
@@ -143,3 +144,17 @@ def test_the_strong_bot_plays_as_before_the_tables() -> None:
         _, actions = run_hand(g, state, bots, seed)
         digest.update(" ".join(map(str, actions)).encode())
     assert digest.hexdigest()[:16] == "e4ca80f67902f004"
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from((1, 4, 7, 10, 13, 16)))
+def test_each_tile_added_in_turn_is_shanten_of_each_hand(seed: int, size: int) -> None:
+    rng = random.Random(seed)
+    hand = random_hand(rng, size, seed % 4 + 1)
+    melds = (16 - size) // 3
+    counts = list(hand.counts)
+    faces = [f for f in range(34) if f != 31 and counts[f] < 4]
+    rng.shuffle(faces)
+    plus = [[*counts[:f], counts[f] + 1, *counts[f + 1 :]] for f in faces]
+    expected = [shanten(c, melds, hand.wilds) for c in plus]
+    assert shanten_each_plus(counts, faces, melds, hand.wilds) == expected
