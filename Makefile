@@ -140,9 +140,10 @@ pytest: $(DEV_STAMP)
 bench: $(DEV_STAMP)
 	$(BIN)/python benchmarks/run_all.py
 
-## Rebuild the packaged complete-hand tables (tests check they match).
+## Rebuild the packaged complete-hand and shanten suit tables (tests check they match).
 tables: $(DEV_STAMP)
 	$(BIN)/python scripts/build_tables.py
+	$(BIN)/python scripts/build_shanten_tables.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info client/node_modules

@@ -57,8 +57,9 @@ index outside the action space (slips of the caller, not moves).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
-from typing import Any, SupportsIndex
+from typing import Any, SupportsIndex, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -66,6 +67,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from paiju.env.registry import registered, spec_of
+from paiju.env.spaces import box, discrete, observation_dict
 from paiju.env.table import (
     AGENTS,
     RENDER_MODES,
@@ -81,6 +83,28 @@ from paiju.games import registration
 __all__ = ["PaijuAECEnv", "RewardRules"]
 
 _PLAYER = {agent: p for p, agent in enumerate(AGENTS)}
+
+
+@functools.cache
+def _metadata(cls: Any, game: str) -> dict[str, Any]:
+    """An environment class's metadata with the game's name in it, one per class and game
+    (PettingZoo's metadata is a class's, shared by its instances)."""
+    return {**cls.metadata, "name": cls._name.format(game=game)}
+
+
+@functools.cache
+def _no_mask(n: int) -> bytes:
+    """``n`` zero bytes (a mask cleared in one copy), one per size."""
+    return bytes(n)
+
+
+@functools.cache
+def _zero_mask(n: int) -> npt.NDArray[np.int8]:
+    """The all-zero mask of ``n`` actions, one per size and read-only (it is copied out)."""
+    mask = np.zeros(n, dtype=np.int8)
+    mask.setflags(write=False)
+    return mask
+
 
 _ILLEGAL = ("zero_sum", "offender", "raise")
 
@@ -221,34 +245,56 @@ class TableEnv:
             reward_scale=reward_scale, illegal=illegal, illegal_reward=illegal_reward,
             shaping=shaping, shaping_gamma=shaping_gamma, lookahead=lookahead,
         )  # fmt: skip
-        self.metadata = {**self.metadata, "name": self._name.format(game=game)}
+        self.metadata = _metadata(cast(Any, type(self)), game)
         self.render_mode = check_render_mode(render_mode)
         self._human = render_mode == "human"  # printed at every reset and step
+        self._obs_shape = self.table.obs_shape
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
-        n = self.table.spec.n_actions
-        self._obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(-np.inf, np.inf, self.table.obs_shape, np.float32),
-                "action_mask": spaces.Box(0, 1, (n,), np.int8),
-            }
-        )
-        self._act_space = spaces.Discrete(n)
-        self.state_space = spaces.Box(-np.inf, np.inf, (self.table.state_size(),), np.float32)
+        # the spaces are made when first asked for, over arrays shared by every environment
+        # of the same shapes (paiju.env.spaces): most loops never ask
+        self._obs_space: spaces.Dict | None = None
+        self._act_space: spaces.Discrete | None = None
+        self._state_space: spaces.Box | None = None
         self._phi: dict[int, float] = {}
         self._reset_done = False
-        self._init_more(n)
+        self._init_more(self.table.spec.n_actions)
 
     def _init_more(self, n: int) -> None:
         """What a subclass adds to :meth:`__init__` (``n``: the number of actions)."""
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The observation space of an agent."""
-        return self._obs_space
+        """The observation space of an agent (the same object for every agent).
+
+        >>> env = PaijuAECEnv(registered()[0])
+        >>> env.observation_space("player_0")["observation"].shape == env.table.obs_shape
+        True
+        """
+        space = self._obs_space
+        if space is None:
+            table = self.table
+            space = self._obs_space = observation_dict(table.obs_shape, table.spec.n_actions)
+        return space
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        """The action space of an agent."""
-        return self._act_space
+        """The action space of an agent (the same object for every agent).
+
+        >>> env = PaijuAECEnv(registered()[0])
+        >>> int(env.action_space("player_3").n) == env.table.spec.n_actions
+        True
+        """
+        space = self._act_space
+        if space is None:
+            space = self._act_space = discrete(self.table.spec.n_actions)
+        return space
+
+    @property
+    def state_space(self) -> spaces.Box:
+        """The space of :meth:`state` (a centralised critic's input)."""
+        space = self._state_space
+        if space is None:
+            space = self._state_space = box((self.table.state_size(),), np.float32)
+        return space
 
 
 class PaijuAECEnv(TableEnv, AECEnv[str, dict[str, npt.NDArray[Any]], int]):
@@ -260,10 +306,8 @@ class PaijuAECEnv(TableEnv, AECEnv[str, dict[str, npt.NDArray[Any]], int]):
     _name = "paiju_{game}_v0"
 
     def _init_more(self, n: int) -> None:
-        self.observation_spaces = dict.fromkeys(AGENTS, self._obs_space)
-        self.action_spaces = dict.fromkeys(AGENTS, self._act_space)
-        self._no_mask = bytes(n)
-        self._zero_mask = np.zeros(n, dtype=np.int8)
+        self._no_mask = _no_mask(n)
+        self._zero_mask = _zero_mask(n)
         # the selected agent's mask, written once per step (observe returns copies of it):
         # a NumPy view of a bytearray, whose cells are the cheapest Python stores
         self._mask_cells = bytearray(n)
@@ -273,6 +317,16 @@ class PaijuAECEnv(TableEnv, AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         self._live = False  # a hand is being played (no agent terminated): step's fast path
         self._shaping = bool(self.reward_rules.shaping)
         self._dirty = False  # rewards to clear at the next step
+
+    @property
+    def observation_spaces(self) -> dict[str, spaces.Space[Any]]:
+        """Every agent's observation space (PettingZoo's attribute)."""
+        return dict.fromkeys(AGENTS, self.observation_space(AGENTS[0]))
+
+    @property
+    def action_spaces(self) -> dict[str, spaces.Space[Any]]:
+        """Every agent's action space (PettingZoo's attribute)."""
+        return dict.fromkeys(AGENTS, self.action_space(AGENTS[0]))
 
     # --- episodes ---------------------------------------------------------------------------
 
@@ -337,10 +391,11 @@ class PaijuAECEnv(TableEnv, AECEnv[str, dict[str, npt.NDArray[Any]], int]):
         observation is a new array too unless ``copy_obs=False``)."""
         if not self._reset_done:
             raise RuntimeError("call reset() before observe()")
-        obs = self.table.encode(_PLAYER[agent])
+        out = np.empty(self._obs_shape, np.float32) if self.copy_obs else None
+        obs = self.table.encode(_PLAYER[agent], out)
         # the selected agent's mask (all zeros once the episode is over), else none
         mask = (self._mask if agent == self.agent_selection else self._zero_mask).copy()
-        return {"observation": obs.copy() if self.copy_obs else obs, "action_mask": mask}
+        return {"observation": obs, "action_mask": mask}
 
     def last(
         self, observe: bool = True
@@ -362,12 +417,14 @@ class PaijuAECEnv(TableEnv, AECEnv[str, dict[str, npt.NDArray[Any]], int]):
             raise RuntimeError("the episode is over (every agent is done): call reset()")
         if observe:  # observe(agent), inlined: the hot path
             table = self.table
+            # a new array written whole (copy_obs), else the table's buffer for the seat
+            out = np.empty(self._obs_shape, np.float32) if self.copy_obs else None
             if table._plain:
-                obs = table.encoder.encode(table.state, table.seat_of[_PLAYER[agent]])
+                obs = table.encoder.encode(table.state, table.seat_of[_PLAYER[agent]], out)
             else:
-                obs = table.encode(_PLAYER[agent])
+                obs = table.encode(_PLAYER[agent], out)
             seen: dict[str, npt.NDArray[Any]] | None = {
-                "observation": obs.copy() if self.copy_obs else obs,
+                "observation": obs,
                 "action_mask": self._mask.copy(),
             }
         else:

@@ -45,12 +45,15 @@ def cells(array: npt.NDArray[Any]) -> Any:
     >>> m[4] = 2.5; m[0:3] = m[3:6]; a.tolist()
     [[0.0, 2.5, 0.0], [0.0, 2.5, 0.0]]
 
-    Raises ``ValueError`` for an array that is not C-contiguous (a view would not be flat).
+    Raises ``ValueError`` for an array that is not C-contiguous (a view would not be flat)
+    or neither float32 nor int8.
     """
     if not array.flags.c_contiguous:
         raise ValueError("cells() needs a C-contiguous array")
-    view = memoryview(array.reshape(-1).data)
-    return view.cast("B") if array.dtype == np.int8 else view
+    if array.dtype != np.float32 and array.dtype != np.int8:
+        raise ValueError(f"cells() takes float32 or int8 arrays, not {array.dtype}")
+    flat = array.data.cast("B")  # no reshaped array kept alive beside the view
+    return flat if array.dtype == np.int8 else flat.cast("f")
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,32 +166,76 @@ class Layout:
 
 
 class Ring:
-    """The buffers both encoders keep: each seat's public block twice in a ring of eight
-    (seats E S W N E S W N), so that observer ``me``'s four blocks, from its own seat round
-    the table, are one run of the ring (``_src[me]``), copied in one ``memcpy`` to the end
-    of its own flat buffer (``_dst[me]``, from offset ``start``); ``_pub`` counts the ring's
-    changes and ``_pub_seen[me]`` the last one ``me`` copied, ``_ctx_ver`` and
-    ``_ctx_seen`` the same for the match context. Values are written through the
-    memoryviews ``_rm`` (ring) and ``_bm`` (buffers).
+    """The buffers both encoders keep: each seat's public block once in a ring of four
+    (seats E S W N, ``_ring``), and each observer's own part, the values before the blocks
+    (``_heads[me]``, ``start`` values). An observation is assembled on demand: observer
+    ``me``'s head, then the ring from its own seat round the table (two runs of the ring),
+    three ``memcpy`` into the array asked for (:meth:`_assemble`): a new one when the
+    environment hands out copies, else the observer's own buffer (made when first asked
+    for). ``_ctx_ver`` counts the changes of the match context and ``_ctx_seen[me]`` the
+    last one ``me``'s head took in. Values are written through the
+    memoryviews ``_rm`` (ring) and ``_hm`` (heads: seat ``me``'s value ``k`` at
+    ``me * start + k``).
 
     >>> r = Ring(block=3, flat=20, start=8)
-    >>> r._ring.shape, r._bufs.shape, len(r._src[1]), len(r._dst[1])
-    ((8, 3), (4, 20), 12, 12)
+    >>> r._ring.shape, r._heads.shape
+    ((4, 3), (4, 8))
+    >>> r._rm[0] = 1.0; r._rm[9] = 4.0; r._hm[8 + 2] = 7.0  # seat E's block, N's, S's head
+    >>> r._assemble(1, None)[0].tolist()  # seen from S: its head, then S W N E
+    [0.0, 0.0, 7.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 4.0, 0.0, 0.0,
+     1.0, 0.0, 0.0]
     """
 
     def __init__(self, block: int, flat: int, start: int) -> None:
-        self._ring = np.zeros((8, block), dtype=np.float32)
-        self._rm = cells(self._ring)
-        self._bufs = np.zeros((4, flat), dtype=np.float32)
-        self._bm = cells(self._bufs)
-        self._flats: list[npt.NDArray[np.float32]] = [self._bufs[me] for me in range(4)]
-        bm, rm = self._bm, self._rm
-        self._dst = [bm[me * flat + start : (me + 1) * flat] for me in range(4)]
-        self._src = [rm[me * block : (me + 4) * block] for me in range(4)]
-        self._pub = 0  # version of the ring (and of what every seat shares)
-        self._pub_seen = [-1] * 4
+        if flat != start + 4 * block:
+            raise ValueError(f"a flat vector of {flat} is not {start} + 4 blocks of {block}")
+        self._flat = flat
+        self._ring = np.zeros((4, block), dtype=np.float32)
+        self._rm = rm = cells(self._ring)
+        self._heads = np.zeros((4, start), dtype=np.float32)
+        self._hm = hm = cells(self._heads)
+        # observer me's sources, made once (slicing a memoryview costs more than the copy):
+        # its head, the ring from its seat to the end, the ring before its seat (none for E)
+        self._runs = tuple(
+            (
+                hm[me * start : me * start + start],
+                rm[me * block :] if me else rm,
+                rm[: me * block] if me else None,
+            )
+            for me in range(4)
+        )
+        self._start = start
+        self._block = block
+        # each observer's own buffer, made when an observation is asked for without ``out``
+        self._own: list[npt.NDArray[np.float32] | None] = [None, None, None, None]
         self._ctx_ver = 0
         self._ctx_seen = [-1] * 4
+
+    def _assemble(
+        self, me: int, out: npt.NDArray[np.float32] | None
+    ) -> tuple[npt.NDArray[np.float32], Any]:
+        """Observer ``me``'s flat vector, written whole into ``out`` (a flat ``float32``
+        array) or, without it, into ``me``'s own buffer: the array and a memoryview of it
+        (where the encoder writes the values that move every step).
+
+        Raises ``ValueError`` for an ``out`` that is not a flat ``float32`` array of the
+        observation's size.
+        """
+        if out is None:
+            out = self._own[me]
+            if out is None:
+                out = self._own[me] = np.empty(self._flat, dtype=np.float32)
+        elif out.shape != (self._flat,) or out.dtype != np.float32 or not out.flags.c_contiguous:
+            raise ValueError(f"out must be a C-contiguous float32 array of shape ({self._flat},)")
+        m = out.data
+        head, tail, front = self._runs[me]
+        s = self._start
+        cut = self._flat - me * self._block
+        m[:s] = head
+        m[s:cut] = tail
+        if front is not None:
+            m[cut:] = front
+        return out, m
 
 
 class Planes:

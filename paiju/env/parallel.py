@@ -73,14 +73,15 @@ class PaijuParallelEnv(TableEnv, ParallelEnv[str, dict[str, npt.NDArray[Any]], i
         table = self.table
         n = table.spec.n_actions
         copy = self.copy_obs
+        shape = self._obs_shape
         out = {}
         for p, agent in enumerate(AGENTS):
             mask = np.zeros(n, dtype=np.int8)
             legal = table.legal(p)
             if legal:
                 mask[legal] = 1
-            obs = table.encode(p)
-            out[agent] = {"observation": obs.copy() if copy else obs, "action_mask": mask}
+            obs = table.encode(p, np.empty(shape, np.float32) if copy else None)
+            out[agent] = {"observation": obs, "action_mask": mask}
         return out
 
     def _shape(self, rewards: list[float]) -> None:

@@ -102,7 +102,7 @@ def observation_of_view(
     if spec.state_of_view is None:
         raise ValueError(f"{game}: no observation from a view")
     state = spec.state_of_view(view, encoder)  # the encoder reset on it
-    obs = np.array(encoder.encode(state, view.seat.number - 1), dtype=np.float32)
+    obs = encoder.encode(state, view.seat.number - 1, np.empty(encoder.shape, np.float32))
     parts = [obs]
     if hints:
         if spec.hints is None:

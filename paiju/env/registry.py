@@ -51,7 +51,9 @@ class Encoder(Protocol):
         ...
 
     def encode(self, state: Any, me: int, out: Vector | None = None) -> Vector:
-        """Seat ``me``'s (0–3) observation."""
+        """Seat ``me``'s (0–3) observation, written whole into ``out`` when given (a new
+        observation), else into the encoder's own buffer for the seat (valid until the next
+        call for that seat)."""
         ...
 
 

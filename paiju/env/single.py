@@ -64,6 +64,7 @@ from gymnasium import spaces
 
 from paiju.env.base import RewardRules
 from paiju.env.registry import registered, spec_of
+from paiju.env.spaces import box, discrete
 from paiju.env.table import (
     RENDER_MODES,
     Table,
@@ -199,8 +200,9 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
         self.me = 0 if seat == "rotate" or match_hands is not None else _SEATS.index(seat)
         self.render_mode = check_render_mode(render_mode)
         self._human = render_mode == "human"  # printed at every reset and step
-        self.observation_space = spaces.Box(-np.inf, np.inf, self.table.obs_shape, np.float32)
-        self.action_space: spaces.Discrete = spaces.Discrete(spec.n_actions)  # type: ignore[assignment]
+        # over arrays shared by every environment of the same shape (paiju.env.spaces)
+        self.observation_space = box(self.table.obs_shape, np.float32)  # type: ignore[assignment]
+        self.action_space: spaces.Discrete = discrete(spec.n_actions)  # type: ignore[assignment]
         self._rules = spec.rules
         self._rngs: list[random.Random] = []
         self._phi = 0.0
@@ -368,7 +370,10 @@ class PaijuSingleEnv(gym.Env[npt.NDArray[np.float32], int]):
         return self._obs(), reward, done, False, info
 
     def _obs(self) -> npt.NDArray[np.float32]:
-        return np.array(self.table.encode(self.me), dtype=np.float32)
+        obs: npt.NDArray[np.float32] = self.table.encode(
+            self.me, np.empty(self.table.obs_shape, np.float32)
+        )
+        return obs
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The learner's legal actions as a boolean mask (all False when it is over)."""

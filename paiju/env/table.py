@@ -21,6 +21,7 @@ each game's).
 
 from __future__ import annotations
 
+import functools
 import operator
 import random
 import secrets
@@ -156,6 +157,12 @@ def _only(game: str, flag: str, what: str) -> str:
     return f"{what} exist for {titles} flat observation only"
 
 
+@functools.cache
+def _alone(game: str) -> tuple[tuple[Any], ...]:
+    """``((seat,), …)`` for each of the game's seats, one per game (every table shares it)."""
+    return tuple((seat,) for seat in spec_of(game).rules.seats)
+
+
 class Table:
     """A seeded sequence of hands (or matches) with four players (see the module docstring).
 
@@ -165,6 +172,15 @@ class Table:
     >>> t.hand_no, t.hands_left
     (0, 3)
     """
+
+    # slots, not a __dict__: a table is most of an environment's memory beside its encoder
+    __slots__ = (
+        "_acting", "_actions", "_alone", "_apply", "_apply_checked", "_deciding",
+        "_hands_dealt", "_legal", "_legal_indices", "_nets", "_plain", "_played", "_rng",
+        "_turn_legal", "deal", "encoder", "first", "first_legal", "hand_no", "hand_seed",
+        "hints", "lookahead", "match_hands", "over", "player_at", "repeat", "rotate_seats",
+        "rules", "ruleset", "scores", "seat_of", "spec", "state",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -207,7 +223,7 @@ class Table:
         self._turn_legal = self.spec.turn_legal
         self._apply_checked = self.spec.apply_checked
         # one seat to decide: the tuple of the engine's seats that ``_deciding`` holds
-        self._alone = tuple((seat,) for seat in self.rules.seats)
+        self._alone = _alone(game)
         # the encoder's update from the action's index, where it has one
         self._played = getattr(self.encoder, "played", None)
         self._plain = not hints and not lookahead
@@ -413,8 +429,9 @@ class Table:
         return True
 
     def encode(self, player: int, out: npt.NDArray[np.float32] | None = None) -> Any:
-        """The player's observation (from its current seat): the encoder's buffer for that
-        seat, valid until the next call (copy it to keep it), or written into ``out``."""
+        """The player's observation (from its current seat), written whole into ``out`` (of
+        :attr:`obs_shape`) when given, else the encoder's buffer for that seat, valid until
+        the next call (copy it to keep it)."""
         seat = self.seat_of[player]
         if self._plain:
             return self.encoder.encode(self.state, seat, out)
@@ -447,8 +464,9 @@ class Table:
         """Everything, for a centralised critic: the four seats' observations in seat order
         (E S W N) followed by the tiles or cards not yet dealt out, by face.
         """
+        shape = self.obs_shape
         parts = [
-            np.array(self.encode(self.player_at[s]), dtype=np.float32).ravel() for s in range(4)
+            self.encode(self.player_at[s], np.empty(shape, np.float32)).ravel() for s in range(4)
         ]
         parts.append(self.unseen())
         return np.concatenate(parts)

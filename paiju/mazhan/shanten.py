@@ -6,8 +6,14 @@ costs nothing, since it is thrown away. With ``m`` sets (melds included), ``t`` 
 (at most ``5 − m`` count) and a head ``h`` (0 or 1), shanten = ``2·(5 − m) − t − h``; each ★
 completes one more step. −1 is a complete hand, 0 one tile from complete (聽牌).
 
-Each suit's readings are computed once per count vector and kept, as in
-:mod:`paiju.mazhan.hand`.
+Each suit's Pareto-best readings come from a table shipped with the package
+(``data/shanten_suits.bin``, built by ``scripts/build_tables.py``): for every suit of at
+most 17 tiles, four of a face at most (every suit a hand can hold), the number of its
+readings in a list of the 251 that occur, so that a new process reads any suit at once
+(computing them as hands came took the first hands of a fresh bot 2–3 times as long as
+later ones, and the kept readings grew without bound). The answers are kept in tables of
+bounded size (:data:`_BEST_SIZE`, :data:`_COMBINE_SIZE`, :data:`_SUIT_SIZE` entries, each
+emptied when full).
 
 >>> c = [0] * 34
 >>> for i in (0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 27, 27, 28): c[i] += 1
@@ -17,18 +23,40 @@ Each suit's readings are computed once per count vector and kept, as in
 
 from __future__ import annotations
 
+import hashlib
+import itertools
+import zlib
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import cache
+from importlib import resources
 
-__all__ = ["shanten"]
+__all__ = [
+    "build_suit_tables",
+    "pack_suit_tables",
+    "shanten",
+    "shanten_each_plus",
+    "unpack_suit_tables",
+]
 
 _Readings = tuple[tuple[int, int, int], ...]
 
+#: The most tiles of one suit a hand holds (16 and the one drawn).
+MAX_SUIT_TILES = 17
+_NUMBER_KEYS = 5**9
+_HONOR_KEYS = 5**7
+_NONE = 255  # a key outside the tables (more than 17 tiles, or a fifth copy)
+_MAGIC = b"PAIJU-MAZHAN-SHANTEN-SUITS-1\n"
+_DATA_FILE = "shanten_suits.bin"
 
-@cache
-def _suit(counts: bytes, honor: bool) -> _Readings:
-    """Pareto-best (sets, partials, head) readings of one suit's counts (as bytes: neither
-    they nor the key they make are tracked by the garbage collector)."""
+
+def _readings_of(
+    counts: bytes, honor: bool, memo: dict[tuple[bytes, bool], _Readings]
+) -> _Readings:
+    """Pareto-best (sets, partials, head) readings of one suit's counts, by recursion on the
+    lowest tile (``memo``: the suits already read)."""
+    known = memo.get((counts, honor))
+    if known is not None:
+        return known
     i = 0
     n = len(counts)
     while i < n and counts[i] == 0:
@@ -41,7 +69,7 @@ def _suit(counts: bytes, honor: bool) -> _Readings:
     def take(removed: Sequence[int], dm: int, dt: int, dh: int) -> None:
         for k in removed:
             c[k] -= 1
-        for m, t, h in _suit(bytes(c), honor):
+        for m, t, h in _readings_of(bytes(c), honor, memo):
             if h + dh <= 1:
                 found.add((m + dm, t + dt, h + dh))
         for k in removed:
@@ -59,12 +87,138 @@ def _suit(counts: bytes, honor: bool) -> _Readings:
             if i + gap < n and c[i + gap]:
                 take((i, i + gap), 0, 1, 0)
     take((i,), 0, 0, 0)  # the tile at i as junk
-    best = [
-        a
-        for a in found
-        if not any(b != a and b[0] >= a[0] and b[1] >= a[1] and b[2] >= a[2] for b in found)
-    ]
-    return tuple(sorted(best))
+    best = tuple(
+        sorted(
+            a
+            for a in found
+            if not any(b != a and b[0] >= a[0] and b[1] >= a[1] and b[2] >= a[2] for b in found)
+        )
+    )
+    memo[(counts, honor)] = best
+    return best
+
+
+def _suit_key(counts: Sequence[int]) -> int:
+    """A suit's counts as a base-5 number, rank 1 in the lowest digit (as
+    :func:`paiju.mazhan.tables.suit_key`)."""
+    key = 0
+    for count in reversed(counts):
+        key = key * 5 + count
+    return key
+
+
+def build_suit_tables() -> tuple[bytes, bytes, tuple[_Readings, ...]]:
+    """Every suit's readings, from scratch (about a minute): the number-suit and honour
+    tables (a reading's number by base-5 key, 255 outside them) and the readings.
+
+    >>> number, honor, readings = build_suit_tables()  # doctest: +SKIP
+    """
+    memo: dict[tuple[bytes, bool], _Readings] = {}
+    found: list[tuple[bool, int, _Readings]] = []
+    for honor, ranks in ((False, 9), (True, 7)):
+        for counts in itertools.product(range(5), repeat=ranks):
+            if sum(counts) <= MAX_SUIT_TILES:
+                found.append((honor, _suit_key(counts), _readings_of(bytes(counts), honor, memo)))
+    readings = tuple(sorted({r for _h, _k, r in found}))
+    if len(readings) >= _NONE:
+        raise AssertionError(f"{len(readings)} readings do not fit a byte")
+    number_of = {r: i for i, r in enumerate(readings)}
+    number = bytearray([_NONE]) * _NUMBER_KEYS
+    honour = bytearray([_NONE]) * _HONOR_KEYS
+    for honor, key, r in found:
+        (honour if honor else number)[key] = number_of[r]
+    return bytes(number), bytes(honour), readings
+
+
+def pack_suit_tables(number: bytes, honor: bytes, readings: Sequence[_Readings]) -> bytes:
+    """The shipped file's bytes: a magic line, the SHA-256 of the body, the zlib body (the
+    two tables, then each reading as its length and its triples).
+
+    >>> blob = pack_suit_tables(b"\\0" * 5**9, b"\\0" * 5**7, [((0, 0, 0),)])
+    >>> unpack_suit_tables(blob)[2]
+    (((0, 0, 0),),)
+    """
+    flat = bytearray()
+    for r in readings:
+        flat.append(len(r))
+        for triple in r:
+            flat.extend(triple)
+    body = bytes(number) + bytes(honor) + bytes(flat)
+    return _MAGIC + hashlib.sha256(body).digest() + zlib.compress(body, 9)
+
+
+def unpack_suit_tables(blob: bytes) -> tuple[bytes, bytes, tuple[_Readings, ...]] | None:
+    """The tables in a shipped file's bytes, or None when they are damaged.
+
+    >>> unpack_suit_tables(b"garbage") is None
+    True
+    """
+    if not blob.startswith(_MAGIC):
+        return None
+    digest = blob[len(_MAGIC) : len(_MAGIC) + 32]
+    try:
+        body = zlib.decompress(blob[len(_MAGIC) + 32 :])
+    except zlib.error:
+        return None
+    if len(body) < _NUMBER_KEYS + _HONOR_KEYS or hashlib.sha256(body).digest() != digest:
+        return None
+    rest = body[_NUMBER_KEYS + _HONOR_KEYS :]
+    readings: list[_Readings] = []
+    at = 0
+    while at < len(rest):
+        n = rest[at]
+        triples = rest[at + 1 : at + 1 + 3 * n]
+        readings.append(tuple(tuple(triples[3 * k : 3 * k + 3]) for k in range(n)))  # type: ignore[misc]
+        at += 1 + 3 * n
+    return body[:_NUMBER_KEYS], body[_NUMBER_KEYS : _NUMBER_KEYS + _HONOR_KEYS], tuple(readings)
+
+
+@cache
+def _tables() -> tuple[bytes, bytes, tuple[_Readings, ...]]:
+    """The shipped tables (built afresh, slowly, if the file is damaged)."""
+    try:
+        blob = resources.files("paiju.mazhan").joinpath("data", _DATA_FILE).read_bytes()
+    except FileNotFoundError:  # not built yet (scripts/build_shanten_tables.py)
+        blob = b""
+    unpacked = unpack_suit_tables(blob)
+    return unpacked if unpacked is not None else build_suit_tables()
+
+
+_NUMBER, _HONOR, _READINGS = _tables()  # at import: a fresh process reads any suit at once
+_N_READINGS = len(_READINGS)
+#: the readings of suits outside the tables (a fifth copy: never in a real hand), by
+#: recursion, numbered after the shipped ones
+_EXTRA: list[_Readings] = []
+_EXTRA_MEMO: dict[tuple[bytes, bool], _Readings] = {}
+
+
+def _suit(counts: bytes, honor: bool) -> int:
+    """The number of one suit's readings (:data:`_READINGS`, then :data:`_EXTRA`), kept."""
+    kept = _HONOUR_SUITS if honor else _NUMBER_SUITS
+    number = kept.get(counts)
+    if number is None:
+        number = _read_suit(counts, honor)
+        if len(kept) >= _SUIT_SIZE:
+            kept.clear()
+        kept[counts] = number
+    return number
+
+
+def _read_suit(counts: bytes, honor: bool) -> int:
+    if max(counts) <= 4 and sum(counts) <= MAX_SUIT_TILES:
+        return (_HONOR if honor else _NUMBER)[_suit_key(counts)]
+    if len(_EXTRA_MEMO) > _EXTRA_SIZE:
+        _EXTRA_MEMO.clear()
+    r = _readings_of(counts, honor, _EXTRA_MEMO)
+    if r in _READINGS:
+        return _READINGS.index(r)
+    if r not in _EXTRA:
+        _EXTRA.append(r)
+    return _N_READINGS + _EXTRA.index(r)
+
+
+def _readings(number: int) -> _Readings:
+    return _READINGS[number] if number < _N_READINGS else _EXTRA[number - _N_READINGS]
 
 
 def shanten(counts: Sequence[int], melds: int = 0, wilds: int = 0) -> int:
@@ -95,23 +249,88 @@ def shanten(counts: Sequence[int], melds: int = 0, wilds: int = 0) -> int:
 #: asks about the same few hands again and again, a tile more or less). Bytes keys and int
 #: values leave the tables out of the garbage collector's walks, where a cache keyed by
 #: tuples added two tracked objects per new hand: a server's bots ask about tens of
-#: thousands of new hands a second. A table is emptied when it reaches :data:`_BEST_SIZE`.
+#: thousands of new hands a second. A table is emptied when it reaches :data:`_BEST_SIZE`
+#: (a bot's asks are about the hands of the hand being played: older ones are seldom asked
+#: again).
 _BEST: dict[int, dict[bytes, int]] = {}
-_BEST_SIZE = 1 << 16
+_BEST_SIZE = 1 << 14
+#: :func:`_combine`'s answers by the four suits' reading numbers and the sets to make, one
+#: int (emptied when it reaches :data:`_COMBINE_SIZE`)
+_COMBINED: dict[int, int] = {}
+_COMBINE_SIZE = 1 << 16
+#: each suit's reading number by its counts (a dict look-up is cheaper than the table's
+#: base-5 key), number suits and honours, each emptied when it reaches this size
+_NUMBER_SUITS: dict[bytes, int] = {}
+_HONOUR_SUITS: dict[bytes, int] = {}
+_SUIT_SIZE = 1 << 15
+#: suits read by recursion (outside the shipped tables), kept up to this many
+_EXTRA_SIZE = 1 << 12
 
 
 def _best(c: bytes, need: int) -> int:
     """Shanten before ★ of these counts, ``need`` sets to make."""
-    return _combine(
-        _suit(c[0:9], False), _suit(c[9:18], False), _suit(c[18:27], False), _suit(c[27:34], True),
-        need,
-    )  # fmt: skip
+    kept = _NUMBER_SUITS
+    a = kept.get(c[0:9])
+    if a is None:
+        a = _suit(c[0:9], False)
+    b = kept.get(c[9:18])
+    if b is None:
+        b = _suit(c[9:18], False)
+    d = kept.get(c[18:27])
+    if d is None:
+        d = _suit(c[18:27], False)
+    h = _HONOUR_SUITS.get(c[27:34])
+    if h is None:
+        h = _suit(c[27:34], True)
+    return _combined(a, b, d, h, need)
 
 
-@lru_cache(maxsize=1 << 16)
+def _combined(a: int, b: int, d: int, h: int, need: int) -> int:
+    """:func:`_combine` of the suits with these reading numbers, kept."""
+    key = (((a << 10 | b) << 10 | d) << 10 | h) << 5 | (need & 31)
+    best = _COMBINED.get(key)
+    if best is None:
+        best = _combine(_readings(a), _readings(b), _readings(d), _readings(h), need)
+        if len(_COMBINED) >= _COMBINE_SIZE:
+            _COMBINED.clear()
+        _COMBINED[key] = best
+    return best
+
+
+def shanten_each_plus(
+    counts: Sequence[int], faces: Sequence[int], melds: int = 0, wilds: int = 0
+) -> list[int]:
+    """The shanten of ``counts`` with one more tile of each face of ``faces`` (one at a
+    time): ``[shanten(counts + f) for f in faces]``, the unchanged suits read once (a bot's
+    acceptance asks this of every tile that could come).
+
+    >>> c = [0] * 34
+    >>> for i in (0, 1, 9, 10, 18, 19, 27, 27, 28, 28, 30, 31, 32): c[i] += 1
+    >>> shanten_each_plus(c, [2, 29, 27], melds=1)
+    [2, 3, 2]
+    >>> [shanten(c[:f] + [c[f] + 1] + c[f + 1:], melds=1) for f in (2, 29, 27)]
+    [2, 3, 2]
+    """
+    key = bytes(counts)
+    if len(key) != 34:
+        raise ValueError(f"shanten counts 34 faces, not {len(key)}")
+    need = 5 - melds
+    numbers = [_suit(key[0:9], False), _suit(key[9:18], False), _suit(key[18:27], False)]
+    numbers.append(_suit(key[27:34], True))
+    out = []
+    for f in faces:
+        s = 3 if f >= 27 else f // 9
+        lo = 9 * s
+        part = bytearray(key[lo : lo + 7 if s == 3 else lo + 9])
+        part[f - lo] += 1
+        one = list(numbers)
+        one[s] = _suit(bytes(part), s == 3)
+        out.append(max(-1, _combined(one[0], one[1], one[2], one[3], need) - wilds))
+    return out
+
+
 def _combine(ra: _Readings, rb: _Readings, rc: _Readings, rd: _Readings, need: int) -> int:
-    """The best shanten before ★ over one reading per suit (kept too: many hands share
-    their suits' readings)."""
+    """The best shanten before ★ over one reading per suit."""
     # The value falls (or stays) as sets, partial sets or the head grow, so only the
     # Pareto-best sums of two suits matter (partial sets capped at ``need``, the head at 1):
     # merge the suits pairwise, dropping dominated sums, then take the best.

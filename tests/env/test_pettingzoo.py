@@ -3,6 +3,7 @@ the parallel form and the centralised state."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import warnings
@@ -359,3 +360,42 @@ def test_hints_ride_along_in_every_environment() -> None:
     assert env.state().shape == env.state_space.shape
     with pytest.raises(ValueError, match="Mazhan's flat"):
         madiao_v0.env(hints=True)
+
+
+@pytest.mark.parametrize("module", MODULES, ids=IDS)
+def test_spaces_share_their_arrays_but_not_their_samplers(module: Any) -> None:
+    a, b = module.env(), module.env()
+    box_a = a.observation_space("player_0")["observation"]
+    box_b = b.observation_space("player_1")["observation"]
+    assert box_a is not box_b and box_a.low is box_b.low  # one set of arrays per shape
+    assert not box_a.high.flags.writeable  # a space is not to be changed
+    assert a.state_space.low is b.state_space.low
+    a.action_space("player_0").seed(3)
+    b.action_space("player_0").seed(3)
+    mask = np.ones(a.table.spec.n_actions, dtype=np.int8)
+    drawn = [(a.action_space("player_0").sample(mask), b.action_space("player_0").sample(mask))]
+    drawn += [(a.action_space("player_0").sample(mask), b.action_space("player_0").sample(mask))]
+    assert all(x == y for x, y in drawn)  # each env's sampler is its own
+
+
+@pytest.mark.parametrize("module", MODULES, ids=IDS)
+def test_observations_are_new_arrays_unless_asked_not_to_copy(module: Any) -> None:
+    env = module.env()
+    env.reset(seed=4)
+    first = env.last()[0]["observation"]
+    again = env.observe(env.agent_selection)["observation"]
+    assert first is not again and np.array_equal(first, again)
+    kept = module.env(copy_obs=False)
+    kept.reset(seed=4)
+    own = kept.last()[0]["observation"]
+    assert own is kept.last()[0]["observation"] and np.array_equal(own, first)
+
+
+def test_one_more_mazhan_env_holds_at_most_24_kb() -> None:
+    proc = subprocess.run(
+        [sys.executable, "benchmarks/env_memory.py", "--one", "mazhan_v0", "--n", "40",
+         "--steps", "8"],
+        capture_output=True, text=True, cwd=ROOT, timeout=120, check=True,
+    )  # fmt: skip
+    per_env = json.loads(proc.stdout.strip().splitlines()[-1])["tracemalloc_per_env"]
+    assert per_env <= 24 * 1024  # 117 kB before the spaces were shared

@@ -269,7 +269,7 @@ def test_shanten_pruned_equals_every_reading_combined(seed: int, melds: int, wil
     for f in rng.sample(pool, max(1, 14 - 3 * melds - wilds + rng.randrange(2))):
         counts[f] += 1
     spans = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
-    options = [sh._suit(tuple(counts[lo:hi]), honor) for lo, hi, honor in spans]
+    options = [sh._readings_of(bytes(counts[lo:hi]), honor, {}) for lo, hi, honor in spans]
     need = 5 - melds
     best = 99
     for a in options[0]:

@@ -3,14 +3,32 @@
 from __future__ import annotations
 
 import gc
+import hashlib
+import itertools
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import paiju.mazhan.bots  # noqa: F401  (registers the bots)
+from paiju.bots.base import make_bot
+from paiju.bots.driver import run_hand
+from paiju.games import game
+from paiju.mazhan import shanten as shanten_module
 from paiju.mazhan.hand import is_complete_counts
-from paiju.mazhan.shanten import _BEST, shanten
+from paiju.mazhan.shanten import (
+    _BEST,
+    _HONOR,
+    _NUMBER,
+    _READINGS,
+    _combine,
+    _readings_of,
+    _suit_key,
+    shanten,
+    shanten_each_plus,
+)
 from tests.mazhan.test_hand import random_hand
 
 
@@ -56,3 +74,87 @@ def test_the_cache_is_out_of_the_collectors_walks() -> None:
         shanten(counts, 1)
     assert _BEST[4]
     assert not any(gc.is_tracked(table) for table in _BEST.values())
+
+
+def _reference(counts: list[int], melds: int, wilds: int) -> int:
+    """Shanten with every suit read by recursion (no shipped table, nothing kept)."""
+    memo: dict[tuple[bytes, bool], Any] = {}
+    key = bytes(counts)
+    a = _readings_of(key[0:9], False, memo)
+    b = _readings_of(key[9:18], False, memo)
+    c = _readings_of(key[18:27], False, memo)
+    d = _readings_of(key[27:34], True, memo)
+    return max(-1, _combine(a, b, c, d, 5 - melds) - wilds)
+
+
+def test_the_shipped_suit_tables_read_every_honour_suit_and_numbers_as_the_recursion() -> None:
+    memo: dict[tuple[bytes, bool], Any] = {}
+    for counts in itertools.product(range(5), repeat=7):
+        number = _HONOR[_suit_key(counts)]
+        if sum(counts) > 17:
+            assert number == 255
+        else:
+            assert _READINGS[number] == _readings_of(bytes(counts), True, memo)
+    rng = random.Random(40)
+    for _ in range(20_000):
+        counts = tuple(rng.choice((0, 0, 0, 1, 1, 2, 3, 4)) for _ in range(9))
+        number = _NUMBER[_suit_key(counts)]
+        if sum(counts) > 17:
+            assert number == 255  # outside the tables: read by recursion
+        else:
+            assert _READINGS[number] == _readings_of(bytes(counts), False, memo)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from((1, 2, 4, 5, 7, 8, 13, 14, 16, 17)))
+def test_shanten_equals_the_recursion_on_any_hand(seed: int, size: int) -> None:
+    hand = random_hand(random.Random(seed), size, seed % 4 + 1)
+    melds = (17 - size) // 3
+    counts = list(hand.counts)
+    assert shanten(counts, melds, hand.wilds) == _reference(counts, melds, hand.wilds)
+
+
+def test_a_fifth_copy_is_read_by_recursion() -> None:
+    counts = [5, 1, 1] + [0] * 31  # never in a real hand: outside the shipped tables
+    assert shanten(counts, 3) == _reference(counts, 3, 0)
+
+
+def test_the_kept_answers_are_bounded() -> None:
+    rng = random.Random(3)
+    for _ in range(3 * shanten_module._SUIT_SIZE // 1000):
+        for _ in range(1000):
+            counts = [0] * 34
+            for _ in range(16):
+                counts[rng.randrange(34)] += 1
+            if max(counts) <= 4:
+                shanten(counts, 0)
+        assert all(len(t) <= shanten_module._BEST_SIZE for t in _BEST.values())
+        assert len(shanten_module._COMBINED) <= shanten_module._COMBINE_SIZE
+        assert len(shanten_module._NUMBER_SUITS) <= shanten_module._SUIT_SIZE
+
+
+def test_the_strong_bot_plays_as_before_the_tables() -> None:
+    # the actions of 12 seeded hands of four strong bots, as main played them before the
+    # shanten tables were shipped and bounded (its digest then)
+    digest = hashlib.sha256()
+    g = game("mazhan")
+    for seed in range(12):
+        bots = [make_bot("mazhan", "strong") for _ in range(4)]
+        state = g.new_hand(g.default_ruleset(), seed, g.first_deal(random.Random(seed)).setup)
+        _, actions = run_hand(g, state, bots, seed)
+        digest.update(" ".join(map(str, actions)).encode())
+    assert digest.hexdigest()[:16] == "e4ca80f67902f004"
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from((1, 4, 7, 10, 13, 16)))
+def test_each_tile_added_in_turn_is_shanten_of_each_hand(seed: int, size: int) -> None:
+    rng = random.Random(seed)
+    hand = random_hand(rng, size, seed % 4 + 1)
+    melds = (16 - size) // 3
+    counts = list(hand.counts)
+    faces = [f for f in range(34) if f != 31 and counts[f] < 4]
+    rng.shuffle(faces)
+    plus = [[*counts[:f], counts[f] + 1, *counts[f + 1 :]] for f in faces]
+    expected = [shanten(c, melds, hand.wilds) for c in plus]
+    assert shanten_each_plus(counts, faces, melds, hand.wilds) == expected

@@ -240,10 +240,8 @@ def _scale() -> npt.NDArray[np.float32]:
 SCALE = _scale()
 
 
-#: The ring of public blocks (:class:`MadiaoEncoder`): seats 0–3 then 0–3 again, so that
-#: the four blocks an observer sees, from its own seat round the table, lie together.
-_R = 4 * _B
 _F = FLAT_SIZE
+_FLAT_SHAPE = (_F,)
 #: The strip ``mover`` … ``in_trick`` (offsets 208–221) is a function of the observer, the
 #: seat to play, the leader and the tricks done (the cards in the trick are ``turn −
 #: leader``): every strip is built once and an observation takes its own in one copy.
@@ -280,12 +278,11 @@ _CARD_UP = tuple((code % 40, code < 80) for code in range(N_ACTIONS))
 class MadiaoEncoder(Ring):
     """Observations of one hand for every seat, kept up to date from the engine's events.
 
-    Each seat's public block (its 上桌 cards, face-up plays, the trick, counts) lives twice
-    in a ring of eight blocks (seats E S W N E S W N), so that observer ``me``'s four blocks,
-    from its own seat round the table, are one run of the ring: an event writes a value
-    twice, and an observation takes the run in one copy. What every seat shares (seen
-    cards, the best card, the led suit) is one block copied the same way. Each seat's own
-    part (its hand, its face-down cards) is written into its buffer as it changes. Values
+    Each seat's public block (its 上桌 cards, face-up plays, the trick, counts) is a block of
+    a ring of four (:class:`~paiju.env.layout.Ring`): an event writes a value once, and an
+    observation takes the ring in two copies. What every seat shares (seen cards, the best
+    card, the led suit) is one block, copied into each observation.
+    Each seat's own part (its hand, its face-down cards) is written as it changes. Values
     are written through memoryviews of the NumPy buffers (a Python scalar each, no NumPy
     call per value).
 
@@ -305,10 +302,6 @@ class MadiaoEncoder(Ring):
         super().__init__(_B, _F, _S0)
         self._common = np.zeros(_COMMON, dtype=np.float32)  # seen, best, led
         self._cm = cells(self._common)
-        bm = self._bm
-        # per observer: where the shared block goes
-        self._dst_common = [bm[me * _F + _SEEN : me * _F + _SEEN + _COMMON] for me in range(4)]
-        self._dst_strip = [bm[me * _F + _STRIP0 : me * _F + _STRIP1] for me in range(4)]
         self._size = [0] * 4
         self._downs = [0] * 4
         self._tricks = [0] * 4
@@ -318,9 +311,7 @@ class MadiaoEncoder(Ring):
         # the match context (scores … repeat, offsets 222–229) of each observer, as written
         self._contexts = np.zeros((4, 8), dtype=np.float32)
         self._contexts[:, 4] = 1.0  # the stake
-        ctx = cells(self._contexts)
-        self._ctx_src = [ctx[me * 8 : me * 8 + 8] for me in range(4)]
-        self._dst_ctx = [bm[me * _F + _SCORES : me * _F + _SCORES + 8] for me in range(4)]
+        self._ctx_cells = cells(self._contexts)
         self._ctx_key: tuple[Any, ...] = ((0.0, 0.0, 0.0, 0.0), 0, 0, 0)
 
     def set_context(
@@ -368,9 +359,9 @@ class MadiaoEncoder(Ring):
                 mine[seat].append((card, up))
             plays = mine
         self._ring.fill(0.0)
-        self._bufs.fill(0.0)
+        self._heads.fill(0.0)
         self._common.fill(0.0)
-        rm, bm, cm = self._rm, self._bm, self._cm
+        rm, bm, cm = self._rm, self._hm, self._cm
         in_trick = {s for s, _c, _up in trick}  # each seat plays once in a trick
         captured = state.captured
         sizes = self._size
@@ -385,38 +376,36 @@ class MadiaoEncoder(Ring):
                 downs = 0
                 for card, up in done:
                     if up:
-                        rm[o + _UPS + card] = rm[o + _R + _UPS + card] = 1.0
+                        rm[o + _UPS + card] = 1.0
                         cm[_C_SEEN + card] = 1.0
                     else:
                         downs += 1
-                        bm[s * _F + _OWNDOWN + card] = 1.0
+                        bm[s * _S0 + _OWNDOWN + card] = 1.0
                 if downs:
-                    rm[o + _DOWNS] = rm[o + _R + _DOWNS] = downs
+                    rm[o + _DOWNS] = downs
                     downs_of[s] = downs
             for card in state.table[s]:
-                rm[o + _TABLE + card] = rm[o + _R + _TABLE + card] = 1.0
+                rm[o + _TABLE + card] = 1.0
                 cm[_C_SEEN + card] = 1.0
                 if card in captured:
                     n = len(captured[card])
-                    rm[o + _CAPT + card - 8] = rm[o + _R + _CAPT + card - 8] = n
+                    rm[o + _CAPT + card - 8] = n
             size = sizes[s] = len(state.hands[s]) + (s in in_trick)  # a play below takes one
-            rm[o + _SIZE] = rm[o + _R + _SIZE] = size
+            rm[o + _SIZE] = size
             won = state.tricks_won[s]
             if won:
-                rm[o + _TRICKS] = rm[o + _R + _TRICKS] = won
+                rm[o + _TRICKS] = won
         for c in state.out_up:
             cm[_C_SEEN + c] = 1.0
         mian = state.stock[-1]
         banker = state.banker
         for me in range(4):
-            base = me * _F
+            base = me * _S0
             bm[base + _MIAN + mian] = 1.0
             bm[base + _BANKER + ((banker - me) & 3)] = 1.0
             base += _HAND
             for c in state.hands[me]:
                 bm[base + c] = 1.0
-        self._pub_seen = [-1] * 4
-        self._pub += 1
         self._best = -1
         self._led = -1
         self._trick = []
@@ -427,13 +416,13 @@ class MadiaoEncoder(Ring):
     def _play(self, s: int, card: int, up: bool) -> None:
         rm = self._rm
         o = s * _B
-        self._bm[s * _F + _HAND + card] = 0.0
+        self._hm[s * _S0 + _HAND + card] = 0.0
         size = self._size[s] - 1
         self._size[s] = size
-        rm[o + _SIZE] = rm[o + _R + _SIZE] = size
+        rm[o + _SIZE] = size
         if up:
-            rm[o + _UPS + card] = rm[o + _R + _UPS + card] = 1.0
-            rm[o + _TCARD + card] = rm[o + _R + _TCARD + card] = 1.0
+            rm[o + _UPS + card] = 1.0
+            rm[o + _TCARD + card] = 1.0
             cm = self._cm
             cm[_C_SEEN + card] = 1.0
             best = self._best
@@ -445,34 +434,32 @@ class MadiaoEncoder(Ring):
             cm[_C_BEST + card] = 1.0
             self._best = card
         else:
-            rm[o + _TDOWN] = rm[o + _R + _TDOWN] = 1.0
+            rm[o + _TDOWN] = 1.0
             downs = self._downs[s] + 1
             self._downs[s] = downs
-            rm[o + _DOWNS] = rm[o + _R + _DOWNS] = downs
-            self._bm[s * _F + _OWNDOWN + card] = 1.0
+            rm[o + _DOWNS] = downs
+            self._hm[s * _S0 + _OWNDOWN + card] = 1.0
         self._trick.append((s, card, up))
-        self._pub += 1
 
     def _trick_won(self, w: int, card: int, state: State) -> None:
         rm = self._rm
         for s, c, up in self._trick:
             o = s * _B + (_TCARD + c if up else _TDOWN)
-            rm[o] = rm[o + _R] = 0.0
+            rm[o] = 0.0
         o = w * _B
-        rm[o + _TABLE + card] = rm[o + _R + _TABLE + card] = 1.0
+        rm[o + _TABLE + card] = 1.0
         tricks = self._tricks[w] + 1
         self._tricks[w] = tricks
-        rm[o + _TRICKS] = rm[o + _R + _TRICKS] = tricks
+        rm[o + _TRICKS] = tricks
         beaten = state.captured.get(card)
         if beaten is not None:
-            rm[o + _CAPT + card - 8] = rm[o + _R + _CAPT + card - 8] = len(beaten)
+            rm[o + _CAPT + card - 8] = len(beaten)
         cm = self._cm
         cm[_C_LED + self._led] = 0.0
         cm[_C_BEST + self._best] = 0.0
         self._trick = []
         self._best = -1
         self._led = -1
-        self._pub += 1
 
     def update(self, before: State, state: State, events: Sequence[Event]) -> None:
         """Apply one play's events (``before`` is the state the play started from).
@@ -521,8 +508,9 @@ class MadiaoEncoder(Ring):
     ) -> npt.NDArray[np.float32]:
         """Seat ``me``'s (0–3: E S W N) observation.
 
-        Flat: the seat's own buffer, valid until the next call for that seat (copy it to
-        keep it), or a copy written into ``out``. Planes: a new array (or ``out``).
+        Flat: written whole into ``out`` when given (a new observation), else into the
+        seat's own buffer, valid until the next call for that seat (copy it to keep it).
+        Planes: a new array (or ``out``).
 
         >>> from paiju.madiao.rules import Ruleset, new_hand
         >>> from paiju.madiao.seats import Seat
@@ -531,24 +519,32 @@ class MadiaoEncoder(Ring):
         >>> float(o[_BANKER + 2]), float(o[_MOVER + 2])
         (1.0, 1.0)
         """
-        if self._pub_seen[me] != self._pub:
-            self._dst[me][:] = self._src[me]
-            self._dst_common[me][:] = self._cm
-            self._pub_seen[me] = self._pub
         if self._ctx_seen[me] != self._ctx_ver:
-            self._dst_ctx[me][:] = self._ctx_src[me]
+            base = me * _S0
+            self._hm[base + _SCORES : base + _SCORES + 8] = self._ctx_cells[me * 8 : me * 8 + 8]
             self._ctx_seen[me] = self._ctx_ver
         if state.phase is _OVER:
             strip = _STRIP_AT[me][144 + state.trick_no]
         else:
             strip = _STRIP_AT[me][state.turn * 36 + state.leader * 9 + state.trick_no]
-        self._dst_strip[me][:] = strip
-        flat = self._flats[me]
+        if out is None or self.planes:
+            flat, m = self._assemble(me, None)
+        else:  # _assemble inlined: the environments' hot path (a new array every step)
+            if out.shape != _FLAT_SHAPE or out.dtype != np.float32:
+                raise ValueError(f"out must be a float32 array of shape ({_F},)")
+            flat = out
+            m = out.data
+            head, tail, front = self._runs[me]
+            cut = _F - me * _B
+            m[:_S0] = head
+            m[_S0:cut] = tail
+            if front is not None:
+                m[cut:] = front
+        # what every seat shares, and what moves every step: into the observation only
+        m[_SEEN : _SEEN + _COMMON] = self._cm
+        m[_STRIP0:_STRIP1] = strip
         if self.planes:
             return PLANES.render(flat, out)
-        if out is not None:
-            out[:] = flat
-            return out
         return flat
 
 

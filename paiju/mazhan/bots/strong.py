@@ -36,7 +36,7 @@ from paiju.mazhan.bots.greedy import natural_counts, sure_action
 from paiju.mazhan.melds import Meld, MeldKind
 from paiju.mazhan.rules import Phase
 from paiju.mazhan.seats import SEATS
-from paiju.mazhan.shanten import shanten
+from paiju.mazhan.shanten import shanten, shanten_each_plus
 from paiju.mazhan.views import View
 
 __all__ = ["Rating", "StrongBot", "rank_actions", "rate_actions"]
@@ -337,12 +337,14 @@ class _Context:
         if sf > -1:
             accept += self.unseen_wilds
             pairs = self.pair_weight
-            for x in _neighbours(counts):
-                if x != self.wild_face and self.unseen[x] and counts[x] < 4:
-                    counts[x] += 1
-                    if self.distance(counts, melds) < sf:
-                        accept += self.unseen[x] * (pairs if counts[x] >= 3 else 1.0)
-                    counts[x] -= 1
+            unseen = self.unseen
+            wild = self.wild_face
+            faces = [x for x in _neighbours(counts) if x != wild and unseen[x] and counts[x] < 4]
+            # each face's tile added in turn, the unchanged suits read once
+            after = shanten_each_plus(counts, faces, self.meld_count + melds, self.wilds)
+            for x, s in zip(faces, after, strict=True):
+                if s < sf:
+                    accept += unseen[x] * (pairs if counts[x] >= 2 else 1.0)
         self.far = sf >= 1
         return sf, accept, self._value(counts, melds)
 

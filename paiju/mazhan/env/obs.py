@@ -419,24 +419,20 @@ def _strips() -> tuple[Any, ...]:
 _STRIPS = _strips()
 _NO_STRIP = 12
 
-#: The ring of public blocks (:class:`MazhanEncoder`): seats 0–3 then 0–3 again, so that
-#: the four blocks an observer sees, from its own seat round the table, lie together.
-_R = 4 * _B
 _F = FLAT_SIZE
+_FLAT_SHAPE = (_F,)
 
 
 class MazhanEncoder(Ring):
     """Observations of one hand for every seat, kept up to date from the engine's events.
 
-    The public part of each seat (melds, bonus tiles, discards) is a block that lives twice
-    in a ring of eight blocks (seats E S W N E S W N), so that observer ``me``'s four blocks,
-    from its own seat round the table, are one run of the ring. :meth:`update` changes a few
-    values of one or two seats' blocks (a discard: four), writing each value into both
-    copies through memoryviews (a Python store each, no NumPy call). Each observer keeps its
-    own observation buffer: :meth:`encode` copies the run in (one ``memcpy``) when anything
-    public changed since it last looked, then the few values that move every step; a seat's
-    own tiles are written into its buffer as they change. Values fixed for the hand (wild,
-    seat wind, dealer, set-aside tiles) are written once per hand. :meth:`reset` reads any
+    The public part of each seat (melds, bonus tiles, discards) is a block of a ring of four
+    (:class:`~paiju.env.layout.Ring`). :meth:`update` changes a few values of one or two
+    seats' blocks (a discard: four) through memoryviews (a Python store each, no NumPy call).
+    Each observer keeps its own part (the values before the blocks): its tiles, written as
+    they change; the values fixed for the hand (wild, seat wind, dealer, set-aside tiles),
+    written once per hand; and the few values that move every step, written by
+    :meth:`encode`, which then assembles the observation (three ``memcpy``). :meth:`reset` reads any
     state (tests start anywhere); after :meth:`update` the observations equal those of a
     :meth:`reset` at the same state (a test checks it).
 
@@ -454,13 +450,7 @@ class MazhanEncoder(Ring):
         self.planes = planes
         self.shape: tuple[int, ...] = (PLANES.channels, 34, 4) if planes else (FLAT_SIZE,)
         super().__init__(_B, _F, _S0)
-        self._views = [self._bufs[me, _S0:].reshape(4, _B) for me in range(4)]
-        bm = self._bm
-        # per observer: its phase, claim-from and mover cells (one run), and the drawn or
-        # claimed tile's cell it last had set (-1: none)
-        self._strip_dst = [bm[me * _F + _PHASE : me * _F + _STRIP_END] for me in range(4)]
-        self._hot = [-1] * 4
-        self._hand_dirty = [False] * 4
+        self._hand_dirty = 0  # bit ``me``: re-read seat me's hand (an int: no list to keep)
         self._context = np.zeros(8, dtype=np.float32)
         self._context[4] = 1.0
 
@@ -503,12 +493,10 @@ class MazhanEncoder(Ring):
                 who = known[k] if k < len(known) else -1
                 codes.append((who - s) % 4 if claimed and who >= 0 else 0)
             self._rebuild(state, s, codes)
-        self._pub += 1
-        self._bufs.fill(0.0)
-        bm = self._bm
+        self._heads.fill(0.0)
+        bm = self._hm
         for me in range(4):
-            self._hot[me] = -1
-            base = me * _F
+            base = me * _S0
             bm[base + _WILD + state.wild] = 1.0
             for t in state.set_aside:
                 bm[base + _ASIDE + _bonus_slot(t)] += 1.0
@@ -523,8 +511,7 @@ class MazhanEncoder(Ring):
                 # bot's) holds the others' face down, without tiles, and has no use for them
                 if m.kind is MeldKind.CKONG and m.tiles is not None:
                     bm[base + _OWNCK + m.tiles[0].index] = 1.0
-        self._pub_seen = [-1] * 4
-        self._hand_dirty = [False] * 4
+        self._hand_dirty = 0
         self._ctx_seen = [-1] * 4
 
     def _rebuild(self, state: State, s: int, codes: list[int]) -> None:
@@ -557,7 +544,7 @@ class MazhanEncoder(Ring):
         """Add ``v`` to value ``k`` of seat ``s``'s block (both copies)."""
         rm = self._rm
         o = s * _B + k
-        rm[o] = rm[o + _R] = rm[o] + v
+        rm[o] = rm[o] + v
 
     def update(self, before: State, state: State, events: Sequence[Event]) -> None:
         """Apply one step's events (``before`` is the state the step started from): each
@@ -570,25 +557,23 @@ class MazhanEncoder(Ring):
         >>> int(enc._ring[0][_SEQ]) == a.tile.index + 1
         True
         """
-        bm = self._bm
+        bm = self._hm
         rm = self._rm
         for e in events:
             kind = e.kind
             if kind == "draw":  # private: the drawer's own hand (its count after the step)
                 seat = e.seat.number - 1  # type: ignore[union-attr]
                 t = e.tiles[0].index
-                bm[seat * _F + _HAND + t] = state.hands[seat][t]
+                bm[seat * _S0 + _HAND + t] = state.hands[seat][t]
             elif kind == "discard":
                 seat = e.seat.number - 1  # type: ignore[union-attr]
                 t = e.tiles[0].index
-                bm[seat * _F + _HAND + t] = state.hands[seat][t]
+                bm[seat * _S0 + _HAND + t] = state.hands[seat][t]
                 o = seat * _B + _RIV + t
-                rm[o] = rm[o + _R] = rm[o] + 1.0
+                rm[o] = rm[o] + 1.0
                 n = len(state.discards[seat])
                 if n <= MAX_DISCARDS:
-                    o = seat * _B + _SEQ + n - 1
-                    rm[o] = rm[o + _R] = t + 1
-                self._pub += 1
+                    rm[seat * _B + _SEQ + n - 1] = t + 1
             elif kind == "decision":  # a claim window answer: nothing public yet
                 continue
             elif kind in _CLAIMS or (kind == "hu" and e.detail == "discard"):
@@ -599,36 +584,33 @@ class MazhanEncoder(Ring):
                     d = before.claim_from
                     hand = state.hands[c]
                     for tile in e.tiles:  # the meld's natural tiles left the claimer's hand
-                        bm[c * _F + _HAND + tile.index] = hand[tile.index]
+                        bm[c * _S0 + _HAND + tile.index] = hand[tile.index]
                     self._meld(c, kind, e.tiles[0].index)
                 t = state.discards[d][-1]
                 self._add(d, _RIV + t, -1.0)
                 self._add(d, _CLM + t, 1.0)
                 n = len(state.discards[d])
                 if n <= MAX_DISCARDS:
-                    o = d * _B + _SEQBY + n - 1
-                    rm[o] = rm[o + _R] = (c - d) & 3
-                self._pub += 1
+                    rm[d * _B + _SEQBY + n - 1] = (c - d) & 3
             elif kind == "angang":
                 seat = e.seat.number - 1  # type: ignore[union-attr]
                 t = e.tiles[0].index
-                bm[seat * _F + _HAND + t] = state.hands[seat][t]
-                bm[seat * _F + _OWNCK + t] = 1.0
+                bm[seat * _S0 + _HAND + t] = state.hands[seat][t]
+                bm[seat * _S0 + _OWNCK + t] = 1.0
                 self._meld(seat, "angang", t)
             elif kind == "bonus":
                 seat = e.seat.number - 1  # type: ignore[union-attr]
                 self._add(seat, _BON + _bonus_slot(e.tiles[0].index), 1.0)
-                self._pub += 1
             elif kind == "jiagang" and state.phase is not Phase.ROB:  # no one may rob it
                 seat = e.seat.number - 1  # type: ignore[union-attr]
                 t = e.tiles[0].index
-                bm[seat * _F + _HAND + t] = state.hands[seat][t]
+                bm[seat * _S0 + _HAND + t] = state.hands[seat][t]
                 self._meld(seat, "jiagang", t)
             elif kind == "hu":
-                self._hand_dirty[e.seat.number - 1] = True  # type: ignore[union-attr]
+                self._hand_dirty |= 1 << (e.seat.number - 1)  # type: ignore[union-attr]
         if before.phase is Phase.ROB:  # the window on an added kong closed
             seat = before.claim_from
-            self._hand_dirty[seat] = True
+            self._hand_dirty |= 1 << seat
             result = state.result
             robbed = result is not None and result.discarder is not None
             if not robbed:
@@ -636,7 +618,6 @@ class MazhanEncoder(Ring):
 
     def _meld(self, seat: int, kind: str, f: int) -> None:
         """A meld laid down by ``seat`` (``f``: its face, or a chow's lowest tile)."""
-        self._pub += 1
         if kind == "chi":
             self._add(seat, _CHOW + (f // 9) * 7 + f % 9, 1.0)
         elif kind == "peng":
@@ -654,10 +635,10 @@ class MazhanEncoder(Ring):
     # --- one seat's observation ----------------------------------------------------------
 
     def _write_context(self, me: int) -> None:
-        """The match context into ``me``'s buffer (scores from its seat round the table)."""
+        """The match context into ``me``'s head (scores from its seat round the table)."""
         ctx = self._context.tolist()
-        base = me * _F
-        bm = self._bm
+        base = me * _S0
+        bm = self._hm
         for r in range(4):
             bm[base + _SCORES + r] = ctx[(me + r) & 3]
         for k in range(4):
@@ -672,11 +653,12 @@ class MazhanEncoder(Ring):
     ) -> npt.NDArray[np.float32]:
         """Seat ``me``'s (0–3: E S W N) observation.
 
-        Flat: the seat's own buffer, valid until the next :meth:`update` or call for that
-        seat (copy it to keep it), or a copy written into ``out``. Planes: a new array (or
-        ``out``). In a claim window every seat sees the window (phase, tile, from whom), as a
-        player at a real table sees the pause and the tile (``docs/views.md``): that someone
-        may claim, never who (the seats with no decision have an all-zero action mask).
+        Flat: written whole into ``out`` when given (a new observation), else into the
+        seat's own buffer, valid until the next call for that seat (copy it to keep it).
+        Planes: a new array (or ``out``). In a claim window every seat sees the window
+        (phase, tile, from whom), as a player at a real table sees the pause and the tile
+        (``docs/views.md``): that someone may claim, never who (the seats with no decision
+        have an all-zero action mask).
 
         >>> from paiju.mazhan.rules import Ruleset, new_hand
         >>> enc = MazhanEncoder(); s = new_hand(Ruleset(), seed=3); enc.reset(s)
@@ -684,54 +666,57 @@ class MazhanEncoder(Ring):
         >>> int(o[_DRAWN:_DRAWN + 34].sum()), float(o[_PHASE]), float(o[_WIND])
         (0, 1.0, 1.0)
         """
-        if self._pub_seen[me] != self._pub:
-            self._dst[me][:] = self._src[me]
-            self._pub_seen[me] = self._pub
-        flat = self._flats[me]
-        bm = self._bm
-        base = me * _F
         if self._ctx_seen[me] != self._ctx_ver:
             self._write_context(me)
-        if self._hand_dirty[me]:
+        if self._hand_dirty >> me & 1:
+            bm = self._hm
+            base = me * _S0
             for f, n in enumerate(state.hands[me]):
                 bm[base + _HAND + f] = n
-            self._hand_dirty[me] = False
-        old = self._hot[me]  # the drawn or claimed tile's cell written last time
-        if old >= 0:
-            bm[old] = 0.0
+            self._hand_dirty &= ~(1 << me)
+        if out is None or self.planes:
+            flat, m = self._assemble(me, None)
+        else:  # _assemble inlined: the environments' hot path (a new array every step)
+            if out.shape != _FLAT_SHAPE or out.dtype != np.float32:
+                raise ValueError(f"out must be a float32 array of shape ({_F},)")
+            flat = out
+            m = out.data
+            head, tail, front = self._runs[me]
+            cut = _F - me * _B
+            m[:_S0] = head
+            m[_S0:cut] = tail
+            if front is not None:
+                m[cut:] = front
+        # the values that move every step, written into the observation only
         phase = state.phase
-        hot = -1
         if phase is Phase.ACT:
             cur = state.current
-            strip = (cur - me) & 3
+            m[_PHASE:_STRIP_END] = _STRIPS[(cur - me) & 3]
             if cur == me and state.drawn >= 0:
-                hot = base + _DRAWN + state.drawn
+                m[_DRAWN + state.drawn] = 1.0
         elif phase is Phase.OVER:
-            strip = _NO_STRIP
+            m[_PHASE:_STRIP_END] = _STRIPS[_NO_STRIP]
         else:
             strip = (4 if phase is Phase.CLAIM else 8) + ((state.claim_from - me) & 3)
-            hot = base + _CTILE + state.claim_tile
-        self._strip_dst[me][:] = _STRIPS[strip]
-        if hot >= 0:
-            bm[hot] = 1.0
-        self._hot[me] = hot
-        bm[base + _WALL] = state.tail - state.head
+            m[_PHASE:_STRIP_END] = _STRIPS[strip]
+            m[_CTILE + state.claim_tile] = 1.0
+        m[_WALL] = state.tail - state.head
         if self.planes:
             planes = PLANES.render(flat, out)
-            self._draw_sequences(planes, self._views[me])
+            self._draw_sequences(planes, self._ring, me)
             return planes
-        if out is not None:
-            out[:] = flat
-            return out
         return flat
 
     @staticmethod
-    def _draw_sequences(planes: npt.NDArray[np.float32], blocks: npt.NDArray[np.float32]) -> None:
+    def _draw_sequences(
+        planes: npt.NDArray[np.float32], ring: npt.NDArray[np.float32], me: int
+    ) -> None:
         base = PLANES.extra_start
         planes[base:] = 0.0
         for r in range(4):
-            seq = blocks[r, _SEQ : _SEQ + MAX_DISCARDS]
-            by = blocks[r, _SEQBY : _SEQBY + MAX_DISCARDS]
+            block = ring[(me + r) & 3]  # relative seat r's
+            seq = block[_SEQ : _SEQ + MAX_DISCARDS]
+            by = block[_SEQBY : _SEQBY + MAX_DISCARDS]
             copies = [0] * 34
             for k in range(MAX_DISCARDS):
                 t = int(seq[k]) - 1
