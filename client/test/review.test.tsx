@@ -399,6 +399,16 @@ describe("the replay and the settlement", () => {
     expect(route.value).toEqual({ name: "replay", hand: 3, step: 3 });
   });
 
+  it("takes a player in the replay back to the table when the next hand starts", () => {
+    act(() => {
+      sitAt("S");
+      handle(tableFrame({ E: person("a", true), S: person("me"), W: person("c", true), N: null }));
+      route.value = { name: "replay", hand: 3, step: 7 };
+      handle({ type: "hand_start", hand: 4, seat: "S", stake: 10, fee: 10, balance: 4980 });
+    });
+    expect(route.value).toEqual({ name: "table" });
+  });
+
   it("shows the server's refusal in the replay", async () => {
     server({ status: 503, body: { error: { code: "busy", message: "busy" } } });
     const { container } = render(<Replay hand={5} step={0} />);

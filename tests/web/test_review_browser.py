@@ -15,7 +15,15 @@ import pytest
 
 from tests.web.clicks import play_to_settlement
 from tests.web.conftest import CHROMIUM
-from tests.web.test_browser import ARTIFACTS, PHONE, Player, _no_horizontal_scroll, _serve
+from tests.web.test_browser import (
+    ARTIFACTS,
+    DESKTOP,
+    PHONE,
+    Player,
+    _named_controls,
+    _no_horizontal_scroll,
+    _serve,
+)
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian's chromium is not installed (.ci/run installs it)"
@@ -37,6 +45,18 @@ def _both_marked(page: Any) -> None:
     """The decision shown has the player's choice and the expert's marked on the board."""
     page.wait_for_selector(".table [data-mark~='you']", timeout=30_000)
     page.wait_for_selector(".table [data-mark~='expert']", timeout=30_000)
+
+
+def _review_touch_targets(page: Any) -> None:
+    """Every control of the review is at least 40×40 (a finger's)."""
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('.review-panel button:not([disabled])')]
+            .filter(e => e.offsetParent !== null)
+            .map(e => [e.outerHTML.slice(0, 80), e.getBoundingClientRect()])
+            .filter(([, r]) => r.width < 40 || r.height < 40)
+            .map(([h, r]) => h + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))"""
+    )
+    assert not small, small
 
 
 def _in_sight(page: Any, selector: str) -> None:
@@ -69,6 +89,8 @@ def test_review_from_the_settlement_steps_the_replay_to_a_difference(
     items = page.query_selector_all(f"{panel} .review-item")
     assert items, "the tsumogiri player and the expert never differ?"
     _no_horizontal_scroll(page)
+    _named_controls(page)
+    _review_touch_targets(page)
     me.shot("review-phone-summary")
 
     # the largest loss first: its decision opens in the replay, both choices on the board
@@ -79,6 +101,8 @@ def test_review_from_the_settlement_steps_the_replay_to_a_difference(
     page.wait_for_selector(f".review-current[data-step='{first}']")
     assert page.query_selector_all(".review-choice[data-who='you'] .review-worth")
     _no_horizontal_scroll(page)
+    _named_controls(page)
+    _review_touch_targets(page)
     me.shot("review-phone-replay-decision")
 
     # the next difference, then back
@@ -134,5 +158,32 @@ def test_review_from_the_settlement_steps_the_replay_to_a_difference(
     _both_marked(page)
     me.page.set_viewport_size({"width": 1280, "height": 900})
     me.shot("review-desktop-replay-decision")
+    assert not me.errors, me.errors
+    page.close()
+
+
+def test_review_of_a_ma_diao_hand_in_english_on_a_desktop(browser: Any, server: str) -> None:
+    """The other game, the other language, the other screen: the cards marked."""
+    me = Player(browser, server, "revmd", DESKTOP)
+    page = me.page
+    page.add_init_script("localStorage.setItem('paiju-lang', 'en')")
+    me.register()
+    me.sit_alone("madiao")
+    play_to_settlement(page)
+    page.click("#result button[data-action='review']")
+    page.wait_for_selector(f"#result {DONE}", timeout=120_000)
+    summary = page.inner_text("#result .review-summary")
+    assert "decisions" in summary and "× stake" in summary, summary
+    me.shot("review-desktop-madiao-summary")
+    items = page.query_selector_all("#result .review-item")
+    if not items:  # every play as the expert's: nothing to step to
+        assert "expert's" in page.inner_text("#result .review-panel")
+        return
+    step = int(items[0].get_attribute("data-step") or "-1")
+    items[0].click()
+    _at_step(page, step)
+    _both_marked(page)
+    assert page.query_selector(".table .marked-piece [data-card]")
+    me.shot("review-desktop-madiao-decision")
     assert not me.errors, me.errors
     page.close()

@@ -346,15 +346,17 @@ export function ReviewPanel({
                         <span class="muted small">
                           {t("reviewMove", { n: d.step + 1 })} · {kindWords(d.kind)}
                         </span>
-                        <span>
+                        <span class="review-said">
                           <span class="review-mark mark-you">{t("reviewMarkYou")}</span>{" "}
-                          {choiceWords(review, d.played)}{" "}
+                          {choiceWords(review, d.played)}
+                        </span>{" "}
+                        <span class="review-said">
                           <span class="review-mark mark-expert">{t("reviewMarkExpert")}</span>{" "}
                           {choiceWords(review, d.expert)}
                         </span>
                       </span>
                       <span class={`review-item-loss${sure ? " sure" : ""}`}>
-                        {d.loss ? inUnit(review, estimate(d.loss)) : ""}
+                        {d.loss ? t("reviewLoss", { v: inUnit(review, estimate(d.loss)) }) : ""}
                       </span>
                     </button>
                   </li>
