@@ -8,7 +8,7 @@ import { Replay } from "../src/screens/Replay";
 import { TableScreen } from "../src/screens/TableScreen";
 import { route } from "../src/state/connection";
 import { handle } from "../src/state/handle";
-import { requestReview, reviews } from "../src/state/review";
+import { PROGRESS_MS, requestReview, reviews } from "../src/state/review";
 import { clearTable } from "../src/state/table";
 import type { BoardMark } from "../src/widgets/board";
 import { estimate, ReviewPanel } from "../src/widgets/ReviewPanel";
@@ -171,10 +171,21 @@ describe("the review panel", () => {
     expect(picked).toEqual([3]);
   });
 
-  it("counts the seconds while the review runs", () => {
-    reviews.value = { 5: { status: "running", since: Date.now() - 3_200 } };
+  it("counts the seconds while the review runs, and the decisions once counted", () => {
+    reviews.value = { 5: { status: "running", since: Date.now() - 3_200, done: 0, total: 0 } };
     const { container } = render(<ReviewPanel hand={5} step={null} onPick={() => {}} />);
-    expect(text(container.querySelector("[role=status]"))).toContain("復盤中… 3 秒");
+    expect(text(container.querySelector("[role=status]"))).toBe(
+      "復盤中… 3 秒高手正在與你所見相符的多種牌局中推演你的每個決定，需要幾秒鐘。",
+    );
+    expect(container.querySelector(".review-bar.known")).toBeNull();
+    act(() => {
+      reviews.value = { 5: { status: "running", since: Date.now(), done: 2, total: 8 } };
+    });
+    expect(text(container.querySelector("[role=status] p"))).toBe(
+      "復盤中… 0 秒 · 已復盤 2 / 8 個決定",
+    );
+    const bar = container.querySelector(".review-bar.known > span") as HTMLElement;
+    expect(bar.style.width).toBe("25%");
   });
 
   it("says no difference when every decision was the expert's", () => {
@@ -228,7 +239,7 @@ describe("asking for a review", () => {
   it("asks once for this player's seat, and keeps the answer", async () => {
     const fetch = answer(REVIEW);
     const first = requestReview(5, "S", () => 1000);
-    expect(reviews.value[5]).toEqual({ status: "running", since: 1000 });
+    expect(reviews.value[5]).toEqual({ status: "running", since: 1000, done: 0, total: 0 });
     await requestReview(5, "S"); // under way: not asked again
     await first;
     expect(fetch).toHaveBeenCalledTimes(1);
@@ -236,6 +247,37 @@ describe("asking for a review", () => {
     expect(reviews.value[5]).toEqual({ status: "done", review: REVIEW });
     await requestReview(5, "S");
     expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it("asks how far the review has come while it runs, and stops asking once done", async () => {
+    vi.useFakeTimers();
+    try {
+      let finish: (r: Response) => void = () => {};
+      const json = (body: unknown) =>
+        new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
+      const fetch = vi.fn((path: string) =>
+        path.endsWith("/progress?seat=S")
+          ? Promise.resolve(json({ state: "running", done: 3, total: 9 }))
+          : new Promise<Response>((resolve) => {
+              finish = resolve;
+            }),
+      );
+      vi.stubGlobal("fetch", fetch);
+      const asked = requestReview(8, "S", () => 0);
+      await vi.advanceTimersByTimeAsync(PROGRESS_MS);
+      expect(reviews.value[8]).toEqual({ status: "running", since: 0, done: 3, total: 9 });
+      expect(fetch.mock.calls.map((c) => c[0])).toEqual([
+        "/api/hands/8/review?seat=S",
+        "/api/hands/8/review/progress?seat=S",
+      ]);
+      finish(json(REVIEW));
+      await asked;
+      expect(reviews.value[8]?.status).toBe("done");
+      await vi.advanceTimersByTimeAsync(5 * PROGRESS_MS);
+      expect(fetch).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("keeps the server's refusal by its code (then it may be asked again)", async () => {

@@ -122,3 +122,55 @@ def test_the_review_thread_stops_with_the_app(
     # a stopped app reviews nothing more, at once
     with pytest.raises(route._Stopped):
         reviews.review({}, "E")
+
+
+def test_the_progress_of_a_review(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/review/progress``: none before, the decisions reviewed while it runs, done once
+    kept; only for the caller's own hand and seat."""
+    reached, go = threading.Event(), threading.Event()
+
+    def paused(record: dict[str, Any], seat: str, **kwargs: Any) -> Any:
+        kwargs["progress"](1, 3)
+        reached.set()
+        go.wait()
+        return review_hand(record, seat, **kwargs)
+
+    monkeypatch.setattr(route, "review_hand", paused)
+    with make(f"sqlite:///{tmp_path / 'paiju.db'}") as client:
+        token, seat, hand = finished_hand(client, "ko")
+        other = signup(client, "lu")
+        url = f"/api/hands/{hand}/review"
+        progress = f"{url}/progress"
+        assert client.get(progress, headers=bearer(token)).json() == {
+            "state": "none", "done": 0, "total": 0,
+        }  # fmt: skip
+        answers: list[Any] = []
+        asking = threading.Thread(
+            target=lambda: answers.append(client.get(url, headers=bearer(token)))
+        )
+        asking.start()
+        try:
+            assert reached.wait(60)
+            assert client.get(progress, headers=bearer(token)).json() == {
+                "state": "running", "done": 1, "total": 3,
+            }  # fmt: skip
+            r = client.get(progress, headers=bearer(other))
+            assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_hand"
+            elsewhere = next(s for s in "ESWN" if s != seat)
+            r = client.get(f"{progress}?seat={elsewhere}", headers=bearer(token))
+            assert r.status_code == 403 and r.json()["error"]["code"] == "forbidden"
+            assert client.get(progress).status_code == 401
+        finally:
+            go.set()
+            asking.join(120)
+        (r,) = answers
+        n = r.json()["decisions"]
+        assert client.get(progress, headers=bearer(token)).json() == {
+            "state": "done", "done": n, "total": n,
+        }  # fmt: skip
+        # asked for while another review holds the thread: waiting
+        reviews: route.Reviews = client.app.state.reviews  # type: ignore[attr-defined]
+        reviews.kept.clear()
+        reviews.running[(hand, seat)] = None  # type: ignore[assignment]
+        assert client.get(progress, headers=bearer(token)).json()["state"] == "waiting"
+        reviews.running.clear()

@@ -360,6 +360,7 @@ export const en: Table = {
     review: "Review",
     reviewTitle: "The expert's review",
     reviewRunning: "Reviewing… {n} s",
+    reviewDone: "{done} of {total} decisions",
     reviewRunningNote:
       "The expert plays each of your decisions out over many deals that fit what you saw: this takes a few seconds.",
     reviewSummary:

@@ -350,6 +350,7 @@ export const zh = {
     review: "復盤",
     reviewTitle: "高手復盤",
     reviewRunning: "復盤中… {n} 秒",
+    reviewDone: "已復盤 {done} / {total} 個決定",
     reviewRunningNote: "高手正在與你所見相符的多種牌局中推演你的每個決定，需要幾秒鐘。",
     reviewSummary: "{n} 個決定中有 {agreed} 個與高手相同（{pct}%）· 估計損失 {loss}",
     reviewNoDecisions: "這一局你沒有需要選擇的決定",

@@ -6,7 +6,9 @@ import { ApiError, api, type HandReview, type ReviewItem } from "../net/api";
 import type { Seat } from "../protocol";
 
 export type ReviewState =
-  | { status: "running"; since: number }
+  /** Under way since `since` (ms): `done` of the seat's `total` decisions reviewed (`total`
+   *  is 0 until the server has counted them). */
+  | { status: "running"; since: number; done: number; total: number }
   | { status: "done"; review: HandReview }
   | { status: "error"; code: string };
 
@@ -17,9 +19,20 @@ function put(hand: number, state: ReviewState): void {
   reviews.value = { ...reviews.value, [hand]: state };
 }
 
+/** How far a review has come, as the server says it (`/review/progress`). */
+interface Progress {
+  state: "done" | "running" | "waiting" | "none";
+  done: number;
+  total: number;
+}
+
+/** How often the page asks how far a review under way has come. */
+export const PROGRESS_MS = 1000;
+
 /** Ask for the review of `hand` for this player's own seat (`seat`, when known, is sent:
- *  the server checks it is theirs). Asked again while it runs or once it is done: nothing
- *  (a refusal may be asked again). `now` is the clock the wait is counted from. */
+ *  the server checks it is theirs), and how far it has come every `PROGRESS_MS` while it
+ *  runs. Asked again while it runs or once it is done: nothing (a refusal may be asked
+ *  again). `now` is the clock the wait is counted from. */
 export async function requestReview(
   hand: number,
   seat?: Seat | null,
@@ -27,13 +40,31 @@ export async function requestReview(
 ): Promise<void> {
   const was = reviews.value[hand];
   if (was && was.status !== "error") return;
-  put(hand, { status: "running", since: now() });
+  const since = now();
+  put(hand, { status: "running", since, done: 0, total: 0 });
   const query = seat ? `?seat=${seat}` : "";
+  let asking = false;
+  const poll = setInterval(() => {
+    if (asking) return;
+    asking = true;
+    api<Progress>(`/api/hands/${hand}/review/progress${query}`)
+      .then((p) => {
+        const at = reviews.value[hand];
+        if (at?.status === "running" && p.state === "running")
+          put(hand, { ...at, done: p.done, total: p.total });
+      })
+      .catch(() => {}) // the review's own answer says what went wrong
+      .finally(() => {
+        asking = false;
+      });
+  }, PROGRESS_MS);
   try {
     const review = await api<HandReview>(`/api/hands/${hand}/review${query}`);
     put(hand, { status: "done", review });
   } catch (err) {
     put(hand, { status: "error", code: err instanceof ApiError ? err.code : "network" });
+  } finally {
+    clearInterval(poll);
   }
 }
 

@@ -114,17 +114,37 @@ export function ReviewButton({ hand, seat }: { hand: number; seat: Seat | null }
   );
 }
 
-/** The wait: the seconds since it was asked, a bar that moves, what is being done. */
-function Running({ since }: { since: number }): JSX.Element {
+/** The wait: the decisions reviewed of the seat's (once the server has counted them), the
+ *  seconds since it was asked, a bar (filling with the decisions; sweeping before), what is
+ *  being done. */
+function Running({
+  since,
+  done,
+  total,
+}: {
+  since: number;
+  done: number;
+  total: number;
+}): JSX.Element {
   const now = useNow(true, 500);
   const n = Math.max(0, Math.floor((now - since) / 1000));
+  const known = total > 0;
   return (
-    <div class="review-running" role="status" aria-live="polite" data-review="running">
+    <div
+      class="review-running"
+      role="status"
+      aria-live="polite"
+      data-review="running"
+      data-done={known ? done : undefined}
+      data-total={known ? total : undefined}
+    >
       <p>
         <b>{t("reviewRunning", { n })}</b>
+        {known ? <span> · {t("reviewDone", { done, total })}</span> : null}
       </p>
-      <div class="review-bar" aria-hidden="true">
-        <span />
+      {/* the words above say the numbers: the bar is for the eye */}
+      <div class={`review-bar${known ? " known" : ""}`} aria-hidden="true">
+        <span style={known ? { width: `${Math.round((100 * done) / total)}%` } : undefined} />
       </div>
       <p class="muted small">{t("reviewRunningNote")}</p>
     </div>
@@ -278,7 +298,8 @@ export function ReviewPanel({
     reviews.value = rest;
   };
   let body: JSX.Element;
-  if (state.status === "running") body = <Running since={state.since} />;
+  if (state.status === "running")
+    body = <Running since={state.since} done={state.done} total={state.total} />;
   else if (state.status === "error")
     body = (
       <div class="review-error" role="alert" data-review-error={state.code}>

@@ -15,8 +15,11 @@ reviews waiting are dropped, the one running stops after the decision it is on, 
 answer ``503 unavailable``. A draining process (docs/operate.md) reviews nothing more: its
 reviews stop the same way, so that the requests waiting for them do not hold it open.
 
+How far a review has come is ``GET /api/hands/{id}/review/progress`` (the page shows it while
+it waits): the decisions reviewed of the seat's decisions.
+
 >>> sorted(r.path for r in router.routes)
-['/api/hands/{hand_id}/review']
+['/api/hands/{hand_id}/review', '/api/hands/{hand_id}/review/progress']
 """
 
 from __future__ import annotations
@@ -72,6 +75,8 @@ class Reviews:
         self.stopping = threading.Event()
         self.pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="paiju-review")
         self.running: dict[tuple[int, str], asyncio.Future[dict[str, Any]]] = {}
+        #: (decisions reviewed, the seat's decisions) of each review the thread is on
+        self.progress: dict[tuple[int, str], tuple[int, int]] = {}
         self.kept: collections.OrderedDict[tuple[int, str], dict[str, Any]] = (
             collections.OrderedDict()
         )
@@ -86,18 +91,26 @@ class Reviews:
         while len(self.kept) > KEPT:
             self.kept.popitem(last=False)
 
-    def review(self, record: dict[str, Any], seat: str) -> dict[str, Any]:
-        """The review of a stored record, as JSON (on the review thread); it stops between
-        two decisions once :attr:`closed` (``_Stopped``). A record the server stored
-        replays: another error here is the server's own (``500 internal``)."""
+    def review(self, record: dict[str, Any], seat: str, hand: int = 0) -> dict[str, Any]:
+        """The review of a stored record, as JSON (on the review thread), its progress kept
+        under ``(hand, seat)``; it stops between two decisions once :attr:`closed`
+        (``_Stopped``). A record the server stored replays: another error here is the
+        server's own (``500 internal``)."""
+        key = (hand, seat)
 
-        def watch(_done: int, _total: int) -> None:
+        def watch(done: int, total: int) -> None:
+            self.progress[key] = (done, total)
             if self.closed:
                 raise _Stopped
 
         if self.closed:
             raise _Stopped
-        return review_hand(record, seat, seed=SEED, worlds=self.worlds, progress=watch).to_json()
+        self.progress[key] = (0, 0)
+        try:
+            review = review_hand(record, seat, seed=SEED, worlds=self.worlds, progress=watch)
+        finally:
+            self.progress.pop(key, None)
+        return review.to_json()
 
     def stop(self) -> None:
         """Stop the thread (blocking until it has): the reviews waiting are dropped, the one
@@ -113,6 +126,20 @@ def _reviews(request: Request) -> Reviews:
 
 def _stopped() -> ServerError:
     return ServerError("unavailable", "the server is stopping: try again in a moment", 503)
+
+
+async def _played(
+    request: Request, acc: Account, hand_id: int, seat: str | None
+) -> tuple[dict[str, Any], str]:
+    """The record of a finished hand the caller played and the caller's seat in it (``seat``,
+    when given, must be it): else ``unknown_hand`` (404) or ``forbidden`` (403)."""
+    found = await asyncio.to_thread(services(request).store.hand_record, hand_id, acc.id)
+    if found is None:
+        raise ServerError("unknown_hand", f"you played no finished hand {hand_id}", 404)
+    record, mine = found
+    if seat is not None and seat != mine:
+        raise ServerError("forbidden", f"you sat in {mine}: only your seat is reviewed", 403)
+    return record, mine
 
 
 @router.get("/hands/{hand_id}/review")
@@ -131,12 +158,7 @@ async def api_review(
     ``busy`` (503) when :data:`QUEUE` reviews are waiting, ``unavailable`` (503) when the
     server stops or drains before the review is done.
     """
-    found = await asyncio.to_thread(services(request).store.hand_record, hand_id, acc.id)
-    if found is None:
-        raise ServerError("unknown_hand", f"you played no finished hand {hand_id}", 404)
-    record, mine = found
-    if seat is not None and seat != mine:
-        raise ServerError("forbidden", f"you sat in {mine}: only your seat is reviewed", 403)
+    record, mine = await _played(request, acc, hand_id, seat)
     key = (hand_id, mine)
     reviews = _reviews(request)
     if key in reviews.kept:
@@ -150,7 +172,7 @@ async def api_review(
             raise ServerError("busy", "the reviewer is busy: try again in a moment", 503)
         loop = asyncio.get_running_loop()
         running = asyncio.ensure_future(
-            loop.run_in_executor(reviews.pool, reviews.review, record, mine)
+            loop.run_in_executor(reviews.pool, reviews.review, record, mine, hand_id)
         )
         reviews.running[key] = running
 
@@ -168,3 +190,32 @@ async def api_review(
         if running.cancelled():  # dropped from the queue by the stop, not this request gone
             raise _stopped() from None
         raise
+
+
+@router.get("/hands/{hand_id}/review/progress")
+async def api_review_progress(
+    acc: Me,
+    request: Request,
+    hand_id: Annotated[int, Path(ge=1, le=2**62)],
+    seat: Annotated[str | None, Query(pattern=r"^[ESWN]$")] = None,
+) -> dict[str, Any]:
+    """How far the review of a finished hand the caller played has come, for the caller's
+    seat: ``{"state", "done", "total"}``, the state ``done`` (kept: asking for it answers at
+    once), ``running`` (``done`` of the seat's ``total`` decisions reviewed; ``total`` is 0
+    until the thread has counted them), ``waiting`` (behind other reviews) or ``none``.
+
+    Raises what ``GET /api/hands/{id}/review`` raises for the hand and the seat.
+    """
+    _record, mine = await _played(request, acc, hand_id, seat)
+    key = (hand_id, mine)
+    reviews = _reviews(request)
+    kept = reviews.kept.get(key)
+    if kept is not None:
+        n = int(kept.get("decisions", 0))
+        return {"state": "done", "done": n, "total": n}
+    if key not in reviews.running:
+        return {"state": "none", "done": 0, "total": 0}
+    at = reviews.progress.get(key)
+    if at is None:
+        return {"state": "waiting", "done": 0, "total": 0}
+    return {"state": "running", "done": at[0], "total": at[1]}
