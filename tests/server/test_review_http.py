@@ -174,3 +174,8 @@ def test_the_progress_of_a_review(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         reviews.running[(hand, seat)] = None  # type: ignore[assignment]
         assert client.get(progress, headers=bearer(token)).json()["state"] == "waiting"
         reviews.running.clear()
+        # a draining process starts no review (its requests would hold it open)
+        client.app.state.services.draining = True  # type: ignore[attr-defined]
+        r = client.get(url, headers=bearer(token))
+        assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable"
+        client.app.state.services.draining = False  # type: ignore[attr-defined]
