@@ -379,7 +379,7 @@ export const en: Table = {
     reviewShowList: "All differences ({n})",
     reviewHideList: "Hide the list",
     reviewNote:
-      "Values are your net at the hand's end in {unit}, a mean over {worlds} deals that fit what you saw, with its 95% interval: a loss whose interval includes 0 may be noise.",
+      "Values are your net at the hand's end, a mean over {worlds} deals that fit what you saw, with its 95% interval: a loss whose interval includes 0 may be noise.",
     reviewMarkYou: "you",
     reviewMarkExpert: "expert",
     reviewYou: "You",

@@ -367,7 +367,7 @@ export const zh = {
     reviewShowList: "全部不同之處（{n}）",
     reviewHideList: "收起列表",
     reviewNote:
-      "價值是你在局終的得失（{unit}），取與你所見相符的 {worlds} 種牌局的平均，附 95% 區間：區間含 0 的損失可能只是誤差。",
+      "價值是你在局終的得失，取與你所見相符的 {worlds} 種牌局的平均，附 95% 區間：區間含 0 的損失可能只是誤差。",
     reviewMarkYou: "你",
     reviewMarkExpert: "高手",
     reviewYou: "你",

@@ -388,12 +388,7 @@ export function ReviewPanel({
           </>
         ) : null}
         {inList ? (
-          <p class="muted small review-note">
-            {t("reviewNote", {
-              unit: inUnit(review, "").trim() || review.unit,
-              worlds: review.worlds,
-            })}
-          </p>
+          <p class="muted small review-note">{t("reviewNote", { worlds: review.worlds })}</p>
         ) : null}
       </>
     );
