@@ -8,6 +8,7 @@ import { me, type Route, route, toast } from "./state/connection";
 import { handle } from "./state/handle";
 import { inviteCode, joining } from "./state/lobby";
 import { prefs } from "./state/prefs";
+import { reviews } from "./state/review";
 import { escaped, settlement } from "./state/settlement";
 import { clearTable, frame, hint, pending, readySent, seated, tableState } from "./state/table";
 
@@ -211,6 +212,7 @@ export async function logout(): Promise<void> {
   batch(() => {
     me.value = null;
     clearTable();
+    reviews.value = {}; // the reviews asked for were this account's
     go({ name: "login" });
   });
 }

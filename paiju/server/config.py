@@ -42,6 +42,7 @@
 | ``PAIJU_RELIEF_AMOUNT`` | the most points one relief claim gives (0: no relief) | 800 |
 | ``PAIJU_RELIEF_PER_DAY`` | relief claims a day, below the lowest room's minimum (0: none) | 1 |
 | ``PAIJU_RELIEF_UTC_OFFSET`` | hours from UTC at which the relief's day turns at midnight | 8 |
+| ``PAIJU_REVIEW_WORLDS`` | worlds per differing decision of a hand review (2–256) | 16 |
 
 The security settings are explained in docs/security.md; the operator's in docs/operate.md.
 
@@ -119,6 +120,9 @@ class Settings(BaseSettings):
     relief_amount: int = Field(800, ge=0, le=10**9)
     relief_per_day: int = Field(1, ge=0, le=100)
     relief_utc_offset: float = Field(8.0, ge=-12, le=14)
+    #: ``GET /api/hands/{id}/review``: worlds per decision that differs (its error shrinks
+    #: as 1/√worlds and its time grows as worlds; tests use 2)
+    review_worlds: int = Field(16, ge=2, le=256)
 
     @model_validator(mode="before")
     @classmethod

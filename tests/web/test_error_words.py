@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 #: Prometheus, never by a page).
 UNSEEN = {
     "bad_movement", "insufficient_funds", "wrong_password",
-    "forbidden", "no_change", "reason_required", "unknown_account", "not_found",
+    "no_change", "reason_required", "unknown_account", "not_found",
 }  # fmt: skip
 
 

@@ -188,3 +188,48 @@ export function handPoints(entries: LedgerEntry[], hand: number, me: string): Ha
     balance: mine[0]?.balance_after ?? null,
   };
 }
+
+/** An estimate of the hand review (`GET /api/hands/{id}/review`): the mean over the worlds
+ *  and its 95% interval (`lo`, `hi` null where it has none), in the game's unit. */
+export interface ReviewValue {
+  mean: number;
+  lo: number | null;
+  hi: number | null;
+  n: number;
+}
+
+/** One decision of the reviewed seat: the replay's step that shows it, what was played and
+ *  what the expert chose (the record's notation); where they differ, each one's value and
+ *  the loss (the expert's less the played one's). */
+export interface ReviewItem {
+  step: number;
+  kind: string;
+  played: string;
+  expert: string;
+  legal: number;
+  agrees: boolean;
+  played_value: ReviewValue | null;
+  expert_value: ReviewValue | null;
+  loss: ReviewValue | null;
+}
+
+/** A finished hand reviewed for the caller's own seat (docs/protocol.md, docs/bots.md). */
+export interface HandReview {
+  game: Game;
+  hand: number | null;
+  seat: Seat;
+  unit: string;
+  seed: number;
+  worlds: number;
+  rollout: string;
+  expert: string;
+  decisions: number;
+  agreement: number;
+  total_loss: number;
+  summary: string;
+  /** The steps of the decisions that differ, largest loss first. */
+  ranked: number[];
+  /** Those of them whose loss's interval lies above 0. */
+  flagged: number[];
+  items: ReviewItem[];
+}

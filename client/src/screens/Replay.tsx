@@ -1,11 +1,12 @@
 // The replay viewer: a finished hand step by step (← →), every seat's hand shown (the hand
-// is over), the move list with names, the settlement at the end.
+// is over), the move list with names, the settlement at the end; and the hand's review: at a
+// decision where this player and the expert differ, both choices marked on the board.
 import type { JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { gameUi } from "../games";
 import { errorText, gameName, t } from "../i18n";
 import { entriesOf } from "../model/log";
-import { SEATS } from "../model/seats";
+import { isSeat, SEATS } from "../model/seats";
 import {
   ApiError,
   api,
@@ -18,8 +19,12 @@ import {
 import type { GameEvent, Seat, SeatInfo } from "../protocol";
 import { go } from "../session";
 import { me } from "../state/connection";
+import { reviews } from "../state/review";
+import { seated } from "../state/table";
 import { logLine } from "../widgets/MoveLog";
+import { differenceAt, marksFor, ReviewButton, ReviewPanel } from "../widgets/ReviewPanel";
 import { UnknownGame } from "../widgets/UnknownGame";
+import { ReadyNote } from "./TableScreen";
 
 /** Who sat where, as the record has it (the server sends the names; an older server sent
  *  none: then only this player's own name is known). */
@@ -136,6 +141,12 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
   const moveEvents = data?.events ?? [];
   const result = view?.result;
   const ui = view ? gameUi(view.game) : null;
+  // the review's difference at this step, its two choices marked on the board
+  const shownStep = data?.step ?? step;
+  const difference = data ? differenceAt(reviews.value[hand], shownStep) : null;
+  const mySeat = data && isSeat(data.seat) ? data.seat : null;
+  // come from the table's settlement: back there (the next hand waits for this player)
+  const atTable = !!seated.value;
   return (
     <main class="replay" id="replay">
       <div class="table-bar">
@@ -200,16 +211,18 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
         >
           ▶|
         </button>
+        <ReviewButton hand={hand} seat={mySeat} />
         <button
           type="button"
           class="ghost"
           id="replay-close"
           data-action="back"
-          onClick={() => go({ name: "lobby" })}
+          onClick={() => go({ name: atTable ? "table" : "lobby" })}
         >
-          {t("back")}
+          {t(atTable ? "backToTable" : "back")}
         </button>
       </div>
+      {atTable ? <ReadyNote /> : null}
       {error ? (
         <p class="error" role="alert">
           {errorText(error)}
@@ -228,8 +241,12 @@ export function Replay({ hand, step }: { hand: number; step: number }): JSX.Elem
               onAction={() => {}}
               readOnly
               revealed={revealed}
+              marks={difference ? marksFor(difference) : undefined}
             />
           ) : null}
+          {/* under the board: on a phone the hand with both choices marked, the values and
+              the previous and next differences are in sight together */}
+          <ReviewPanel hand={hand} step={shownStep} view={view} onPick={to} />
           {result && view && ui ? (
             <section class="settlement-panel in-replay" aria-label={t("settlement")}>
               <h2>{t("settlement")}</h2>

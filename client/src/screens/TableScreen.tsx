@@ -43,6 +43,7 @@ import {
 import { Confirm } from "../widgets/Chrome";
 import { secondsLeft, useNow } from "../widgets/hooks";
 import { MoveLog } from "../widgets/MoveLog";
+import { ReviewButton, ReviewPanel } from "../widgets/ReviewPanel";
 import { seatName } from "../widgets/SeatBadge";
 import { UnknownGame } from "../widgets/UnknownGame";
 import { HowTo } from "./HowTo";
@@ -460,6 +461,15 @@ function SettlementPanel(): JSX.Element | null {
           #{s.hand}
         </span>
       </h2>
+      {/* the hand's review, asked for by the button at the foot, on top where it is seen: a
+          decision picked opens the replay at it (the Ready clock is on the replay's page) */}
+      {seat ? (
+        <ReviewPanel
+          hand={s.hand}
+          step={null}
+          onPick={(step) => go({ name: "replay", hand: s.hand, step })}
+        />
+      ) : null}
       {body}
       {tableState.value && seated.value ? (
         <Confirmations
@@ -477,7 +487,12 @@ function SettlementPanel(): JSX.Element | null {
           <button type="button" class="ghost" data-action="leave" onClick={() => leave()}>
             {t("leave")}
           </button>
+          {seat && result ? <ReviewButton hand={s.hand} seat={seat} /> : null}
           <ReadyButton deadline={tableState.value?.readyDeadline ?? null} next />
+        </div>
+      ) : seat && result ? (
+        <div class="row end">
+          <ReviewButton hand={s.hand} seat={seat} />
         </div>
       ) : null}
     </section>

@@ -123,6 +123,9 @@ function onHandStart(m: Frame<"hand_start">): void {
     else if (me.value && typeof m.fee === "number" && !again)
       me.value = { ...me.value, balance: me.value.balance - m.fee };
     if (seated.value && isSeat(m.seat)) seated.value = { ...seated.value, seat: m.seat };
+    // a new hand takes a player who was looking at a replay (the last hand's review, say)
+    // back to the table: their clock runs from now
+    if (!again && seated.value && route.value.name === "replay") route.value = { name: "table" };
   });
 }
 

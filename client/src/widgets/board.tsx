@@ -30,6 +30,61 @@ export interface BoardProps<V extends View = View> {
   revealed?: Partial<Record<Seat, string[]>>;
   /** The frame's events (its claims and wins are called out at the table). */
   events?: readonly GameEvent[];
+  /** The hand review (a read-only board): two choices of this seat's decision, each marked
+   *  on its piece, or on its option in the prompt the seat had. */
+  marks?: readonly BoardMark[];
+}
+
+/** Who made a choice the review compares: this player, or the expert bot. */
+export type MarkWho = "you" | "expert";
+
+/** One choice marked on the board: a legal action of the view and whose it is. */
+export interface BoardMark {
+  action: string;
+  who: MarkWho;
+}
+
+/** Who chose `action`, among the board's marks (both, where two marks name it). */
+export function marksOf(marks: readonly BoardMark[] | undefined, action: string): MarkWho[] {
+  return (marks ?? []).filter((m) => m.action === action).map((m) => m.who);
+}
+
+/** The words over a marked piece or option: 「你」 / 「高手」, "you" / "expert". */
+export function MarkBadges({ who }: { who: readonly MarkWho[] }): JSX.Element | null {
+  if (!who.length) return null;
+  return (
+    <span class="review-marks" aria-hidden="true">
+      {who.map((w) => (
+        <span key={w} class={`review-mark mark-${w}`}>
+          {t(w === "you" ? "reviewMarkYou" : "reviewMarkExpert")}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+/** A piece of a read-only hand with the review's marks over it (the piece as it is when
+ *  unmarked); its accessible name says whose choice it was. */
+export function MarkedPiece({
+  who,
+  children,
+}: {
+  who: readonly MarkWho[];
+  children: ComponentChildren;
+}): JSX.Element {
+  if (!who.length) return <>{children}</>;
+  const said = who.map((w) => t(w === "you" ? "reviewYourChoice" : "reviewExpertChoice"));
+  return (
+    <span
+      class={`marked-piece ${who.map((w) => `mark-${w}`).join(" ")}`}
+      data-mark={who.join(" ")}
+      role="group"
+      aria-label={said.join(", ")}
+    >
+      <MarkBadges who={who} />
+      {children}
+    </span>
+  );
 }
 
 /** The table as every game lays it out: the three other seats around the middle of the felt
@@ -202,19 +257,25 @@ export function ActButton(p: {
   /** The key that picks it (a claim prompt's digits, Escape for a pass). */
   keys?: string;
   buttonRef?: Ref<HTMLButtonElement>;
+  /** The review's marks on it (a read-only board). */
+  marks?: readonly MarkWho[];
   children?: ComponentChildren;
 }): JSX.Element {
+  const who = p.marks ?? [];
+  const said = who.map((w) => t(w === "you" ? "reviewYourChoice" : "reviewExpertChoice"));
   return (
     <button
       type="button"
       ref={p.buttonRef}
-      class={`act act-${p.kind}${p.action === p.hinted ? " hinted" : ""}`}
+      class={`act act-${p.kind}${p.action === p.hinted ? " hinted" : ""}${who.map((w) => ` mark-${w}`).join("")}`}
       data-action={p.action}
-      aria-label={p.label}
+      data-mark={who.length ? who.join(" ") : undefined}
+      aria-label={said.length ? `${p.label} (${said.join(", ")})` : p.label}
       aria-keyshortcuts={p.keys}
       disabled={p.disabled}
       onClick={() => p.onAction(p.action)}
     >
+      <MarkBadges who={who} />
       <span class="act-name">{p.name}</span>
       {p.children}
     </button>

@@ -9,6 +9,8 @@ import {
   ActButton,
   type BoardProps,
   BoardTable,
+  MarkedPiece,
+  marksOf,
   OwnArea,
   PieceGroup,
   type Plate,
@@ -168,6 +170,19 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
     if (choices.length > 1) firstChoice.current?.focus();
   }, [selected, choices.length]);
   const clock = clockOf(props.clock, me, me);
+  // the review's two choices, each on its card; where both are plays of one card (a capture
+  // or a throw down), the two plays are shown as the card's prompt, marked
+  const marks = props.marks ?? [];
+  const markedCard = (c: string) =>
+    marks.filter((m) => (byCard.get(c) ?? []).some((a) => a.action === m.action)).map((m) => m.who);
+  const reviewChoices = props.readOnly
+    ? view.legal.filter((a) => {
+        const same =
+          marks.length > 1 &&
+          marks.every((m) => byCard.get(a.card ?? "")?.some((x) => x.action === m.action));
+        return marks.some((m) => m.action === a.action) && (same || !a.card);
+      })
+    : [];
   return (
     <OwnArea
       board={props}
@@ -176,7 +191,12 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
       handClass="hand cards"
       hand={view.hand.map((c, i) => {
         const acts = byCard.get(c) ?? [];
-        if (props.readOnly) return <Card key={c} code={c} size="lg" />;
+        if (props.readOnly)
+          return (
+            <MarkedPiece key={c} who={markedCard(c)}>
+              <Card code={c} size="lg" />
+            </MarkedPiece>
+          );
         const label = acts.length === 1 ? actionLabel(acts[0] as MadiaoAction) : cardName(c);
         return (
           <CardButton
@@ -197,6 +217,24 @@ function MyArea(props: MadiaoTableProps): JSX.Element {
       })}
       keys="madiaoKeys"
     >
+      {reviewChoices.length ? (
+        <Prompt clock={null}>
+          {reviewChoices.map((a) => (
+            <ActButton
+              key={a.action}
+              kind={a.kind}
+              action={a.action}
+              label={actionLabel(a)}
+              name={actionName(a.kind)}
+              disabled
+              onAction={props.onAction}
+              marks={marksOf(marks, a.action)}
+            >
+              {a.card ? <Card code={a.card} size="sm" /> : null}
+            </ActButton>
+          ))}
+        </Prompt>
+      ) : null}
       {choices.length > 1 && !props.readOnly ? (
         <Prompt clock={clock}>
           {choices.map((a, k) => (

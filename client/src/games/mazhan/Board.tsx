@@ -10,6 +10,8 @@ import {
   ActButton,
   type BoardProps,
   BoardTable,
+  MarkedPiece,
+  marksOf,
   OwnArea,
   type Plate,
   Prompt,
@@ -380,8 +382,9 @@ function Options(props: MazhanTableProps & { options: MazhanAction[] }): JSX.Ele
           name={optionText(a)}
           keys={a.kind === "pass" ? "Escape" : String(i + 1)}
           hinted={props.hinted}
-          disabled={props.pending !== null}
+          disabled={props.pending !== null || !!props.readOnly}
           onAction={props.onAction}
+          marks={marksOf(props.marks, a.action)}
         >
           {a.tiles.length && a.kind !== "pass" ? (
             <span class="act-tiles">
@@ -477,6 +480,18 @@ function MyArea(props: MazhanTableProps): JSX.Element {
   for (let i = 0; i < all.length; i += 1) {
     if (props.hinted && discards.get(all[i] as string) === props.hinted) hinted = i;
   }
+  // the review's two choices: a discard on its tile (the rightmost copy, as the hint), any
+  // other on its option of the prompt the seat had (shown, read-only, when one is marked)
+  const marked = new Map<number, ReturnType<typeof marksOf>>();
+  for (const m of props.marks ?? []) {
+    let at = -1;
+    for (let i = 0; i < all.length; i += 1) if (discards.get(all[i] as string) === m.action) at = i;
+    if (at >= 0) marked.set(at, [...(marked.get(at) ?? []), m.who]);
+  }
+  const reviewPrompt =
+    !!props.readOnly &&
+    options.length > 0 &&
+    (props.marks ?? []).some((m) => options.some((a) => a.action === m.action));
   // an answer sent: its prompt goes at once, and the table shows the discard settling (as
   // every seat that cannot claim sees it) until the server's next view
   const answered = props.pending !== null;
@@ -551,7 +566,9 @@ function MyArea(props: MazhanTableProps): JSX.Element {
     const label = `${action ? `${actionName("discard")} ` : ""}${tileName(code)}${wild ? ` (${t("wild")})` : ""}${drawn ? ` (${t("drawn")})` : ""}`;
     if (props.readOnly) {
       return (
-        <Tile key={`${i}`} code={code} size="lg" wild={wild} class={drawn ? "drawn" : undefined} />
+        <MarkedPiece key={`${i}`} who={marked.get(i) ?? []}>
+          <Tile code={code} size="lg" wild={wild} class={drawn ? "drawn" : undefined} />
+        </MarkedPiece>
       );
     }
     const playable = !disabled && !!action;
@@ -621,6 +638,12 @@ function MyArea(props: MazhanTableProps): JSX.Element {
       }
       keys="mahjongKeys"
     >
+      {reviewPrompt ? (
+        // the review: the choices the seat had, the two compared marked on them
+        <div class="dock review-dock">
+          <Options {...props} options={options} />
+        </div>
+      ) : null}
       {props.readOnly ? null : (
         // what this player may do now floats over the table's edge above the hand: its
         // coming and going never moves the board or the hand under a finger
