@@ -73,3 +73,48 @@ def test_the_wait_for_a_hand_just_ended_is_bounded() -> None:
     services = _services({1: stuck})
     left = asyncio.run(asyncio.wait_for(drain(services, 0.0, poll=0.0, ending=0.0), 30))
     assert left == 0 and not stuck.stopped
+
+
+def test_a_join_in_flight_as_the_drain_begins_opens_no_table_that_plays() -> None:
+    """A join reads the player's balance in a thread; a SIGTERM arriving then must not let it
+    open a table whose hands start on the draining process (under load, hands started at
+    the drain's beginning were cut at its bound)."""
+    from paiju.server.config import Settings
+    from paiju.server.db import migrate
+    from paiju.server.errors import ServerError
+    from paiju.server.ledger import new_account
+    from paiju.server.protocol import Join
+    from paiju.server.services import build
+
+    svc = build(Settings.from_env({"PAIJU_DATABASE_URL": "sqlite://"}))
+    migrate(svc.engine)
+    with svc.sessions.begin() as s:
+        ana = new_account(s, "ana", "!", 100_000).id
+    hub = svc.hub
+    balances = hub.store.balances
+
+    def balances_then_sigterm(accounts: list[int]) -> dict[int, int]:
+        found = balances(accounts)
+        hub.draining = True  # the drain begins while the join waits for this
+        return found
+
+    hub.store.balances = balances_then_sigterm  # type: ignore[method-assign,assignment]
+
+    async def join() -> str:
+        try:
+            await hub.join(ana, "ana", Join(type="join", room="mazhan", alone=True))
+        except ServerError as err:
+            return err.code
+        return "seated"
+
+    async def opened_while_draining() -> bool:
+        runner = await hub.new_table("mazhan", True, "easy")
+        return runner.machine.draining
+
+    try:
+        assert asyncio.run(join()) == "draining"
+        assert hub.tables == {} and hub.table_of(ana) is None
+        # a table opened all the same while draining (any other way in) starts no hand
+        assert asyncio.run(opened_while_draining()) is True
+    finally:
+        svc.close()
