@@ -51,9 +51,7 @@ def live_hands(hub: Hub) -> int:
 def _busy(hub: Hub) -> bool:
     """A running table has a hand live or a write or a frame waiting, or a socket has frames
     still to send."""
-    tables = any(
-        not runner.machine.quiet for runner in hub.tables.values() if not runner.stopped
-    )
+    tables = any(not runner.machine.quiet for runner in hub.tables.values() if not runner.stopped)
     return tables or any(not conn.queue.empty() for conn in hub.conns.values())
 
 
