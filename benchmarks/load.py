@@ -19,7 +19,23 @@ own, CFS quota; Linux, as root): on a machine with fewer cores than servers plus
 clients, this is how the scaling from one process to two is measured: one process at ``C``
 against two at ``C`` each, the rest of the machine left to the clients, PostgreSQL and Redis.
 The load client is kept cheap (orjson, nothing done per frame but reading it), so that on a
-small machine it takes as little CPU from the server as it can.
+small machine it takes as little CPU from the server as it can. The server's CPU is given per
+table action (the bots' moves included) and per person's action (the load clients' own).
+
+``--rolling-restart`` (two processes, PostgreSQL and Redis) plays ``--seconds``, then sends
+each server in turn SIGTERM (``PAIJU_DRAIN_SECONDS`` = ``--drain-seconds``), watches its drain
+(``/api/ready``, its playing tables on ``/metrics`` every second) until it exits, starts a new
+one on its port and waits until it is ready; the people whose sockets close connect again to
+the next server, as the page does. The load plays on until every hand live at a SIGTERM has
+ended; then it reports the hands started, finished and lost, the escapes charged, the
+reconnects the players saw (a socket lost in mid-hand), split by their hand's fate: ended in
+the drain (must be none) or live at the drain's bound (handed over), the exit codes, the
+drains' lengths and the ledger summed (``paiju admin check``).
+
+``--no-metrics`` runs the servers with prometheus-client's updates made no-ops (what the
+instrumentation costs: interleave runs with and without it); ``--scrape-every S`` scrapes
+every server's ``/metrics`` every ``S`` seconds during the window and reports how long a
+scrape takes.
 
     python benchmarks/load.py --tables 200 --seconds 30 --pace fast
     python benchmarks/load.py --tables 2000 --seconds 60 --pace human \\
@@ -27,17 +43,22 @@ small machine it takes as little CPU from the server as it can.
     python benchmarks/load.py --tables 3600 --seconds 60 --pace human --processes 2 \\
         --postgres postgresql+psycopg://postgres@127.0.0.1:5432/postgres \\
         --redis-url redis://127.0.0.1:6379/0
+    python benchmarks/load.py --tables 200 --seconds 60 --pace human --processes 2 \\
+        --postgres postgresql+psycopg://postgres@127.0.0.1:5432/postgres \\
+        --redis-url redis://127.0.0.1:6379/0 --rolling-restart --drain-seconds 60
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import multiprocessing as mp
 import os
 import random
+import signal
 import statistics
 import sys
 import tempfile
@@ -124,6 +145,209 @@ def _steps(url: str) -> int:
     return n
 
 
+#: the bearer token of the servers' /metrics (loopback only, the benchmark's own servers)
+METRICS_TOKEN = "load-benchmark-metrics-token"
+
+
+def _scrape(base: str) -> tuple[float, int, dict[str, float]]:
+    """Scrape one server's /metrics: the seconds it took, its size in bytes, and its
+    unlabelled samples and ``paiju_tables`` by state (``paiju_tables:playing``, …)."""
+    import httpx
+
+    began = time.perf_counter()
+    r = httpx.get(
+        f"http://{base}/metrics", headers={"authorization": f"Bearer {METRICS_TOKEN}"}, timeout=30
+    )
+    took = time.perf_counter() - began
+    r.raise_for_status()
+    samples: dict[str, float] = {}
+    for line in r.text.splitlines():
+        if line.startswith("#") or " " not in line:
+            continue
+        name, value = line.rsplit(" ", 1)
+        if name.startswith('paiju_tables{state="'):
+            name = "paiju_tables:" + name[len('paiju_tables{state="') : -2]
+        samples[name] = float(value)
+    return took, len(r.content), samples
+
+
+class _Scraper(threading.Thread):
+    """Scrapes every server's /metrics every ``every`` seconds (as Prometheus would) until
+    stopped; what each scrape took."""
+
+    def __init__(self, bases: list[str], every: float) -> None:
+        super().__init__(daemon=True)
+        self.bases, self.every = bases, every
+        self.halt = threading.Event()
+        self.took: list[float] = []
+        self.sizes: list[int] = []
+        self.tables: list[float] = []
+
+    def run(self) -> None:
+        while not self.halt.wait(self.every):
+            for base in self.bases:
+                took, size, samples = _scrape(base)
+                self.took.append(took)
+                self.sizes.append(size)
+                self.tables.append(sum(v for k, v in samples.items() if k.startswith("paiju_t")))
+
+
+def _serve_without_metrics(argv: list[str]) -> int:
+    """``paiju`` with prometheus-client's updates made no-ops (every counter, histogram and
+    gauge of the process): the server as it would run with no instrumentation, for
+    measuring what the instrumentation costs (``--no-metrics``)."""
+    from prometheus_client import metrics as pm
+
+    def nothing(self: Any, *args: Any, **kwargs: Any) -> None:
+        return None
+
+    pm.Counter.inc = nothing  # type: ignore[method-assign]
+    pm.Histogram.observe = nothing  # type: ignore[method-assign]
+    pm.Gauge.inc = pm.Gauge.dec = pm.Gauge.set = nothing  # type: ignore[method-assign]
+    pm.MetricWrapperBase.labels = lambda self, *a, **k: self  # type: ignore[method-assign]
+    from paiju.cli import main
+
+    return main(argv)
+
+
+def _ready(base: str) -> bool:
+    """Whether ``/api/ready`` answers 200."""
+    import httpx
+
+    try:
+        return httpx.get(f"http://{base}/api/ready", timeout=5).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def _writers(url: str, ids: list[int]) -> dict[int, tuple[str, str | None]]:
+    """These hands' status and writer (the process that started a hand, then the one that
+    closed it), by id."""
+    engine = sa.create_engine(url)
+    with engine.connect() as c:
+        q = sa.text("SELECT id, status, writer FROM hands WHERE id = ANY(:ids)")
+        rows = c.execute(q, {"ids": list(ids)}).all()
+    engine.dispose()
+    return {int(h): (str(st), w) for h, st, w in rows}
+
+
+def _hands(url: str, ids: list[int] | None = None, since: int = 0) -> dict[int, str]:
+    """Hands by id and status: these ``ids``, or every hand after ``since``."""
+    engine = sa.create_engine(url)
+    with engine.connect() as c:
+        if ids is not None:
+            q = sa.text("SELECT id, status FROM hands WHERE id = ANY(:ids)")
+            rows = c.execute(q, {"ids": list(ids)}).all()
+        else:
+            q = sa.text("SELECT id, status FROM hands WHERE id > :n")
+            rows = c.execute(q, {"n": since}).all()
+    engine.dispose()
+    return {int(h): str(st) for h, st in rows}
+
+
+def _live_at(url: str, tables: set[int]) -> list[int]:
+    """The live hands of these tables."""
+    engine = sa.create_engine(url)
+    with engine.connect() as c:
+        rows = c.execute(sa.text("SELECT id, table_id FROM hands WHERE status = 'live'")).all()
+    engine.dispose()
+    return sorted(int(h) for h, t in rows if int(t) in tables)
+
+
+def _last_ids(url: str) -> tuple[int, int]:
+    """The newest hand's id and the newest ledger entry's id."""
+    engine = sa.create_engine(url)
+    with engine.connect() as c:
+        hand = int(c.execute(sa.text("SELECT coalesce(max(id), 0) FROM hands")).scalar() or 0)
+        entry = int(c.execute(sa.text("SELECT coalesce(max(id), 0) FROM ledger")).scalar() or 0)
+    engine.dispose()
+    return hand, entry
+
+
+def _escapes(url: str, since_entry: int) -> int:
+    """Escape penalties charged in the ledger after entry ``since_entry``."""
+    engine = sa.create_engine(url)
+    with engine.connect() as c:
+        q = sa.text("SELECT count(*) FROM ledger WHERE id > :n AND reason = 'escape'")
+        n = int(c.execute(q, {"n": since_entry}).scalar() or 0)
+    engine.dispose()
+    return n
+
+
+def _restart_each(
+    servers: list[Any], make: Any, url: str, redis_url: str, prefix: str, bound: float
+) -> list[dict[str, Any]]:
+    """The rolling restart: each server in turn is sent SIGTERM, its drain watched (its
+    playing tables scraped every second) until it exits, and a new one started on its port
+    and waited for until ready, before the next. What happened to each."""
+    import httpx
+    import redis
+
+    leases = redis.Redis.from_url(redis_url, decode_responses=True)
+    report = []
+    tick = threading.Event()
+    for n, server in enumerate(servers):
+        name = "AB"[n] if n < 2 else str(n)
+        pid = httpx.get(f"http://{server.base}/api/ready", timeout=10).json()["process"]
+
+        def owned(pid: str = pid) -> set[int]:
+            return {
+                int(key.rsplit(":", 1)[1])
+                for key in leases.scan_iter(f"{prefix}:lease:*", count=1000)
+                if leases.get(key) == pid
+            }
+
+        tables = owned()
+        live = set(_live_at(url, tables))
+        started = {h: w for h, (_, w) in _writers(url, sorted(live)).items()}
+        playing = [(0.0, _scrape(server.base)[2].get("paiju_tables:playing", -1.0))]
+        began, sigterm_at = time.perf_counter(), time.time()
+        server.proc.send_signal(signal.SIGTERM)
+        not_ready = None
+        while server.proc.poll() is None:
+            at = time.perf_counter() - began
+            if not_ready is None and not _ready(server.base):
+                not_ready = at
+                # and the hands that were starting as the drain began (seated a moment
+                # before, their start not yet written): live at the SIGTERM too
+                tick.wait(1.0)
+                tables |= owned()
+                live |= set(_live_at(url, tables))
+                more = _writers(url, sorted(live - set(started)))
+                started |= {h: w for h, (_, w) in more.items()}
+            with contextlib.suppress(httpx.HTTPError):
+                playing.append((at, _scrape(server.base)[2].get("paiju_tables:playing", -1.0)))
+            tick.wait(1.0)
+        took, exit_at = time.perf_counter() - began, time.time()
+        code = server.proc.wait()
+        # ended in the drain: closed by the draining process itself (a hand handed over may
+        # have ended on the next owner by now); its writer is the one that started its hands
+        still = _writers(url, sorted(live))
+        mine = collections.Counter(w for w in started.values() if w).most_common(1)
+        writer = mine[0][0] if mine else None
+        ended = sorted(h for h, (st, w) in still.items() if st != "live" and w == writer)
+        handed = sorted(set(still) - set(ended))
+        began = time.perf_counter()
+        servers[n] = make(server.port)
+        while not _ready(servers[n].base):
+            tick.wait(0.2)
+        idle = [at for at, count in playing if count == 0]
+        report.append({
+            "process": name, "tables": len(tables), "live_at_sigterm": sorted(live),
+            "ended_in_drain": ended, "handed_over": handed, "exit_code": code,
+            "sigterm_to_exit_s": took, "not_ready_after_s": not_ready,
+            "no_hand_playing_after_s": idle[0] if idle else None, "bound_s": bound,
+            "playing": playing, "restart_to_ready_s": time.perf_counter() - began,
+            "sigterm_at": sigterm_at, "exit_at": exit_at,
+        })  # fmt: skip
+        print(
+            f"{name}: exit {code} after {took:.1f} s (bound {bound:g} s), {len(live)} hands live "
+            f"at SIGTERM: {len(ended)} ended in the drain, {len(handed)} handed over",
+            file=sys.stderr, flush=True,
+        )  # fmt: skip
+    return report
+
+
 def _accounts(url: str, n: int) -> list[str]:
     """N accounts with sessions, written straight into the database; their tokens."""
     from paiju.server.db import make_engine, make_sessions, migrate
@@ -152,6 +376,7 @@ def _client_process(
     go: Any,
     stop: Any,
     out: Any,
+    rolling: bool = False,
 ) -> None:
     """One load-client process: its share of people, on one asyncio loop (uvloop's, as the
     server's, where installed)."""
@@ -162,12 +387,16 @@ def _client_process(
     except ImportError:
         factory = None
     with asyncio.Runner(loop_factory=factory) as runner:
-        runner.run(_clients(urls, tokens, pace, seed, ready, go, stop, out))
+        runner.run(_clients(urls, tokens, pace, seed, ready, go, stop, out, rolling))
 
 
 #: What a person sends, serialised once.
 _JOIN = orjson.dumps({"type": "join", "room": "mazhan", "alone": True, "level": "easy"})
 _READY = orjson.dumps({"type": "ready"})
+
+
+#: errors that say a table is between processes: the action is sent again in a moment
+_MOVING = ("table_moving", "unavailable")
 
 
 async def _clients(
@@ -179,18 +408,34 @@ async def _clients(
     go: Any,
     stop: Any,
     out: Any,
+    rolling: bool = False,
 ) -> None:
     """The people of one client process. Kept cheap, so that on a shared machine the load
     client takes as little CPU from the server as it can: frames parsed with orjson, no timer
     per received frame, the start and end of the measured window learnt once (a thread waits
     on each multiprocessing event) instead of polled per frame, every person stopped by
-    cancelling their task."""
+    cancelling their task.
+
+    With ``rolling`` (a rolling restart), a person whose socket closes connects again, as the
+    page does, to the next server (a load balancer sends them to one that stays), and what
+    they saw is counted: a socket lost while their hand was live (a reconnect they see: the
+    hand is noted, to be told apart later by its log), a socket lost between hands (a move),
+    a ``draining`` frame in a hand and that hand's settlement on the same socket."""
     import websockets
 
-    stats: dict[str, Any] = {"actions": 0, "hands": 0, "errors": 0, "codes": {}, "latency": []}
+    stats: dict[str, Any] = {
+        "actions": 0, "hands": 0, "errors": 0, "codes": {}, "latency": [],
+        # the rolling restart's counts (below)
+        "cut_hands": [], "moves": 0, "resumed": 0, "never_seen_again": 0,
+        "drained_in_hand": 0, "drained_between": 0, "settled_in_drain": 0,
+        "escapes_seen": 0, "people_cut": 0, "people_moved": 0, "connect_failures": 0,
+    }  # fmt: skip
     latency: list[tuple[float, float]] = stats["latency"]
     codes: dict[str, int] = stats["codes"]
     live = [asyncio.Event() for _ in tokens]
+    states: list[dict[str, Any]] = [
+        {"hand": None, "cut": None, "was_cut": False, "moved": False} for _ in tokens
+    ]
     rng = random.Random(seed)
     loop = asyncio.get_running_loop()
     clock = time.perf_counter
@@ -201,71 +446,155 @@ async def _clients(
         codes[code] = codes.get(code, 0) + 1
 
     async def person(i: int, token: str) -> None:
-        url = urls[i % len(urls)]
-        # the action sent and not yet seen taken: (action, when sent)
-        pending: list[Any] = [None, 0.0]
+        k = i % len(urls)  # the server this person's socket goes to
+        # across sockets: the hand live for this person (None between hands), and the hand
+        # live when their last socket was lost (None once it is seen again, or given up)
+        me = states[i]
+        while True:
+            try:
+                ws = await websockets.connect(
+                    urls[k], additional_headers={"Authorization": f"Bearer {token}"},
+                    max_size=2**22, open_timeout=120, ping_interval=None, compression=None,
+                )  # fmt: skip
+            except (OSError, TimeoutError, websockets.InvalidHandshake):
+                if not rolling:
+                    raise
+                stats["connect_failures"] += 1  # that server is down: the next one
+                k = (k + 1) % len(urls)
+                await asyncio.sleep(0.25)
+                continue
+            try:
+                async with ws:
+                    await play(ws, me, i)
+            except websockets.ConnectionClosed:
+                if not rolling:
+                    raise
+            if me["hand"] is not None:  # cut in mid-hand: a reconnect the player sees
+                stats["cut_hands"].append((me["hand"], time.time()))
+                me["cut"], me["was_cut"] = me["hand"], True
+            else:
+                stats["moves"] += 1
+                me["moved"] = True
+            k = (k + 1) % len(urls)
+
+    async def play(ws: Any, me: dict[str, Any], i: int) -> None:
+        # the action sent and not yet seen taken: (action, when sent, its message)
+        pending: list[Any] = [None, 0.0, b""]
         broke = False
         task: asyncio.Task[None] | None = None
-        async with websockets.connect(
-            url, additional_headers={"Authorization": f"Bearer {token}"}, max_size=2**22,
-            open_timeout=120, ping_interval=None, compression=None,
-        ) as ws:  # fmt: skip
+        drain_hand: int | None = None  # the hand live when this socket heard ``draining``
+        back = False  # back at a seat (``hello``): the next hand may wait for our ``ready``
 
-            async def act(delay: float, action: str, version: int) -> None:
-                await asyncio.sleep(delay)
-                await send_action(action, version)
+        async def act(delay: float, action: str, version: int) -> None:
+            await asyncio.sleep(delay)
+            await send_action(action, version)
 
-            async def send_action(action: str, version: int) -> None:
-                pending[0], pending[1] = action, clock()
-                await ws.send(
-                    orjson.dumps({"type": "action", "action": action, "version": version}),
-                    text=True,
-                )
-                if window["counting"]:
-                    stats["actions"] += 1
+        async def send_action(action: str, version: int) -> None:
+            message = orjson.dumps({"type": "action", "action": action, "version": version})
+            pending[0], pending[1], pending[2] = action, clock(), message
+            await ws.send(message, text=True)
+            if window["counting"]:
+                stats["actions"] += 1
 
+        async def again(message: bytes, delay: float, pended: bool = True) -> None:
+            await asyncio.sleep(delay)
+            if not pended or pending[2] is message:  # not answered by a view meanwhile
+                await ws.send(message, text=True)
+
+        def resumed(hand: int) -> None:
+            if me["cut"] == hand:
+                stats["resumed"] += 1
+                me["cut"] = None
+
+        if not rolling:
             await ws.send(_JOIN, text=True)
-            while True:
-                m = orjson.loads(await ws.recv(decode=False))
-                kind = m["type"]
-                if kind == "view":
-                    if pending[0] is not None and m["your_action"] == pending[0]:
-                        if window["counting"]:
-                            latency.append((pending[1], clock() - pending[1]))
-                        pending[0] = None
-                    legal = m["view"]["legal"]
-                    if legal and pending[0] is None:
-                        if task is not None:
-                            task.cancel()
-                            task = None
-                        action = rng.choice(legal)["action"]
-                        if human:
-                            task = loop.create_task(
-                                act(rng.uniform(1.0, 3.0), action, m["version"])
-                            )
-                            task.add_done_callback(_quiet)
-                        else:
-                            await send_action(action, m["version"])
-                elif kind == "seated" or kind == "settlement":
-                    await ws.send(_READY, text=True)
-                    if kind == "settlement" and window["counting"]:
-                        stats["hands"] += 1
-                elif kind == "hand_start":
-                    live[i].set()
-                elif kind == "unseated":
-                    # unseated (the ready clock ran out under load, the table closed): a
-                    # person sits down again, as a player would; counted, not an error
+        while True:
+            m = orjson.loads(await ws.recv(decode=False))
+            kind = m["type"]
+            if kind == "view":
+                if pending[0] is not None and m["your_action"] == pending[0]:
                     if window["counting"]:
-                        count("unseated:" + m["why"])
-                    if m["why"] == "too_few_points":  # a broke person goes home (its `ready`
-                        broke = True  # after the settlement may answer not_seated)
-                    else:
-                        await ws.send(_JOIN, text=True)
-                elif kind == "error":
-                    if window["counting"] and not broke:
-                        stats["errors"] += 1
-                        count(m["code"])
+                        latency.append((pending[1], clock() - pending[1]))
                     pending[0] = None
+                view = m["view"]
+                if rolling and view["phase"] != "over":
+                    me["hand"] = m["hand"]
+                    resumed(m["hand"])
+                legal = view["legal"]
+                if legal and pending[0] is None:
+                    if task is not None:
+                        task.cancel()
+                        task = None
+                    action = rng.choice(legal)["action"]
+                    if human:
+                        task = loop.create_task(act(rng.uniform(1.0, 3.0), action, m["version"]))
+                        task.add_done_callback(_quiet)
+                    else:
+                        await send_action(action, m["version"])
+            elif kind == "seated" or kind == "settlement":
+                if not (rolling and kind == "seated" and me["hand"] is not None):
+                    await ws.send(_READY, text=True)  # (back at a live hand: nothing to confirm)
+                if kind == "settlement":
+                    if window["counting"]:
+                        stats["hands"] += 1
+                    if rolling:
+                        resumed(m["hand"])
+                        if m["hand"] == me["hand"]:
+                            me["hand"] = None
+                        if drain_hand == m["hand"]:  # its hand ended on the draining server
+                            stats["settled_in_drain"] += 1
+                            drain_hand = None
+            elif kind == "hand_start":
+                live[i].set()
+                if rolling:
+                    resumed(m["hand"])  # (sent again to a player back at their hand)
+                    if me["cut"] is not None:  # the cut hand was never shown again
+                        stats["never_seen_again"] += 1
+                        me["cut"] = None
+                    me["hand"] = m["hand"]
+            elif kind == "unseated":
+                # unseated (the ready clock ran out under load, the table closed): a
+                # person sits down again, as a player would; counted, not an error
+                if window["counting"]:
+                    count("unseated:" + m["why"])
+                me["hand"] = None
+                back = False  # seated afresh below: ``seated`` is confirmed, not ``table``
+                if m["why"] == "too_few_points":  # a broke person goes home (its `ready`
+                    broke = True  # after the settlement may answer not_seated)
+                else:
+                    await ws.send(_JOIN, text=True)
+            elif kind == "error":
+                code = m["code"]
+                if window["counting"] and not broke:
+                    stats["errors"] += 1
+                    count(code)
+                if rolling and code in _MOVING and pending[0] is not None:
+                    loop.create_task(again(pending[2], 0.3)).add_done_callback(_quiet)
+                    continue
+                if rolling and code == "draining":  # a join refused: go to another server
+                    return
+                if rolling and code == "join_in_progress":
+                    loop.create_task(again(_JOIN, 1.0, False)).add_done_callback(_quiet)
+                pending[0] = None
+            elif not rolling:
+                continue
+            elif kind == "hello":
+                back = m["seated"]
+                if not back:  # a first socket, or back and the table is gone
+                    await ws.send(_JOIN, text=True)
+            elif kind == "table":
+                if back and m.get("ready_seconds") and not m["live"]:  # back between hands
+                    back = False
+                    await ws.send(_READY, text=True)
+            elif kind == "escape":
+                stats["escapes_seen"] += 1
+                me["hand"] = None
+            elif kind == "draining":
+                if me["hand"] is not None:
+                    stats["drained_in_hand"] += 1
+                    drain_hand = me["hand"]
+                else:
+                    stats["drained_between"] += 1
 
     people = [asyncio.create_task(person(i, t)) for i, t in enumerate(tokens)]
     with contextlib.suppress(TimeoutError):
@@ -284,6 +613,8 @@ async def _clients(
         if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)
     ]
     stats["failures"] = len(failures)
+    stats["people_cut"] = sum(st["was_cut"] for st in states)
+    stats["people_moved"] = sum(st["moved"] for st in states)
     out.put(stats)
 
 
@@ -311,6 +642,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     prefix = f"paiju-load-{os.getpid()}"
     servers: list[Any] = []
     groups: list[Path] = []
+    rolling: list[dict[str, Any]] = []
+    scraper: _Scraper | None = None
+    books: dict[str, Any] | None = None
+    if args.rolling_restart and not (args.postgres and args.redis_url and args.processes >= 2):
+        raise SystemExit("--rolling-restart needs --postgres, --redis-url and --processes 2")
     try:
         tokens = _accounts(url, args.tables)
         from tests.server.harness import Server
@@ -326,12 +662,19 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "PAIJU_WS_BURST": "1000",
             "PAIJU_READY_SECONDS": "120",
             "PAIJU_LOG_LEVEL": "WARNING",
+            "PAIJU_METRICS_TOKEN": METRICS_TOKEN,
+            "PAIJU_DRAIN_SECONDS": str(args.drain_seconds if args.rolling_restart else 0),
         }
         if args.processes > 1:
             if not args.redis_url:
                 raise SystemExit("several processes need --redis-url")
             env |= {"PAIJU_REDIS_URL": args.redis_url, "PAIJU_REDIS_PREFIX": prefix}
-        servers = [Server(env).start() for _ in range(args.processes)]
+        program = [sys.executable, __file__, "--serve-without-metrics"] if args.no_metrics else None
+
+        def make(port: int | None = None) -> Any:
+            return Server(env, port=port, program=program).start()
+
+        servers = [make() for _ in range(args.processes)]
         print("server pids:", *(s.proc.pid for s in servers), file=sys.stderr, flush=True)
         if args.cpu_quota:
             groups = [_cap_cpu(s.proc.pid, args.cpu_quota) for s in servers]
@@ -343,7 +686,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         procs = [
             ctx.Process(
                 target=_client_process,
-                args=(urls, share, args.pace, 1000 + k, ready, go, stop, out),
+                args=(urls, share, args.pace, 1000 + k, ready, go, stop, out, args.rolling_restart),
                 daemon=True,
             )
             for k, share in enumerate(shares)
@@ -357,11 +700,31 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         throttled0 = [_throttled(g) for g in groups]
         client0 = [_cpu_seconds(p.pid) for p in procs if p.pid is not None]
         pg0, busy0 = _cpu_of("postgres"), _busy_seconds()
+        first_hand, first_entry = _last_ids(url)
+        if args.scrape_every:
+            scraper = _Scraper([s.base for s in servers], args.scrape_every)
+            scraper.start()
         t0 = time.perf_counter()
         go.set()
         threading.Event().wait(args.seconds)  # the measured window
+        if args.rolling_restart:
+            rolling = _restart_each(servers, make, url, args.redis_url, prefix, args.drain_seconds)
+            # the load plays on until every hand live at a SIGTERM has ended
+            watched = [h for r in rolling for h in r["live_at_sigterm"]]
+            end = time.perf_counter() + 600
+            while time.perf_counter() < end:
+                if "live" not in _hands(url, watched).values():
+                    break
+                threading.Event().wait(1.0)
         elapsed = time.perf_counter() - t0
-        cpu = sum(_cpu_seconds(s.proc.pid) for s in servers) - sum(cpu0)
+        if scraper is not None:
+            scraper.halt.set()
+            scraper.join()
+        cpu = (
+            None
+            if args.rolling_restart  # its processes came and went
+            else sum(_cpu_seconds(s.proc.pid) for s in servers) - sum(cpu0)
+        )
         throttled = [
             (n - n_before, t - t_before)
             for (n, t), (n_before, t_before) in zip(
@@ -372,13 +735,24 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         pg_cpu, busy = _delta(pg0, _cpu_of("postgres")), _busy_seconds() - busy0
         steps = _steps(url) - steps0
         load = os.getloadavg()
+        # before the clients go: a client that leaves a live hand is not the server's escape
+        escapes = _escapes(url, first_entry)
+        hands = _hands(url, since=first_hand)
+        watched_status = _hands(url, [h for r in rolling for h in r["live_at_sigterm"]])
         stop.set()
         results = [out.get(timeout=120) for _ in procs]
         for p in procs:
             p.join(timeout=30)
+        odd = _odd_cuts(url, results, rolling) if args.rolling_restart else []
     finally:
         for s in servers:
+            if s.proc is not None and s.proc.poll() is None:
+                s.proc.send_signal(signal.SIGINT)  # at once, no drain
             s.stop()
+        if servers and args.rolling_restart:
+            from paiju.server.admin import run_cli
+
+            books = run_cli("check", {}, url)[1]
         for g in groups:
             with contextlib.suppress(OSError):  # empty once its process has gone
                 g.rmdir()
@@ -401,7 +775,19 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         for code, n in r["codes"].items():
             codes[code] = codes.get(code, 0) + n
     people = sum(r["actions"] for r in results)
-    return {
+    extra: dict[str, Any] = {}
+    if args.rolling_restart:
+        extra = _rolling_summary(args, rolling, results, hands, watched_status, escapes, books, odd)
+    if scraper is not None:
+        took = sorted(scraper.took)
+        extra |= {
+            "scrapes": len(took),
+            "scrape_p50_ms": 1000 * statistics.median(took) if took else None,
+            "scrape_max_ms": 1000 * took[-1] if took else None,
+            "scrape_bytes": max(scraper.sizes, default=0),
+            "scraped_tables_max": max(scraper.tables, default=0),
+        }
+    return extra | {
         "tables_requested": args.tables,
         "tables_held": held,
         "seconds": elapsed,
@@ -414,7 +800,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "table_actions": steps,
         "table_actions_per_second": steps / elapsed,
         "server_cpu_seconds": cpu,
-        "server_cpu_per_action_us": 1e6 * cpu / steps if steps else None,
+        "server_cpu_per_action_us": 1e6 * cpu / steps if steps and cpu is not None else None,
+        # the people's own actions (the load clients'), the bots' left out
+        "server_cpu_per_player_action_us": (
+            1e6 * cpu / people if people and cpu is not None else None
+        ),
+        "metrics": "off" if args.no_metrics else "on",
         "client_cpu_seconds": client_cpu,
         "client_cpu_per_player_action_us": 1e6 * client_cpu / people if people else None,
         "postgres_cpu_seconds": pg_cpu,
@@ -431,6 +822,117 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+#: seconds after a server's exit within which its players' sockets are seen lost
+CUT_SLACK = 10.0
+
+
+def _rolling_summary(
+    args: argparse.Namespace,
+    rolling: list[dict[str, Any]],
+    results: list[dict[str, Any]],
+    hands: dict[int, str],
+    watched: dict[int, str],
+    escapes: int,
+    books: dict[str, Any] | None,
+    odd: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """What a rolling restart did to the hands and their players. Each table has one
+    person, so a hand live at a SIGTERM is one player's: it ``ended in the drain`` (on the
+    draining server) or was ``handed over`` (live when the server exited). A socket lost
+    while its player's hand was live is a reconnect the player saw; by the hand's fate it is
+    a player of a hand that finished in the drain (must be none) or of one live at the
+    drain's bound."""
+    ended = {h for r in rolling for h in r["ended_in_drain"]}
+    handed = {h for r in rolling for h in r["handed_over"]}
+    cuts = [tuple(c) for r in results for c in r["cut_hands"]]
+    people = args.tables
+    finished_cut = bound_cut = 0
+    for hand, at in cuts:  # by the restart it fell in (a hand handed over may drain again)
+        during = [r for r in rolling if r["sigterm_at"] <= at <= r["exit_at"] + CUT_SLACK]
+        finished_cut += any(hand in r["ended_in_drain"] for r in during)
+        bound_cut += any(hand in r["handed_over"] for r in during)
+
+    def share(n: int) -> float:
+        return 100.0 * n / float(people)
+
+    total = {k: sum(r[k] for r in results) for k in (
+        "moves", "resumed", "never_seen_again", "drained_in_hand", "drained_between",
+        "settled_in_drain", "escapes_seen", "people_cut", "people_moved", "connect_failures",
+    )}  # fmt: skip
+    return {
+        "drain_seconds": args.drain_seconds,
+        "restarts": [
+            {k: v for k, v in r.items() if k != "playing"}
+            | {
+                "live_at_sigterm": len(r["live_at_sigterm"]),
+                "ended_in_drain": len(r["ended_in_drain"]),
+                "handed_over": len(r["handed_over"]),
+                "playing_every_second": [int(c) for _, c in r["playing"]],
+            }
+            for r in rolling
+        ],
+        "hands_started": len(hands),
+        "hands_by_status": {st: list(hands.values()).count(st) for st in set(hands.values())},
+        "hands_live_at_a_sigterm": len(watched),
+        "hands_lost": sum(st != "done" for st in watched.values()),
+        "escapes_charged": escapes,
+        "reconnects_seen": len(cuts),
+        "reconnects_finished_hand_players": finished_cut,
+        "reconnects_finished_hand_players_pct": share(finished_cut),
+        "reconnects_live_at_bound_players": bound_cut,
+        "reconnects_live_at_bound_players_pct": share(bound_cut),
+        "reconnects_other": len(cuts) - finished_cut - bound_cut,
+        "players_hand_ended_in_drain": len(ended),
+        "players_hand_live_at_bound": len(handed),
+        "moves_between_hands": total["moves"],
+        "people_moved_pct": share(total["people_moved"]),
+        "people_cut_pct": share(total["people_cut"]),
+        "client_counts": total,
+        "books": books,
+        "odd_cuts": odd,
+    }
+
+
+def _odd_cuts(
+    url: str, results: list[dict[str, Any]], rolling: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The reconnects seen that were not of a hand handed over, for finding out why: the
+    hand, its status, when the socket was lost and when its last action was written (both
+    from the nearest SIGTERM before, seconds), that server's exit, and the writers of its
+    actions (more than one: it moved)."""
+    odd = [
+        (hand, at)
+        for r in results
+        for hand, at in r["cut_hands"]
+        if not any(
+            hand in x["handed_over"] and x["sigterm_at"] <= at <= x["exit_at"] + CUT_SLACK
+            for x in rolling
+        )
+    ]
+    engine = sa.create_engine(url)
+    out = []
+    with engine.connect() as c:
+        for hand, at in odd:
+            row = c.execute(
+                sa.text(
+                    "SELECT h.status, extract(epoch FROM max(a.created_at)), "
+                    "count(DISTINCT a.writer) FROM hands h LEFT JOIN hand_actions a "
+                    "ON a.hand_id = h.id WHERE h.id = :h GROUP BY h.status"
+                ),
+                {"h": hand},
+            ).one()
+            before = [r for r in rolling if r["sigterm_at"] <= at] or rolling[:1]
+            r = before[-1]
+            out.append({
+                "hand": hand, "status": row[0], "restart": r["process"],
+                "cut_s": at - r["sigterm_at"], "exit_s": r["exit_at"] - r["sigterm_at"],
+                "last_action_s": float(row[1]) - r["sigterm_at"] if row[1] else None,
+                "writers": int(row[2]),
+            })  # fmt: skip
+    engine.dispose()
+    return out
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line (``run_all.py`` builds its runs' arguments with it too)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -441,6 +943,21 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--clients", type=int, default=3, help="load-client processes")
     parser.add_argument("--postgres", default=None, help="an admin URL: a database is made there")
     parser.add_argument("--redis-url", default=None)
+    parser.add_argument(
+        "--rolling-restart",
+        action="store_true",
+        help="after --seconds, drain and restart each server in turn (needs --processes 2, "
+        "--postgres and --redis-url), then play on until the hands live at each SIGTERM end",
+    )
+    parser.add_argument(
+        "--drain-seconds", type=float, default=30.0, help="PAIJU_DRAIN_SECONDS, rolling restart"
+    )
+    parser.add_argument(
+        "--no-metrics", action="store_true", help="servers with the metrics' updates made no-ops"
+    )
+    parser.add_argument(
+        "--scrape-every", type=float, default=None, help="scrape each server's /metrics this often"
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--latencies", default=None, help="write every (sent, latency) here")
     parser.add_argument(
@@ -450,6 +967,8 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--serve-without-metrics"]:  # a server of --no-metrics
+        raise SystemExit(_serve_without_metrics(sys.argv[2:]))
     args = parser().parse_args()
     r = run(args)
     if args.json:
@@ -464,7 +983,9 @@ def main() -> None:
         f"{r['processes']} process(es), {r['pace']} pace, {r['seconds']:.0f} s: "
         f"{r['table_actions_per_second']:.0f} table actions/s "
         f"({r['player_actions_per_second']:.0f} by people), {r['hands']} hands; "
-        f"server CPU {fmt(r['server_cpu_per_action_us'])} µs per table action; "
+        f"server CPU {fmt(r['server_cpu_per_action_us'])} µs per table action, "
+        f"{fmt(r['server_cpu_per_player_action_us'])} µs per person's action"
+        f"{' (metrics off)' if args.no_metrics else ''}; "
         f"load clients {fmt(r['client_cpu_per_player_action_us'])} µs per player action, "
         f"PostgreSQL {r['postgres_cpu_seconds'] / r['seconds']:.2f} cores, machine "
         f"{r['machine_busy_cores']:.2f} of {os.cpu_count()} cores busy; "
@@ -477,7 +998,36 @@ def main() -> None:
             if args.cpu_quota
             else ""
         )
+        + (
+            f"; /metrics scraped {r['scrapes']} times: p50 {fmt(r['scrape_p50_ms'])} ms, "
+            f"max {fmt(r['scrape_max_ms'])} ms, {r['scrape_bytes']} bytes"
+            if args.scrape_every
+            else ""
+        )
     )
+    if args.rolling_restart:
+        for x in r["restarts"]:
+            print(
+                f"  {x['process']}: {x['tables']} tables, {x['live_at_sigterm']} hands live at "
+                f"SIGTERM: {x['ended_in_drain']} ended in the drain, {x['handed_over']} handed "
+                f"over; exit {x['exit_code']} {x['sigterm_to_exit_s']:.1f} s after SIGTERM "
+                f"(bound {x['bound_s']:g} s; no hand playing after "
+                f"{fmt(x['no_hand_playing_after_s'])} s); ready again "
+                f"{x['restart_to_ready_s']:.1f} s after"
+            )
+        print(
+            f"  hands: {r['hands_started']} started {r['hands_by_status']}, "
+            f"{r['hands_live_at_a_sigterm']} live at a SIGTERM, {r['hands_lost']} lost; "
+            f"{r['escapes_charged']} escapes charged; reconnects seen "
+            f"{r['reconnects_seen']}: {r['reconnects_finished_hand_players']} of players "
+            f"whose hand ended in the drain ({r['reconnects_finished_hand_players_pct']:.1f}% "
+            f"of players), {r['reconnects_live_at_bound_players']} of players whose hand was "
+            f"live at the bound ({r['reconnects_live_at_bound_players_pct']:.1f}%), "
+            f"{r['reconnects_other']} other; {r['moves_between_hands']} sockets moved between "
+            f"hands ({r['people_moved_pct']:.0f}% of players); books {r['books']}"
+        )
+        for x in r["odd_cuts"]:
+            print(f"  a reconnect not of a hand handed over: {x}")
 
 
 if __name__ == "__main__":

@@ -5,6 +5,12 @@ to their ends for up to ``PAIJU_DRAIN_SECONDS``, starting no other, then shuts d
 before: in a cluster the hands still live are handed over to another process at once (their
 leases released), alone they are rebuilt by the next start. The process exits 0.
 
+At the bound, the tables whose hands are still live stop where they are (their log is whole:
+the next owner goes on from it), so that no hand ends on this process in the moments before
+its sockets close, its settlement unseen; a hand that ended just before the bound has a few
+seconds more (:data:`ENDING_SECONDS`) to write its close and send its settlement, so that
+its players see their hand's end, not a reconnect.
+
 A second SIGTERM (or a SIGINT) stops it at once, as before.
 
 >>> from paiju.server.config import Settings
@@ -28,9 +34,13 @@ from paiju.server.hub import Hub
 from paiju.server.services import Services
 from paiju.server.table import io
 
-__all__ = ["DrainingServer", "drain", "live_hands"]
+__all__ = ["ENDING_SECONDS", "DrainingServer", "drain", "live_hands"]
 
 log = logging.getLogger("paiju.drain")
+
+#: after the bound, the most a hand that has just ended waits for its close to be durable and
+#: its settlement sent (a commit takes milliseconds; a storage stall pauses a table at 2 s)
+ENDING_SECONDS = 5.0
 
 
 def live_hands(hub: Hub) -> int:
@@ -39,15 +49,28 @@ def live_hands(hub: Hub) -> int:
 
 
 def _busy(hub: Hub) -> bool:
-    """A hand is live, a write or a frame waits, or a socket has frames still to send."""
-    tables = any(not runner.machine.quiet for runner in hub.tables.values())
+    """A running table has a hand live or a write or a frame waiting, or a socket has frames
+    still to send."""
+    tables = any(not runner.machine.quiet for runner in hub.tables.values() if not runner.stopped)
     return tables or any(not conn.queue.empty() for conn in hub.conns.values())
 
 
-async def drain(services: Services, seconds: float, poll: float = 0.05) -> int:
+def _stop_live(hub: Hub) -> int:
+    """Stop the tables whose hands are live, where they are: no action is applied here any
+    more (their hands go on from their logs elsewhere). How many."""
+    live = [runner for runner in hub.tables.values() if runner.machine.live]
+    for runner in live:
+        runner.stop()
+    return len(live)
+
+
+async def drain(
+    services: Services, seconds: float, poll: float = 0.05, ending: float = ENDING_SECONDS
+) -> int:
     """Drain this process (see the module): not ready, no new table, no new hand, the
-    players told; wait up to ``seconds`` for the live hands to end. How many are still live
-    (to be handed over, or rebuilt by the next start)."""
+    players told; wait up to ``seconds`` for the live hands to end, then stop those still
+    live and give the hands that have just ended up to ``ending`` seconds more to be written
+    and shown. How many are still live (to be handed over, or rebuilt by the next start)."""
     loop = asyncio.get_running_loop()
     hub = services.hub
     services.draining = hub.draining = True
@@ -67,7 +90,10 @@ async def drain(services: Services, seconds: float, poll: float = 0.05) -> int:
     end = loop.time() + seconds
     while _busy(hub) and loop.time() < end:
         await asyncio.sleep(poll)
-    left = live_hands(hub)
+    left = _stop_live(hub)
+    end = loop.time() + ending
+    while _busy(hub) and loop.time() < end:
+        await asyncio.sleep(poll)
     log.info(
         "drained: %d hands left live",
         left,

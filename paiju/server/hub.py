@@ -117,6 +117,13 @@ def unknown_code(code: str) -> ServerError:
     )
 
 
+def _draining() -> ServerError:
+    """A join refused: this process drains (paiju/server/drain.py)."""
+    return ServerError(
+        "draining", "this server is restarting: connect again to sit down elsewhere", 503
+    )
+
+
 class Hub:
     """The tables of this process and the people at them."""
 
@@ -184,6 +191,8 @@ class Hub:
         )
         runner = TableRunner(machine, self, self.writer)
         self.tables[tid] = runner
+        if self.draining:  # opened by a join in flight as the drain began: no hand here
+            runner.feed(io.Drain())
         return runner
 
     def table_of(self, account: int) -> TableRunner | None:
@@ -426,9 +435,7 @@ class Hub:
         if message.code is not None and friends is None:
             raise unknown_code(message.code)
         if self.draining:
-            raise ServerError(
-                "draining", "this server is restarting: connect again to sit down elsewhere", 503
-            )
+            raise _draining()
         room = friends.machine.room if friends is not None else ROOMS.get(message.room)
         if room is None:
             raise ServerError("unknown_room", f"there is no room {message.room[:40]!r}", 404)
@@ -437,6 +444,8 @@ class Hub:
         self._joining.add(account)
         try:
             balance = (await asyncio.to_thread(self.store.balances, [account])).get(account, 0)
+            if self.draining:  # the drain began while the balance was read: refused too
+                raise _draining()
             if balance < room.min_balance:
                 raise ServerError(
                     "too_few_points",

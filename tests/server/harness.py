@@ -48,9 +48,13 @@ def free_port() -> int:
 class Server:
     """One ``paiju serve`` process on a loopback port."""
 
-    def __init__(self, env: dict[str, str], port: int | None = None) -> None:
+    def __init__(
+        self, env: dict[str, str], port: int | None = None, program: list[str] | None = None
+    ) -> None:
         # stop() is the old stop, at once, unless a test asks for a drain (test_drain.py)
         self.env = {**os.environ, "PAIJU_DRAIN_SECONDS": "0", **env}
+        #: what runs ``serve --port N``: paiju's command line, unless a benchmark wraps it
+        self.program = program or [sys.executable, "-m", "paiju.cli"]
         self.port = port or free_port()
         self.base = f"127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[str] | None = None
@@ -59,7 +63,7 @@ class Server:
     def start(self, timeout: float = 60.0) -> Server:
         """Start the process and wait until it says it is listening."""
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "paiju.cli", "serve", "--port", str(self.port)],
+            [*self.program, "serve", "--port", str(self.port)],
             env=self.env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, bufsize=1,
         )  # fmt: skip

@@ -1,22 +1,38 @@
-"""Backups (docs/operate.md): a real PostgreSQL database with a finished hand and a live one
-is dumped with ``pg_dump``, restored with ``pg_restore`` into a fresh database, and the
-restore is whole: every balance, every hand and its action log, ``paiju admin check``
-balanced, and a server started on it rebuilds the live hand for its returning player."""
+"""Backups (docs/operate.md): a real PostgreSQL database with several finished hands and
+several live ones (three tables, Mazhan and Ma Diao, each with a hand settled and the next in
+play) is dumped with ``pg_dump``, restored with ``pg_restore`` into a fresh database, and the
+restore is whole: every balance, every hand and its action log, ``paiju admin check`` (the
+command itself) balanced, and a server started on it rebuilds every live hand at once and
+plays each to its settlement for its returning player."""
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from starlette.testclient import WebSocketTestSession
 
 from paiju.server.admin import run_cli
 from paiju.server.db import make_engine, make_sessions
 from paiju.server.models import Account, Hand, HandAction
+from paiju.server.table import Timing
 from tests.server.conftest import own_database
-from tests.server.test_live_tables import bearer, make, signup, sit_down, until
+from tests.server.test_live_tables import FAST, bearer, make, signup, until
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+#: who plays, and where: each at a table of their own with three bots
+PEOPLE = {"ana": "mazhan", "bo": "mazhan", "cy": "madiao"}
+#: the dumped server's clocks: a player who has stopped at a live hand is never timed out
+#: while the next one plays (their hand must still be live when the database is dumped)
+PATIENT = Timing(turn=600.0, ready=600.0, bot_wait=0.01, disconnect=600.0, bot_delay=0.0,
+                 claim_pause=0.0)  # fmt: skip
 
 
 def _libpq(url: str) -> str:
@@ -37,20 +53,45 @@ def _contents(url: str) -> tuple[dict[str, int], dict[int, str], dict[int, int]]
     return balances, hands, {int(h): int(n) for h, n in counts}
 
 
+def _one_settled_one_live(ws: WebSocketTestSession, room: str) -> tuple[int, dict[str, Any]]:
+    """Sit alone in ``room``, play a hand to its settlement, confirm the next and stop at its
+    first view: the settled hand's id, and that view."""
+    ws.send_json({"type": "join", "room": room, "alone": True})
+    until(ws, {"seated"})
+    ws.send_json({"type": "ready"})
+    done: int = until(ws, {"settlement"}, play=True)["hand"]
+    ws.send_json({"type": "ready"})
+    live = until(ws, {"view"})
+    assert live["hand"] != done
+    return done, live
+
+
+def _admin_check(url: str) -> dict[str, Any]:
+    """``paiju admin check`` run as an operator runs it; exit 0 and its report."""
+    out = subprocess.run(
+        [sys.executable, "-m", "paiju.cli", "admin", "check"],
+        env={**os.environ, "PAIJU_DATABASE_URL": url}, cwd=ROOT,
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stdout + out.stderr
+    report: dict[str, Any] = json.loads(out.stdout)
+    return report
+
+
 def test_a_dump_restored_elsewhere_is_whole_and_plays_on(tmp_path: Path) -> None:
     if shutil.which("pg_dump") is None or shutil.which("pg_restore") is None:
         pytest.skip("pg_dump and pg_restore are not on PATH (apt-get install postgresql-client)")
     with own_database() as source, own_database() as copy:
-        with make(source) as client:
-            token = signup(client, "ana")
-            signup(client, "bo")
-            with client.websocket_connect("/ws", headers=bearer(token)) as ws:
-                sit_down(ws, "mazhan")
-                done = until(ws, {"settlement"}, play=True)
-                ws.send_json({"type": "ready"})
-                live = until(ws, {"view"})
-                assert live["hand"] != done["hand"]
-        # the process is gone in mid-hand: the second hand is live in the database
+        tokens: dict[str, str] = {}
+        done: dict[str, int] = {}
+        live: dict[str, dict[str, Any]] = {}
+        with make(source, PATIENT) as client:
+            for name, room in PEOPLE.items():
+                tokens[name] = signup(client, name)
+                with client.websocket_connect("/ws", headers=bearer(tokens[name])) as ws:
+                    done[name], live[name] = _one_settled_one_live(ws, room)
+        # the process is gone in mid-hand at three tables: three hands live in the database
+        assert len({v["table"] for v in live.values()}) == len(PEOPLE)
         dump = tmp_path / "paiju.dump"
         subprocess.run(
             ["pg_dump", "--format=custom", "--no-owner", "--file", str(dump), _libpq(source)],
@@ -65,18 +106,28 @@ def test_a_dump_restored_elsewhere_is_whole_and_plays_on(tmp_path: Path) -> None
         before, after = _contents(source), _contents(copy)
         assert before == after
         balances, hands, actions = after
-        assert hands == {done["hand"]: "done", live["hand"]: "live"}
-        assert actions[live["hand"]] >= live["version"] and set(balances) >= {"ana", "bo"}
-        code, check = run_cli("check", {}, copy)
-        assert code == 0 and check["ok"] and check["accounts"] == len(balances), check
-        # a server on the restore rebuilds the live hand; its player sits there again
-        with make(copy) as client:
-            assert (
-                client.get("/api/me", headers=bearer(token)).json()["balance"] == (balances["ana"])
-            )
-            with client.websocket_connect("/ws", headers=bearer(token)) as ws:
-                assert until(ws, {"seated"})["table"] == live["table"]
-                view = until(ws, {"view"})
-                assert view["hand"] == live["hand"] and view["version"] >= live["version"]
-                until(ws, {"settlement"}, play=True)
+        assert hands == {h: "done" for h in done.values()} | {
+            v["hand"]: "live" for v in live.values()
+        }
+        for name, view in live.items():
+            assert actions[view["hand"]] >= view["version"], name
+        assert set(balances) >= set(PEOPLE)
+        check = _admin_check(copy)
+        assert check["ok"] and check["accounts"] == len(balances), check
+        # a server on the restore rebuilds every live hand as it starts, before anyone returns
+        with make(copy, FAST) as client:
+            hub = client.app.state.services.hub  # type: ignore[attr-defined]
+            rebuilt = {r.id: r.machine.live for r in hub.tables.values()}
+            assert rebuilt == {v["table"]: True for v in live.values()}, rebuilt
+            for name, view in live.items():
+                me = client.get("/api/me", headers=bearer(tokens[name])).json()
+                assert me["balance"] == balances[name], name
+                with client.websocket_connect("/ws", headers=bearer(tokens[name])) as ws:
+                    assert until(ws, {"seated"})["table"] == view["table"]
+                    again = until(ws, {"view"})
+                    assert again["hand"] == view["hand"] and again["version"] >= view["version"]
+                    assert again["catch_up"] is True
+                    assert until(ws, {"settlement"}, play=True)["hand"] == view["hand"]
+        statuses = _contents(copy)[1]
+        assert statuses == {h: "done" for h in hands}, statuses
         assert run_cli("check", {}, copy)[1]["ok"] is True
