@@ -4,25 +4,42 @@ import { gameUi } from "./games";
 import { ApiError, type Me as ApiMe, api } from "./net/api";
 import { Socket } from "./net/socket";
 import type { BotLevel, ClientMessage } from "./protocol";
-import { me, type Route, route, toast } from "./state/connection";
+import { draining, me, type Route, route, toast } from "./state/connection";
 import { handle } from "./state/handle";
 import { inviteCode, joining } from "./state/lobby";
 import { prefs } from "./state/prefs";
 import { reviews } from "./state/review";
 import { escaped, settlement } from "./state/settlement";
-import { clearTable, frame, hint, pending, readySent, seated, tableState } from "./state/table";
+import {
+  clearTable,
+  frame,
+  handLive,
+  hint,
+  pending,
+  readySent,
+  seated,
+  tableState,
+} from "./state/table";
 
 function wsUrl(): string {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   return `${proto}://${location.host}/ws`;
 }
 
+/** The server drains and this player's hand is over: the socket's close is the hand-over
+ *  the server announced (a hand still live at the drain's bound is a real reconnect). */
+export function closeAnnounced(): boolean {
+  return draining.value && !handLive.value;
+}
+
 export const socket = new Socket({
   url: wsUrl,
   onMessage: handle,
-  onOpen: (reconnected) => {
-    if (reconnected) toast({ ui: "reconnected" });
+  onOpen: (reconnected, quiet) => {
+    draining.value = false; // the new socket is to a server that stays
+    if (reconnected && !quiet) toast({ ui: "reconnected" });
   },
+  announced: closeAnnounced,
   onRefused: () => {
     batch(() => {
       me.value = null;

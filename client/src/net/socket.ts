@@ -1,18 +1,23 @@
 // The one WebSocket: opened after login, kept across screens and language switches,
-// reconnected by itself with exponential backoff (and says so through `status`).
+// reconnected by itself with exponential backoff (and says so through `status`). A close the
+// server announced (a drain, between hands) is a hand-over, not a fault: its reconnect is
+// `quiet` and the page shows nothing unless it fails.
 import { signal } from "@preact/signals";
 
 export type SocketStatus =
   | { state: "idle" }
-  | { state: "connecting"; attempt: number }
-  | { state: "open"; since: number; reconnected: boolean }
-  | { state: "retrying"; attempt: number; at: number; delay: number }
+  | { state: "connecting"; attempt: number; quiet: boolean }
+  | { state: "open"; since: number; reconnected: boolean; quiet: boolean }
+  | { state: "retrying"; attempt: number; at: number; delay: number; quiet: boolean }
   | { state: "closed"; code: number };
 
 /** The close code of a socket another page of the same account took over. */
 export const TAKEN_OVER = 4009;
 
 export const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
+
+/** A hand-over's reconnect is shown as a fault only once it has failed this many times. */
+export const QUIET_ATTEMPTS = 3;
 
 /** The delay before reconnect attempt `attempt` (1-based), with ±20% jitter from `rand`. */
 export function backoff(attempt: number, rand: () => number = Math.random): number {
@@ -26,7 +31,11 @@ export interface SocketDeps {
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (handle: unknown) => void;
   onMessage: (data: unknown) => void;
-  onOpen?: (reconnected: boolean) => void;
+  /** `quiet`: the reconnect of a hand-over the server announced (nothing to tell the player). */
+  onOpen?: (reconnected: boolean, quiet: boolean) => void;
+  /** Asked when the socket closes: was this close announced (the server drains and no hand
+   *  of this player is live)? Then the reconnect is quiet. */
+  announced?: () => boolean;
   /** Called for a close the page must not retry (the session is gone: 4401). */
   onRefused?: (code: number) => void;
 }
@@ -38,6 +47,7 @@ export class Socket {
   private timer: unknown = null;
   private wanted = false;
   private everOpened = false;
+  private quiet = false;
 
   constructor(private readonly deps: SocketDeps) {}
 
@@ -49,6 +59,7 @@ export class Socket {
 
   close(): void {
     this.wanted = false;
+    this.quiet = false;
     this.cancelTimer();
     const ws = this.ws;
     this.ws = null;
@@ -69,17 +80,19 @@ export class Socket {
 
   private connect(): void {
     this.attempt += 1;
-    this.status.value = { state: "connecting", attempt: this.attempt };
+    this.status.value = { state: "connecting", attempt: this.attempt, quiet: this.quiet };
     const create = this.deps.create ?? ((url: string) => new WebSocket(url));
     const ws = create(this.deps.url());
     this.ws = ws;
     ws.onopen = () => {
       if (this.ws !== ws) return;
       const reconnected = this.everOpened;
+      const quiet = reconnected && this.quiet;
       this.everOpened = true;
       this.attempt = 0;
-      this.status.value = { state: "open", since: Date.now(), reconnected };
-      this.deps.onOpen?.(reconnected);
+      this.quiet = false;
+      this.status.value = { state: "open", since: Date.now(), reconnected, quiet };
+      this.deps.onOpen?.(reconnected, quiet);
     };
     ws.onmessage = (ev: MessageEvent) => {
       if (this.ws !== ws) return;
@@ -108,8 +121,14 @@ export class Socket {
         this.status.value = { state: "closed", code: ev.code };
         return;
       }
-      if (this.wanted) this.retry();
-      else this.status.value = { state: "closed", code: ev.code };
+      if (!this.wanted) {
+        this.status.value = { state: "closed", code: ev.code };
+        return;
+      }
+      // asked once, when the open socket closes: a failed attempt after it keeps the answer
+      if (this.attempt === 0) this.quiet = this.deps.announced?.() ?? false;
+      if (this.attempt >= QUIET_ATTEMPTS) this.quiet = false;
+      this.retry();
     };
   }
 
@@ -120,6 +139,7 @@ export class Socket {
       attempt: this.attempt + 1,
       at: Date.now() + delay,
       delay,
+      quiet: this.quiet,
     };
     const setTimer = this.deps.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
     this.timer = setTimer(() => {

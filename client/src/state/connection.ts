@@ -60,6 +60,8 @@ export type ToastKey =
 export const me = signal<Me | null>(null);
 export const route = signal<Route>({ name: "login" });
 export const toasts = signal<Toast[]>([]);
+/** This server said it drains (a deploy): its socket's close, between hands, is a hand-over. */
+export const draining = signal(false);
 /** Frames the page could not read (no type, or a type it does not know): logged, counted. */
 export const unknownFrames = signal(0);
 

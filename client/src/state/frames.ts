@@ -5,7 +5,7 @@ import { batch } from "@preact/signals";
 import { entriesOf, lostTo } from "../model/log";
 import { isSeat, SEATS } from "../model/seats";
 import type { ServerMessage, ServerType } from "../protocol";
-import { me, route, toast, unknownFrames } from "./connection";
+import { draining, me, route, toast, unknownFrames } from "./connection";
 import {
   codeRefused,
   inviteCode,
@@ -339,7 +339,10 @@ export const ON: { [K in ServerType]: On<K> } = {
   unseated: onUnseated,
   paused: onPaused,
   // the server restarts: the hand plays on to its end, then the page reconnects elsewhere
-  draining: () => toast({ ui: "draining" }, undefined, "warn"),
+  draining: () => {
+    draining.value = true;
+    toast({ ui: "draining" }, undefined, "warn");
+  },
   resumed: onResumed,
   hint: onHint,
   watching: onWatching,

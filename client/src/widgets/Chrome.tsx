@@ -29,6 +29,8 @@ export function GuideLinks(): JSX.Element {
 export function ConnectionBanner(): JSX.Element | null {
   const status = socket.status.value;
   const now = useNow(status.state === "retrying", 500);
+  // a hand-over the server announced: nothing to say while it goes as it should
+  if ((status.state === "retrying" || status.state === "connecting") && status.quiet) return null;
   if (status.state === "retrying") {
     return (
       <div class="banner warn" role="status" data-connection="retrying">
