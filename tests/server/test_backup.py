@@ -24,13 +24,14 @@ from paiju.server.db import make_engine, make_sessions
 from paiju.server.models import Account, Hand, HandAction
 from paiju.server.table import Timing
 from tests.server.conftest import own_database
-from tests.server.test_live_tables import FAST, bearer, make, signup, until
+from tests.server.test_live_tables import act_text, bearer, make, signup, until
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 #: who plays, and where: each at a table of their own with three bots
 PEOPLE = {"ana": "mazhan", "bo": "mazhan", "cy": "madiao"}
-#: the dumped server's clocks: a player who has stopped at a live hand is never timed out
-#: while the next one plays (their hand must still be live when the database is dumped)
+#: both servers' clocks: a player who has stopped at a live hand is never timed out while
+#: another plays (their hand must still be live when the database is dumped, and still
+#: theirs to play when they return to the restored server, however slow the machine)
 PATIENT = Timing(turn=600.0, ready=600.0, bot_wait=0.01, disconnect=600.0, bot_delay=0.0,
                  claim_pause=0.0)  # fmt: skip
 
@@ -115,7 +116,7 @@ def test_a_dump_restored_elsewhere_is_whole_and_plays_on(tmp_path: Path) -> None
         check = _admin_check(copy)
         assert check["ok"] and check["accounts"] == len(balances), check
         # a server on the restore rebuilds every live hand as it starts, before anyone returns
-        with make(copy, FAST) as client:
+        with make(copy, PATIENT) as client:
             hub = client.app.state.services.hub  # type: ignore[attr-defined]
             rebuilt = {r.id: r.machine.live for r in hub.tables.values()}
             assert rebuilt == {v["table"]: True for v in live.values()}, rebuilt
@@ -127,6 +128,11 @@ def test_a_dump_restored_elsewhere_is_whole_and_plays_on(tmp_path: Path) -> None
                     again = until(ws, {"view"})
                     assert again["hand"] == view["hand"] and again["version"] >= view["version"]
                     assert again["catch_up"] is True
+                    if again["view"]["legal"]:  # their turn, shown again: they play it
+                        ws.send_json(
+                            {"type": "action", "action": act_text(again["view"]["legal"][-1]),
+                             "version": again["version"]}
+                        )  # fmt: skip
                     assert until(ws, {"settlement"}, play=True)["hand"] == view["hand"]
         statuses = _contents(copy)[1]
         assert statuses == {h: "done" for h in hands}, statuses
