@@ -122,7 +122,7 @@ def think_time(m: TableMachine, seats: list[int]) -> float:
         if any(game.is_prompt(state, game.seats[s]) for s in seats):
             if hand.pausing:
                 return m.timing.claim_pause * WINDOW_ANSWER
-        else:
+        elif m.timing.bot_delay > 0:  # (no pace: not worth judging)
             hard = max(
                 hardness(
                     game.name,
