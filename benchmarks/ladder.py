@@ -5,6 +5,7 @@ intervals and a Bradley–Terry rating from the pairs.
     python benchmarks/ladder.py                              # every pair, 400 hands each
     python benchmarks/ladder.py --hands 400 --deciding-hands 4000 --workers 2
     python benchmarks/ladder.py --write                      # render ladder.json again
+    python benchmarks/ladder.py --policy runs/ppo/policy.zip --only ppo-greedy,ppo-strong --add
 
 A pair ``A − B`` is played as the arena plays ``A,B,B,B`` (one A against three B, every seat
 in turn: duplicate deals), the seeds :data:`SEEDS` (never used to tune a bot) sharing the
@@ -18,6 +19,14 @@ minorization–maximization iteration, half a deal added each way to every pair)
 the Elo scale (400 · log10, the game's ``normal`` bot at 0). It says who wins more deals,
 not by how much: the table of differences in the game's unit says that.
 
+``--timed`` adds the table's ``hard`` level as it plays there, ``expert@200ms`` (a budget
+of wall-clock time per decision, :data:`TIMED_PAIRS`): its result depends on the machine
+and its load, recorded beside it. ``--policy PATH`` adds a policy trained by
+``examples/train_ppo.py`` (``paiju arena``'s ``policy:PATH``; needs the ``[rl]`` extra) to
+the Mazhan ladder as the bot ``ppo``, played against ``greedy`` and ``strong``
+(:data:`POLICY_PAIRS`); the file's SHA-256 is recorded with the session, and a later
+``--add`` with another policy file is refused.
+
 The run's date, command, wall time and load average are recorded with the results in
 ``benchmarks/ladder.json``; ``--write`` (and every run) renders them into the section
 "Ladder" of ``benchmarks/RESULTS.md`` and of ``docs/bots.md``.
@@ -28,6 +37,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import datetime
+import hashlib
 import json
 import math
 import os
@@ -69,8 +79,26 @@ PAIRS: dict[str, tuple[tuple[str, str, bool], ...]] = {
 }
 
 
-def play_pair(name: str, a: str, b: str, hands: int, seed: int) -> dict[str, Any]:
-    """Duplicate deals of ``a,b,b,b`` from ``seed``: per deal, A's mean net less B's.
+#: The pairs of a trained policy (``--policy``), by game: the policy is the bot ``ppo``.
+POLICY_PAIRS: dict[str, tuple[tuple[str, str, bool], ...]] = {
+    "mazhan": (("ppo", "greedy", False), ("ppo", "strong", False)),
+}
+#: The ladder's name of the trained policy.
+POLICY = "ppo"
+
+#: The table's ``hard`` level as the server plays it, on a time budget (``--timed``): its
+#: strength depends on the machine's speed and load, so it is not pooled with the node
+#: budget's ``expert`` and decides no level here.
+TIMED_PAIRS: dict[str, tuple[tuple[str, str, bool], ...]] = {
+    "mazhan": (("expert@200ms", "strong", False),),
+}
+
+
+def play_pair(
+    name: str, a: str, b: str, hands: int, seed: int, policy: str | None = None
+) -> dict[str, Any]:
+    """Duplicate deals of ``a,b,b,b`` from ``seed``: per deal, A's mean net less B's;
+    ``policy``: the path of the policy that plays as :data:`POLICY`.
 
     >>> out = play_pair("madiao", "heuristic", "random", 4, 1)
     >>> len(out["diffs"]), out["hands"]
@@ -78,7 +106,15 @@ def play_pair(name: str, a: str, b: str, hands: int, seed: int) -> dict[str, Any
     """
     g = game(name)
     ruleset = g.default_ruleset()
-    bots = {n: make_player(name, n) for n in (a, b)}
+
+    def spec(n: str) -> str:
+        if n != POLICY:
+            return n
+        if policy is None:
+            raise ValueError(f"the pair {a} − {b} needs --policy")
+        return f"policy:{policy}"
+
+    bots = {n: make_player(name, spec(n)) for n in (a, b)}
     names = [a, b, b, b]
     rng = random.Random(seed)
     diffs: list[float] = []
@@ -134,7 +170,7 @@ def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
         diffs = [d for r in rs for d in r["diffs"]]
         i = paired_difference(diffs, [0.0] * len(diffs))
         won = sum(1.0 if d > 0 else 0.5 if d == 0 else 0.0 for d in diffs)
-        deciding = any(x == a and y == b and z for x, y, z in PAIRS.get(name, ()))
+        deciding = any(x == a and y == b and z for x, y, z in _pairs(name))
         entry = games.setdefault(name, {"pairs": [], "unit": registration(name).unit})
         entry["pairs"].append(
             {
@@ -164,6 +200,21 @@ def summarise(runs: list[dict[str, Any]]) -> dict[str, Any]:
     return games
 
 
+def _pairs(name: str) -> tuple[tuple[str, str, bool], ...]:
+    """Every pair of a game's ladder, a policy's and the timed ones last."""
+    return PAIRS.get(name, ()) + POLICY_PAIRS.get(name, ()) + TIMED_PAIRS.get(name, ())
+
+
+def sha256(path: str) -> str:
+    """The SHA-256 of a file, hex.
+
+    >>> sha256(__file__) == sha256(__file__)
+    True
+    """
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
 def markdown(data: dict[str, Any]) -> list[str]:
     """The section "Ladder" as Markdown lines."""
     lines = [BEGIN, "## Ladder (`benchmarks/ladder.py`)", ""]
@@ -180,9 +231,11 @@ def markdown(data: dict[str, Any]) -> list[str]:
         "",
     ]
     for run in sessions:
+        policy = run.get("policy")
+        played = f" (`ppo`: `{policy['path']}`, SHA-256 {policy['sha256'][:12]}…)" if policy else ""
         lines.append(
-            f"- {run['date']}: `{run['command']}`, {run['seconds'] / 60:.0f} min wall on "
-            f"{run['workers']} worker(s), load average {run['load'][0]:.1f} before and "
+            f"- {run['date']}: `{run['command']}`{played}, {run['seconds'] / 60:.0f} min wall "
+            f"on {run['workers']} worker(s), load average {run['load'][0]:.1f} before and "
             f"{run['load'][1]:.1f} after ({run['cpus']} cores, shared)"
         )
     lines.append("")
@@ -246,6 +299,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--add", action="store_true", help="pool with the runs in ladder.json (other seeds only)"
     )
+    parser.add_argument(
+        "--policy", help="a policy saved by examples/train_ppo.py, played as 'ppo' ([rl] extra)"
+    )
+    parser.add_argument(
+        "--timed", action="store_true", help="also the pairs of the time-budgeted bots"
+    )
     args = parser.parse_args(argv)
     if args.write:
         write(json.loads(STORE.read_text(encoding="utf-8")))
@@ -257,9 +316,17 @@ def main(argv: list[str] | None = None) -> int:
         old = json.loads(STORE.read_text(encoding="utf-8"))
         old.setdefault("sessions", [old.pop("run")] if "run" in old else [])
     played = {(r["game"], r["a"], r["b"], r["seed"]) for r in old["runs"]}
+    policy = None
+    if args.policy:
+        policy = {"path": args.policy, "sha256": sha256(args.policy)}
+        known = {s["policy"]["sha256"] for s in old["sessions"] if s.get("policy")}
+        if known - {policy["sha256"]}:
+            parser.error("ladder.json holds another policy's pairs: one policy at a time")
     jobs = []
     for name in args.games.split(","):
-        for a, b, deciding in PAIRS[name]:
+        pairs = PAIRS[name] + (POLICY_PAIRS.get(name, ()) if policy else ())
+        pairs += TIMED_PAIRS.get(name, ()) if args.timed else ()
+        for a, b, deciding in pairs:
             if only is not None and f"{a}-{b}" not in only:
                 continue
             hands = (args.deciding_hands or args.hands) if deciding else args.hands
@@ -267,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
             for seed in seeds:
                 if (name, a, b, seed) in played:
                     parser.error(f"{name} {a}-{b} seed {seed} is in ladder.json already")
-                jobs.append((name, a, b, per_seed, seed))
+                jobs.append((name, a, b, per_seed, seed, args.policy))
     # the longest first, so the workers finish together
     jobs.sort(key=lambda j: -j[3] * (10 if "expert" in j[1:3] else 1))
     load_before = _load()[0]
@@ -281,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
             done = f"{r['hands']} hands, {time.perf_counter() - began:.0f} s"
             pair = f"{r['game']} {r['a']} − {r['b']} seed {r['seed']}"
             print(f"[{n}/{len(jobs)}] {pair}: {done}", file=sys.stderr)
-    order = [(name, a, b) for name, pairs in PAIRS.items() for a, b, _d in pairs]
+    order = [(name, a, b) for name in PAIRS for a, b, _d in _pairs(name)]
     runs.sort(key=lambda r: (order.index((r["game"], r["a"], r["b"])), r["seed"]))
     session = {
         "date": datetime.date.today().isoformat(),
@@ -292,6 +359,8 @@ def main(argv: list[str] | None = None) -> int:
         "cpus": os.cpu_count(),
         "load": [load_before, _load()[0]],
     }
+    if policy is not None:
+        session["policy"] = policy
     data = {"sessions": [*old["sessions"], session], "games": summarise(runs), "runs": runs}
     STORE.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     write(data)

@@ -10,7 +10,7 @@
 | ``PAIJU_READING_SECONDS`` | how long the ready clock waits for a page to show a settlement | 30 |
 | ``PAIJU_WATCHERS_PER_TABLE`` | spectators one table takes at most | 8 |
 | ``PAIJU_BOT_WAIT`` | seconds before bots fill empty seats | 10 |
-| ``PAIJU_BOT_DELAY`` | a bot's (or 托管's) mean think time, seconds (each one 0.5–1.5 × it) | 1.0 |
+| ``PAIJU_BOT_DELAY`` | a bot's think scale: its turn's median 0.3–1.6 × it by how hard | 1.0 |
 | ``PAIJU_DISCONNECT_SECONDS`` | how long a player may stay away from a live hand | 180 |
 | ``PAIJU_COMMIT_DELAY`` | seconds a lone write waits for others to share its commit | 0.003 |
 | ``PAIJU_CLAIM_PAUSE`` | the pause after a discard for the seats that cannot claim (§5) | 1.0 |

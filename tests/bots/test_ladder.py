@@ -48,3 +48,14 @@ def test_bradley_terry_orders_by_deals_won() -> None:
     s = ladder.bradley_terry(wins, ["a", "b", "c"])
     assert s["a"] > s["b"] > s["c"]
     assert abs(s["a"] / s["b"] - 3.0) < 1e-6
+
+
+def test_a_policy_pair_needs_the_policy_and_the_session_names_it() -> None:
+    with pytest.raises(ValueError, match="needs --policy"):
+        ladder.play_pair("mazhan", ladder.POLICY, "greedy", 4, 1)
+    runs = [ladder.play_pair("madiao", "heuristic", "random", 4, 1)]
+    session = {"date": "2026-12-06", "command": "x", "seconds": 60.0, "workers": 1,
+               "cpus": 2, "load": [1.0, 1.0],
+               "policy": {"path": "runs/ppo/policy.zip", "sha256": "ab" * 32}}  # fmt: skip
+    text = "\n".join(ladder.markdown({"sessions": [session], "games": ladder.summarise(runs)}))
+    assert "(`ppo`: `runs/ppo/policy.zip`, SHA-256 abababababab…)" in text

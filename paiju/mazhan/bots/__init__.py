@@ -1,5 +1,6 @@
 """The Mazhan bots' registration: ``random``, ``greedy``, ``strong`` and ``expert`` (which
-takes a time budget), the table levels, and the hand review's parts.
+takes a time budget), the table levels, how hard a decision looks (the bots' pace at a
+table: :mod:`paiju.mazhan.bots.pace`), and the hand review's parts.
 
 >>> from paiju.bots.registry import bots_of
 >>> sorted(bots_of("mazhan").factories)
@@ -17,6 +18,7 @@ from paiju.bots.uniform import RandomBot
 from paiju.mazhan.actions import Action, ActionKind
 from paiju.mazhan.bots.expert import ExpertBot
 from paiju.mazhan.bots.greedy import GreedyBot
+from paiju.mazhan.bots.pace import hardness
 from paiju.mazhan.bots.strong import StrongBot
 from paiju.mazhan.bots.worlds import sample_world
 
@@ -33,6 +35,7 @@ register_bots(
     timed={"expert": _timed_expert},
     # ``hard`` searches for up to 200 ms a decision
     levels={"easy": "greedy", "normal": "strong", "hard": "expert@200ms"},
+    hardness=hardness,
 )
 
 

@@ -1,6 +1,15 @@
 """Bots and hints: each seat's bot kept from hand to hand, the bots' (and 托管's)
-decisions, and a hint for a player alone with bots. A part of
+decisions and their think times, and a hint for a player alone with bots. A part of
 :class:`~paiju.server.table.machine.TableMachine`.
+
+**Think times** (:func:`think_time`). On its own turn a bot answers after a time drawn
+from the table's think stream, log-normal, longer the harder the decision looks from its
+seat (:mod:`paiju.bots.think`: a forced move or a drawn tile thrown at once quick, a close
+choice slower, a long tail as people have, bounded well inside the turn clock). In a claim
+window it answers at :data:`WINDOW_ANSWER` of the claim pause, whatever it holds and
+without drawing a chance: within the pause, after which every seat that cannot claim is
+shown the same thing whether or not anyone could (rules §5, end), so the timing never shows
+that a bot could claim.
 
 >>> import random
 >>> from paiju.server.rooms import ROOMS
@@ -18,6 +27,7 @@ import random
 from typing import TYPE_CHECKING
 
 from paiju.bots.base import Bot, make_bot
+from paiju.bots.think import hardness, think_seconds
 from paiju.server.rooms import bot_for
 from paiju.server.table import claim_pause, hands, io
 
@@ -25,6 +35,10 @@ if TYPE_CHECKING:
     from paiju.server.table.machine import TableMachine
 
 log = logging.getLogger("paiju.table")
+
+#: a claim window's answer comes this share of the claim pause after the window opened: well
+#: within the pause (a search bot has the rest to search), the same whatever the seat holds
+WINDOW_ANSWER = 0.2
 
 
 def seat_bots(m: TableMachine) -> list[Bot]:
@@ -85,6 +99,39 @@ def hint(m: TableMachine, seat: int, version: int) -> None:
             return
         hand.hint_at = (seat, version)
     m._send(p.account, {"type": "hint", "version": version, "action": hand.hint_action})
+
+
+def think_time(m: TableMachine, seats: list[int]) -> float:
+    """How long the bots (and 托管) of ``seats``, who must decide now, think before they
+    decide together (see the module docstring): in a claim window during the claim pause
+    :data:`WINDOW_ANSWER` of the pause; otherwise a draw from the table's think stream,
+    for the hardest of their decisions as each seat's view shows it (a window after the
+    pause, a person having kept it open: as a forced move).
+
+    >>> import random
+    >>> from paiju.server.rooms import ROOMS
+    >>> from paiju.server.table import TableMachine, Timing
+    >>> m = TableMachine(1, next(iter(ROOMS.values())), Timing(bot_delay=0), random.Random(1))
+    >>> think_time(m, [])  # nobody to wait for, no pace: at once
+    0.0
+    """
+    hand = m.hand
+    hard = 0.0
+    if hand is not None and seats:
+        state, game = hand.state, m.game
+        if any(game.is_prompt(state, game.seats[s]) for s in seats):
+            if hand.pausing:
+                return m.timing.claim_pause * WINDOW_ANSWER
+        elif m.timing.bot_delay > 0:  # (no pace: not worth judging)
+            hard = max(
+                hardness(
+                    game.name,
+                    game.observe(state, game.seats[s]),
+                    game.legal_actions(state, game.seats[s]),
+                )
+                for s in seats
+            )
+    return think_seconds(hard, m.timing.bot_delay, m._think, m.timing.turn)
 
 
 def decide(m: TableMachine) -> None:

@@ -64,11 +64,12 @@ def timer_fired(m: TableMachine, event: io.TimerFired) -> None:
 
 def schedule(m: TableMachine) -> None:
     """The turns of the seats that must decide, and their clocks: bots and 托管 after a
-    think time, people on the turn clock, which starts when the frame offering the turn
-    is shown to them (:meth:`_delivered`), or at once for a player away (their turn is
-    played, not counted). A turn goes on while the seat's version, its being a prompt
-    and its being played for stay the same (a claim window keeps each seat's clock until
-    it closes; a change elsewhere at the table does not restart it)."""
+    think time (:func:`~paiju.server.table.bots.think_time`), people on the turn clock,
+    which starts when the frame offering the turn is shown to them (:meth:`_delivered`),
+    or at once for a player away (their turn is played, not counted). A turn goes on while
+    the seat's version, its being a prompt and its being played for stay the same (a claim
+    window keeps each seat's clock until it closes; a change elsewhere at the table does
+    not restart it)."""
     hand = m.hand
     assert hand is not None
     m._cancel("turn")
@@ -105,11 +106,9 @@ def schedule(m: TableMachine) -> None:
                     m._set(f"reach:{p.account}", bound - m._now)
         turns[s] = turn
     hand.turns = turns
-    if any(t.key[2] and not t.deciding for t in turns.values()):
-        delay = m.timing.bot_delay * (0.5 + m._think.random())
-        if hand.pausing:  # a window's answers come within the pause: no pass shows
-            delay = min(delay, m.timing.claim_pause * (0.1 + 0.2 * m._think.random()))
-        m._set("bot", delay)
+    waiting = [s for s, t in turns.items() if t.key[2] and not t.deciding]
+    if waiting:  # the bots and 托管 decide together after a think time (bots.think_time)
+        m._set("bot", bots.think_time(m, waiting))
     arm_turn(m)
 
 

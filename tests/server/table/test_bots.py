@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from paiju.bots import think
 from paiju.server.rooms import Room
-from paiju.server.table import bots, io
+from paiju.server.table import TableMachine, bots, io
 from tests.server.table.helpers import (
     TIMING,
     Table,
@@ -52,11 +55,62 @@ def test_a_bots_turn_waits_a_think_time_then_asks_for_its_decision() -> None:
     mark = t.mark()
     t.act(1, action_text(t.last_view(1)["view"]["legal"][-1]))
     (delay,) = timers(t.since(mark), "bot")
-    assert 0 < delay <= 0.3 * TIMING.claim_pause  # a window's answer comes in the pause
+    # a window's answer: a set share of the pause, whatever the bot holds
+    assert delay == bots.WINDOW_ANSWER * TIMING.claim_pause
     t.feed(io.Tuoguan(1, True))
     t.run(TIMING.claim_pause)  # the pause over: the next turns, each after a think time
+    t.run(30 * TIMING.bot_delay)
     delays = timers(t.outputs[mark:], "bot")[1:]
-    assert delays and all(0.5 * TIMING.bot_delay <= d < 1.5 * TIMING.bot_delay for d in delays)
+    longest = min(think.LONGEST * TIMING.bot_delay, think.TURN_SHARE * TIMING.turn)
+    own = [d for d in delays if d != bots.WINDOW_ANSWER * TIMING.claim_pause]
+    assert len(own) >= 5 and all(0 < d <= longest for d in own)
+    assert len(set(own)) == len(own)  # drawn, not set
+
+
+def test_the_think_times_are_the_same_for_the_same_seed() -> None:
+    """The think stream is the machine's own (seeded): a table played again from the same
+    seed waits the same times."""
+
+    def delays(seed: int) -> list[float]:
+        t = alone_hand(seed=seed)
+        t.feed(io.Tuoguan(1, True))
+        t.run(100 * TIMING.bot_delay)
+        return timers(t.outputs, "bot")
+
+    first = delays(4)
+    assert len(first) > 10 and delays(4) == first and delays(5) != first
+
+
+def test_a_forced_move_is_quicker_than_a_close_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over a few hands of 托管, the think time of the decisions on a seat's own turn
+    grows with how hard each looks from the seat (:func:`paiju.bots.think.hardness`): the
+    median of the easiest third well below that of the hardest third."""
+    seen: list[tuple[float, float]] = []  # (hardness, think time)
+    asked = bots.think_time
+
+    def recorded(m: TableMachine, seats: list[int]) -> float:
+        delay = asked(m, seats)
+        hand = m.hand
+        assert hand is not None
+        if len(seats) == 1 and not m.game.is_prompt(hand.state, m.game.seats[seats[0]]):
+            seat = m.game.seats[seats[0]]
+            view = m.game.observe(hand.state, seat)
+            legal = m.game.legal_actions(hand.state, seat)
+            seen.append((think.hardness(m.game.name, view, legal), delay))
+        return delay
+
+    monkeypatch.setattr(bots, "think_time", recorded)
+    for seed in (4, 5, 6):
+        t = alone_hand(seed=seed)
+        t.feed(io.Tuoguan(1, True))
+        t.run(200 * TIMING.bot_delay)
+    seen.sort()
+    third = len(seen) // 3
+    easy = sorted(d for _h, d in seen[:third])
+    hard = sorted(d for _h, d in seen[-third:])
+    assert third >= 15, len(seen)
+    assert seen[0][0] == 0.0 and seen[-1][0] > 0.5
+    assert 2 * easy[len(easy) // 2] < hard[len(hard) // 2]
 
 
 def test_a_decision_is_played_only_for_the_turn_it_was_asked_for() -> None:
@@ -80,7 +134,7 @@ def test_tuoguan_plays_with_the_normal_bot_whatever_the_tables_bots() -> None:
     t.run(1.0)
     t.hold_bots = True
     t.feed(io.Tuoguan(1, True))
-    t.run(TIMING.bot_delay * 1.5)
+    t.run(think.LONGEST * TIMING.bot_delay)
     (decide,) = t.asked
     assert decide.seat == 0 and decide.bot.name == "strong"
     hand = t.machine.hand
@@ -91,7 +145,7 @@ def test_switching_tuoguan_off_drops_the_decision_on_its_way() -> None:
     t = alone_hand(seed=4)
     t.hold_bots = True
     t.feed(io.Tuoguan(1, True))
-    t.run(TIMING.bot_delay * 1.5)
+    t.run(think.LONGEST * TIMING.bot_delay)
     (decide,) = t.asked
     t.feed(io.Tuoguan(1, False))
     hand = t.machine.hand
