@@ -629,7 +629,7 @@ def seat_version(state: State, seat: Seat) -> int:
     >>> s.phase, s.version, [seat_version(s, seat) for seat in SEATS]
     (<Phase.ACT: 'act'>, 2, [1, 2, 1, 1])
     """
-    if state.phase is Phase.CLAIM or state.phase is Phase.ROB:
+    if state.phase is _P_CLAIM or state.phase is _P_ROB:
         return state.window_version - state.unseen[seat.number - 1]
     return state.version - state.unseen[seat.number - 1]
 
@@ -666,12 +666,12 @@ def settling(state: State, action: Action) -> tuple[State, list[Event]] | None:
     if action not in legal_actions_for(state, action.seat):
         apply(state, action)  # not legal now: raises the error apply gives for it
     kind = action.kind
-    if kind is not ActionKind.DISCARD and kind is not ActionKind.JIAGANG:
+    if kind is not _K_DISCARD and kind is not _K_JIAGANG:
         return None
     assert action.tile is not None
     s = state._fork()
     events: list[Event] = []
-    if kind is ActionKind.DISCARD:
+    if kind is _K_DISCARD:
         _discard(s, s.current, action.tile.index, events, settle=True)
     else:
         _declare_added_kong(s, s.current, action.tile.index, events, settle=True)
@@ -688,12 +688,13 @@ def acting(state: State) -> tuple[Seat, ...]:
     >>> acting(new_hand(Ruleset(), seed=2))
     (<Seat.E: 'E'>,)
     """
-    if state.phase is Phase.ACT:
-        return (SEATS[state.current],)
-    if state.phase is Phase.OVER:
+    phase = state.phase
+    if phase is _P_ACT:
+        return _ACTING[state.current]
+    if phase is _P_OVER:
         return ()
-    order = [(state.claim_from + k) % 4 for k in (1, 2, 3)]
-    return tuple(SEATS[s] for s in order if s in state.options)
+    options = state.options
+    return tuple([seat for o, seat in _AFTER[state.claim_from] if o in options])
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -703,7 +704,7 @@ def legal_actions(state: State) -> list[Action]:
     >>> all(a.seat is Seat.E for a in legal_actions(state))
     True
     """
-    if state.phase is Phase.ACT:
+    if state.phase is _P_ACT:
         return list(_act_options(state))
     out: list[Action] = []
     for seat in acting(state):
@@ -717,9 +718,9 @@ def legal_actions_for(state: State, seat: Seat) -> tuple[Action, ...]:
     >>> legal_actions_for(new_hand(Ruleset(), seed=2), Seat.W)
     ()
     """
-    if state.phase is Phase.ACT:
+    if state.phase is _P_ACT:
         return _act_options(state) if seat.number - 1 == state.current else ()
-    if state.phase is Phase.OVER:
+    if state.phase is _P_OVER:
         return ()
     return state.options.get(seat.number - 1, ())
 
@@ -739,11 +740,11 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     messages name only what the acting seat may know (never who else may claim).
     """
     phase = state.phase
-    if phase is Phase.ACT:  # legal_actions_for, inlined: the hot path
+    if phase is _P_ACT:  # legal_actions_for, inlined: the hot path
         legal = (
             (state._act or _act_options(state)) if action.seat.number - 1 == state.current else ()
         )
-    elif phase is Phase.OVER:
+    elif phase is _P_OVER:
         raise GameOverError(f"{action}: the hand is over")
     else:
         legal = state.options.get(action.seat.number - 1, ())
@@ -757,19 +758,22 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
         )
     s = state._fork()
     events: list[Event] = []
-    if s.phase is Phase.ACT:
+    if s.phase is _P_ACT:
         _act(s, action, events)
     else:
         o = action.seat.number - 1
         s.decisions = {**s.decisions, o: action}
         options = s.options = dict(s.options)
         del options[o]
-        tiles = action.chow if action.kind is ActionKind.CHI else ()
-        events.append(
-            Event("decision", action.seat, tiles, detail=action.kind.value, audience=action.seat)
-        )
+        event = _EV_DECISION.get(id(action))
+        if event is None:  # an action equal to a legal one, not the engine's own object
+            tiles = action.chow if action.kind is _K_CHI else ()
+            event = Event(
+                "decision", action.seat, tiles, detail=action.kind.value, audience=action.seat
+            )
+        events.append(event)
         if not options:
-            if s.phase is Phase.CLAIM:
+            if s.phase is _P_CLAIM:
                 _resolve_claims(s, events)
             else:
                 _resolve_rob(s, events)
@@ -795,6 +799,18 @@ _SEAT_EN = {Seat.E: "East", Seat.S: "South", Seat.W: "West", Seat.N: "North"}
 # needs by at most one (the tile could have been a ★), so a seat that needs two more than it
 # holds cannot win on any discard.
 
+# Enum members read as module globals: on CPython 3.11 ``Phase.ACT`` is an attribute
+# lookup on the enum class through its metaclass, several times a global's cost, and an
+# action reads about ten of them.
+_P_ACT, _P_CLAIM, _P_ROB, _P_OVER = Phase.ACT, Phase.CLAIM, Phase.ROB, Phase.OVER
+_K_DISCARD, _K_HU, _K_SHAZHU = ActionKind.DISCARD, ActionKind.HU, ActionKind.SHAZHU
+_K_ANGANG, _K_JIAGANG, _K_GANG = ActionKind.ANGANG, ActionKind.JIAGANG, ActionKind.GANG
+_K_PENG, _K_CHI, _K_PASS = ActionKind.PENG, ActionKind.CHI, ActionKind.PASS
+_M_CHOW, _M_PUNG, _M_KONG, _M_CKONG = MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.CKONG
+#: ``acting`` in phase ``ACT``: one tuple per seat, made once
+_ACTING = tuple((seat,) for seat in SEATS)
+#: ``_AFTER[d]``: the other seats in play order after seat ``d``, as (index, seat)
+_AFTER = tuple(tuple(((d + k) % 4, SEATS[(d + k) % 4]) for k in (1, 2, 3)) for d in range(4))
 _SUIT = tuple(f // 9 for f in range(34))
 _P5 = tuple(5 ** (f % 9) for f in range(34))
 _ALL_OWNED = 0xFFFF
@@ -916,6 +932,16 @@ _EV_DRAW = tuple(
 )
 _EV_BONUS = tuple(tuple(Event("bonus", seat, (ALL_TILES[f],)) for f in range(42)) for seat in SEATS)
 _LIUJU = Event("liuju", None, detail="流局")
+#: The ``decision`` event of each answer in a window, by the interned action's ``id`` (the
+#: interned actions live as long as the module, so no other object can take their ids)
+_EV_DECISION = {
+    id(a): Event(
+        "decision", a.seat, a.chow if a.kind is _K_CHI else (), detail=a.kind.value, audience=a.seat
+    )
+    for a in chain(
+        _A_HU, _A_GANG, _A_PENG, _A_PASS, (a for row in _A_CHI for a in row if a is not None)
+    )
+}
 
 
 # --- the seat to move --------------------------------------------------------------------
@@ -942,7 +968,7 @@ def _act_options(s: State) -> tuple[Action, ...]:
             angang = _A_ANGANG[c]
             out.extend(angang[f] for f in range(34) if h[f] == 4 and f != wild)
         for meld in s.melds[c]:
-            if meld.kind is MeldKind.PUNG and h[meld.face.index]:
+            if meld.kind is _M_PUNG and h[meld.face.index]:
                 out.append(_A_JIAGANG[c][meld.face.index])
     out.extend(compress(_A_DISCARD[c], map(mul, h, _NOT_WILD[wild])))
     act = s._act = tuple(out)
@@ -952,22 +978,22 @@ def _act_options(s: State) -> tuple[Action, ...]:
 def _act(s: State, action: Action, events: list[Event]) -> None:
     c = s.current
     kind = action.kind
-    if kind is ActionKind.DISCARD:
+    if kind is _K_DISCARD:
         assert action.tile is not None
         _discard(s, c, action.tile.index, events)
-    elif kind is ActionKind.HU:
+    elif kind is _K_HU:
         tianhu = c == 0 and not s.dealer_discarded
         win_by = WinBy.KONG_REPLACEMENT if s.after_kong else WinBy.SELF_DRAW
         tile = None if s.drawn < 0 else ALL_TILES[s.drawn]
         _finish(s, events, c, win_by, tile, None, tianhu=tianhu, dihu=False)
-    elif kind is ActionKind.SHAZHU:
+    elif kind is _K_SHAZHU:
         _finish(s, events, c, WinBy.SHA_ZHU, None, None, tianhu=False, dihu=False)
-    elif kind is ActionKind.ANGANG:
+    elif kind is _K_ANGANG:
         assert action.tile is not None
         f = action.tile.index
         _add(s, c, f, -4)
         melds, src = _meld_lists(s, c)
-        melds.append(Meld(MeldKind.CKONG, (action.tile,) * 4))
+        melds.append(Meld(_M_CKONG, (action.tile,) * 4))
         src.append((-1, -1))
         s.kongs += 1
         events.append(Event("angang", action.seat, (action.tile,) * 4, private=True))
@@ -985,7 +1011,7 @@ def _declare_added_kong(
     robbers = {} if settle else _robbers(s, c, f)
     events.append(Event("jiagang", SEATS[c], (ALL_TILES[f],)))
     if robbers or settle:
-        _open_window(s, Phase.ROB, c, f, robbers)
+        _open_window(s, _P_ROB, c, f, robbers)
     else:
         _complete_added_kong(s, c, f, events)
 
@@ -1020,8 +1046,8 @@ def _complete_added_kong(s: State, c: int, f: int, events: list[Event]) -> None:
     _add(s, c, f, -1)
     melds = _meld_lists(s, c)[0]
     for i, meld in enumerate(melds):
-        if meld.kind is MeldKind.PUNG and meld.face.index == f:
-            melds[i] = Meld(MeldKind.KONG, (meld.face,) * 4)
+        if meld.kind is _M_PUNG and meld.face.index == f:
+            melds[i] = Meld(_M_KONG, (meld.face,) * 4)
             break
     s.kongs += 1
     _draw(s, c, events, from_tail=True)
@@ -1093,7 +1119,7 @@ def _discard(s: State, c: int, f: int, events: list[Event], settle: bool = False
         s.dealer_discarded = True
     options = {} if settle else _claim_options(s, c, f)
     if options or settle:
-        _open_window(s, Phase.CLAIM, c, f, options)
+        _open_window(s, _P_CLAIM, c, f, options)
         s.dihu_window = first and s.kongs == 0
     else:
         _next_turn(s, (c + 1) % 4, events)
@@ -1101,7 +1127,7 @@ def _discard(s: State, c: int, f: int, events: list[Event], settle: bool = False
 
 def _enter_act(s: State, seat: int) -> None:
     """Phase ``ACT`` for ``seat``, the window's fields cleared."""
-    s.phase = Phase.ACT
+    s.phase = _P_ACT
     s.current = seat
     s.claim_tile = -1
     s.claim_from = -1
@@ -1161,7 +1187,7 @@ def _lost_claims(s: State, winner: Action | None, events: list[Event]) -> None:
     """A private ``claim_lost`` to each seat whose claim (not a pass) did not win."""
     for o in sorted(s.decisions, key=lambda o: (o - s.claim_from) % 4):
         a = s.decisions[o]
-        if a is winner or a.kind is ActionKind.PASS:
+        if a is winner or a.kind is _K_PASS:
             continue
         events.append(
             Event(
@@ -1274,7 +1300,7 @@ def _resolve_rob(s: State, events: list[Event]) -> None:
     for k in (1, 2, 3):
         o = (c + k) % 4
         a = s.decisions.get(o)
-        if a is not None and a.kind is ActionKind.HU:
+        if a is not None and a.kind is _K_HU:
             _close_window(s, o)
             _lost_claims(s, a, events)
             _add(s, c, f, -1)  # the robbed player keeps the pung
@@ -1304,7 +1330,7 @@ def _seat_hands(s: State) -> dict[Seat, SeatHand]:
 def _end(s: State) -> None:
     """Phase ``OVER``, every turn and window field cleared."""
     _enter_act(s, 0)
-    s.phase = Phase.OVER
+    s.phase = _P_OVER
     s.drawn = -1
     s.drew = False
     s.after_kong = False
