@@ -807,6 +807,12 @@ _K_DISCARD, _K_HU, _K_SHAZHU = ActionKind.DISCARD, ActionKind.HU, ActionKind.SHA
 _K_ANGANG, _K_JIAGANG, _K_GANG = ActionKind.ANGANG, ActionKind.JIAGANG, ActionKind.GANG
 _K_PENG, _K_CHI, _K_PASS = ActionKind.PENG, ActionKind.CHI, ActionKind.PASS
 _M_CHOW, _M_PUNG, _M_KONG, _M_CKONG = MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.CKONG
+#: ``_OTHERS[c]``: for each other seat ``o`` in play order after ``c``, ``(steps from c, o,
+#: o's bit, where o's suit keys start)``
+_OTHERS = tuple(
+    tuple((k, (c + k) % 4, 1 << (c + k) % 4, 4 * ((c + k) % 4)) for k in (1, 2, 3))
+    for c in range(4)
+)
 #: ``acting`` in phase ``ACT``: one tuple per seat, made once
 _ACTING = tuple((seat,) for seat in SEATS)
 #: ``_AFTER[d]``: the other seats in play order after seat ``d``, as (index, seat)
@@ -1061,39 +1067,40 @@ def _claim_options(s: State, c: int, f: int) -> dict[int, tuple[Action, ...]]:
     keys = _keys_of(s)
     known = s._known
     near = s._near
-    for k in (1, 2, 3):
-        o = (c + k) % 4
+    for k, o, bit, b in _OTHERS[c]:
         h = hands[o]
         w = h[wild]
         if w == 3:
             hu = _wins_with(keys, o, f, w)
         else:
-            bit = 1 << o
             if not known & bit:
                 known |= bit
-                if _least_need(keys, 4 * o) <= w + 1:
+                if least_need(keys[b], keys[b + 1], keys[b + 2], keys[b + 3]) <= w + 1:
                     near |= bit
                 else:
                     near &= ~bit
             hu = bool(near & bit) and _wins_with(keys, o, f, w)
         held = h[f]
-        chows: tuple[int, ...] = ()
-        if k == 1 and f < 27:  # the next seat may chow: which chows its tiles make
-            chows = tuple(
-                base for base, t1, t2 in _CHOWS[f] if h[t1] and h[t2] and t1 != wild and t2 != wild
-            )
-        if not hu and held < 2 and not chows:
+        chows: list[int] | None = None
+        if k == 1:  # the next seat may chow: which chows its tiles make (none on an honour)
+            for base, t1, t2 in _CHOWS[f]:
+                if h[t1] and h[t2] and t1 != wild and t2 != wild:
+                    if chows is None:
+                        chows = [base]
+                    else:
+                        chows.append(base)
+        if not hu and held < 2 and chows is None:
             continue
         opts: list[Action] = [_A_HU[o]] if hu else []
         if held == 3:
             opts.append(_A_GANG[o])
-        if held >= 2 or chows:
+        if held >= 2 or chows is not None:
             spare = sum(h) - 2 - w  # non-★ tiles left to discard after a pung or chow
             if held >= 2 and spare >= 1:
                 opts.append(_A_PENG[o])
-            if chows and spare >= 1:
+            if chows is not None and spare >= 1:
                 chi = _A_CHI[o]
-                opts.extend(chi[base] for base in chows)
+                opts.extend([chi[base] for base in chows])
         if opts:
             opts.append(_A_PASS[o])
             options[o] = tuple(opts)
@@ -1226,63 +1233,80 @@ def _close_window(s: State, winner: int) -> None:
 def _resolve_claims(s: State, events: list[Event]) -> None:
     d = s.claim_from
     f = s.claim_tile
-    order = [(d + k) % 4 for k in (1, 2, 3)]
     decided = s.decisions
-    tile = ALL_TILES[f]
-    for o in order:
-        if o in decided and decided[o].kind is ActionKind.HU:
-            _close_window(s, o)
-            _lost_claims(s, decided[o], events)
-            _river(s, d)[1][-1] = o
-            _add(s, o, f, 1)
-            _finish(
-                s,
-                events,
-                o,
-                WinBy.DISCARD,
-                tile,
-                SEATS[d],
-                tianhu=False,
-                dihu=s.dihu_window and o != 0,
-            )
-            return
-    for o in order:
+    # one pass in play order after the discarder: the first 胡 wins outright, else the
+    # first 槓 or 碰, else the first 吃; nothing but passes lets the next seat draw
+    won = -1
+    claim = -1
+    chow = -1
+    for o, _seat in _AFTER[d]:
         a = decided.get(o)
-        if a is not None and a.kind in (ActionKind.GANG, ActionKind.PENG):
-            _close_window(s, o)
-            _lost_claims(s, a, events)
-            _river(s, d)[1][-1] = o
-            melds, src = _meld_lists(s, o)
-            if a.kind is ActionKind.GANG:
-                _add(s, o, f, -3)
-                melds.append(Meld(MeldKind.KONG, (tile,) * 4))
-                src.append((d, f))
-                s.kongs += 1
-                events.append(Event("gang", a.seat, (tile,) * 4))
-                _draw(s, o, events, from_tail=True)
-            else:
-                _add(s, o, f, -2)
-                melds.append(Meld(MeldKind.PUNG, (tile,) * 3))
-                src.append((d, f))
-                events.append(Event("peng", a.seat, (tile,) * 3))
-                _after_claim(s, o)
-            return
-    for o in order:
-        a = decided.get(o)
-        if a is not None and a.kind is ActionKind.CHI:
-            _close_window(s, o)
-            _lost_claims(s, a, events)
-            _river(s, d)[1][-1] = o
-            chow = a.chow
-            for t in chow:
-                if t.index != f:
-                    _add(s, o, t.index, -1)
-            melds, src = _meld_lists(s, o)
-            melds.append(Meld(MeldKind.CHOW, chow))
+        if a is None:
+            continue
+        kind = a.kind
+        if kind is _K_HU:
+            won = o
+            break
+        if kind is _K_GANG or kind is _K_PENG:
+            if claim < 0:
+                claim = o
+        elif kind is _K_CHI and chow < 0:
+            chow = o
+    if won >= 0:
+        o = won
+        _close_window(s, o)
+        _lost_claims(s, decided[o], events)
+        _river(s, d)[1][-1] = o
+        _add(s, o, f, 1)
+        _finish(
+            s,
+            events,
+            o,
+            WinBy.DISCARD,
+            ALL_TILES[f],
+            SEATS[d],
+            tianhu=False,
+            dihu=s.dihu_window and o != 0,
+        )
+        return
+    if claim >= 0:
+        o = claim
+        a = decided[o]
+        tile = ALL_TILES[f]
+        _close_window(s, o)
+        _lost_claims(s, a, events)
+        _river(s, d)[1][-1] = o
+        melds, src = _meld_lists(s, o)
+        if a.kind is _K_GANG:
+            _add(s, o, f, -3)
+            melds.append(Meld(_M_KONG, (tile,) * 4))
             src.append((d, f))
-            events.append(Event("chi", a.seat, chow))
+            s.kongs += 1
+            events.append(Event("gang", a.seat, (tile,) * 4))
+            _draw(s, o, events, from_tail=True)
+        else:
+            _add(s, o, f, -2)
+            melds.append(Meld(_M_PUNG, (tile,) * 3))
+            src.append((d, f))
+            events.append(Event("peng", a.seat, (tile,) * 3))
             _after_claim(s, o)
-            return
+        return
+    if chow >= 0:
+        o = chow
+        a = decided[o]
+        _close_window(s, o)
+        _lost_claims(s, a, events)
+        _river(s, d)[1][-1] = o
+        tiles = a.chow
+        for t in tiles:
+            if t.index != f:
+                _add(s, o, t.index, -1)
+        melds, src = _meld_lists(s, o)
+        melds.append(Meld(_M_CHOW, tiles))
+        src.append((d, f))
+        events.append(Event("chi", a.seat, tiles))
+        _after_claim(s, o)
+        return
     _close_window(s, -1)
     _next_turn(s, (d + 1) % 4, events)
 
