@@ -398,8 +398,9 @@ class State(PositionState):
 
     def _fork(self) -> State:
         """The next state for :func:`apply`: the per-seat lists shared with this state until
-        the engine changes one (``_hand``, ``_river``, ...), so a copy costs six short lists, not 24
-        lists. Callers never see the sharing: this state is never changed afterwards."""
+        the engine changes one (``_hand``, ``_river``, ...), and but for ``hands`` the lists
+        of them too, so a copy costs one short list, not 24 lists. Callers never see the
+        sharing: this state is never changed afterwards."""
         keys = self._keys
         if keys is None:
             keys = self._keys = _natural_keys(self.hands, self.wild)
@@ -413,12 +414,12 @@ class State(PositionState):
             self.wild,
             self.indicator,
             self.set_aside,
-            self.hands[:],
-            self.melds[:],
-            self.meld_src[:],
-            self.bonus[:],
-            self.discards[:],
-            self.claimed_by[:],
+            self.hands[:],  # always its own: the views tell a state's part by this list
+            self.melds,
+            self.meld_src,
+            self.bonus,
+            self.discards,
+            self.claimed_by,
             self.phase,
             self.current,
             self.drawn,
@@ -789,8 +790,10 @@ _SEAT_EN = {Seat.E: "East", Seat.S: "South", Seat.W: "West", Seat.N: "North"}
 # ``_keys[4 * seat + suit]``, updated as tiles move, so a win check is one table lookup
 # (:func:`~paiju.mazhan.hand.is_complete_keys`). A state made by :func:`apply` shares its
 # per-seat lists with the state it came from until it changes one: ``_owned`` has a bit per
-# seat and kind of list (hands 0–3, rivers 4–7, melds 8–11, bonus tiles 12–15). Actions and
-# the common events are interned: built once here, shared by every state.
+# seat and kind of list (hands 0–3, rivers 4–7, melds 8–11, bonus tiles 12–15), and one per
+# list of those lists but ``hands`` (rivers 16, melds 17, bonus tiles 18), which a state shares
+# too until it changes one of their seats. Actions and the common events are interned: built
+# once here, shared by every state.
 #
 # A claim check on a discard is skipped for a seat known to be far from a win: ``_known``
 # has a bit for each seat whose ``_near`` bit is up to date (cleared when its hand changes);
@@ -819,7 +822,8 @@ _ACTING = tuple((seat,) for seat in SEATS)
 _AFTER = tuple(tuple(((d + k) % 4, SEATS[(d + k) % 4]) for k in (1, 2, 3)) for d in range(4))
 _SUIT = tuple(f // 9 for f in range(34))
 _P5 = tuple(5 ** (f % 9) for f in range(34))
-_ALL_OWNED = 0xFFFF
+_RIVERS, _MELDS, _BONUS = 1 << 16, 1 << 17, 1 << 18
+_ALL_OWNED = 0x7FFFF
 _NOT_WILD = tuple(tuple(0 if f == wild else 1 for f in range(34)) for wild in range(34))
 
 
@@ -855,8 +859,13 @@ def _hand(s: State, seat: int) -> list[int]:
 
 def _river(s: State, seat: int) -> tuple[list[int], list[int]]:
     bit = 16 << seat
-    if not s._owned & bit:
-        s._owned |= bit
+    owned = s._owned
+    if not owned & bit:
+        if not owned & _RIVERS:
+            owned |= _RIVERS
+            s.discards = s.discards[:]
+            s.claimed_by = s.claimed_by[:]
+        s._owned = owned | bit
         s.discards[seat] = s.discards[seat][:]
         s.claimed_by[seat] = s.claimed_by[seat][:]
     return s.discards[seat], s.claimed_by[seat]
@@ -864,8 +873,13 @@ def _river(s: State, seat: int) -> tuple[list[int], list[int]]:
 
 def _meld_lists(s: State, seat: int) -> tuple[list[Meld], list[tuple[int, int]]]:
     bit = 256 << seat
-    if not s._owned & bit:
-        s._owned |= bit
+    owned = s._owned
+    if not owned & bit:
+        if not owned & _MELDS:
+            owned |= _MELDS
+            s.melds = s.melds[:]
+            s.meld_src = s.meld_src[:]
+        s._owned = owned | bit
         s.melds[seat] = s.melds[seat][:]
         s.meld_src[seat] = s.meld_src[seat][:]
     return s.melds[seat], s.meld_src[seat]
@@ -873,8 +887,12 @@ def _meld_lists(s: State, seat: int) -> tuple[list[Meld], list[tuple[int, int]]]
 
 def _bonus_list(s: State, seat: int) -> list[int]:
     bit = 4096 << seat
-    if not s._owned & bit:
-        s._owned |= bit
+    owned = s._owned
+    if not owned & bit:
+        if not owned & _BONUS:
+            owned |= _BONUS
+            s.bonus = s.bonus[:]
+        s._owned = owned | bit
         s.bonus[seat] = s.bonus[seat][:]
     return s.bonus[seat]
 
