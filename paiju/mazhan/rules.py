@@ -824,6 +824,10 @@ _SUIT = tuple(f // 9 for f in range(34))
 _P5 = tuple(5 ** (f % 9) for f in range(34))
 _RIVERS, _MELDS, _BONUS = 1 << 16, 1 << 17, 1 << 18
 _ALL_OWNED = 0x7FFFF
+#: In ``_owned`` too: the seat to move drew while known to be far from a win (its ``_near``
+#: bit down and up to date, so its hand needed two ★ more than it held): no tile can have
+#: completed it, and the 自摸 check is skipped. Never set by :meth:`State.copy`.
+_FAR = 1 << 19
 _NOT_WILD = tuple(tuple(0 if f == wild else 1 for f in range(34)) for wild in range(34))
 
 
@@ -981,21 +985,24 @@ def _act_options(s: State) -> tuple[Action, ...]:
     w = h[wild]
     out: list[Action] = []
     if s.drew:
-        keys = _keys_of(s)
-        b = 4 * c
-        if is_complete_keys(keys[b], keys[b + 1], keys[b + 2], keys[b + 3], w):
-            out.append(_A_HU[c])
-    if w == 3:
-        out.append(_A_SHAZHU[c])
-    if s.drew:
+        if not s._owned & _FAR:  # else it was too far from a win before this draw
+            keys = _keys_of(s)
+            b = 4 * c
+            if is_complete_keys(keys[b], keys[b + 1], keys[b + 2], keys[b + 3], w):
+                out.append(_A_HU[c])
+        if w == 3:
+            out.append(_A_SHAZHU[c])
         if 4 in h:
             angang = _A_ANGANG[c]
             out.extend(angang[f] for f in range(34) if h[f] == 4 and f != wild)
         for meld in s.melds[c]:
             if meld.kind is _M_PUNG and h[meld.face.index]:
                 out.append(_A_JIAGANG[c][meld.face.index])
-    out.extend(compress(_A_DISCARD[c], map(mul, h, _NOT_WILD[wild])))
-    act = s._act = tuple(out)
+    elif w == 3:
+        out.append(_A_SHAZHU[c])
+    # every face held but the ★ (a hand without ★ needs no mask)
+    discards = compress(_A_DISCARD[c], h if w == 0 else map(mul, h, _NOT_WILD[wild]))
+    act = s._act = tuple(out + list(discards)) if out else tuple(discards)
     return act
 
 
@@ -1174,10 +1181,18 @@ def _next_turn(s: State, seat: int, events: list[Event]) -> None:
 def _draw(s: State, seat: int, events: list[Event], *, from_tail: bool) -> None:
     """Draw for ``seat``: from the head, or from the tail for a replacement; lay out bonus
     tiles and replace them from the tail. An empty wall when a tile is due is a draw."""
-    _enter_act(s, seat)
+    s.phase = _P_ACT  # _enter_act(s, seat) inlined
+    s.current = seat
+    s.claim_tile = -1
+    s.claim_from = -1
+    s.options = {}
+    s.decisions = {}
+    s.dihu_window = False
+    s.window_version = 0
     s.drew = True
     s.after_kong = from_tail
     s.drawn = -1
+    wall = s.wall
     while True:
         if s.head >= s.tail:
             events.append(Event("exhausted", SEATS[seat], detail="no tile left to replace"))
@@ -1185,17 +1200,22 @@ def _draw(s: State, seat: int, events: list[Event], *, from_tail: bool) -> None:
             return
         if from_tail:
             s.tail -= 1
-            tile = s.wall[s.tail]
+            tile = wall[s.tail]
         else:
             s.head += 1
-            tile = s.wall[s.head - 1]
+            tile = wall[s.head - 1]
         if tile >= 34 or tile == _WHITE:
             _bonus_list(s, seat).append(tile)
             events.append(_EV_BONUS[seat][tile])
             from_tail = True
             continue
         _hand(s, seat)[tile] += 1  # _add(s, seat, tile, 1) inlined
-        s._known &= ~(1 << seat)
+        bit = 1 << seat
+        known = s._known
+        if known & bit and not s._near & bit:
+            # it needed two ★ more than it held: no one tile completes it (see _FAR)
+            s._owned |= _FAR
+        s._known = known & ~bit
         if tile != s.wild:
             keys = s._keys
             assert keys is not None
