@@ -831,11 +831,6 @@ _FAR = 1 << 19
 _NOT_WILD = tuple(tuple(0 if f == wild else 1 for f in range(34)) for wild in range(34))
 
 
-def _least_need(keys: list[int], b: int) -> int:
-    """:func:`~paiju.mazhan.hand.least_need` of the seat whose keys start at ``b``."""
-    return least_need(keys[b], keys[b + 1], keys[b + 2], keys[b + 3])
-
-
 def _natural_keys(hands: list[list[int]], wild: int) -> list[int]:
     keys: list[int] = []
     for h in hands:
