@@ -398,8 +398,9 @@ class State(PositionState):
 
     def _fork(self) -> State:
         """The next state for :func:`apply`: the per-seat lists shared with this state until
-        the engine changes one (``_hand``, ``_river``, ...), so a copy costs six short lists, not 24
-        lists. Callers never see the sharing: this state is never changed afterwards."""
+        the engine changes one (``_hand``, ``_river``, ...), and but for ``hands`` the lists
+        of them too, so a copy costs one short list, not 24 lists. Callers never see the
+        sharing: this state is never changed afterwards."""
         keys = self._keys
         if keys is None:
             keys = self._keys = _natural_keys(self.hands, self.wild)
@@ -413,12 +414,12 @@ class State(PositionState):
             self.wild,
             self.indicator,
             self.set_aside,
-            self.hands[:],
-            self.melds[:],
-            self.meld_src[:],
-            self.bonus[:],
-            self.discards[:],
-            self.claimed_by[:],
+            self.hands[:],  # always its own: the views tell a state's part by this list
+            self.melds,
+            self.meld_src,
+            self.bonus,
+            self.discards,
+            self.claimed_by,
             self.phase,
             self.current,
             self.drawn,
@@ -629,7 +630,7 @@ def seat_version(state: State, seat: Seat) -> int:
     >>> s.phase, s.version, [seat_version(s, seat) for seat in SEATS]
     (<Phase.ACT: 'act'>, 2, [1, 2, 1, 1])
     """
-    if state.phase is Phase.CLAIM or state.phase is Phase.ROB:
+    if state.phase is _P_CLAIM or state.phase is _P_ROB:
         return state.window_version - state.unseen[seat.number - 1]
     return state.version - state.unseen[seat.number - 1]
 
@@ -666,12 +667,12 @@ def settling(state: State, action: Action) -> tuple[State, list[Event]] | None:
     if action not in legal_actions_for(state, action.seat):
         apply(state, action)  # not legal now: raises the error apply gives for it
     kind = action.kind
-    if kind is not ActionKind.DISCARD and kind is not ActionKind.JIAGANG:
+    if kind is not _K_DISCARD and kind is not _K_JIAGANG:
         return None
     assert action.tile is not None
     s = state._fork()
     events: list[Event] = []
-    if kind is ActionKind.DISCARD:
+    if kind is _K_DISCARD:
         _discard(s, s.current, action.tile.index, events, settle=True)
     else:
         _declare_added_kong(s, s.current, action.tile.index, events, settle=True)
@@ -688,12 +689,13 @@ def acting(state: State) -> tuple[Seat, ...]:
     >>> acting(new_hand(Ruleset(), seed=2))
     (<Seat.E: 'E'>,)
     """
-    if state.phase is Phase.ACT:
-        return (SEATS[state.current],)
-    if state.phase is Phase.OVER:
+    phase = state.phase
+    if phase is _P_ACT:
+        return _ACTING[state.current]
+    if phase is _P_OVER:
         return ()
-    order = [(state.claim_from + k) % 4 for k in (1, 2, 3)]
-    return tuple(SEATS[s] for s in order if s in state.options)
+    options = state.options
+    return tuple([seat for o, seat in _AFTER[state.claim_from] if o in options])
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -703,7 +705,7 @@ def legal_actions(state: State) -> list[Action]:
     >>> all(a.seat is Seat.E for a in legal_actions(state))
     True
     """
-    if state.phase is Phase.ACT:
+    if state.phase is _P_ACT:
         return list(_act_options(state))
     out: list[Action] = []
     for seat in acting(state):
@@ -717,9 +719,9 @@ def legal_actions_for(state: State, seat: Seat) -> tuple[Action, ...]:
     >>> legal_actions_for(new_hand(Ruleset(), seed=2), Seat.W)
     ()
     """
-    if state.phase is Phase.ACT:
+    if state.phase is _P_ACT:
         return _act_options(state) if seat.number - 1 == state.current else ()
-    if state.phase is Phase.OVER:
+    if state.phase is _P_OVER:
         return ()
     return state.options.get(seat.number - 1, ())
 
@@ -739,11 +741,11 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     messages name only what the acting seat may know (never who else may claim).
     """
     phase = state.phase
-    if phase is Phase.ACT:  # legal_actions_for, inlined: the hot path
+    if phase is _P_ACT:  # legal_actions_for, inlined: the hot path
         legal = (
             (state._act or _act_options(state)) if action.seat.number - 1 == state.current else ()
         )
-    elif phase is Phase.OVER:
+    elif phase is _P_OVER:
         raise GameOverError(f"{action}: the hand is over")
     else:
         legal = state.options.get(action.seat.number - 1, ())
@@ -757,19 +759,22 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
         )
     s = state._fork()
     events: list[Event] = []
-    if s.phase is Phase.ACT:
+    if s.phase is _P_ACT:
         _act(s, action, events)
     else:
         o = action.seat.number - 1
         s.decisions = {**s.decisions, o: action}
         options = s.options = dict(s.options)
         del options[o]
-        tiles = action.chow if action.kind is ActionKind.CHI else ()
-        events.append(
-            Event("decision", action.seat, tiles, detail=action.kind.value, audience=action.seat)
-        )
+        event = _EV_DECISION.get(id(action))
+        if event is None:  # an action equal to a legal one, not the engine's own object
+            tiles = action.chow if action.kind is _K_CHI else ()
+            event = Event(
+                "decision", action.seat, tiles, detail=action.kind.value, audience=action.seat
+            )
+        events.append(event)
         if not options:
-            if s.phase is Phase.CLAIM:
+            if s.phase is _P_CLAIM:
                 _resolve_claims(s, events)
             else:
                 _resolve_rob(s, events)
@@ -785,8 +790,10 @@ _SEAT_EN = {Seat.E: "East", Seat.S: "South", Seat.W: "West", Seat.N: "North"}
 # ``_keys[4 * seat + suit]``, updated as tiles move, so a win check is one table lookup
 # (:func:`~paiju.mazhan.hand.is_complete_keys`). A state made by :func:`apply` shares its
 # per-seat lists with the state it came from until it changes one: ``_owned`` has a bit per
-# seat and kind of list (hands 0–3, rivers 4–7, melds 8–11, bonus tiles 12–15). Actions and
-# the common events are interned: built once here, shared by every state.
+# seat and kind of list (hands 0–3, rivers 4–7, melds 8–11, bonus tiles 12–15), and one per
+# list of those lists but ``hands`` (rivers 16, melds 17, bonus tiles 18), which a state shares
+# too until it changes one of their seats. Actions and the common events are interned: built
+# once here, shared by every state.
 #
 # A claim check on a discard is skipped for a seat known to be far from a win: ``_known``
 # has a bit for each seat whose ``_near`` bit is up to date (cleared when its hand changes);
@@ -795,15 +802,33 @@ _SEAT_EN = {Seat.E: "East", Seat.S: "South", Seat.W: "West", Seat.N: "North"}
 # needs by at most one (the tile could have been a ★), so a seat that needs two more than it
 # holds cannot win on any discard.
 
+# Enum members read as module globals: on CPython 3.11 ``Phase.ACT`` is an attribute
+# lookup on the enum class through its metaclass, several times a global's cost, and an
+# action reads about ten of them.
+_P_ACT, _P_CLAIM, _P_ROB, _P_OVER = Phase.ACT, Phase.CLAIM, Phase.ROB, Phase.OVER
+_K_DISCARD, _K_HU, _K_SHAZHU = ActionKind.DISCARD, ActionKind.HU, ActionKind.SHAZHU
+_K_ANGANG, _K_JIAGANG, _K_GANG = ActionKind.ANGANG, ActionKind.JIAGANG, ActionKind.GANG
+_K_PENG, _K_CHI, _K_PASS = ActionKind.PENG, ActionKind.CHI, ActionKind.PASS
+_M_CHOW, _M_PUNG, _M_KONG, _M_CKONG = MeldKind.CHOW, MeldKind.PUNG, MeldKind.KONG, MeldKind.CKONG
+#: ``_OTHERS[c]``: for each other seat ``o`` in play order after ``c``, ``(steps from c, o,
+#: o's bit, where o's suit keys start)``
+_OTHERS = tuple(
+    tuple((k, (c + k) % 4, 1 << (c + k) % 4, 4 * ((c + k) % 4)) for k in (1, 2, 3))
+    for c in range(4)
+)
+#: ``acting`` in phase ``ACT``: one tuple per seat, made once
+_ACTING = tuple((seat,) for seat in SEATS)
+#: ``_AFTER[d]``: the other seats in play order after seat ``d``, as (index, seat)
+_AFTER = tuple(tuple(((d + k) % 4, SEATS[(d + k) % 4]) for k in (1, 2, 3)) for d in range(4))
 _SUIT = tuple(f // 9 for f in range(34))
 _P5 = tuple(5 ** (f % 9) for f in range(34))
-_ALL_OWNED = 0xFFFF
+_RIVERS, _MELDS, _BONUS = 1 << 16, 1 << 17, 1 << 18
+_ALL_OWNED = 0x7FFFF
+#: In ``_owned`` too: the seat to move drew while known to be far from a win (its ``_near``
+#: bit down and up to date, so its hand needed two ★ more than it held): no tile can have
+#: completed it, and the 自摸 check is skipped. Never set by :meth:`State.copy`.
+_FAR = 1 << 19
 _NOT_WILD = tuple(tuple(0 if f == wild else 1 for f in range(34)) for wild in range(34))
-
-
-def _least_need(keys: list[int], b: int) -> int:
-    """:func:`~paiju.mazhan.hand.least_need` of the seat whose keys start at ``b``."""
-    return least_need(keys[b], keys[b + 1], keys[b + 2], keys[b + 3])
 
 
 def _natural_keys(hands: list[list[int]], wild: int) -> list[int]:
@@ -833,8 +858,13 @@ def _hand(s: State, seat: int) -> list[int]:
 
 def _river(s: State, seat: int) -> tuple[list[int], list[int]]:
     bit = 16 << seat
-    if not s._owned & bit:
-        s._owned |= bit
+    owned = s._owned
+    if not owned & bit:
+        if not owned & _RIVERS:
+            owned |= _RIVERS
+            s.discards = s.discards[:]
+            s.claimed_by = s.claimed_by[:]
+        s._owned = owned | bit
         s.discards[seat] = s.discards[seat][:]
         s.claimed_by[seat] = s.claimed_by[seat][:]
     return s.discards[seat], s.claimed_by[seat]
@@ -842,8 +872,13 @@ def _river(s: State, seat: int) -> tuple[list[int], list[int]]:
 
 def _meld_lists(s: State, seat: int) -> tuple[list[Meld], list[tuple[int, int]]]:
     bit = 256 << seat
-    if not s._owned & bit:
-        s._owned |= bit
+    owned = s._owned
+    if not owned & bit:
+        if not owned & _MELDS:
+            owned |= _MELDS
+            s.melds = s.melds[:]
+            s.meld_src = s.meld_src[:]
+        s._owned = owned | bit
         s.melds[seat] = s.melds[seat][:]
         s.meld_src[seat] = s.meld_src[seat][:]
     return s.melds[seat], s.meld_src[seat]
@@ -851,8 +886,12 @@ def _meld_lists(s: State, seat: int) -> tuple[list[Meld], list[tuple[int, int]]]
 
 def _bonus_list(s: State, seat: int) -> list[int]:
     bit = 4096 << seat
-    if not s._owned & bit:
-        s._owned |= bit
+    owned = s._owned
+    if not owned & bit:
+        if not owned & _BONUS:
+            owned |= _BONUS
+            s.bonus = s.bonus[:]
+        s._owned = owned | bit
         s.bonus[seat] = s.bonus[seat][:]
     return s.bonus[seat]
 
@@ -916,6 +955,16 @@ _EV_DRAW = tuple(
 )
 _EV_BONUS = tuple(tuple(Event("bonus", seat, (ALL_TILES[f],)) for f in range(42)) for seat in SEATS)
 _LIUJU = Event("liuju", None, detail="流局")
+#: The ``decision`` event of each answer in a window, by the interned action's ``id`` (the
+#: interned actions live as long as the module, so no other object can take their ids)
+_EV_DECISION = {
+    id(a): Event(
+        "decision", a.seat, a.chow if a.kind is _K_CHI else (), detail=a.kind.value, audience=a.seat
+    )
+    for a in chain(
+        _A_HU, _A_GANG, _A_PENG, _A_PASS, (a for row in _A_CHI for a in row if a is not None)
+    )
+}
 
 
 # --- the seat to move --------------------------------------------------------------------
@@ -931,43 +980,46 @@ def _act_options(s: State) -> tuple[Action, ...]:
     w = h[wild]
     out: list[Action] = []
     if s.drew:
-        keys = _keys_of(s)
-        b = 4 * c
-        if is_complete_keys(keys[b], keys[b + 1], keys[b + 2], keys[b + 3], w):
-            out.append(_A_HU[c])
-    if w == 3:
-        out.append(_A_SHAZHU[c])
-    if s.drew:
+        if not s._owned & _FAR:  # else it was too far from a win before this draw
+            keys = _keys_of(s)
+            b = 4 * c
+            if is_complete_keys(keys[b], keys[b + 1], keys[b + 2], keys[b + 3], w):
+                out.append(_A_HU[c])
+        if w == 3:
+            out.append(_A_SHAZHU[c])
         if 4 in h:
             angang = _A_ANGANG[c]
             out.extend(angang[f] for f in range(34) if h[f] == 4 and f != wild)
         for meld in s.melds[c]:
-            if meld.kind is MeldKind.PUNG and h[meld.face.index]:
+            if meld.kind is _M_PUNG and h[meld.face.index]:
                 out.append(_A_JIAGANG[c][meld.face.index])
-    out.extend(compress(_A_DISCARD[c], map(mul, h, _NOT_WILD[wild])))
-    act = s._act = tuple(out)
+    elif w == 3:
+        out.append(_A_SHAZHU[c])
+    # every face held but the ★ (a hand without ★ needs no mask)
+    discards = compress(_A_DISCARD[c], h if w == 0 else map(mul, h, _NOT_WILD[wild]))
+    act = s._act = tuple(out + list(discards)) if out else tuple(discards)
     return act
 
 
 def _act(s: State, action: Action, events: list[Event]) -> None:
     c = s.current
     kind = action.kind
-    if kind is ActionKind.DISCARD:
+    if kind is _K_DISCARD:
         assert action.tile is not None
         _discard(s, c, action.tile.index, events)
-    elif kind is ActionKind.HU:
+    elif kind is _K_HU:
         tianhu = c == 0 and not s.dealer_discarded
         win_by = WinBy.KONG_REPLACEMENT if s.after_kong else WinBy.SELF_DRAW
         tile = None if s.drawn < 0 else ALL_TILES[s.drawn]
         _finish(s, events, c, win_by, tile, None, tianhu=tianhu, dihu=False)
-    elif kind is ActionKind.SHAZHU:
+    elif kind is _K_SHAZHU:
         _finish(s, events, c, WinBy.SHA_ZHU, None, None, tianhu=False, dihu=False)
-    elif kind is ActionKind.ANGANG:
+    elif kind is _K_ANGANG:
         assert action.tile is not None
         f = action.tile.index
         _add(s, c, f, -4)
         melds, src = _meld_lists(s, c)
-        melds.append(Meld(MeldKind.CKONG, (action.tile,) * 4))
+        melds.append(Meld(_M_CKONG, (action.tile,) * 4))
         src.append((-1, -1))
         s.kongs += 1
         events.append(Event("angang", action.seat, (action.tile,) * 4, private=True))
@@ -985,7 +1037,7 @@ def _declare_added_kong(
     robbers = {} if settle else _robbers(s, c, f)
     events.append(Event("jiagang", SEATS[c], (ALL_TILES[f],)))
     if robbers or settle:
-        _open_window(s, Phase.ROB, c, f, robbers)
+        _open_window(s, _P_ROB, c, f, robbers)
     else:
         _complete_added_kong(s, c, f, events)
 
@@ -1020,8 +1072,8 @@ def _complete_added_kong(s: State, c: int, f: int, events: list[Event]) -> None:
     _add(s, c, f, -1)
     melds = _meld_lists(s, c)[0]
     for i, meld in enumerate(melds):
-        if meld.kind is MeldKind.PUNG and meld.face.index == f:
-            melds[i] = Meld(MeldKind.KONG, (meld.face,) * 4)
+        if meld.kind is _M_PUNG and meld.face.index == f:
+            melds[i] = Meld(_M_KONG, (meld.face,) * 4)
             break
     s.kongs += 1
     _draw(s, c, events, from_tail=True)
@@ -1035,39 +1087,40 @@ def _claim_options(s: State, c: int, f: int) -> dict[int, tuple[Action, ...]]:
     keys = _keys_of(s)
     known = s._known
     near = s._near
-    for k in (1, 2, 3):
-        o = (c + k) % 4
+    for k, o, bit, b in _OTHERS[c]:
         h = hands[o]
         w = h[wild]
         if w == 3:
             hu = _wins_with(keys, o, f, w)
         else:
-            bit = 1 << o
             if not known & bit:
                 known |= bit
-                if _least_need(keys, 4 * o) <= w + 1:
+                if least_need(keys[b], keys[b + 1], keys[b + 2], keys[b + 3]) <= w + 1:
                     near |= bit
                 else:
                     near &= ~bit
             hu = bool(near & bit) and _wins_with(keys, o, f, w)
         held = h[f]
-        chows: tuple[int, ...] = ()
-        if k == 1 and f < 27:  # the next seat may chow: which chows its tiles make
-            chows = tuple(
-                base for base, t1, t2 in _CHOWS[f] if h[t1] and h[t2] and t1 != wild and t2 != wild
-            )
-        if not hu and held < 2 and not chows:
+        chows: list[int] | None = None
+        if k == 1:  # the next seat may chow: which chows its tiles make (none on an honour)
+            for base, t1, t2 in _CHOWS[f]:
+                if h[t1] and h[t2] and t1 != wild and t2 != wild:
+                    if chows is None:
+                        chows = [base]
+                    else:
+                        chows.append(base)
+        if not hu and held < 2 and chows is None:
             continue
         opts: list[Action] = [_A_HU[o]] if hu else []
         if held == 3:
             opts.append(_A_GANG[o])
-        if held >= 2 or chows:
+        if held >= 2 or chows is not None:
             spare = sum(h) - 2 - w  # non-★ tiles left to discard after a pung or chow
             if held >= 2 and spare >= 1:
                 opts.append(_A_PENG[o])
-            if chows and spare >= 1:
+            if chows is not None and spare >= 1:
                 chi = _A_CHI[o]
-                opts.extend(chi[base] for base in chows)
+                opts.extend([chi[base] for base in chows])
         if opts:
             opts.append(_A_PASS[o])
             options[o] = tuple(opts)
@@ -1093,7 +1146,7 @@ def _discard(s: State, c: int, f: int, events: list[Event], settle: bool = False
         s.dealer_discarded = True
     options = {} if settle else _claim_options(s, c, f)
     if options or settle:
-        _open_window(s, Phase.CLAIM, c, f, options)
+        _open_window(s, _P_CLAIM, c, f, options)
         s.dihu_window = first and s.kongs == 0
     else:
         _next_turn(s, (c + 1) % 4, events)
@@ -1101,7 +1154,7 @@ def _discard(s: State, c: int, f: int, events: list[Event], settle: bool = False
 
 def _enter_act(s: State, seat: int) -> None:
     """Phase ``ACT`` for ``seat``, the window's fields cleared."""
-    s.phase = Phase.ACT
+    s.phase = _P_ACT
     s.current = seat
     s.claim_tile = -1
     s.claim_from = -1
@@ -1123,10 +1176,18 @@ def _next_turn(s: State, seat: int, events: list[Event]) -> None:
 def _draw(s: State, seat: int, events: list[Event], *, from_tail: bool) -> None:
     """Draw for ``seat``: from the head, or from the tail for a replacement; lay out bonus
     tiles and replace them from the tail. An empty wall when a tile is due is a draw."""
-    _enter_act(s, seat)
+    s.phase = _P_ACT  # _enter_act(s, seat) inlined
+    s.current = seat
+    s.claim_tile = -1
+    s.claim_from = -1
+    s.options = {}
+    s.decisions = {}
+    s.dihu_window = False
+    s.window_version = 0
     s.drew = True
     s.after_kong = from_tail
     s.drawn = -1
+    wall = s.wall
     while True:
         if s.head >= s.tail:
             events.append(Event("exhausted", SEATS[seat], detail="no tile left to replace"))
@@ -1134,17 +1195,22 @@ def _draw(s: State, seat: int, events: list[Event], *, from_tail: bool) -> None:
             return
         if from_tail:
             s.tail -= 1
-            tile = s.wall[s.tail]
+            tile = wall[s.tail]
         else:
             s.head += 1
-            tile = s.wall[s.head - 1]
+            tile = wall[s.head - 1]
         if tile >= 34 or tile == _WHITE:
             _bonus_list(s, seat).append(tile)
             events.append(_EV_BONUS[seat][tile])
             from_tail = True
             continue
         _hand(s, seat)[tile] += 1  # _add(s, seat, tile, 1) inlined
-        s._known &= ~(1 << seat)
+        bit = 1 << seat
+        known = s._known
+        if known & bit and not s._near & bit:
+            # it needed two ★ more than it held: no one tile completes it (see _FAR)
+            s._owned |= _FAR
+        s._known = known & ~bit
         if tile != s.wild:
             keys = s._keys
             assert keys is not None
@@ -1161,7 +1227,7 @@ def _lost_claims(s: State, winner: Action | None, events: list[Event]) -> None:
     """A private ``claim_lost`` to each seat whose claim (not a pass) did not win."""
     for o in sorted(s.decisions, key=lambda o: (o - s.claim_from) % 4):
         a = s.decisions[o]
-        if a is winner or a.kind is ActionKind.PASS:
+        if a is winner or a.kind is _K_PASS:
             continue
         events.append(
             Event(
@@ -1200,63 +1266,80 @@ def _close_window(s: State, winner: int) -> None:
 def _resolve_claims(s: State, events: list[Event]) -> None:
     d = s.claim_from
     f = s.claim_tile
-    order = [(d + k) % 4 for k in (1, 2, 3)]
     decided = s.decisions
-    tile = ALL_TILES[f]
-    for o in order:
-        if o in decided and decided[o].kind is ActionKind.HU:
-            _close_window(s, o)
-            _lost_claims(s, decided[o], events)
-            _river(s, d)[1][-1] = o
-            _add(s, o, f, 1)
-            _finish(
-                s,
-                events,
-                o,
-                WinBy.DISCARD,
-                tile,
-                SEATS[d],
-                tianhu=False,
-                dihu=s.dihu_window and o != 0,
-            )
-            return
-    for o in order:
+    # one pass in play order after the discarder: the first 胡 wins outright, else the
+    # first 槓 or 碰, else the first 吃; nothing but passes lets the next seat draw
+    won = -1
+    claim = -1
+    chow = -1
+    for o, _seat in _AFTER[d]:
         a = decided.get(o)
-        if a is not None and a.kind in (ActionKind.GANG, ActionKind.PENG):
-            _close_window(s, o)
-            _lost_claims(s, a, events)
-            _river(s, d)[1][-1] = o
-            melds, src = _meld_lists(s, o)
-            if a.kind is ActionKind.GANG:
-                _add(s, o, f, -3)
-                melds.append(Meld(MeldKind.KONG, (tile,) * 4))
-                src.append((d, f))
-                s.kongs += 1
-                events.append(Event("gang", a.seat, (tile,) * 4))
-                _draw(s, o, events, from_tail=True)
-            else:
-                _add(s, o, f, -2)
-                melds.append(Meld(MeldKind.PUNG, (tile,) * 3))
-                src.append((d, f))
-                events.append(Event("peng", a.seat, (tile,) * 3))
-                _after_claim(s, o)
-            return
-    for o in order:
-        a = decided.get(o)
-        if a is not None and a.kind is ActionKind.CHI:
-            _close_window(s, o)
-            _lost_claims(s, a, events)
-            _river(s, d)[1][-1] = o
-            chow = a.chow
-            for t in chow:
-                if t.index != f:
-                    _add(s, o, t.index, -1)
-            melds, src = _meld_lists(s, o)
-            melds.append(Meld(MeldKind.CHOW, chow))
+        if a is None:
+            continue
+        kind = a.kind
+        if kind is _K_HU:
+            won = o
+            break
+        if kind is _K_GANG or kind is _K_PENG:
+            if claim < 0:
+                claim = o
+        elif kind is _K_CHI and chow < 0:
+            chow = o
+    if won >= 0:
+        o = won
+        _close_window(s, o)
+        _lost_claims(s, decided[o], events)
+        _river(s, d)[1][-1] = o
+        _add(s, o, f, 1)
+        _finish(
+            s,
+            events,
+            o,
+            WinBy.DISCARD,
+            ALL_TILES[f],
+            SEATS[d],
+            tianhu=False,
+            dihu=s.dihu_window and o != 0,
+        )
+        return
+    if claim >= 0:
+        o = claim
+        a = decided[o]
+        tile = ALL_TILES[f]
+        _close_window(s, o)
+        _lost_claims(s, a, events)
+        _river(s, d)[1][-1] = o
+        melds, src = _meld_lists(s, o)
+        if a.kind is _K_GANG:
+            _add(s, o, f, -3)
+            melds.append(Meld(_M_KONG, (tile,) * 4))
             src.append((d, f))
-            events.append(Event("chi", a.seat, chow))
+            s.kongs += 1
+            events.append(Event("gang", a.seat, (tile,) * 4))
+            _draw(s, o, events, from_tail=True)
+        else:
+            _add(s, o, f, -2)
+            melds.append(Meld(_M_PUNG, (tile,) * 3))
+            src.append((d, f))
+            events.append(Event("peng", a.seat, (tile,) * 3))
             _after_claim(s, o)
-            return
+        return
+    if chow >= 0:
+        o = chow
+        a = decided[o]
+        _close_window(s, o)
+        _lost_claims(s, a, events)
+        _river(s, d)[1][-1] = o
+        tiles = a.chow
+        for t in tiles:
+            if t.index != f:
+                _add(s, o, t.index, -1)
+        melds, src = _meld_lists(s, o)
+        melds.append(Meld(_M_CHOW, tiles))
+        src.append((d, f))
+        events.append(Event("chi", a.seat, tiles))
+        _after_claim(s, o)
+        return
     _close_window(s, -1)
     _next_turn(s, (d + 1) % 4, events)
 
@@ -1274,7 +1357,7 @@ def _resolve_rob(s: State, events: list[Event]) -> None:
     for k in (1, 2, 3):
         o = (c + k) % 4
         a = s.decisions.get(o)
-        if a is not None and a.kind is ActionKind.HU:
+        if a is not None and a.kind is _K_HU:
             _close_window(s, o)
             _lost_claims(s, a, events)
             _add(s, c, f, -1)  # the robbed player keeps the pung
@@ -1304,7 +1387,7 @@ def _seat_hands(s: State) -> dict[Seat, SeatHand]:
 def _end(s: State) -> None:
     """Phase ``OVER``, every turn and window field cleared."""
     _enter_act(s, 0)
-    s.phase = Phase.OVER
+    s.phase = _P_OVER
     s.drawn = -1
     s.drew = False
     s.after_kong = False

@@ -1,7 +1,7 @@
 """The engine's fast paths against the slow ones they replace.
 
 - the suit keys the engine keeps per seat equal the keys computed afresh from the hands;
-- a seat the claim check skips as far from a win (``_least_need``) wins on no tile, by the
+- a seat the claim check skips as far from a win (``least_need``) wins on no tile, by the
   plain recursive search;
 - the claim and self-draw checks on kept keys equal the recursive search;
 - ``apply`` stays pure to its callers although states share lists (copy-on-write);
@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paiju.mazhan import rules
+from paiju.mazhan.hand import least_need
 from paiju.mazhan.rules import (
     Phase,
     Ruleset,
@@ -39,6 +40,11 @@ def _natural(state: State, seat: int) -> tuple[int, ...]:
     h = list(state.hands[seat])
     h[state.wild] = 0
     return tuple(h)
+
+
+def _need(keys: list[int], b: int) -> int:
+    """:func:`~paiju.mazhan.hand.least_need` of the seat whose suit keys start at ``b``."""
+    return least_need(keys[b], keys[b + 1], keys[b + 2], keys[b + 3])
 
 
 def _play(seed: int, check: object) -> State:
@@ -63,7 +69,7 @@ def test_kept_keys_and_win_checks_equal_the_slow_search(seed: int) -> None:
         for seat in range(4):
             if state._known & (1 << seat):
                 # the cached "near" bit is exactly what a fresh bound gives
-                near = rules._least_need(keys, 4 * seat) <= state.hands[seat][state.wild] + 1
+                near = _need(keys, 4 * seat) <= state.hands[seat][state.wild] + 1
                 assert bool(state._near & (1 << seat)) == near
         if state.phase is Phase.CLAIM:
             f = state.claim_tile
@@ -88,7 +94,7 @@ def test_a_seat_skipped_as_far_wins_on_no_tile(seed: int, size: int, suits: int)
     if hand.wilds == 3:
         return  # never skipped
     keys = rules._natural_keys([list(hand.counts)], _empty_face(hand.counts))
-    far = rules._least_need(keys, 0) > hand.wilds + 1
+    far = _need(keys, 0) > hand.wilds + 1
     if far:
         for f in range(34):
             counts = list(hand.counts)
