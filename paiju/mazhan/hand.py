@@ -341,7 +341,8 @@ class Group:
     order: tuple[int, int, int] = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        # the canonical order (sort_key), made once: decompositions sort and compare by it
+        # the canonical order (chows, pungs, pair; then by face), made once: decompositions
+        # sort and compare by it
         face = 99 if self.face is None else self.face.index
         object.__setattr__(self, "order", (_KIND_ORDER[self.kind], face, self.wild_mask))
 
@@ -385,14 +386,6 @@ class Group:
         (Tile.parse('5p'), Tile.parse('5p'))
         """
         return tuple(t for i, t in enumerate(self.tiles) if not self.wild_mask >> i & 1)
-
-    def sort_key(self) -> tuple[int, int, int]:
-        """Canonical order: chows, pungs, pair; then by face.
-
-        >>> Group(GroupKind.PAIR, None, 3).sort_key()
-        (2, 99, 3)
-        """
-        return self.order
 
     def __str__(self) -> str:
         if self.face is None:
