@@ -104,7 +104,7 @@ def hint(m: TableMachine, seat: int, version: int) -> None:
 def think_time(m: TableMachine, seats: list[int]) -> float:
     """How long the bots (and 托管) of ``seats``, who must decide now, think before they
     decide together (see the module docstring): in a claim window during the claim pause
-    :data:`WINDOW_ANSWER` of the pause; otherwise a draw from the table's think stream,
+    what is left until :data:`WINDOW_ANSWER` of the pause after it began; otherwise a draw from the table's think stream,
     for the hardest of their decisions as each seat's view shows it (a window after the
     pause, a person having kept it open: as a forced move).
 
@@ -120,8 +120,10 @@ def think_time(m: TableMachine, seats: list[int]) -> float:
     if hand is not None and seats:
         state, game = hand.state, m.game
         if any(game.is_prompt(state, game.seats[s]) for s in seats):
-            if hand.pausing:
-                return m.timing.claim_pause * WINDOW_ANSWER
+            if hand.pausing:  # counted from the pause's start: a pass, a 托管 switched or
+                # a player cut off during the pause re-schedules, and must not push it back
+                waited = m._now - hand.pause_began
+                return max(0.0, m.timing.claim_pause * WINDOW_ANSWER - waited)
         elif m.timing.bot_delay > 0:  # (no pace: not worth judging)
             hard = max(
                 hardness(

@@ -48,6 +48,7 @@ def after_change(
     if pause is not None:
         hand.settling = pause[0]
         hand.pausing = True  # the pause is shown even when it lasts no time at all
+        hand.pause_began = m._now
         if m.timing.claim_pause > 0:
             m._set("settle", m.timing.claim_pause)
         n = len(pause[1])

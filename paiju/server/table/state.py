@@ -123,5 +123,6 @@ class Hand:
     # since, each person's seat's, held for them until then
     settling: Any = None
     pausing: bool = False
+    pause_began: float = 0.0  # when the pause began (the table's clock): bots answer by it
     held: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     leaving: list[int] = field(default_factory=list)  # escapes asked as the hand ended

@@ -67,6 +67,23 @@ def test_a_bots_turn_waits_a_think_time_then_asks_for_its_decision() -> None:
     assert len(set(own)) == len(own)  # drawn, not set
 
 
+def test_a_windows_answer_is_not_pushed_back_by_what_happens_during_the_pause() -> None:
+    """A change during the pause (托管 switched, a person's pass) schedules the turns again;
+    the bots' answer still comes :data:`~paiju.server.table.bots.WINDOW_ANSWER` of the pause
+    after it began, never later (else a late change would show that a bot holds a prompt:
+    the pause would outlast its length only then)."""
+    t = alone_hand(seed=4)
+    t.until(1)
+    t.act(1, action_text(t.last_view(1)["view"]["legal"][-1]))
+    due = bots.WINDOW_ANSWER * TIMING.claim_pause
+    t.run(0.75 * due)  # before the answer
+    mark = t.mark()
+    t.feed(io.Tuoguan(1, True))
+    t.feed(io.Tuoguan(1, False))
+    again = timers(t.since(mark), "bot")
+    assert again and all(d == pytest.approx(0.25 * due) for d in again)
+
+
 def test_the_think_times_are_the_same_for_the_same_seed() -> None:
     """The think stream is the machine's own (seeded): a table played again from the same
     seed waits the same times."""
