@@ -379,7 +379,7 @@ def review_hand(
 ) -> Review:
     """Review a finished hand's record for the seat named ``seat`` (``"E"`` …): every
     decision it made (:func:`decisions_of`), each reviewed by :func:`review_decision`.
-    ``progress(done, total)`` is told after each decision. Deterministic for a ``seed``.
+    ``progress(done, total)`` is told once the decisions are found, then after each. Deterministic for a ``seed``.
 
     >>> from paiju.bots.driver import play_match
     >>> from paiju.bots.uniform import RandomBot
@@ -408,6 +408,8 @@ def review_hand(
     found = decisions_of(g, record, who)
     bots = _bots(g.name, reviewer)
     items: list[DecisionReview] = []
+    if progress is not None:
+        progress(0, len(found))  # the total is known before the first decision's rollouts
     for n, d in enumerate(found, start=1):
         items.append(
             review_decision(

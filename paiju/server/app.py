@@ -89,7 +89,8 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
         every = settings.admin_poll_seconds
         admin_watch = asyncio.create_task(watch_admin(services.hub, services.sessions, every))
         yield
-        # the review thread first: a review may run for seconds, and its requests wait on it
+        # the review thread first (a review may run for seconds, its request waiting on it;
+        # under uvicorn the signal has stopped it already: DrainingServer.handle_exit)
         await asyncio.to_thread(app.state.reviews.stop)
         admin_watch.cancel()
         if listener is not None:
@@ -111,7 +112,9 @@ def create_app(settings: Settings, timing: Timing | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.metrics = services.metrics
     # the hand reviews' own thread (routes/review.py); a draining process starts none
-    app.state.reviews = review.Reviews(settings.review_worlds, lambda: services.draining)
+    app.state.reviews = review.Reviews(
+        settings.review_worlds, lambda: services.draining or services.stopping
+    )
     install(app, settings)  # headers, origins, throttles, sessions (docs/security.md)
     app.add_middleware(RequestIds)  # each request's id, in its logs and its answer
 

@@ -121,11 +121,23 @@ class DrainingServer(uvicorn.Server):
         await super().serve(sockets)  # type: ignore[arg-type]
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        """The first SIGTERM of a started server drains; anything else is uvicorn's."""
+        """The first SIGTERM of a started server drains; anything else stops work that may
+        run for seconds (uvicorn waits for open requests before the app's lifespan ends,
+        and a review's request waits on its review), then is uvicorn's.
+
+        >>> import uvicorn
+        >>> from types import SimpleNamespace
+        >>> services = SimpleNamespace(stopping=False)
+        >>> server = DrainingServer(uvicorn.Config(app=None), services, 60)
+        >>> server.handle_exit(signal.SIGINT, None)
+        >>> services.stopping, server.should_exit
+        (True, True)
+        """
         if sig == signal.SIGTERM and not self._draining and self.started and self._loop:
             self._draining = True
             self._loop.call_soon_threadsafe(self._begin)
             return
+        self.services.stopping = True
         super().handle_exit(sig, frame)
 
     def _begin(self) -> None:

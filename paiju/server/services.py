@@ -43,6 +43,9 @@ class Services:
     metrics: Metrics  # the process's counters and gauges (/metrics)
     #: the process is going away: seats no new table, readiness says not ready
     draining: bool = False
+    #: the process stops now (SIGINT, a second SIGTERM): work that may run for seconds (a
+    #: review) stops, since the server waits for open requests before its lifespan ends
+    stopping: bool = False
 
     def close(self) -> None:
         """Stop the tables, write what is queued, close the database."""
