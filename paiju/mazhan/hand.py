@@ -713,8 +713,9 @@ def _suit_readings_keyed(
         found = tuple(_suit_readings(s, list(counts[lo:hi]), wilds, pair))
         cache = _READINGS_BY_KEY
         if len(cache) >= READINGS_CACHE_SIZE:
+            # pop, not del: two threads (the loop's settlement, a search) may both evict
             for old in list(itertools.islice(cache, READINGS_CACHE_SIZE // 2)):
-                del cache[old]
+                cache.pop(old, None)
         cache[k] = found
     return found
 

@@ -7,7 +7,7 @@ costs nothing, since it is thrown away. With ``m`` sets (melds included), ``t`` 
 completes one more step. −1 is a complete hand, 0 one tile from complete (聽牌).
 
 Each suit's Pareto-best readings come from a table shipped with the package
-(``data/shanten_suits.bin``, built by ``scripts/build_tables.py``): for every suit of at
+(``data/shanten_suits.bin``, built by ``scripts/build_shanten_tables.py``): for every suit of at
 most 17 tiles, four of a face at most (every suit a hand can hold), the number of its
 readings in a list of the 251 that occur, so that a new process reads any suit at once
 (computing them as hands came took the first hands of a fresh bot 2–3 times as long as
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import warnings
 import zlib
 from collections.abc import Sequence
 from functools import cache
@@ -175,13 +176,25 @@ def unpack_suit_tables(blob: bytes) -> tuple[bytes, bytes, tuple[_Readings, ...]
 
 @cache
 def _tables() -> tuple[bytes, bytes, tuple[_Readings, ...]]:
-    """The shipped tables (built afresh, slowly, if the file is damaged)."""
+    """The shipped tables; when the file cannot be read or is damaged, a warning says so
+    and they are built afresh (about a minute: the answers are the same, only slower to
+    start)."""
     try:
         blob = resources.files("paiju.mazhan").joinpath("data", _DATA_FILE).read_bytes()
-    except FileNotFoundError:  # not built yet (scripts/build_shanten_tables.py)
-        blob = b""
+    except OSError as e:  # missing, unreadable: a broken install
+        blob, why = b"", f"cannot be read ({e.__class__.__name__}: {e})"
+    else:
+        why = "is damaged"
     unpacked = unpack_suit_tables(blob)
-    return unpacked if unpacked is not None else build_suit_tables()
+    if unpacked is not None:
+        return unpacked
+    warnings.warn(
+        f"paiju.mazhan: the shanten table data/{_DATA_FILE} {why}; building it afresh "
+        "(about a minute). Reinstall paiju, or run scripts/build_shanten_tables.py.",
+        RuntimeWarning,
+        stacklevel=2,
+    )
+    return build_suit_tables()
 
 
 _NUMBER, _HONOR, _READINGS = _tables()  # at import: a fresh process reads any suit at once

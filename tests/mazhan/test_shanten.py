@@ -158,3 +158,38 @@ def test_each_tile_added_in_turn_is_shanten_of_each_hand(seed: int, size: int) -
     plus = [[*counts[:f], counts[f] + 1, *counts[f + 1 :]] for f in faces]
     expected = [shanten(c, melds, hand.wilds) for c in plus]
     assert shanten_each_plus(counts, faces, melds, hand.wilds) == expected
+
+
+def test_the_shipped_table_is_whole_and_a_damaged_one_is_refused() -> None:
+    """The package's table unpacks (its hash holds); cut short, one byte changed, or another
+    file, it is refused rather than read wrong."""
+    from importlib import resources
+
+    module = shanten_module
+    blob = resources.files("paiju.mazhan").joinpath("data", "shanten_suits.bin").read_bytes()
+    assert module.unpack_suit_tables(blob) is not None
+    flipped = bytearray(blob)
+    flipped[len(flipped) // 2] ^= 0xFF
+    for damaged in (blob[: len(blob) // 2], bytes(flipped), b"", b"PNG\r\n" + blob[5:]):
+        assert module.unpack_suit_tables(damaged) is None
+
+
+def test_a_missing_table_is_built_afresh_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A broken install (the file gone, unreadable) warns and builds the tables: the answers
+    are the same, only slower to start; it never fails the import."""
+    from types import SimpleNamespace
+
+    module = shanten_module
+
+    class Gone:
+        def joinpath(self, *_: str) -> Gone:
+            return self
+
+        def read_bytes(self) -> bytes:
+            raise PermissionError("denied")
+
+    built = (b"n", b"h", ())
+    monkeypatch.setattr(module, "resources", SimpleNamespace(files=lambda _package: Gone()))
+    monkeypatch.setattr(module, "build_suit_tables", lambda: built)
+    with pytest.warns(RuntimeWarning, match="cannot be read .*PermissionError.*Reinstall"):
+        assert module._tables.__wrapped__() == built
