@@ -1,18 +1,16 @@
 """How hard a Mazhan decision looks, for the pace of the bots at a table
-(:mod:`paiju.bots.think`): read from the seat's view and legal actions only.
+(:mod:`paiju.bots.think`): read from the seat's view and legal actions only, and cheap (a
+table judges every bot's turn on its event loop: this costs about 25 µs, a twentieth of
+``strong``'s rating, which cost more than the easy level's bot itself).
 
-- one legal action, or a discard of the tile just drawn when nothing else comes close
-  (摸打: drawn and thrown): 0;
+- one legal action, or a discard of the tile just drawn when no other discard keeps the
+  hand as near to complete (摸打: drawn and thrown): 0;
 - a win on offer (胡, 殺豬): :data:`WIN`, taken almost at once;
-- otherwise ``strong``'s rating (:func:`~paiju.mazhan.bots.strong.rate_actions`) of the
-  discards (or of the pass and the claims): the more of them rate within :data:`CLOSE`
-  points of the best, the harder — one: :data:`CLEAR`; two: about a third of the way up;
-  eight or more: 1 (log₂ of their number over 3);
+- on the seat's turn, the distinct discards that keep the least shanten (those a player
+  weighs against one another): one (not the drawn tile): :data:`CLEAR`; more, the harder —
+  :data:`CLEAR` + (1 − :data:`CLEAR`) × log₂ of their number ÷ 4, 1 at sixteen;
+- a claim window kept open past the pause: by the number of its options, the same way;
 - a kong the seat may declare on its turn makes it at least :data:`KONG` (declare or keep).
-
-Measured over 851 decisions on the seat's turn (30 hands of ``strong``): one discard within
-:data:`CLOSE` of the best 23%, two 25%, three 17%, four 14%, eight or more 8%; the drawn
-tile alone 10%.
 
 >>> from paiju.mazhan.rules import Ruleset, new_hand
 >>> from paiju.mazhan.views import observe
@@ -30,15 +28,13 @@ import math
 from collections.abc import Sequence
 
 from paiju.mazhan.actions import Action, ActionKind
-from paiju.mazhan.bots.strong import rate_actions
+from paiju.mazhan.bots.strong import natural_counts
 from paiju.mazhan.rules import Phase
+from paiju.mazhan.shanten import shanten
 from paiju.mazhan.views import View
 
-__all__ = ["CLEAR", "CLOSE", "KONG", "WIN", "hardness"]
+__all__ = ["CLEAR", "KONG", "WIN", "hardness"]
 
-#: rating points (``strong``'s: 100 a step from complete, 1 an unseen tile accepted) within
-#: which two choices are close
-CLOSE = 6.0
 #: a win on offer
 WIN = 0.1
 #: one choice clearly the best (not the tile just drawn)
@@ -47,6 +43,11 @@ CLEAR = 0.15
 KONG = 0.5
 _WINS = {ActionKind.HU, ActionKind.SHAZHU}
 _KONGS = {ActionKind.ANGANG, ActionKind.JIAGANG}
+
+
+def _among(n: int) -> float:
+    """The hardness of weighing ``n`` choices of which none stands out (``n`` ≥ 2)."""
+    return CLEAR + (1.0 - CLEAR) * min(1.0, math.log2(n) / 4.0)
 
 
 def hardness(view: View | None, legal: Sequence[Action]) -> float:
@@ -63,17 +64,25 @@ def hardness(view: View | None, legal: Sequence[Action]) -> float:
         return WIN
     if view is None:
         return CLEAR
-    rated = rate_actions(view, legal)
-    if not rated:
-        return CLEAR
-    top = max(r.utility for r in rated)
-    near = [r.action for r in rated if r.utility >= top - CLOSE]
-    if len(near) == 1:
-        a = near[0]
-        drawn = a.kind is ActionKind.DISCARD and a.tile is not None and a.tile == view.drawn
-        h = 0.0 if drawn else CLEAR
+    if view.phase is not Phase.ACT:
+        return _among(len(legal))
+    counts, wilds = natural_counts(view)
+    melds = len(view.melds[view.seat])
+    best, near = 99, []
+    for tile in {a.tile for a in legal if a.kind is ActionKind.DISCARD and a.tile is not None}:
+        counts[tile.index] -= 1
+        left = shanten(counts, melds, wilds)
+        counts[tile.index] += 1
+        if left < best:
+            best, near = left, [tile]
+        elif left == best:
+            near.append(tile)
+    if not near:  # no discard offered (a kong or nothing): weighed like a clear choice
+        h = CLEAR
+    elif len(near) == 1:
+        h = 0.0 if near[0] == view.drawn else CLEAR
     else:
-        h = CLEAR + (1.0 - CLEAR) * min(1.0, math.log2(len(near)) / 3.0)
-    if view.phase is Phase.ACT and kinds & _KONGS:
+        h = _among(len(near))
+    if kinds & _KONGS:
         h = max(h, KONG)
     return h
