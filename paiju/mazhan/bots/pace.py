@@ -28,7 +28,7 @@ import math
 from collections.abc import Sequence
 
 from paiju.mazhan.actions import Action, ActionKind
-from paiju.mazhan.bots.strong import natural_counts
+from paiju.mazhan.bots.greedy import natural_counts
 from paiju.mazhan.rules import Phase
 from paiju.mazhan.shanten import shanten
 from paiju.mazhan.views import View
