@@ -379,7 +379,8 @@ def review_hand(
 ) -> Review:
     """Review a finished hand's record for the seat named ``seat`` (``"E"`` …): every
     decision it made (:func:`decisions_of`), each reviewed by :func:`review_decision`.
-    ``progress(done, total)`` is told once the decisions are found, then after each. Deterministic for a ``seed``.
+    ``progress(done, total)`` is told once the decisions are found, then after each.
+    Deterministic for a ``seed``.
 
     >>> from paiju.bots.driver import play_match
     >>> from paiju.bots.uniform import RandomBot

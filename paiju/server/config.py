@@ -37,7 +37,7 @@
 | ``PAIJU_WS_SOCKETS_PER_ACCOUNT`` | open sockets of one account on one process | 4 |
 | ``PAIJU_METRICS_TOKEN`` | ``/metrics`` on the app's port, to a bearer of this token | off |
 | ``PAIJU_METRICS_ADDRESS`` | ``host:port`` of a listener serving only ``/metrics`` | off |
-| ``PAIJU_DRAIN_SECONDS`` | on SIGTERM, how long live hands may play on (a hand that has just ended then has up to 5 s more to show its settlement) before the process shuts down | 60 |
+| ``PAIJU_DRAIN_SECONDS`` | on SIGTERM, how long live hands play on (+5 s for one just ended) | 60 |
 | ``PAIJU_ADMIN_POLL_SECONDS`` | how often a process applies suspensions and closings | 5 |
 | ``PAIJU_RELIEF_AMOUNT`` | the most points one relief claim gives (0: no relief) | 800 |
 | ``PAIJU_RELIEF_PER_DAY`` | relief claims a day, below the lowest room's minimum (0: none) | 1 |

@@ -104,9 +104,9 @@ def hint(m: TableMachine, seat: int, version: int) -> None:
 def think_time(m: TableMachine, seats: list[int]) -> float:
     """How long the bots (and 托管) of ``seats``, who must decide now, think before they
     decide together (see the module docstring): in a claim window during the claim pause
-    what is left until :data:`WINDOW_ANSWER` of the pause after it began; otherwise a draw from the table's think stream,
-    for the hardest of their decisions as each seat's view shows it (a window after the
-    pause, a person having kept it open: as a forced move).
+    what is left until :data:`WINDOW_ANSWER` of the pause after it began; otherwise a draw
+    from the table's think stream, for the hardest of their decisions as each seat's view
+    shows it (a window after the pause, a person having kept it open: as a forced move).
 
     >>> import random
     >>> from paiju.server.rooms import ROOMS
