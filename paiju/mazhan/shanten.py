@@ -23,13 +23,13 @@ emptied when full).
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import warnings
-import zlib
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
+
+from paiju.kit.sealed import seal, unseal
 
 __all__ = [
     "build_suit_tables",
@@ -144,8 +144,7 @@ def pack_suit_tables(number: bytes, honor: bytes, readings: Sequence[_Readings])
         flat.append(len(r))
         for triple in r:
             flat.extend(triple)
-    body = bytes(number) + bytes(honor) + bytes(flat)
-    return _MAGIC + hashlib.sha256(body).digest() + zlib.compress(body, 9)
+    return seal(_MAGIC, bytes(number) + bytes(honor) + bytes(flat))
 
 
 def unpack_suit_tables(blob: bytes) -> tuple[bytes, bytes, tuple[_Readings, ...]] | None:
@@ -154,14 +153,8 @@ def unpack_suit_tables(blob: bytes) -> tuple[bytes, bytes, tuple[_Readings, ...]
     >>> unpack_suit_tables(b"garbage") is None
     True
     """
-    if not blob.startswith(_MAGIC):
-        return None
-    digest = blob[len(_MAGIC) : len(_MAGIC) + 32]
-    try:
-        body = zlib.decompress(blob[len(_MAGIC) + 32 :])
-    except zlib.error:
-        return None
-    if len(body) < _NUMBER_KEYS + _HONOR_KEYS or hashlib.sha256(body).digest() != digest:
+    body = unseal(_MAGIC, blob)
+    if body is None or len(body) < _NUMBER_KEYS + _HONOR_KEYS:
         return None
     rest = body[_NUMBER_KEYS + _HONOR_KEYS :]
     readings: list[_Readings] = []

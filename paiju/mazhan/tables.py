@@ -21,13 +21,13 @@ shipped file equals a fresh build. A ★ may read as any face, even a fifth copy
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+
+from paiju.kit.sealed import seal, unseal
 
 __all__ = [
     "IMPOSSIBLE",
@@ -160,8 +160,7 @@ def pack_tables(number: bytes, honor: bytes) -> bytes:
     >>> unpack_tables(pack_tables(b"a" * 5**9, b"b" * 5**7)) == (b"a" * 5**9, b"b" * 5**7)
     True
     """
-    body = number + honor
-    return _MAGIC + hashlib.sha256(body).digest() + zlib.compress(body, 9)
+    return seal(_MAGIC, number + honor)
 
 
 def unpack_tables(blob: bytes) -> tuple[bytes, bytes] | None:
@@ -170,14 +169,8 @@ def unpack_tables(blob: bytes) -> tuple[bytes, bytes] | None:
     >>> unpack_tables(b"garbage") is None
     True
     """
-    if not blob.startswith(_MAGIC):
-        return None
-    digest = blob[len(_MAGIC) : len(_MAGIC) + 32]
-    try:
-        body = zlib.decompress(blob[len(_MAGIC) + 32 :])
-    except zlib.error:
-        return None
-    if len(body) != NUMBER_KEYS + HONOR_KEYS or hashlib.sha256(body).digest() != digest:
+    body = unseal(_MAGIC, blob)
+    if body is None or len(body) != NUMBER_KEYS + HONOR_KEYS:
         return None
     return body[:NUMBER_KEYS], body[NUMBER_KEYS:]
 
