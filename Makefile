@@ -143,7 +143,6 @@ bench: $(DEV_STAMP)
 ## Rebuild the packaged complete-hand and shanten suit tables (tests check they match).
 tables: $(DEV_STAMP)
 	$(BIN)/python scripts/build_tables.py
-	$(BIN)/python scripts/build_shanten_tables.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info client/node_modules

@@ -7,7 +7,7 @@ costs nothing, since it is thrown away. With ``m`` sets (melds included), ``t`` 
 completes one more step. −1 is a complete hand, 0 one tile from complete (聽牌).
 
 Each suit's Pareto-best readings come from a table shipped with the package
-(``data/shanten_suits.bin``, built by ``scripts/build_shanten_tables.py``): for every suit of at
+(``data/shanten_suits.bin``, built by ``scripts/build_tables.py``): for every suit of at
 most 17 tiles, four of a face at most (every suit a hand can hold), the number of its
 readings in a list of the 251 that occur, so that a new process reads any suit at once
 (computing them as hands came took the first hands of a fresh bot 2–3 times as long as
@@ -183,7 +183,7 @@ def _tables() -> tuple[bytes, bytes, tuple[_Readings, ...]]:
         return unpacked
     warnings.warn(
         f"paiju.mazhan: the shanten table data/{_DATA_FILE} {why}; building it afresh "
-        "(about a minute). Reinstall paiju, or run scripts/build_shanten_tables.py.",
+        "(about a minute). Reinstall paiju, or run scripts/build_tables.py.",
         RuntimeWarning,
         stacklevel=2,
     )
