@@ -316,10 +316,14 @@ def shanten_each_plus(
     [2, 3, 2]
     >>> [shanten(c[:f] + [c[f] + 1] + c[f + 1:], melds=1) for f in (2, 29, 27)]
     [2, 3, 2]
+
+    Raises ``ValueError`` for counts of other than 34 faces, or a face outside 0–33.
     """
     key = bytes(counts)
     if len(key) != 34:
         raise ValueError(f"shanten counts 34 faces, not {len(key)}")
+    if faces and (min(faces) < 0 or max(faces) > 33):  # once a call: a bot asks ~15 a turn
+        raise ValueError(f"a face is 0–33, got {[f for f in faces if not 0 <= f <= 33]}")
     need = 5 - melds
     numbers = [_suit(key[0:9], False), _suit(key[9:18], False), _suit(key[18:27], False)]
     numbers.append(_suit(key[27:34], True))

@@ -193,3 +193,11 @@ def test_a_missing_table_is_built_afresh_with_a_warning(monkeypatch: pytest.Monk
     monkeypatch.setattr(module, "build_suit_tables", lambda: built)
     with pytest.warns(RuntimeWarning, match="cannot be read .*PermissionError.*Reinstall"):
         assert module._tables.__wrapped__() == built
+
+
+def test_a_face_outside_the_34_is_a_clear_error() -> None:
+    c = [0] * 34
+    for bad in ([34], [2, -1]):
+        with pytest.raises(ValueError, match="a face is 0–33"):
+            shanten_each_plus(c, bad)
+    assert shanten_each_plus(c, []) == []
