@@ -190,19 +190,18 @@ class Ring:
         if flat != start + 4 * block:
             raise ValueError(f"a flat vector of {flat} is not {start} + 4 blocks of {block}")
         self._flat = flat
-        self._ring = np.zeros((4, block), dtype=np.float32)
-        self._rm = rm = cells(self._ring)
-        self._heads = np.zeros((4, start), dtype=np.float32)
-        self._hm = hm = cells(self._heads)
-        # observer me's sources, made once (slicing a memoryview costs more than the copy):
-        # its head, the ring from its seat to the end, the ring before its seat (none for E)
+        # the ring and the heads share one buffer (one array and one view less to hold)
+        both = np.zeros(4 * (block + start), dtype=np.float32)
+        self._ring = both[: 4 * block].reshape(4, block)
+        self._heads = both[4 * block :].reshape(4, start)
+        cm = cells(both)
+        self._rm = rm = cm[: 4 * block]
+        self._hm = cm[4 * block :]
+        # observer me's ring runs, made once (slicing a memoryview costs more than the
+        # copy): from its seat to the end, and before its seat (none for E); its head is
+        # sliced when asked for (four views less to hold per environment)
         self._runs = tuple(
-            (
-                hm[me * start : me * start + start],
-                rm[me * block :] if me else rm,
-                rm[: me * block] if me else None,
-            )
-            for me in range(4)
+            (rm[me * block :] if me else rm, rm[: me * block] if me else None) for me in range(4)
         )
         self._start = start
         self._block = block
@@ -228,10 +227,10 @@ class Ring:
         elif out.shape != (self._flat,) or out.dtype != np.float32 or not out.flags.c_contiguous:
             raise ValueError(f"out must be a C-contiguous float32 array of shape ({self._flat},)")
         m = out.data
-        head, tail, front = self._runs[me]
+        tail, front = self._runs[me]
         s = self._start
         cut = self._flat - me * self._block
-        m[:s] = head
+        m[:s] = self._hm[me * s : me * s + s]
         m[s:cut] = tail
         if front is not None:
             m[cut:] = front

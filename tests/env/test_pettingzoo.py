@@ -398,4 +398,4 @@ def test_one_more_mazhan_env_holds_at_most_24_kb() -> None:
         capture_output=True, text=True, cwd=ROOT, timeout=120, check=True,
     )  # fmt: skip
     per_env = json.loads(proc.stdout.strip().splitlines()[-1])["tracemalloc_per_env"]
-    assert per_env <= 24 * 1024  # 117 kB before the spaces were shared
+    assert per_env <= 24_000  # the bound, in SI kilobytes

@@ -534,9 +534,9 @@ class MadiaoEncoder(Ring):
                 raise ValueError(f"out must be a float32 array of shape ({_F},)")
             flat = out
             m = out.data
-            head, tail, front = self._runs[me]
+            tail, front = self._runs[me]
             cut = _F - me * _B
-            m[:_S0] = head
+            m[:_S0] = self._hm[me * _S0 : me * _S0 + _S0]
             m[_S0:cut] = tail
             if front is not None:
                 m[cut:] = front
