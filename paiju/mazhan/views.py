@@ -41,6 +41,9 @@ def _codes(tiles: tuple[Tile, ...] | list[Tile]) -> list[str]:
 
 
 _CODE = tuple(str(t) for t in ALL_TILES)
+#: The seats, as module globals for the dict displays made for every state.
+_E, _S, _W, _N = SEATS
+
 _FIXED_ACTION_JSON: dict[int, dict[str, Any]] = {}
 #: The waits of a concealed hand, by ``(wild, *tiles)``: a seat's hand stays the same while
 #: the others move, so its waits are asked for again and again (emptied when full).
@@ -509,25 +512,38 @@ class _Shared:
         "owner",
         "result",
         "set_aside",
+        "set_aside_src",
         "sizes_by_seat",
     )
 
+    set_aside: tuple[Tile, ...]
+    set_aside_src: tuple[int, ...]
+
     def __init__(self, state: State, before: _Shared | None = None) -> None:
         over = state.phase is Phase.OVER
-        old: tuple[_Block | None, ...] = (None,) * 4 if before is None else before.blocks
         self.owner = state.hands
-        blocks = tuple(_block(state, k, over, old[k]) for k in range(4))
+        if before is None:
+            blocks = tuple(_block(state, k, over, None) for k in range(4))
+        else:
+            old = before.blocks
+            blocks = tuple(_block(state, k, over, old[k]) for k in range(4))
         self.blocks: tuple[_Block, ...] = blocks
-        self.melds = tuple(b.melds for b in blocks)
-        self.bonus = tuple(b.bonus for b in blocks)
-        self.discards = tuple(b.discards for b in blocks)
-        self.hand_sizes = tuple(b.size for b in blocks)
-        self.set_aside = tuple(ALL_TILES[t] for t in state.set_aside)
+        if before is not None and state.set_aside is before.set_aside_src:
+            self.set_aside = before.set_aside
+        else:
+            self.set_aside = tuple(ALL_TILES[t] for t in state.set_aside)
+        self.set_aside_src = state.set_aside
         self.result = None if state.result is None else _result_json(state)
-        self.melds_by_seat = dict(zip(SEATS, self.melds, strict=True))
-        self.bonus_by_seat = dict(zip(SEATS, self.bonus, strict=True))
-        self.discards_by_seat = dict(zip(SEATS, self.discards, strict=True))
-        self.sizes_by_seat = dict(zip(SEATS, self.hand_sizes, strict=True))
+        b0, b1, b2, b3 = blocks
+        self.melds = (b0.melds, b1.melds, b2.melds, b3.melds)
+        self.bonus = (b0.bonus, b1.bonus, b2.bonus, b3.bonus)
+        self.discards = (b0.discards, b1.discards, b2.discards, b3.discards)
+        self.hand_sizes = (b0.size, b1.size, b2.size, b3.size)
+        # dict displays, not dict(zip()): made for every state a view is asked of
+        self.melds_by_seat = {_E: b0.melds, _S: b1.melds, _W: b2.melds, _N: b3.melds}
+        self.bonus_by_seat = {_E: b0.bonus, _S: b1.bonus, _W: b2.bonus, _N: b3.bonus}
+        self.discards_by_seat = {_E: b0.discards, _S: b1.discards, _W: b2.discards, _N: b3.discards}
+        self.sizes_by_seat = {_E: b0.size, _S: b1.size, _W: b2.size, _N: b3.size}
 
     def block(self, k: int) -> dict[str, Any]:
         """Seat ``k``'s public block as JSON."""
@@ -544,16 +560,36 @@ class _Block:
 
     __slots__ = ("bonus", "discards", "json", "lists", "melds", "over", "size")
 
-    def __init__(self, state: State, k: int, over: bool, lists: tuple[Any, ...]) -> None:
+    melds: tuple[SeenMeld, ...]
+    bonus: tuple[Tile, ...]
+    discards: tuple[tuple[Tile, Seat | None], ...]
+    size: int
+
+    def __init__(
+        self, state: State, k: int, over: bool, lists: tuple[Any, ...], before: _Block | None
+    ) -> None:
         self.lists = lists
         self.over = over
-        self.melds = _seen_melds(state, k, -1)
-        self.bonus = tuple(ALL_TILES[b] for b in state.bonus[k])
-        self.discards = tuple(
-            (ALL_TILES[t], None if c < 0 else SEATS[c])
-            for t, c in zip(state.discards[k], state.claimed_by[k], strict=True)
-        )
-        self.size = sum(state.hands[k])
+        # each part is the block before's while the lists it is made from are the same
+        # objects (a draw changes the hand alone: the river is not built again)
+        prev = before if before is not None and before.over is over else None
+        was = _NO_LISTS if prev is None else prev.lists
+        if prev is not None and was[1] is lists[1] and was[2] is lists[2]:
+            self.melds = prev.melds
+        else:
+            self.melds = _seen_melds(state, k, -1)
+        if prev is not None and was[3] is lists[3]:
+            self.bonus = prev.bonus
+        else:
+            self.bonus = tuple(ALL_TILES[b] for b in state.bonus[k])
+        if prev is not None and was[4] is lists[4] and was[5] is lists[5]:
+            self.discards = prev.discards
+        else:
+            self.discards = tuple(
+                (ALL_TILES[t], None if c < 0 else SEATS[c])
+                for t, c in zip(state.discards[k], state.claimed_by[k], strict=True)
+            )
+        self.size = prev.size if prev is not None and was[0] is lists[0] else sum(lists[0])
         self.json: dict[str, Any] | None = None
 
     def to_json(self, k: int) -> dict[str, Any]:
@@ -573,13 +609,19 @@ def _block(state: State, k: int, over: bool, before: _Block | None) -> _Block:
         state.hands[k], state.melds[k], state.meld_src[k], state.bonus[k],
         state.discards[k], state.claimed_by[k],
     )  # fmt: skip
-    if (
-        before is not None
-        and before.over is over
-        and all(a is b for a, b in zip(before.lists, lists, strict=True))
-    ):
-        return before
-    return _Block(state, k, over, lists)
+    if before is not None and before.over is over:
+        was = before.lists
+        # unrolled: this runs four times for every state a view is asked of
+        if (
+            was[0] is lists[0] and was[1] is lists[1] and was[2] is lists[2]
+            and was[3] is lists[3] and was[4] is lists[4] and was[5] is lists[5]
+        ):  # fmt: skip
+            return before
+    return _Block(state, k, over, lists, before)
+
+
+#: No lists: every part of a first block is made (no object is any of these).
+_NO_LISTS: tuple[Any, ...] = (object(),) * 6
 
 
 _FIXED_ACTION_JSON.update(_fixed_action_json())
