@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from paiju.bots.base import Bot, make_bot
 from paiju.bots.think import hardness, think_seconds
@@ -125,15 +125,31 @@ def think_time(m: TableMachine, seats: list[int]) -> float:
                 waited = m._now - hand.pause_began
                 return max(0.0, m.timing.claim_pause * WINDOW_ANSWER - waited)
         elif m.timing.bot_delay > 0:  # (no pace: not worth judging)
-            hard = max(
-                hardness(
-                    game.name,
-                    game.observe(state, game.seats[s]),
-                    game.legal_actions(state, game.seats[s]),
+            # the views and legal actions judged are kept: the decision after the think
+            # time reads the same ones (the state unchanged), not built a second time
+            judged = hand.judged = {}
+            for s in seats:
+                seat_obj = game.seats[s]
+                judged[s] = (
+                    state,
+                    game.observe(state, seat_obj),
+                    game.legal_actions(state, seat_obj),
                 )
-                for s in seats
-            )
+            hard = max(hardness(game.name, view, legal) for _, view, legal in judged.values())
     return think_seconds(hard, m.timing.bot_delay, m._think, m.timing.turn)
+
+
+def _view_and_legal(m: TableMachine, seat: int) -> tuple[Any, Any]:
+    """The seat's view and legal actions now: those its think time was judged from, when
+    the state is still that one (a view is never changed by those who read it), else
+    worked out."""
+    hand = m.hand
+    assert hand is not None
+    judged = hand.judged.pop(seat, None)
+    if judged is not None and judged[0] is hand.state:
+        return judged[1], judged[2]
+    seat_obj = m.game.seats[seat]
+    return m.game.observe(hand.state, seat_obj), m.game.legal_actions(hand.state, seat_obj)
 
 
 def decide(m: TableMachine) -> None:
@@ -146,13 +162,11 @@ def decide(m: TableMachine) -> None:
         if not turn.key[2] or turn.deciding:
             continue
         turn.deciding = True
-        seat_obj = m.game.seats[seat]
-        legal = m.game.legal_actions(hand.state, seat_obj)
+        view, legal = _view_and_legal(m, seat)
         p = m.seats[seat]
         bot = hand.bots[seat]
         if p is not None and p.account is not None:  # 托管: the normal level's bot
             bot = helper_bot(m)
-        view = m.game.observe(hand.state, seat_obj)
         m._out.append(io.Decide(seat, turn.token, bot, view, legal, hand.rngs[seat]))
 
 

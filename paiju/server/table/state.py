@@ -125,4 +125,7 @@ class Hand:
     pausing: bool = False
     pause_began: float = 0.0  # when the pause began (the table's clock): bots answer by it
     held: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    # what a bot's think time was judged from, by seat: (the state, the seat's view, its
+    # legal actions); its decision reads them again while the state is the same object
+    judged: dict[int, tuple[Any, Any, Any]] = field(default_factory=dict)
     leaving: list[int] = field(default_factory=list)  # escapes asked as the hand ended
