@@ -149,3 +149,39 @@ def test_watching_changes_nothing_at_the_table(room: Any) -> None:
         timers = [(o.key, o.delay) for o in t.outputs if isinstance(o, io.SetTimer)]
         runs.append((frames_without_watchers(t, 1), timers, dict(t.ledger.balances)))
     assert runs[0] == runs[1]
+
+
+class Runs(Table):
+    """A table that records the longest run of kept public states that look alike (the
+    states a claim window's private answers make)."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.prev: tuple[Any, bytes | None] = (None, None)
+        self.run_now = self.longest = 0
+
+    def feed(self, event: io.Input) -> None:
+        super().feed(event)
+        states = self.machine._spectate.states
+        if not states or states[-1] is self.prev[0]:
+            return
+        seen = spectate._public_json(self.machine, states[-1])
+        self.run_now = self.run_now + 1 if seen == self.prev[1] else 1
+        self.longest = max(self.longest, self.run_now)
+        self.prev = (states[-1], seen)
+
+
+@pytest.mark.parametrize("room", [MAZHAN, MADIAO], ids=["mazhan", "madiao"])
+def test_the_states_kept_outlast_the_longest_run_of_alike_states(room: Any) -> None:
+    """A spectator who comes is shown the public state before the newest: it is among the
+    :data:`~paiju.server.table.spectate.KEPT` states kept, however many private answers
+    came after the last public change (played out over seeded hands)."""
+    longest = 0
+    for seed in range(1, 9):
+        t = Runs(room, alone=True, seed=seed)
+        t.join(1, "ana")
+        t.ready(1)
+        t.run(1.0)
+        t.play_until_over(1)
+        longest = max(longest, t.longest)
+    assert 1 <= longest < spectate.KEPT
