@@ -12,7 +12,13 @@ is live, it measures for ``--seconds``: tables held, actions per second (the peo
 everyone's, from the action log), action-to-view latency (from sending an action to the view
 that shows it taken) at p50/p99, errors, the server processes' CPU time per table action
 (bots included), the load clients' CPU time per player action, PostgreSQL's CPU and how busy
-the machine was (``--latencies FILE`` writes every measured action's send time and latency).
+the machine was (``--latencies FILE`` writes every measured action's send time and latency),
+and the p99 of each 30 s of the window (a drift shows there).
+
+By default every person joins at once, so every table's hands, turns and clocks start
+together: the first seconds of the window measure that synchronised start (a burst no room
+sees). ``--ramp S`` spreads the people's arrivals evenly over ``S`` seconds, as a room fills
+over time; the window still starts once every table is live.
 
 ``--cpu-quota C`` caps each server process at ``C`` cores (a cgroup v1 ``cpu`` group of its
 own, CFS quota; Linux, as root): on a machine with fewer cores than servers plus load
@@ -39,6 +45,8 @@ scrape takes.
 
     python benchmarks/load.py --tables 200 --seconds 30 --pace fast
     python benchmarks/load.py --tables 2000 --seconds 60 --pace human \\
+        --postgres postgresql+psycopg://postgres@127.0.0.1:5432/postgres
+    python benchmarks/load.py --tables 2000 --seconds 240 --pace human --ramp 120 \\
         --postgres postgresql+psycopg://postgres@127.0.0.1:5432/postgres
     python benchmarks/load.py --tables 3600 --seconds 60 --pace human --processes 2 \\
         --postgres postgresql+psycopg://postgres@127.0.0.1:5432/postgres \\
@@ -377,6 +385,7 @@ def _client_process(
     stop: Any,
     out: Any,
     rolling: bool = False,
+    starts: list[float] | None = None,
 ) -> None:
     """One load-client process: its share of people, on one asyncio loop (uvloop's, as the
     server's, where installed)."""
@@ -387,7 +396,7 @@ def _client_process(
     except ImportError:
         factory = None
     with asyncio.Runner(loop_factory=factory) as runner:
-        runner.run(_clients(urls, tokens, pace, seed, ready, go, stop, out, rolling))
+        runner.run(_clients(urls, tokens, pace, seed, ready, go, stop, out, rolling, starts))
 
 
 #: What a person sends, serialised once.
@@ -409,6 +418,7 @@ async def _clients(
     stop: Any,
     out: Any,
     rolling: bool = False,
+    starts: list[float] | None = None,
 ) -> None:
     """The people of one client process. Kept cheap, so that on a shared machine the load
     client takes as little CPU from the server as it can: frames parsed with orjson, no timer
@@ -420,7 +430,10 @@ async def _clients(
     page does, to the next server (a load balancer sends them to one that stays), and what
     they saw is counted: a socket lost while their hand was live (a reconnect they see: the
     hand is noted, to be told apart later by its log), a socket lost between hands (a move),
-    a ``draining`` frame in a hand and that hand's settlement on the same socket."""
+    a ``draining`` frame in a hand and that hand's settlement on the same socket.
+
+    ``starts``: how many seconds after the start each person arrives (``--ramp``; none: all
+    at once)."""
     import websockets
 
     stats: dict[str, Any] = {
@@ -447,6 +460,8 @@ async def _clients(
 
     async def person(i: int, token: str) -> None:
         k = i % len(urls)  # the server this person's socket goes to
+        if starts is not None and starts[i] > 0:
+            await asyncio.sleep(starts[i])
         # across sockets: the hand live for this person (None between hands), and the hand
         # live when their last socket was lost (None once it is seen again, or given up)
         me = states[i]
@@ -598,7 +613,8 @@ async def _clients(
 
     people = [asyncio.create_task(person(i, t)) for i, t in enumerate(tokens)]
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in live)), timeout=600)
+        ramp = max(starts, default=0.0) if starts is not None else 0.0
+        await asyncio.wait_for(asyncio.gather(*(e.wait() for e in live)), timeout=600 + ramp)
     ready.put(sum(e.is_set() for e in live))
     await asyncio.to_thread(go.wait)
     window["counting"] = True
@@ -627,6 +643,8 @@ def _quiet(task: asyncio.Task[None]) -> None:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     if not 1 <= args.tables <= MAX_TABLES:
         raise SystemExit(f"--tables must be 1–{MAX_TABLES}")
+    if not 0 <= args.ramp <= 3600:
+        raise SystemExit("--ramp must be 0–3600 seconds")
     cores = os.cpu_count() or 1
     if args.cpu_quota is not None and not 0.01 <= args.cpu_quota <= cores:
         raise SystemExit(f"--cpu-quota must be between 0.01 and {cores} cores")
@@ -683,10 +701,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         ready, out = ctx.Queue(), ctx.Queue()
         go, stop = ctx.Event(), ctx.Event()
         shares = [tokens[k :: args.clients] for k in range(args.clients)]
+        # person n (of all) arrives n/N of the ramp after the start: evenly, whatever the
+        # client process
+        arrivals = [args.ramp * n / len(tokens) for n in range(len(tokens))]
         procs = [
             ctx.Process(
                 target=_client_process,
                 args=(urls, share, args.pace, 1000 + k, ready, go, stop, out, args.rolling_restart),
+                kwargs={"starts": arrivals[k :: args.clients] if args.ramp else None},
                 daemon=True,
             )
             for k, share in enumerate(shares)
@@ -694,7 +716,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         ]
         for p in procs:
             p.start()
-        held = sum(ready.get(timeout=900) for _ in procs)
+        held = sum(ready.get(timeout=900 + args.ramp) for _ in procs)
         steps0 = _steps(url)
         cpu0 = [_cpu_seconds(s.proc.pid) for s in servers]
         throttled0 = [_throttled(g) for g in groups]
@@ -704,7 +726,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if args.scrape_every:
             scraper = _Scraper([s.base for s in servers], args.scrape_every)
             scraper.start()
-        t0 = time.perf_counter()
+        t0, t0_unix = time.perf_counter(), time.time()
         go.set()
         threading.Event().wait(args.seconds)  # the measured window
         if args.rolling_restart:
@@ -770,6 +792,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         pairs = sorted(x for r in results for x in r["latency"])
         Path(args.latencies).write_text("".join(f"{a:.4f} {b:.5f}\n" for a, b in pairs))
     lat = sorted(x for r in results for _, x in r["latency"])
+    by_30s: list[list[float]] = [[] for _ in range(max(1, int(elapsed // 30)))]
+    for r in results:
+        for sent, x in r["latency"]:
+            by_30s[min(len(by_30s) - 1, max(0, int((sent - t0) // 30)))].append(x)
     codes: dict[str, int] = {}
     for r in results:
         for code, n in r["codes"].items():
@@ -812,6 +838,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "machine_busy_cores": busy / elapsed,
         "latency_p50_ms": 1000 * statistics.median(lat) if lat else None,
         "latency_p99_ms": 1000 * lat[int(0.99 * (len(lat) - 1))] if lat else None,
+        # each 30 s of the window by the action's send time (the last one takes the rest)
+        "latency_p99_ms_per_30s": [_p99_ms(xs) for xs in by_30s],
+        "ramp_seconds": args.ramp,
+        "window_started_at": t0_unix,  # (Unix time: set against the database's log)
         "errors": sum(r["errors"] for r in results),
         "error_codes": codes,
         "client_failures": sum(r["failures"] for r in results),
@@ -820,6 +850,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "throttled_periods": [n for n, _ in throttled],
         "throttled_seconds": [t for _, t in throttled],
     }
+
+
+def _p99_ms(xs: list[float]) -> float | None:
+    """The p99 of these latencies (seconds), in milliseconds."""
+    xs = sorted(xs)
+    return 1000 * xs[int(0.99 * (len(xs) - 1))] if xs else None
 
 
 #: seconds after a server's exit within which its players' sockets are seen lost
@@ -958,6 +994,12 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--scrape-every", type=float, default=None, help="scrape each server's /metrics this often"
     )
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        help="spread the people's arrivals over this many seconds (default: all at once)",
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--latencies", default=None, help="write every (sent, latency) here")
     parser.add_argument(
@@ -989,7 +1031,8 @@ def main() -> None:
         f"load clients {fmt(r['client_cpu_per_player_action_us'])} µs per player action, "
         f"PostgreSQL {r['postgres_cpu_seconds'] / r['seconds']:.2f} cores, machine "
         f"{r['machine_busy_cores']:.2f} of {os.cpu_count()} cores busy; "
-        f"latency p50 {fmt(r['latency_p50_ms'])} ms, p99 {fmt(r['latency_p99_ms'])} ms; "
+        f"latency p50 {fmt(r['latency_p50_ms'])} ms, p99 {fmt(r['latency_p99_ms'])} ms "
+        f"(per 30 s: {', '.join(fmt(x) for x in r['latency_p99_ms_per_30s'])}); "
         f"{r['errors']} errors {r['error_codes']}, {r['client_failures']} client failures; "
         f"load {r['load_average'][0]:.1f}"
         + (
