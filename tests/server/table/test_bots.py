@@ -7,6 +7,7 @@ a hint is that bot's choice, given only to a player alone with bots
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -128,6 +129,37 @@ def test_a_forced_move_is_quicker_than_a_close_choice(monkeypatch: pytest.Monkey
     assert third >= 15, len(seen)
     assert seen[0][0] == 0.0 and seen[-1][0] > 0.5
     assert 2 * easy[len(easy) // 2] < hard[len(hard) // 2]
+
+
+def test_a_bot_decides_from_the_view_its_think_time_was_judged_from(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a bot's own turn the view judged for its think time is the one it decides from
+    (built once for the state), and a decision asked after the state changed is made from
+    a view of the state now."""
+    t = alone_hand(seed=4)
+    m = t.machine
+    built: list[tuple[Any, int]] = []  # (state, seat) of each bot seat's view built
+    observe = m.game.observe
+
+    def counted(state: Any, seat: Any) -> Any:
+        if m.game.seats.index(seat) != 0:  # not the person's frames
+            built.append((state, m.game.seats.index(seat)))
+        return observe(state, seat)
+
+    monkeypatch.setattr(m.game, "observe", counted)
+    t.feed(io.Tuoguan(1, True))  # ana's seat played too: the hand goes on
+    mark = t.mark()
+    t.run(60 * TIMING.bot_delay)
+    decided = [o for o in t.since(mark) if isinstance(o, io.Decide)]
+    assert len(decided) >= 10
+    pairs = [(id(state), seat) for state, seat in built]
+    assert len(pairs) == len(set(pairs))  # no seat's view of a state built twice
+    hand = m.hand
+    assert hand is not None
+    hand.judged[2] = (object(), "a stale view", ())  # judged from a state since replaced
+    assert bots._view_and_legal(m, 2)[0] != "a stale view"
+    assert 2 not in hand.judged
 
 
 def test_a_decision_is_played_only_for_the_turn_it_was_asked_for() -> None:
