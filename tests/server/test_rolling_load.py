@@ -1,9 +1,10 @@
-"""A rolling restart under load (``--soak``): ``benchmarks/load.py --rolling-restart`` at a
-small size, its two servers (PostgreSQL, Redis) each drained by SIGTERM and restarted in turn
+"""``benchmarks/load.py`` as tests. A rolling restart under load (``--soak``): at a small
+size, its two servers (PostgreSQL, Redis) each drained by SIGTERM and restarted in turn
 while people play at a human pace, each at a table of their own. The drain's bound is shorter
 than a hand, so some hands end on the draining server and some are handed over: none is
 lost, no escape is charged, no player whose hand ended in the drain saw their socket lost in
-mid-hand, both servers exit 0, and the books balance (``paiju admin check``)."""
+mid-hand, both servers exit 0, and the books balance (``paiju admin check``). And the
+documented default store, SQLite, with a ramp and a settle, measures every table."""
 
 from __future__ import annotations
 
@@ -38,3 +39,17 @@ def test_a_rolling_restart_under_load_loses_no_hand_and_cuts_no_finished_hand() 
     assert r["client_counts"]["never_seen_again"] == 0
     assert r["client_failures"] == 0
     assert r["books"]["ok"] is True, r["books"]
+
+
+@pytest.mark.slow
+def test_the_load_run_on_the_sqlite_default_with_a_ramp_measures_every_table() -> None:
+    # the documented first command's store (no --postgres): it once failed at its end on a
+    # PostgreSQL-only query; a ramp and a settle before the window, as the 2,000-table run
+    args = load.parser().parse_args(
+        ["--tables", "3", "--seconds", "2", "--pace", "fast", "--clients", "1",
+         "--ramp", "1", "--settle", "1"]
+    )  # fmt: skip
+    r = load.run(args)
+    assert r["tables_held"] == 3 and r["errors"] == 0 and r["client_failures"] == 0, r
+    assert r["ramp_seconds"] == 1 and r["settle_seconds"] == 1
+    assert r["table_actions_per_second"] > 0 and r["latency_p99_ms"] is not None
