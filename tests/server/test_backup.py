@@ -110,8 +110,8 @@ def test_a_dump_restored_elsewhere_is_whole_and_plays_on(tmp_path: Path) -> None
         assert hands == {h: "done" for h in done.values()} | {
             v["hand"]: "live" for v in live.values()
         }
-        for name, view in live.items():
-            assert actions[view["hand"]] >= view["version"], name
+        for name, view in live.items():  # (a hand shown at its deal has no action logged)
+            assert actions.get(view["hand"], 0) >= view["version"], name
         assert set(balances) >= set(PEOPLE)
         check = _admin_check(copy)
         assert check["ok"] and check["accounts"] == len(balances), check
