@@ -34,6 +34,7 @@ from paiju.mazhan.tables import need_tables
 from paiju.mazhan.tiles import ALL_TILES, Tile, parse_tiles
 
 __all__ = [
+    "GROUP_CODES",
     "READINGS_CACHE_SIZE",
     "Decomposition",
     "Group",
@@ -321,6 +322,8 @@ class GroupKind(NamedEnum):
 
 
 _KIND_ORDER = {GroupKind.CHOW: 0, GroupKind.PUNG: 1, GroupKind.PAIR: 2}
+#: Every :attr:`Group.code` is below this: (kind × 35 + face, 34 for none) × 8 + ★ mask.
+GROUP_CODES = 3 * 35 * 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,23 +331,29 @@ class Group:
     """One set or the pair of a decomposition of the concealed tiles.
 
     ``face`` is the tile read (a chow's lowest); ``None`` for a group of ★ only, whose
-    reading is free. Bit ``i`` of ``wild_mask`` marks the ``i``-th tile as a ★.
+    reading is free. Bit ``i`` of ``wild_mask`` marks the ``i``-th tile as a ★. ``code``
+    numbers the group below :data:`GROUP_CODES` (equal groups, equal codes): the scorer
+    reads per-group tables by it.
 
     >>> g = Group(GroupKind.CHOW, Tile.parse("3m"), 0b010)
-    >>> str(g), g.wilds, [str(t) for t in g.naturals]
-    ('3m★5m', 1, ['3m', '5m'])
+    >>> str(g), g.wilds, [str(t) for t in g.naturals], g.code
+    ('3m★5m', 1, ['3m', '5m'], 18)
     """
 
     kind: GroupKind
     face: Tile | None
     wild_mask: int
     order: tuple[int, int, int] = field(init=False, repr=False, compare=False, hash=False)
+    code: int = field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         # the canonical order (chows, pungs, pair; then by face), made once: decompositions
         # sort and compare by it
         face = 99 if self.face is None else self.face.index
-        object.__setattr__(self, "order", (_KIND_ORDER[self.kind], face, self.wild_mask))
+        kind = _KIND_ORDER[self.kind]
+        object.__setattr__(self, "order", (kind, face, self.wild_mask))
+        face = 34 if self.face is None else face
+        object.__setattr__(self, "code", (kind * 35 + face) * 8 + self.wild_mask)
 
     @property
     def size(self) -> int:
@@ -709,8 +718,10 @@ def _suit_readings_keyed(
     k = key * 32 + pair * 16 + wilds * 4 + s  # suit 0–3, ★ 0–3, the pair: below 32
     found = _READINGS_BY_KEY.get(k)
     if found is None:
-        lo, hi = _SUIT_SPANS[s]
-        found = tuple(_suit_readings(s, list(counts[lo:hi]), wilds, pair))
+        found = _moved_readings(k, s) if s < 3 else None
+        if found is None:
+            lo, hi = _SUIT_SPANS[s]
+            found = tuple(_suit_readings(s, list(counts[lo:hi]), wilds, pair))
         cache = _READINGS_BY_KEY
         if len(cache) >= READINGS_CACHE_SIZE:
             # pop, not del: two threads (the loop's settlement, a search) may both evict
@@ -718,6 +729,57 @@ def _suit_readings_keyed(
                 cache.pop(old, None)
         cache[k] = found
     return found
+
+
+def _moved_readings(k: int, s: int) -> tuple[Reading, ...] | None:
+    """Number suit ``s``'s readings for cache key ``k``, made from another number suit's with
+    the same counts, ★ and pair if the cache holds them: the same readings with every face
+    moved to suit ``s`` (the three number suits read alike), cheaper than the search.
+
+    >>> clear_readings_cache()
+    >>> c = [1, 1, 1] + [0] * 31  # 123m
+    >>> key = suit_keys(c)[0]
+    >>> _ = _suit_readings_keyed(0, key, 0, False, c)  # the 萬 readings, cached
+    >>> [[str(g) for g in r] for r in _moved_readings(key * 32 + 2, 2)]  # 123s, read alike
+    [['1s2s3s']]
+    """
+    for other in _OTHER_NUMBER_SUITS[s]:
+        same = _READINGS_BY_KEY.get(k - s + other)
+        if same is not None:
+            move = _MOVE[other][s]
+            return tuple([tuple([move[id(g)] for g in reading]) for reading in same])
+    return None
+
+
+_OTHER_NUMBER_SUITS = ((1, 2), (0, 2), (0, 1))
+
+
+def _moves() -> tuple[tuple[dict[int, Group], ...], ...]:
+    """Per number suit ``a`` and ``b``: each of suit ``a``'s groups (by ``id``: the readings
+    hold only these shared groups) to the same group in suit ``b``."""
+    out = []
+    for a in range(3):
+        row = []
+        for b in range(3):
+            move = {}
+            for ga, gb in zip(_groups_of(a), _groups_of(b), strict=True):
+                move[id(ga)] = gb
+            row.append(move)
+        out.append(tuple(row))
+    return tuple(out)
+
+
+def _groups_of(suit: int) -> list[Group]:
+    """Every group of :data:`_GROUP_TABLE` for ``suit``, in table order."""
+    out: list[Group] = []
+    for pungs, pairs, chows in _GROUP_TABLE[suit]:
+        out += pungs
+        out += pairs
+        out += [chow for chow, _, _ in chows]
+    return out
+
+
+_MOVE = _moves()
 
 
 def clear_readings_cache() -> None:

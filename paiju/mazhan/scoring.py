@@ -28,6 +28,7 @@ from operator import attrgetter, is_
 from typing import Any
 
 from paiju.mazhan.hand import (
+    GROUP_CODES,
     Decomposition,
     Group,
     GroupKind,
@@ -371,20 +372,56 @@ def score(hand: FinishedHand) -> Settlement:
         players = {seat: _score_other(hand, seat, held[seat], "drawn") for seat in SEATS}
         return _settlement(None, players, (), dict.fromkeys(SEATS, 0))
     players = {}
-    values = {}
     for seat in SEATS:
         if seat is winner:
-            got = _score_winner(hand, seat, held[seat])
+            players[seat] = _score_winner(hand, seat, held[seat])
         else:
-            got = _score_other(hand, seat, held[seat], "loser")
-        players[seat] = got
-        values[seat] = got.value
+            players[seat] = _score_other(hand, seat, held[seat], "loser")
+    e, s, w, n = players.values()  # in seat order
+    key = (winner, e.value, s.value, w.value, n.value)
+    settled = _SETTLED.get(key)
+    if settled is None:
+        settled = _settle(winner, dict(zip(SEATS, key[1:], strict=True)))
+        _remember(_SETTLED, key, settled, _SETTLED_SIZE)
+    pays, net = settled
+    return _settlement(winner, players, pays, net.copy())
+
+
+def _settle(winner: Seat, values: dict[Seat, int]) -> tuple[tuple[Payment, ...], dict[Seat, int]]:
+    """The payments of a hand with a winner, and each seat's net.
+
+    >>> pays, net = _settle(Seat.S, {Seat.E: 0, Seat.S: 100, Seat.W: 0, Seat.N: 10})
+    >>> len(pays), [net[s] for s in SEATS]
+    (5, [-220, 400, -110, -70])
+    """
     pays = payments(winner, values)
     net = dict.fromkeys(SEATS, 0)
     for p in pays:
         net[p.payer] -= p.amount
         net[p.payee] += p.amount
-    return _settlement(winner, players, tuple(pays), net)
+    return tuple(pays), net
+
+
+#: The payments and nets of recent hands, by the winner and the four values (every seat's
+#: value is a multiple of ten up to 400, so a few hundred keys come back again and again).
+#: Payments are immutable and shared; each settlement gets its own copy of the nets.
+_SETTLED: dict[tuple[Seat, int, int, int, int], tuple[tuple[Payment, ...], dict[Seat, int]]] = {}
+_SETTLED_SIZE = 4096
+
+
+def _remember(cache: dict[Any, Any], key: object, value: object, size: int) -> None:
+    """``cache[key] = value``, first dropping the older half of a full cache (first in,
+    first out: a hit costs one lookup and no bookkeeping).
+
+    >>> c: dict[int, int] = {1: 1, 2: 2}
+    >>> _remember(c, 3, 3, 2); c
+    {2: 2, 3: 3}
+    """
+    if len(cache) >= size:
+        # pop, not del: two threads (the loop's settlement, a search) may both evict
+        for old in list(itertools.islice(cache, size // 2)):
+            cache.pop(old, None)
+    cache[key] = value
 
 
 def _settlement(
@@ -975,27 +1012,36 @@ def _evaluate(
         fixed = _Fixed(hand, seat, sh, single)
     items = list(fixed.meld_items)
     tai = list(fixed.meld_tai)
-    win = -1 if hand.win_tile is None else hand.win_tile.index
+    sets = list(map(_meld_set, sh.melds)) if label else None
+    win = fixed.win_index if won_pung else -1  # the face of a pung the discard completed
     pung_items = _SET_ITEMS["concealed_pung"]
     won_items = _SET_ITEMS["won_pung"]
     face_tai = _FACE_TAI[seat.number - 1]
+    chow = GroupKind.CHOW
+    pung = GroupKind.PUNG
     chows = pungs = 0
     suits = fixed.meld_suit_bits  # bit s for suit s, bit 3 for honours
     for g in groups:
         kind = g.kind
-        if kind is GroupKind.CHOW:
+        if kind is chow:
             chows += 1
-        elif kind is GroupKind.PUNG:
+        elif kind is pung:
             pungs += 1
-        if g.face is None:
+        face = g.face
+        if face is None:
             continue  # no tiles read (a ★-only group is always given a face before this)
-        f = g.face.index
+        f = face.index
         suits |= _SUIT_BIT[f]
-        if kind is GroupKind.PUNG:
-            items.append((won_items if won_pung and f == win else pung_items)[f])
+        by_discard = False
+        if kind is pung:
+            by_discard = f == win
+            items.append((won_items if by_discard else pung_items)[f])
             t = face_tai[f]
             if t is not None:
                 tai.append(t)
+        if sets is not None:
+            made = _GROUP_SETS[g.code * 2 + by_discard]
+            sets.append(_new_group_set(g, by_discard) if made is None else made)
     items += fixed.bonus_items
     tai += fixed.bonus_tai
     if win_by.is_self_drawn:
@@ -1040,11 +1086,6 @@ def _evaluate(
         names.append("對對胡")
     if mixed:
         names.append("混一色")
-    sets = (
-        [*map(_meld_set, sh.melds), *[_group_set(g, won_pung, win) for g in groups]]
-        if label
-        else []
-    )
     return _seat_score(
         "winner",
         base,
@@ -1055,7 +1096,7 @@ def _evaluate(
         _hand(*names),
         tuple(items),
         tuple(tai),
-        tuple(sets),
+        () if sets is None else tuple(sets),
         rule,
     )
 
@@ -1066,19 +1107,22 @@ _ALL_PUNGS = TaiItem("對對胡", "all pungs", 1)
 _MIXED = TaiItem("混一色", "one suit and honours", 1)
 
 
-def _group_set(g: Group, won_pung: bool, win: int) -> ScoredSet:
-    """The scored set of a group with a face; ``win`` is the winning tile's face (-1: none)."""
+def _new_group_set(g: Group, by_discard: bool) -> ScoredSet:
+    """The scored set of a group with a face (a pung completed by the winning discard if
+    ``by_discard``), made once and kept in :data:`_GROUP_SETS`.
+
+    >>> from paiju.mazhan.hand import decompositions
+    >>> g = decompositions("777z11z")[0].groups[0]
+    >>> _new_group_set(g, True).label
+    'pung 777z (completed by the discard)'
+    """
     assert g.face is not None
-    by_discard = won_pung and g.kind is GroupKind.PUNG and g.face.index == win
-    key = (g.order, by_discard)
-    made = _GROUP_SETS.get(key)
-    if made is None:
-        wild = tuple(t for i, t in enumerate(g.tiles) if g.wild_mask >> i & 1)
-        made = ScoredSet(g.kind.value, g.tiles, not by_discard, wild, by_discard)
-        _GROUP_SETS[key] = made
+    wild = tuple(t for i, t in enumerate(g.tiles) if g.wild_mask >> i & 1)
+    made = ScoredSet(g.kind.value, g.tiles, not by_discard, wild, by_discard)
+    _GROUP_SETS[g.code * 2 + by_discard] = made
     return made
 
 
-#: A group's scored set, by its order key (kind, face, ★ positions) and whether the winning
-#: discard completed it: a few hundred in all, made once.
-_GROUP_SETS: dict[tuple[tuple[int, int, int], bool], ScoredSet] = {}
+#: A group's scored set at ``2 × code + 1`` if the winning discard completed it, else at
+#: ``2 × code`` (see :attr:`Group.code`): a few hundred in use, each made once.
+_GROUP_SETS: list[ScoredSet | None] = [None] * (2 * GROUP_CODES)
