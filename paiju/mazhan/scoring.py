@@ -536,6 +536,22 @@ def _bonus_items(bonus: Iterable[Tile], seat: Seat) -> tuple[list[Item], list[Ta
     return list(made[0]), list(made[1])
 
 
+def _bonus_totals(
+    bonus: Iterable[Tile], seat: Seat
+) -> tuple[tuple[Item, ...], tuple[TaiItem, ...], int, int]:
+    """:func:`_bonus_tuples` with their base points and 台 added up.
+
+    >>> _bonus_totals(parse("5z5z1h"), Seat.E)[2:]
+    (12, 2)
+    """
+    key = (seat.number, tuple(sorted(map(_INDEX, bonus))))
+    made = _BONUS_TOTALS.get(key)
+    if made is None:
+        items, tai = _bonus_tuples(bonus, seat)
+        made = _BONUS_TOTALS[key] = (items, tai, sum(map(_POINTS, items)), sum(map(_TAI, tai)))
+    return made
+
+
 def _bonus_tuples(
     bonus: Iterable[Tile], seat: Seat
 ) -> tuple[tuple[Item, ...], tuple[TaiItem, ...]]:
@@ -603,6 +619,9 @@ _KONG_TAI = tuple(
     tuple(_make_face_tai(ALL_TILES[f], seat, kong=True) for f in range(34)) for seat in SEATS
 )
 _BONUS_ITEMS: dict[tuple[int, tuple[int, ...]], tuple[tuple[Item, ...], tuple[TaiItem, ...]]] = {}
+_BONUS_TOTALS: dict[
+    tuple[int, tuple[int, ...]], tuple[tuple[Item, ...], tuple[TaiItem, ...], int, int]
+] = {}
 
 
 def _finish(role: str, items: list[Item], tai_items: list[TaiItem]) -> tuple[int, int, int]:
@@ -620,22 +639,26 @@ _TAI = attrgetter("tai")
 
 def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> SeatScore:
     """U = min(400, rounded × 2^台): melds, kongs, natural concealed triplets, bonus tiles."""
+    n = seat.number - 1
     items: list[Item] = []
     tai: list[TaiItem] = []
-    face_tai = _FACE_TAI[seat.number - 1]
+    base = n_tai = 0
     sets: tuple[ScoredSet, ...] = ()
     if sh.melds:
         made = []
-        kong_tai = _KONG_TAI[seat.number - 1]
+        parts = _MELD_PARTS_BY_SEAT[n]
         for meld in sh.melds:
-            f = meld.tiles[0].index
-            scored, item = _meld_parts(meld, f)
+            part = parts[_MELD_CODE[meld.kind] + meld.tiles[0].index]
+            if part is None:
+                part = _new_meld_part(meld, n)
+            scored, item, t = part
             made.append(scored)
             if item is not None:
                 items.append(item)
-                t = (face_tai if meld.kind is MeldKind.PUNG else kong_tai)[f]
+                base += item.points
                 if t is not None:
                     tai.append(t)
+                    n_tai += t.tai
         sets = tuple(made)
     counts = bytearray(42)
     for f in map(_INDEX, sh.concealed):
@@ -645,19 +668,23 @@ def _score_other(hand: FinishedHand, seat: Seat, sh: SeatHand, role: str) -> Sea
     f = marks.find(1)
     if f >= 0:
         pung_items = _SET_ITEMS["concealed_pung"]
+        face_tai = _FACE_TAI[n]
         while f >= 0:
-            items.append(pung_items[f])
+            item = pung_items[f]
+            items.append(item)
+            base += item.points
             t = face_tai[f]
             if t is not None:
                 tai.append(t)
+                n_tai += t.tai
             f = marks.find(1, f + 1)
     if sh.bonus:
-        b_items, b_tai = _bonus_tuples(sh.bonus, seat)
+        b_items, b_tai, b_base, b_n_tai = _bonus_totals(sh.bonus, seat)
         items += b_items
         tai += b_tai
-    base = sum(map(_POINTS, items))
+        base += b_base
+        n_tai += b_n_tai
     rounded = -(-base // 10) * 10
-    n_tai = sum(map(_TAI, tai))
     uncapped = rounded << n_tai  # rounded × 2^台
     return _seat_score(
         role,
@@ -688,19 +715,30 @@ def _meld_set(m: Meld) -> ScoredSet:
 _MELD_SETS: dict[tuple[MeldKind, int], ScoredSet] = {}
 
 
-def _meld_parts(m: Meld, f: int) -> tuple[ScoredSet, Item | None]:
-    """A meld's scored set and its base-point item (none for a chow), by kind and first
-    face ``f``: one lookup for both."""
-    key = (m.kind, f)
-    made = _MELD_PARTS.get(key)
-    if made is None:
-        kind = _MELD_SET_KIND.get(m.kind)
-        item = None if kind is None else _SET_ITEMS[kind][f]
-        made = _MELD_PARTS[key] = (_meld_set(m), item)
+def _new_meld_part(m: Meld, n: int) -> tuple[ScoredSet, Item | None, TaiItem | None]:
+    """A meld's scored set, base-point item (none for a chow) and 台 (if any) for seat ``n``
+    (0–3), made once and kept in :data:`_MELD_PARTS_BY_SEAT`.
+
+    >>> from paiju.mazhan.melds import Meld
+    >>> _new_meld_part(Meld.parse("pung 777z"), 0)[2].name
+    '中'
+    """
+    f = m.tiles[0].index
+    kind = _MELD_SET_KIND.get(m.kind)
+    item = t = None
+    if kind is not None:
+        item = _SET_ITEMS[kind][f]
+        t = (_FACE_TAI if m.kind is MeldKind.PUNG else _KONG_TAI)[n][f]
+    made = _MELD_PARTS_BY_SEAT[n][_MELD_CODE[m.kind] + f] = (_meld_set(m), item, t)
     return made
 
 
-_MELD_PARTS: dict[tuple[MeldKind, int], tuple[ScoredSet, Item | None]] = {}
+#: Per meld kind: its offset in a seat's meld parts (kind and first face: 4 × 34 of them).
+_MELD_CODE = {MeldKind.CHOW: 0, MeldKind.PUNG: 34, MeldKind.KONG: 68, MeldKind.CKONG: 102}
+#: Per seat: each meld's parts (see :func:`_new_meld_part`) by kind offset + first face.
+_MELD_PARTS_BY_SEAT: tuple[list[tuple[ScoredSet, Item | None, TaiItem | None] | None], ...] = (
+    tuple([None] * 136 for _ in SEATS)
+)
 
 
 # --- the winner -----------------------------------------------------------------------------
