@@ -736,8 +736,8 @@ def _new_meld_part(m: Meld, n: int) -> tuple[ScoredSet, Item | None, TaiItem | N
 #: Per meld kind: its offset in a seat's meld parts (kind and first face: 4 × 34 of them).
 _MELD_CODE = {MeldKind.CHOW: 0, MeldKind.PUNG: 34, MeldKind.KONG: 68, MeldKind.CKONG: 102}
 #: Per seat: each meld's parts (see :func:`_new_meld_part`) by kind offset + first face.
-_MELD_PARTS_BY_SEAT: tuple[list[tuple[ScoredSet, Item | None, TaiItem | None] | None], ...] = (
-    tuple([None] * 136 for _ in SEATS)
+_MELD_PARTS_BY_SEAT: tuple[list[tuple[ScoredSet, Item | None, TaiItem | None] | None], ...] = tuple(
+    [None] * 136 for _ in SEATS
 )
 
 
@@ -855,18 +855,39 @@ class _Fixed:
         win_by = hand.win_by
         assert win_by is not None
         # kept for _evaluate, which starts from the same items (and copies the lists)
-        self.meld_items, self.meld_tai = _meld_items(sh.melds, seat)
-        b_items, b_tai = _bonus_tuples(sh.bonus, seat) if sh.bonus else ((), ())
-        self.bonus_items, self.bonus_tai = b_items, b_tai
-        # base and tai of the fixed items: added up by key() when a second reading comes
-        self.base = self.tai = -1
+        n = seat.number - 1
+        parts = _MELD_PARTS_BY_SEAT[n]
+        items: list[Item] = []
+        tai: list[TaiItem] = []
+        base = n_tai = chows = bits = 0
+        for m in sh.melds:
+            f = m.tiles[0].index
+            bits |= _SUIT_BIT[f]  # a meld's tiles are all of one suit
+            part = parts[_MELD_CODE[m.kind] + f]
+            if part is None:
+                part = _new_meld_part(m, n)
+            _, item, t = part
+            if item is None:  # a chow
+                chows += 1
+                continue
+            items.append(item)
+            base += item.points
+            if t is not None:
+                tai.append(t)
+                n_tai += t.tai
+        self.meld_items, self.meld_tai = items, tai
+        if sh.bonus:
+            b_items, b_tai, b_base, b_n_tai = _bonus_totals(sh.bonus, seat)
+            self.bonus_items, self.bonus_tai = b_items, b_tai
+            base += b_base
+            n_tai += b_n_tai
+        else:
+            self.bonus_items = self.bonus_tai = ()
+        # the base points and 台 of these items, self-draw and a single wait
+        self.base = base + 2 * win_by.is_self_drawn + 2 * single
+        self.tai = n_tai
         self.win_by = win_by
         self.single = single
-        chow = MeldKind.CHOW
-        chows = bits = 0
-        for m in sh.melds:
-            chows += m.kind is chow
-            bits |= _SUIT_BIT[m.tiles[0].index]  # a meld's tiles are all of one suit
         self.no_chow_melds = not chows
         self.all_chow_melds = chows == len(sh.melds)
         self.meld_suit_bits = bits
@@ -876,16 +897,9 @@ class _Fixed:
         self.win_index = -1 if hand.win_tile is None else hand.win_tile.index
         self.wind = seat.wind.index
 
-    def _totals(self) -> None:
-        base = sum(map(_POINTS, self.meld_items)) + sum(map(_POINTS, self.bonus_items))
-        self.base = base + 2 * self.win_by.is_self_drawn + 2 * self.single
-        self.tai = sum(map(_TAI, self.meld_tai)) + sum(map(_TAI, self.bonus_tai))
-
     def key(
         self, groups: tuple[Group, ...], won_pung: bool, stars: int
     ) -> tuple[int, bool, int, int, int]:
-        if self.base < 0:
-            self._totals()
         base = self.base
         n_tai = self.tai
         pungs = chows = 0
@@ -1058,6 +1072,8 @@ def _evaluate(
     chow = GroupKind.CHOW
     pung = GroupKind.PUNG
     chows = pungs = 0
+    base = fixed.base  # the melds, bonus tiles, self-draw and single wait; pungs added below
+    n_tai = fixed.tai
     suits = fixed.meld_suit_bits  # bit s for suit s, bit 3 for honours
     for g in groups:
         kind = g.kind
@@ -1073,10 +1089,13 @@ def _evaluate(
         by_discard = False
         if kind is pung:
             by_discard = f == win
-            items.append((won_items if by_discard else pung_items)[f])
+            item = (won_items if by_discard else pung_items)[f]
+            items.append(item)
+            base += item.points
             t = face_tai[f]
             if t is not None:
                 tai.append(t)
+                n_tai += t.tai
         if sets is not None:
             made = _GROUP_SETS[g.code * 2 + by_discard]
             sets.append(_new_group_set(g, by_discard) if made is None else made)
@@ -1097,9 +1116,11 @@ def _evaluate(
     names: list[str] = []
     if sets_are_pungs:
         tai.append(_ALL_PUNGS)
+        n_tai += 1
     if mixed:
         tai.append(_MIXED)
-    base, rounded, n_tai = _finish("winner", items, tai)
+        n_tai += 1
+    rounded = -(-base // 10) * 10
 
     pinghu = all_chows and not sh.bonus and win_by.is_discard_like and not single
     value, uncapped = _worth(pinghu, stars, n_tai, rounded)
