@@ -670,7 +670,7 @@ def _decomposition_groups(
 
 
 def _combine(
-    made: list[tuple[Group, ...]],
+    made: list[Reading],
     split: tuple[int, int, int, int],
     free_set: bool,
     pair_at: int,
@@ -689,15 +689,14 @@ def _combine(
         if not readings:
             return
         per_suit.append(readings)
-    free: list[Group] = []
-    if pair_at == 4:
-        free.append(_FREE_PAIR)
-    if free_set:
-        free.append(_FREE_SET)
-    for combo in itertools.product(*per_suit):
-        groups = [*combo[0], *combo[1], *combo[2], *combo[3], *free]
-        groups.sort(key=_ORDER)
-        made.append(tuple(groups))
+    # each suit's reading comes split by kind (see _by_kind), and the suits come in face
+    # order: chows, pungs, the ★★★ set (no face: last of the pungs), the pair is their
+    # canonical order, made by joining the parts without a sort
+    free = (_FREE_SET,) if free_set else ()
+    pair = (_FREE_PAIR,) if pair_at == 4 else ()
+    for rm, rp, rs, rz in itertools.product(*per_suit):
+        made.append(rm[0] + rp[0] + rs[0] + rm[1] + rp[1] + rs[1] + rz[1] + free
+                    + (pair or rm[2] or rp[2] or rs[2] or rz[2]))  # fmt: skip
 
 
 #: How many suit readings the scorer keeps (by suit key, ★ and pair): a bounded cache, so
@@ -709,19 +708,19 @@ READINGS_CACHE_SIZE = 8192
 
 #: :func:`suit_readings` by one integer (suit key, ★, pair, suit): hashing an int is cheaper
 #: than hashing the suit's counts tuple, and the scorer asks for every suit of every winner.
-_READINGS_BY_KEY: dict[int, tuple[Reading, ...]] = {}
+_READINGS_BY_KEY: dict[int, tuple[ByKind, ...]] = {}
 
 
 def _suit_readings_keyed(
     s: int, key: int, wilds: int, pair: bool, counts: Sequence[int]
-) -> tuple[Reading, ...]:
+) -> tuple[ByKind, ...]:
     k = key * 32 + pair * 16 + wilds * 4 + s  # suit 0–3, ★ 0–3, the pair: below 32
     found = _READINGS_BY_KEY.get(k)
     if found is None:
         found = _moved_readings(k, s) if s < 3 else None
         if found is None:
             lo, hi = _SUIT_SPANS[s]
-            found = tuple(_suit_readings(s, list(counts[lo:hi]), wilds, pair))
+            found = tuple(map(_by_kind, _suit_readings(s, list(counts[lo:hi]), wilds, pair)))
         cache = _READINGS_BY_KEY
         if len(cache) >= READINGS_CACHE_SIZE:
             # pop, not del: two threads (the loop's settlement, a search) may both evict
@@ -731,7 +730,23 @@ def _suit_readings_keyed(
     return found
 
 
-def _moved_readings(k: int, s: int) -> tuple[Reading, ...] | None:
+#: A suit's reading split by kind: its chows, its pungs, its pair (empty or one group).
+ByKind = tuple[Reading, Reading, Reading]
+
+
+def _by_kind(reading: Reading) -> ByKind:
+    """A suit's reading (in canonical order) split into its chows, pungs and pair.
+
+    >>> (reading,) = suit_readings(0, (3, 1, 1, 0, 0, 0, 0, 0, 0), 0, True)  # 11123m
+    >>> [[str(g) for g in part] for part in _by_kind(reading)]
+    [['1m2m3m'], [], ['1m1m']]
+    """
+    chows = tuple(g for g in reading if g.kind is GroupKind.CHOW)
+    pungs = tuple(g for g in reading if g.kind is GroupKind.PUNG)
+    return chows, pungs, reading[len(chows) + len(pungs) :]
+
+
+def _moved_readings(k: int, s: int) -> tuple[ByKind, ...] | None:
     """Number suit ``s``'s readings for cache key ``k``, made from another number suit's with
     the same counts, ★ and pair if the cache holds them: the same readings with every face
     moved to suit ``s`` (the three number suits read alike), cheaper than the search.
@@ -740,15 +755,25 @@ def _moved_readings(k: int, s: int) -> tuple[Reading, ...] | None:
     >>> c = [1, 1, 1] + [0] * 31  # 123m
     >>> key = suit_keys(c)[0]
     >>> _ = _suit_readings_keyed(0, key, 0, False, c)  # the 萬 readings, cached
-    >>> [[str(g) for g in r] for r in _moved_readings(key * 32 + 2, 2)]  # 123s, read alike
+    >>> [[str(g) for part in r for g in part] for r in _moved_readings(key * 32 + 2, 2)]
     [['1s2s3s']]
     """
     for other in _OTHER_NUMBER_SUITS[s]:
         same = _READINGS_BY_KEY.get(k - s + other)
         if same is not None:
             move = _MOVE[other][s]
-            return tuple([tuple([move[id(g)] for g in reading]) for reading in same])
+            return tuple([_moved(r, move) for r in same])
     return None
+
+
+def _moved(reading: ByKind, move: dict[int, Group]) -> ByKind:
+    """A reading's parts with each group replaced by ``move[id(group)]``."""
+    chows, pungs, pair = reading
+    return (
+        tuple([move[id(g)] for g in chows]),
+        tuple([move[id(g)] for g in pungs]),
+        tuple([move[id(g)] for g in pair]),
+    )
 
 
 _OTHER_NUMBER_SUITS = ((1, 2), (0, 2), (0, 1))
@@ -927,6 +952,63 @@ def _wait_hits(
         hits.append(w)
         hits.sort()
     return hits
+
+
+def _one_wait(
+    counts: Sequence[int],
+    wilds: int,
+    w: int,
+    held: Sequence[int],
+    keys: Sequence[int],
+    first: int,
+    _n: bytes = _TABLES.dense_number,
+    _z: bytes = _TABLES.dense_honor,
+    _ok: tuple[bytes, ...] = _TABLES.ok,
+    _k: int = len(_TABLES.codes),
+    _least: bytes = _LEAST,
+) -> bool:
+    """True when exactly one natural face completes ``counts`` and ``wilds`` ★ (the 獨張
+    check): :func:`_wait_hits` with ``most=2``, told the suit keys, ``keys``, and which
+    suit to try ``first``, the winning tile's: the hand waits there, and a second wait
+    (the other side of a two-sided wait) is most often in the same suit, so the search
+    mostly stops there. The faces ``w`` (the wild face) and those held four times in
+    ``held`` are no wait.
+
+    >>> c = [0] * 34
+    >>> c[0] = c[1] = 1; c[27] = 2  # 12m 11z: only 3m
+    >>> _one_wait(c, 0, 33, c, suit_keys(c), 0)
+    True
+    >>> c[1], c[2] = 0, 1  # 13m 11z: only 2m
+    >>> _one_wait(c, 0, 33, c, suit_keys(c), 0)
+    True
+    >>> c[0], c[2], c[3] = 0, 1, 1  # 34m 11z: 2m and 5m
+    >>> _one_wait(c, 0, 33, c, suit_keys(c), 0)
+    False
+    """
+    m, p, s, z = _n[keys[0]], _n[keys[1]], _n[keys[2]], _z[keys[3]]
+    k2 = _k * _k
+    k3 = k2 * _k
+    ok = _ok[wilds]
+    lm, lp, ls, lz = _least[m], _least[p], _least[s], _least[z]
+    least = lm + lp + ls + lz
+    suits = [
+        (_n, keys[0], k3, (p * _k + s) * _k + z, _SUIT_FACES[0], lm),
+        (_n, keys[1], k2, m * k3 + s * _k + z, _SUIT_FACES[1], lp),
+        (_n, keys[2], _k, m * k3 + p * k2 + z, _SUIT_FACES[2], ls),
+        (_z, keys[3], 1, m * k3 + p * k2 + s * _k, _SUIT_FACES[3], lz),
+    ]
+    if first:
+        suits.insert(0, suits.pop(first))
+    hits = 0
+    for table, key, place, rest, faces, own in suits:
+        if least - own > wilds:
+            continue  # the other suits alone need more ★ than are held (as in _wait_hits)
+        for i, step in faces:
+            if i != w and held[i] < 4 and ok[table[key + step] * place + rest]:
+                if hits:
+                    return False
+                hits = 1
+    return hits == 1
 
 
 @cache

@@ -33,8 +33,8 @@ from paiju.mazhan.hand import (
     Group,
     GroupKind,
     _decomposition_groups,
+    _one_wait,
     _tile_counts,
-    _wait_hits,
     suit_keys,
 )
 from paiju.mazhan.melds import Meld, MeldKind
@@ -965,7 +965,7 @@ def _single_wait(
         for meld in sh.melds:
             for t in meld.tiles:
                 held[t.index] += 1
-    return len(_wait_hits(before, wilds, wild, held=held, most=2, keys=keys_before)) == 1
+    return _one_wait(before, wilds, wild, held, keys_before, _SUIT_OF[win])
 
 
 #: Per face: its suit (0–3) and its step in the suit key (base 5).
