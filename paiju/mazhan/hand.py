@@ -30,7 +30,7 @@ from operator import attrgetter
 
 from paiju.errors import InvalidHandError
 from paiju.kit.enums import NamedEnum
-from paiju.mazhan.tables import need_tables
+from paiju.mazhan.tables import need_tables, suit_key
 from paiju.mazhan.tiles import ALL_TILES, Tile, parse_tiles
 
 __all__ = [
@@ -355,6 +355,12 @@ class Group:
         face = 34 if self.face is None else face
         object.__setattr__(self, "code", (kind * 35 + face) * 8 + self.wild_mask)
 
+    def __hash__(self) -> int:
+        # equal groups have equal codes; hashing the int is much cheaper than the generated
+        # hash of the fields (a face's own hash is a Python call), and a suit's readings
+        # are gathered in a set of tuples of groups
+        return self.code
+
     @property
     def size(self) -> int:
         """Tiles in the group.
@@ -468,24 +474,37 @@ def _sorted_readings(found: set[Reading]) -> tuple[Reading, ...]:
     return tuple(sorted(found, key=lambda r: [g.order for g in r]))
 
 
-def _suit_readings(suit: int, work: list[int], wilds: int, pair: bool) -> set[Reading]:
+def _suit_readings(
+    suit: int, work: list[int], wilds: int, pair: bool, key: int | None = None
+) -> set[Reading]:
     """The readings of :func:`suit_readings`, unordered; ``work`` is used as scratch space
-    (it holds the same counts again on return)."""
+    (it holds the same counts again on return); ``key`` is its suit key, when known."""
     found: set[Reading] = set()
-    _readings(_GROUP_TABLE[suit], suit == 3, work, 0, wilds, pair, [], found)
+    honor = suit == 3
+    table = _TABLES.honor if honor else _TABLES.number
+    if key is None:
+        key = suit_key(work)
+    _readings(_GROUP_TABLE[suit], honor, table, work, key, 0, wilds, pair, [], found)
     return found
 
 
 def _readings(
     groups: _SuitGroups,
     honor: bool,
+    table: bytes,
     counts: list[int],
+    key: int,
     r: int,
     wilds: int,
     pair: bool,
     current: list[Group],
     found: set[Reading],
 ) -> None:
+    # ``key`` is the suit key of ``counts``: the need table says how many ★ the tiles left
+    # need at least (with the pair, if it is still to make); with fewer, nothing follows
+    v = table[key]
+    if (v % 5 if pair else v // 5) > wilds:
+        return
     # the lowest rank still held: every rank below ``r`` is empty already
     n = len(counts)
     while r < n and not counts[r]:
@@ -495,6 +514,7 @@ def _readings(
             found.add(tuple(sorted(current, key=_ORDER)))
         return
     held = counts[r]
+    step = _POW5[r]
     # a pung (or the pair) of rank r: k natural tiles, the rest ★
     pungs, pairs, chows = groups[r]
     for k in (3, 2, 1) if held >= 3 else (2, 1) if held == 2 else (1,):
@@ -503,7 +523,9 @@ def _readings(
             continue
         counts[r] = held - k
         current.append(pungs[need])
-        _readings(groups, honor, counts, r, wilds - need, pair, current, found)
+        _readings(
+            groups, honor, table, counts, key - k * step, r, wilds - need, pair, current, found
+        )
         current.pop()
     if pair:
         for k in (2, 1) if held >= 2 else (1,):
@@ -512,14 +534,16 @@ def _readings(
                 continue
             counts[r] = held - k
             current.append(pairs[need])
-            _readings(groups, honor, counts, r, wilds - need, False, current, found)
+            _readings(
+                groups, honor, table, counts, key - k * step, r, wilds - need, False, current, found
+            )
             current.pop()
     counts[r] = held
     if honor:
         return
     # chows that hold the tile at r (positions below r are empty, so those are ★): each
-    # pattern is (the chow, its ★ count, the ranks above r it takes naturally)
-    for group, used, taken in chows:
+    # pattern is (the chow, its ★ count, the ranks above r it takes naturally, their key)
+    for group, used, taken, taken_key in chows:
         if used > wilds:
             continue
         for rank in taken:
@@ -530,7 +554,18 @@ def _readings(
             for rank in taken:
                 counts[rank] -= 1
             current.append(group)
-            _readings(groups, honor, counts, r, wilds - used, pair, current, found)
+            _readings(
+                groups,
+                honor,
+                table,
+                counts,
+                key - step - taken_key,
+                r,
+                wilds - used,
+                pair,
+                current,
+                found,
+            )
             current.pop()
             counts[r] += 1
             for rank in taken:
@@ -539,7 +574,7 @@ def _readings(
 
 #: One rank's groups (see :func:`_group_table`).
 _RankGroups = tuple[
-    tuple[Group, ...], tuple[Group, ...], tuple[tuple[Group, int, tuple[int, ...]], ...]
+    tuple[Group, ...], tuple[Group, ...], tuple[tuple[Group, int, tuple[int, ...], int], ...]
 ]
 _SuitGroups = tuple[_RankGroups, ...]
 
@@ -547,7 +582,8 @@ _SuitGroups = tuple[_RankGroups, ...]
 def _group_table(suit: int) -> _SuitGroups:
     """Per rank of ``suit``: its pungs by ★ count (0–2), its pairs by ★ count (0–1), and
     the chows holding a natural tile at that rank and none below it, as (chow, ★ used, the
-    ranks above taken naturally). Every group is made once here and shared."""
+    ranks above taken naturally, their part of the suit key). Every group is made once here
+    and shared."""
     n = 7 if suit == 3 else 9
     out: list[_RankGroups] = []
     for r in range(n):
@@ -558,7 +594,7 @@ def _group_table(suit: int) -> _SuitGroups:
         pairs = tuple(
             Group(GroupKind.PAIR, face, ((1 << need) - 1) << (2 - need)) for need in range(2)
         )
-        chows: list[tuple[Group, int, tuple[int, ...]]] = []
+        chows: list[tuple[Group, int, tuple[int, ...], int]] = []
         if suit != 3:
             for start in range(max(0, r - 2), min(r, 6) + 1):
                 below = r - start  # ★ positions before r
@@ -572,7 +608,9 @@ def _group_table(suit: int) -> _SuitGroups:
                         else:
                             taken.append(above[j])
                     group = Group(GroupKind.CHOW, ALL_TILES[suit * 9 + start], mask)
-                    chows.append((group, mask.bit_count(), tuple(taken)))
+                    chows.append(
+                        (group, mask.bit_count(), tuple(taken), sum(_POW5[t] for t in taken))
+                    )
         out.append((pungs, pairs, tuple(chows)))
     return tuple(out)
 
@@ -720,7 +758,7 @@ def _suit_readings_keyed(
         found = _moved_readings(k, s) if s < 3 else None
         if found is None:
             lo, hi = _SUIT_SPANS[s]
-            found = tuple(map(_by_kind, _suit_readings(s, list(counts[lo:hi]), wilds, pair)))
+            found = tuple(map(_by_kind, _suit_readings(s, list(counts[lo:hi]), wilds, pair, key)))
         cache = _READINGS_BY_KEY
         if len(cache) >= READINGS_CACHE_SIZE:
             # pop, not del: two threads (the loop's settlement, a search) may both evict
@@ -800,7 +838,7 @@ def _groups_of(suit: int) -> list[Group]:
     for pungs, pairs, chows in _GROUP_TABLE[suit]:
         out += pungs
         out += pairs
-        out += [chow for chow, _, _ in chows]
+        out += [chow[0] for chow in chows]
     return out
 
 
