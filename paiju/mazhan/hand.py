@@ -652,7 +652,11 @@ def _decomposition_groups(
     """The groups of every decomposition of natural ``counts`` and ``w`` ★, in the order of
     :func:`decompositions` (which wraps them); the scorer reads them directly, giving the
     suit keys it already has as ``keys``."""
-    size = sum(counts) + w
+    # each suit's tile count: a suit's tiles and ★ make sets (3n) or sets and the pair
+    # (3n + 2). A suit takes at least the ★ the tables say it needs (without the pair, with
+    # it), raised to make its size whole; then more in steps of three.
+    t0, t1, t2, t3 = sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]), sum(counts[27:34])
+    size = t0 + t1 + t2 + t3 + w
     if size % 3 != 2 or size > 17:
         return []
     if keys is None:
@@ -660,10 +664,6 @@ def _decomposition_groups(
     codes = (_codes[_n[keys[0]]], _codes[_n[keys[1]]], _codes[_n[keys[2]]], _codes[_z[keys[3]]])
     # the four suits' cache keys with no ★ and no pair (+4 per ★, +16 for the pair)
     base = (keys[0] * 32, keys[1] * 32 + 1, keys[2] * 32 + 2, keys[3] * 32 + 3)
-    # each suit's tile count: a suit's tiles and ★ make sets (3n) or sets and the pair
-    # (3n + 2). A suit takes at least the ★ the tables say it needs (without the pair, with
-    # it), raised to make its size whole; then more in steps of three.
-    t0, t1, t2, t3 = sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]), sum(counts[27:34])
     c0, c1, c2, c3 = codes
     sets_only = (
         c0[0] + (-t0 - c0[0]) % 3,

@@ -544,11 +544,14 @@ def _bonus_totals(
     >>> _bonus_totals(parse("5z5z1h"), Seat.E)[2:]
     (12, 2)
     """
-    key = (seat.number, tuple(sorted(map(_INDEX, bonus))))
+    # by the faces as they come (no sort; the items themselves are made in order), hence
+    # bounded: a seat's bonus tiles may come in any order
+    key = (seat.number, bytes(map(_INDEX, bonus)))
     made = _BONUS_TOTALS.get(key)
     if made is None:
         items, tai = _bonus_tuples(bonus, seat)
-        made = _BONUS_TOTALS[key] = (items, tai, sum(map(_POINTS, items)), sum(map(_TAI, tai)))
+        made = (items, tai, sum(map(_POINTS, items)), sum(map(_TAI, tai)))
+        _remember(_BONUS_TOTALS, key, made, _BONUS_TOTALS_SIZE)
     return made
 
 
@@ -619,9 +622,8 @@ _KONG_TAI = tuple(
     tuple(_make_face_tai(ALL_TILES[f], seat, kong=True) for f in range(34)) for seat in SEATS
 )
 _BONUS_ITEMS: dict[tuple[int, tuple[int, ...]], tuple[tuple[Item, ...], tuple[TaiItem, ...]]] = {}
-_BONUS_TOTALS: dict[
-    tuple[int, tuple[int, ...]], tuple[tuple[Item, ...], tuple[TaiItem, ...], int, int]
-] = {}
+_BONUS_TOTALS: dict[tuple[int, bytes], tuple[tuple[Item, ...], tuple[TaiItem, ...], int, int]] = {}
+_BONUS_TOTALS_SIZE = 4096
 
 
 def _finish(role: str, items: list[Item], tai_items: list[TaiItem]) -> tuple[int, int, int]:
@@ -948,7 +950,7 @@ def _single_wait(
         return False
     win = hand.win_tile.index
     wild = hand.wild.index
-    before = list(counts)  # the 16 tiles held before the winning tile
+    before = bytearray(counts)  # the 16 tiles held before the winning tile
     wilds = stars
     keys_before = list(keys)
     if win == wild:
@@ -961,7 +963,7 @@ def _single_wait(
         return False
     held = before  # the player's own copies: concealed (bar the winning tile) and melds
     if sh.melds:
-        held = before[:]
+        held = bytearray(before)
         for meld in sh.melds:
             for t in meld.tiles:
                 held[t.index] += 1
