@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import partial
 from operator import attrgetter, is_
-from typing import Any
+from typing import Any, TypeVar
 
 from paiju.mazhan.hand import (
     GROUP_CODES,
@@ -406,7 +406,7 @@ def _settle(winner: Seat, values: dict[Seat, int]) -> tuple[tuple[Payment, ...],
 #: value is a multiple of ten up to 400, so a few hundred keys come back again and again).
 #: Payments are immutable and shared; each settlement gets its own copy of the nets.
 _SETTLED: dict[tuple[Seat, int, int, int, int], tuple[tuple[Payment, ...], dict[Seat, int]]] = {}
-_SETTLED_SIZE = 4096
+_SETTLED_SIZE = 2048
 
 
 def _remember(cache: dict[Any, Any], key: object, value: object, size: int) -> None:
@@ -574,21 +574,37 @@ def _bonus_items_of(
     for tile in bonus:
         if tile == _WHITE:
             whites += 1
-            items.append(Item("白板", "white dragon (bonus tile)", 4))
+            items.append(_once(Item("白板", "white dragon (bonus tile)", 4)))
             continue
         kind_zh, kind_en = ("花", "flower") if tile.suit is Suit.FLOWER else ("季", "season")
-        items.append(Item(f"{kind_zh} {tile.name_zh}", f"{kind_en}: {tile.name_en}", 4))
+        items.append(_once(Item(f"{kind_zh} {tile.name_zh}", f"{kind_en}: {tile.name_en}", 4)))
         if tile.rank == seat.number:
             tai.append(
-                TaiItem(
-                    f"{tile.name_zh}（{seat.name_zh}位）",
-                    f"{tile.name_en} matches the seat ({seat.value})",
-                    1,
+                _once(
+                    TaiItem(
+                        f"{tile.name_zh}（{seat.name_zh}位）",
+                        f"{tile.name_en} matches the seat ({seat.value})",
+                        1,
+                    )
                 )
             )
     if whites >= 2:
-        tai.append(TaiItem(f"白板 ×{whites}", f"{whites} white dragons", whites // 2))
+        tai.append(_once(TaiItem(f"白板 ×{whites}", f"{whites} white dragons", whites // 2)))
     return tuple(items), tuple(tai)
+
+
+def _once(line: _L) -> _L:
+    """The first item (or 台) made equal to ``line``: each combination of bonus tiles has its
+    own tuple of items, but a few dozen items in all are different, so they are shared.
+
+    >>> _once(Item("a", "b", 4)) is _once(Item("a", "b", 4))
+    True
+    """
+    return _LINES.setdefault(line, line)  # type: ignore[return-value]
+
+
+_L = TypeVar("_L", bound=_Line)
+_LINES: dict[_Line, _Line] = {}
 
 
 def _meld_items(melds: Iterable[Meld], seat: Seat) -> tuple[list[Item], list[TaiItem]]:
