@@ -544,14 +544,13 @@ def _bonus_totals(
     >>> _bonus_totals(parse("5z5z1h"), Seat.E)[2:]
     (12, 2)
     """
-    # by the faces as they come (no sort; the items themselves are made in order), hence
-    # bounded: a seat's bonus tiles may come in any order
-    key = (seat.number, bytes(map(_INDEX, bonus)))
+    # by the seat and the faces in order: a few thousand keys at most (up to four 白 and
+    # one of each flower and season), so the cache needs no bound
+    key = (seat.number, tuple(sorted(map(_INDEX, bonus))))
     made = _BONUS_TOTALS.get(key)
     if made is None:
         items, tai = _bonus_tuples(bonus, seat)
-        made = (items, tai, sum(map(_POINTS, items)), sum(map(_TAI, tai)))
-        _remember(_BONUS_TOTALS, key, made, _BONUS_TOTALS_SIZE)
+        made = _BONUS_TOTALS[key] = (items, tai, sum(map(_POINTS, items)), sum(map(_TAI, tai)))
     return made
 
 
@@ -638,8 +637,9 @@ _KONG_TAI = tuple(
     tuple(_make_face_tai(ALL_TILES[f], seat, kong=True) for f in range(34)) for seat in SEATS
 )
 _BONUS_ITEMS: dict[tuple[int, tuple[int, ...]], tuple[tuple[Item, ...], tuple[TaiItem, ...]]] = {}
-_BONUS_TOTALS: dict[tuple[int, bytes], tuple[tuple[Item, ...], tuple[TaiItem, ...], int, int]] = {}
-_BONUS_TOTALS_SIZE = 4096
+_BONUS_TOTALS: dict[
+    tuple[int, tuple[int, ...]], tuple[tuple[Item, ...], tuple[TaiItem, ...], int, int]
+] = {}
 
 
 def _finish(role: str, items: list[Item], tai_items: list[TaiItem]) -> tuple[int, int, int]:
