@@ -644,7 +644,6 @@ def decompositions(
 def _decomposition_groups(
     counts: Sequence[int],
     w: int,
-    _codes: tuple[tuple[int, int], ...] = _TABLES.codes,
     _n: bytes = _TABLES.dense_number,
     _z: bytes = _TABLES.dense_honor,
     keys: Sequence[int] | None = None,
@@ -652,59 +651,81 @@ def _decomposition_groups(
     """The groups of every decomposition of natural ``counts`` and ``w`` ★, in the order of
     :func:`decompositions` (which wraps them); the scorer reads them directly, giving the
     suit keys it already has as ``keys``."""
-    # each suit's tile count: a suit's tiles and ★ make sets (3n) or sets and the pair
-    # (3n + 2). A suit takes at least the ★ the tables say it needs (without the pair, with
-    # it), raised to make its size whole; then more in steps of three.
     t0, t1, t2, t3 = sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]), sum(counts[27:34])
     size = t0 + t1 + t2 + t3 + w
     if size % 3 != 2 or size > 17:
         return []
     if keys is None:
         keys = suit_keys(counts)
-    codes = (_codes[_n[keys[0]]], _codes[_n[keys[1]]], _codes[_n[keys[2]]], _codes[_z[keys[3]]])
+    k0, k1, k2, k3 = keys
+    # where the ★ and the pair can go follows from each suit's needs (its dense code), its
+    # size modulo 3 and the ★ held: a few hundred such plans in play, each worked out once
+    plan_key = (_n[k0], _n[k1], _n[k2], _z[k3], t0 % 3, t1 % 3, t2 % 3, t3 % 3, w)
+    plan = _PLANS.get(plan_key)
+    if plan is None:
+        plan = _plan(*plan_key)
+        if len(_PLANS) >= _PLANS_SIZE:
+            _PLANS.clear()  # rarely: a few hundred plans are ever made
+        _PLANS[plan_key] = plan
+    if not plan:
+        return []
     # the four suits' cache keys with no ★ and no pair (+4 per ★, +16 for the pair)
-    base = (keys[0] * 32, keys[1] * 32 + 1, keys[2] * 32 + 2, keys[3] * 32 + 3)
-    c0, c1, c2, c3 = codes
-    sets_only = (
-        c0[0] + (-t0 - c0[0]) % 3,
-        c1[0] + (-t1 - c1[0]) % 3,
-        c2[0] + (-t2 - c2[0]) % 3,
-        c3[0] + (-t3 - c3[0]) % 3,
-    )
-    with_pair = (
-        c0[1] + (2 - t0 - c0[1]) % 3,
-        c1[1] + (2 - t1 - c1[1]) % 3,
-        c2[1] + (2 - t2 - c2[1]) % 3,
-        c3[1] + (2 - t3 - c3[1]) % 3,
-    )
-    least_sets = sets_only[0] + sets_only[1] + sets_only[2] + sets_only[3]
+    base = (k0 * 32, k1 * 32 + 1, k2 * 32 + 2, k3 * 32 + 3)
     made: list[tuple[Group, ...]] = []
-    for pair_at in range(5):  # 0–3: in that suit; 4: two ★
-        if pair_at < 4:
-            rest = w  # what the suits and a ★★★ set share
-            if least_sets - sets_only[pair_at] + with_pair[pair_at] > rest:
-                continue
-            lo = list(sets_only)
-            lo[pair_at] = with_pair[pair_at]
-        else:
-            rest = w - 2
-            if least_sets > rest:
-                continue
-            lo = list(sets_only)
-        lo0, lo1, lo2, lo3 = lo
-        for a in range(lo0, rest - lo1 - lo2 - lo3 + 1, 3):
-            for b in range(lo1, rest - a - lo2 - lo3 + 1, 3):
-                for c in range(lo2, rest - a - b - lo3 + 1, 3):
-                    for d in range(lo3, rest - a - b - c + 1, 3):
-                        free = rest - a - b - c - d  # 0, or 3 for a ★★★ set
-                        if free <= 3:
-                            _combine(made, (a, b, c, d), free == 3, pair_at, base, keys, counts)
+    for split, free_set, pair_at in plan:
+        _combine(made, split, free_set, pair_at, base, keys, counts)
     if len(made) <= 1:
         return made
     found: dict[tuple[tuple[int, int, int], ...], tuple[Group, ...]] = {}
     for groups_made in made:
         found.setdefault(tuple(map(_ORDER, groups_made)), groups_made)
     return [found[k] for k in sorted(found)]
+
+
+_Plan = tuple[tuple[tuple[int, int, int, int], bool, int], ...]
+#: :func:`_plan` by its arguments (bounded: emptied if ever full).
+_PLANS: dict[tuple[int, ...], _Plan] = {}
+_PLANS_SIZE = 4096
+
+
+def _plan(d0: int, d1: int, d2: int, d3: int, m0: int, m1: int, m2: int, m3: int, w: int) -> _Plan:
+    """Every way to share ``w`` ★ among the four suits (dense codes ``d0``–``d3``, sizes
+    ``m0``–``m3`` modulo 3) and a ★★★ set, with the pair in suit 0–3 or made of two ★ (4),
+    that the suits' needs allow: ((★ per suit), a ★★★ set, the pair's suit) each.
+
+    >>> h = HandTiles.parse("123m45p11z")  # and one ★: for 3p or 6p, the pair is 11z
+    >>> k = suit_keys(h.counts)
+    >>> n, z = _TABLES.dense_number, _TABLES.dense_honor
+    >>> _plan(n[k[0]], n[k[1]], n[k[2]], z[k[3]], 0, 2, 0, 2, 1)
+    (((0, 1, 0, 0), False, 3),)
+    """
+    codes = _TABLES.codes
+    c = (codes[d0], codes[d1], codes[d2], codes[d3])
+    sizes = (m0, m1, m2, m3)
+    # a suit's tiles and ★ make sets (3n) or sets and the pair (3n + 2). A suit takes at
+    # least the ★ the tables say it needs (without the pair, with it), raised to make its
+    # size whole; then more in steps of three.
+    sets_only = [c[s][0] + (-sizes[s] - c[s][0]) % 3 for s in range(4)]
+    with_pair = [c[s][1] + (2 - sizes[s] - c[s][1]) % 3 for s in range(4)]
+    out: list[tuple[tuple[int, int, int, int], bool, int]] = []
+    for pair_at in range(5):  # 0–3: in that suit; 4: two ★
+        lo = list(sets_only)
+        if pair_at < 4:
+            rest = w  # what the suits and a ★★★ set share
+            lo[pair_at] = with_pair[pair_at]
+        else:
+            rest = w - 2
+        if sum(lo) > rest:
+            continue
+        lo0, lo1, lo2, lo3 = lo
+        for a in range(lo0, rest - lo1 - lo2 - lo3 + 1, 3):
+            for b in range(lo1, rest - a - lo2 - lo3 + 1, 3):
+                for c2 in range(lo2, rest - a - b - lo3 + 1, 3):
+                    for d in range(lo3, rest - a - b - c2 + 1, 3):
+                        free = rest - a - b - c2 - d  # 0, or 3 for a ★★★ set
+                        if free <= 3:
+                            out.append(((a, b, c2, d), free == 3, pair_at))
+    return tuple(out)
 
 
 def _combine(
