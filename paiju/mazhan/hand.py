@@ -748,9 +748,9 @@ def _combine(
         if not readings:
             return
         per_suit.append(readings)
-    # each suit's reading comes split by kind (see _by_kind), and the suits come in face
-    # order: chows, pungs, the ★★★ set (no face: last of the pungs), the pair is their
-    # canonical order, made by joining the parts without a sort
+    # each suit's reading comes split by kind (see _by_kind) and the suits come in face
+    # order, so the chows, then the pungs, the ★★★ set (no face: last of the pungs) and
+    # the pair, joined in that order, are in canonical order without a sort
     free = (_FREE_SET,) if free_set else ()
     pair = (_FREE_PAIR,) if pair_at == 4 else ()
     for rm, rp, rs, rz in itertools.product(*per_suit):
@@ -765,8 +765,9 @@ def _combine(
 #: costs one dict lookup and no bookkeeping).
 READINGS_CACHE_SIZE = 8192
 
-#: :func:`suit_readings` by one integer (suit key, ★, pair, suit): hashing an int is cheaper
-#: than hashing the suit's counts tuple, and the scorer asks for every suit of every winner.
+#: :func:`suit_readings` by one integer (suit key, ★, pair, suit), each reading split by
+#: kind (see :func:`_by_kind`): hashing an int is cheaper than hashing the suit's counts
+#: tuple, and the scorer asks for every suit of every winner.
 _READINGS_BY_KEY: dict[int, tuple[ByKind, ...]] = {}
 
 

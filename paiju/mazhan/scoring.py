@@ -420,9 +420,9 @@ def _settle(winner: Seat, values: dict[Seat, int]) -> tuple[tuple[Payment, ...],
     return tuple(pays), net
 
 
-#: The payments and nets of recent hands, by the winner and the four values (every seat's
-#: value is a multiple of ten up to 400, so a few hundred keys come back again and again).
-#: Payments are immutable and shared; each settlement gets its own copy of the nets.
+#: The payments and nets of recent hands, by the winner and the four values (multiples of
+#: ten up to 400: the common combinations come back, about every other hand in seeded
+#: play). Payments are immutable and shared; each settlement gets its own copy of the nets.
 _SETTLED: dict[tuple[Seat, int, int, int, int], tuple[tuple[Payment, ...], dict[Seat, int]]] = {}
 _SETTLED_SIZE = 2048
 
