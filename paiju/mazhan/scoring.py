@@ -261,7 +261,7 @@ def _seat_score(
     ...     "loser", 1, 10, 0, 10, 10, (), (), (), (), "loser")
     True
     """
-    s = _BlankScore()
+    s: Any = _BlankScore()  # (its slots are SeatScore's: the fields are typed there)
     s.role = role
     s.base = base
     s.rounded = rounded
@@ -273,8 +273,8 @@ def _seat_score(
     s.tai_items = tai_items
     s.scored_sets = scored_sets
     s.rule = rule
-    s.__class__ = SeatScore  # type: ignore[assignment]
-    return s  # type: ignore[return-value]
+    s.__class__ = SeatScore
+    return s  # type: ignore[no-any-return]
 
 
 class _BlankScore:
@@ -283,17 +283,6 @@ class _BlankScore:
     these with plain attribute stores and then turns it into a ``SeatScore``."""
 
     __slots__ = SeatScore.__slots__
-    role: str
-    base: int
-    rounded: int
-    tai: int
-    value: int
-    uncapped: int
-    hand: tuple[tuple[str, str], ...]
-    items: tuple[Item, ...]
-    tai_items: tuple[TaiItem, ...]
-    scored_sets: tuple[ScoredSet, ...]
-    rule: str
 
 
 _NEW = object.__new__
