@@ -233,29 +233,32 @@ def _ready(base: str) -> bool:
         return False
 
 
+def _hand_rows(url: str, columns: str, ids: list[int]) -> list[Any]:
+    """``columns`` of these hands (none asked: no query)."""
+    if not ids:
+        return []
+    engine = sa.create_engine(url)
+    q = sa.text(f"SELECT {columns} FROM hands WHERE id IN :ids")
+    q = q.bindparams(sa.bindparam("ids", expanding=True))  # an expanding IN: SQLite has no ANY()
+    with engine.connect() as c:
+        rows = c.execute(q, {"ids": list(ids)}).all()
+    engine.dispose()
+    return list(rows)
+
+
 def _writers(url: str, ids: list[int]) -> dict[int, tuple[str, str | None]]:
     """These hands' status and writer (the process that started a hand, then the one that
     closed it), by id."""
-    engine = sa.create_engine(url)
-    with engine.connect() as c:
-        q = sa.text("SELECT id, status, writer FROM hands WHERE id IN :ids")
-        q = q.bindparams(sa.bindparam("ids", expanding=True))  # SQLite has no ANY()
-        rows = c.execute(q, {"ids": list(ids)}).all() if ids else []
-    engine.dispose()
-    return {int(h): (str(st), w) for h, st, w in rows}
+    return {int(h): (str(st), w) for h, st, w in _hand_rows(url, "id, status, writer", ids)}
 
 
 def _hands(url: str, ids: list[int] | None = None, since: int = 0) -> dict[int, str]:
     """Hands by id and status: these ``ids``, or every hand after ``since``."""
+    if ids is not None:
+        return {int(h): str(st) for h, st in _hand_rows(url, "id, status", ids)}
     engine = sa.create_engine(url)
     with engine.connect() as c:
-        if ids is not None:
-            q = sa.text("SELECT id, status FROM hands WHERE id IN :ids")
-            q = q.bindparams(sa.bindparam("ids", expanding=True))  # SQLite has no ANY()
-            rows = c.execute(q, {"ids": list(ids)}).all() if ids else []
-        else:
-            q = sa.text("SELECT id, status FROM hands WHERE id > :n")
-            rows = c.execute(q, {"n": since}).all()
+        rows = c.execute(sa.text("SELECT id, status FROM hands WHERE id > :n"), {"n": since}).all()
     engine.dispose()
     return {int(h): str(st) for h, st in rows}
 
