@@ -4,6 +4,7 @@ its fees refunded; each audited, and the books summed after each."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -14,6 +15,7 @@ from paiju.server.admin import run_cli
 from paiju.server.db import make_engine, make_sessions
 from paiju.server.models import AdminAction, Hand, LedgerEntry
 from tests.server.test_live_tables import (  # the fixture db_url: SQLite and PostgreSQL
+    FAST,
     bearer,
     books_balance,
     db_url,
@@ -82,8 +84,13 @@ def test_points_roles_and_refusals(db_url: str) -> None:
     books_balance(db_url)
 
 
+#: 托管 at a human pace: with bots and 托管 answering at once, the suspended seat's hand can be
+#: played to its end (and the seat freed) before the test looks at the table
+PACED = dataclasses.replace(FAST, bot_delay=0.3)
+
+
 def test_a_suspended_player_is_played_for_without_penalty(db_url: str) -> None:
-    with make(db_url) as client:
+    with make(db_url, PACED) as client:
         svc = client.app.state.services  # type: ignore[attr-defined]
         ana = signup(client, "ana")
         boss = bearer(signup(client, "boss"))
