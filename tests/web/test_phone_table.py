@@ -39,7 +39,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 class Table:
     """One player at a table of bots on one device, the page's socket routed through the
-    test: every frame the server sends is kept (``frames``), and a copy may be put back."""
+    test: every frame the server sends is kept (``frames``), and a copy may be put back;
+    while :meth:`hold` is on, the server's frames wait in the test, so that a state the
+    test put on the page stays there until it is measured and photographed."""
 
     def __init__(self, browser: Any, base: str, device: str, name: str) -> None:
         spec = DEVICES[device]
@@ -56,6 +58,7 @@ class Table:
         self.frames: list[dict[str, Any]] = []
         self.sockets: list[Any] = []
         self.refuse = False
+        self.held: list[str | bytes] | None = None
         self.page.route_web_socket("**/ws", self._route)
         self.page.goto(base + "/")
         self.page.fill("#name", name)
@@ -75,10 +78,24 @@ class Table:
 
         def from_server(message: str | bytes) -> None:
             self.frames.append(json.loads(message))
-            ws.send(message)
+            if self.held is not None:
+                self.held.append(message)
+            else:
+                ws.send(message)
 
         server.on_message(from_server)
         self.sockets.append(ws)
+
+    def hold(self) -> None:
+        """Keep the server's frames from the page until :meth:`release` (the bots play on:
+        without this, their next view could replace an injected state before its photo)."""
+        self.held = []
+
+    def release(self) -> None:
+        """Send the page every frame held back, in order."""
+        held, self.held = self.held or [], None
+        for message in held:
+            self.sockets[-1].send(message)
 
     def shot(self, state: str) -> None:
         ARTIFACTS.mkdir(exist_ok=True)
@@ -176,7 +193,9 @@ def _states(t: Table) -> dict[str, tuple[float, float, float, float]]:
     boxes["waiting"] = t.box()
     t.fits()
     t.shot("3-waiting")
-    # a claim prompt (a copy of the last view, with a window on a tile and a pass)
+    # a claim prompt (a copy of the last view, with a window on a tile and a pass), the
+    # server's own frames held back until it and the banner below are photographed
+    t.hold()
     frame = t.last_view(my_turn=False)
     view = frame["view"]
     seat = view["seat"]
@@ -202,6 +221,7 @@ def _states(t: Table) -> dict[str, tuple[float, float, float, float]]:
     boxes["claim-prompt"] = t.box()
     t.fits()
     t.shot("4-claim-prompt")
+    assert page.query_selector(".dock .prompt.claim"), "the prompt was measured and shown"
     # the timeout banner (this player's turns timed out once)
     frame = t.last_view(my_turn=False)
     frame["timeouts"] = 1
@@ -211,6 +231,8 @@ def _states(t: Table) -> dict[str, tuple[float, float, float, float]]:
     boxes["timeout-banner"] = t.box()
     t.fits()
     t.shot("5-timeout-banner")
+    assert page.query_selector(".banner[data-timeouts]"), "the banner was measured and shown"
+    t.release()
     # the server out of reach: the page says it is reconnecting
     t.refuse = True
     t.sockets[-1].close()
