@@ -124,7 +124,8 @@ class Player:
     @staticmethod
     def shot_of(page: Any, name: str) -> None:
         ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+        # animations run to their end first, so the photo shows where things stay
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True, animations="disabled")
 
     def register(self, shot: str | None = None) -> None:
         self.page.goto(self.base + "/")

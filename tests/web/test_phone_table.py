@@ -99,7 +99,11 @@ class Table:
 
     def shot(self, state: str) -> None:
         ARTIFACTS.mkdir(exist_ok=True)
-        self.page.screenshot(path=str(ARTIFACTS / f"fit-{self.device}-{state}.png"))
+        # animations run to their end first: a tile still sliding into the river would be
+        # photographed where it passes, not where it stays
+        self.page.screenshot(
+            path=str(ARTIFACTS / f"fit-{self.device}-{state}.png"), animations="disabled"
+        )
 
     def box(self) -> tuple[float, float, float, float]:
         """The hand's box; every tile of the hand lies inside it (none spills over the
