@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from itertools import chain, compress, repeat
-from operator import attrgetter, is_, mul
+from operator import attrgetter, is_
 from typing import Any
 
 from paiju.errors import GameOverError, IllegalActionError, InvalidRulesetError, NotYourTurnError
@@ -400,49 +400,51 @@ class State(PositionState):
         """The next state for :func:`apply`: the per-seat lists shared with this state until
         the engine changes one (``_hand``, ``_river``, ...), and but for ``hands`` the lists
         of them too, so a copy costs one short list, not 24 lists. Callers never see the
-        sharing: this state is never changed afterwards."""
+        sharing: this state is never changed afterwards. Sets every field (a test checks)."""
         keys = self._keys
         if keys is None:
             keys = self._keys = _natural_keys(self.hands, self.wild)
-        return State(
-            self.ruleset,
-            self.seed,
-            self.wall,
-            self.dice,
-            self.head,
-            self.tail,
-            self.wild,
-            self.indicator,
-            self.set_aside,
-            self.hands[:],  # always its own: the views tell a state's part by this list
-            self.melds,
-            self.meld_src,
-            self.bonus,
-            self.discards,
-            self.claimed_by,
-            self.phase,
-            self.current,
-            self.drawn,
-            self.drew,
-            self.after_kong,
-            self.claim_tile,
-            self.claim_from,
-            self.options,
-            self.decisions,
-            self.dealer_discarded,
-            self.dihu_window,
-            self.kongs,
-            self.result,
-            self.version + 1,
-            self.window_version,
-            self.unseen,
-            None,
-            keys[:],
-            0,
-            self._known,
-            self._near,
-            self._views,  # the views of the next state take the seats it leaves unchanged
-        )
+        # every slot stored here rather than through ``State(...)``: the dataclass's
+        # ``__init__`` with 37 arguments costs twice as much, and a hand makes 80 forks
+        s = _new_state(State)
+        s.ruleset = self.ruleset
+        s.seed = self.seed
+        s.wall = self.wall
+        s.dice = self.dice
+        s.head = self.head
+        s.tail = self.tail
+        s.wild = self.wild
+        s.indicator = self.indicator
+        s.set_aside = self.set_aside
+        s.hands = self.hands[:]  # always its own: the views tell a state's part by this list
+        s.melds = self.melds
+        s.meld_src = self.meld_src
+        s.bonus = self.bonus
+        s.discards = self.discards
+        s.claimed_by = self.claimed_by
+        s.phase = self.phase
+        s.current = self.current
+        s.drawn = self.drawn
+        s.drew = self.drew
+        s.after_kong = self.after_kong
+        s.claim_tile = self.claim_tile
+        s.claim_from = self.claim_from
+        s.options = self.options
+        s.decisions = self.decisions
+        s.dealer_discarded = self.dealer_discarded
+        s.dihu_window = self.dihu_window
+        s.kongs = self.kongs
+        s.result = self.result
+        s.version = self.version + 1
+        s.window_version = self.window_version
+        s.unseen = self.unseen
+        s._act = None
+        s._keys = keys[:]
+        s._owned = 0
+        s._known = self._known
+        s._near = self._near
+        s._views = self._views  # the views of the next state take the seats it leaves unchanged
+        return s
 
     def _key(self) -> tuple[Any, ...]:
         return self.wall[self.head : self.tail], _POSITION_FIELDS(self)
@@ -544,19 +546,18 @@ def _deal(ruleset: Ruleset, seed: int, events: list[Event] | None) -> State:
     if events is not None:
         events.append(Event("deal", Seat.E, dice=dice))
     hands = [[0] * 42 for _ in range(4)]
-    dealt: list[list[int]] = [[] for _ in range(4)]
-    head = 0
-    for _round in range(4):  # four tiles to each seat, four times, then the dealer's 17th
+    # four tiles to each seat, four times, then the dealer's 17th
+    dealt = [
+        sum((wall[16 * r + 4 * seat : 16 * r + 4 * seat + 4] for r in range(4)), ())
+        for seat in range(4)
+    ]
+    dealt[0] += wall[64:65]
+    head = 65
+    for h, tiles in zip(hands, dealt, strict=True):
+        for tile in tiles:
+            h[tile] += 1
+    if events is not None:
         for seat in range(4):
-            for tile in wall[head : head + 4]:
-                hands[seat][tile] += 1
-                dealt[seat].append(tile)
-            head += 4
-    hands[0][wall[head]] += 1
-    dealt[0].append(wall[head])
-    head += 1
-    for seat in range(4):
-        if events is not None:
             events.append(
                 Event("dealt", SEATS[seat], tuple(ALL_TILES[t] for t in sorted(dealt[seat])), True)
             )
@@ -592,7 +593,7 @@ def _deal(ruleset: Ruleset, seed: int, events: list[Event] | None) -> State:
     # the tail, again while the replacement is a bonus tile, of whatever kind
     for seat in range(4):
         h = hands[seat]
-        for tile in [t for t in range(42) if h[t] and _is_bonus(t) for _ in range(h[t])]:
+        for tile in [t for t in _BONUS_FACES if h[t] for _ in range(h[t])]:
             while True:
                 h[tile] -= 1
                 state.bonus[seat].append(tile)
@@ -681,6 +682,10 @@ def settling(state: State, action: Action) -> tuple[State, list[Event]] | None:
 
 def _is_bonus(tile: int) -> bool:
     return tile >= 34 or tile == _WHITE
+
+
+#: The bonus faces in face order: 白, then the flowers and seasons
+_BONUS_FACES = tuple(t for t in range(42) if _is_bonus(t))
 
 
 def acting(state: State) -> tuple[Seat, ...]:
@@ -781,6 +786,8 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     return s, events
 
 
+_new_state = object.__new__
+
 _SEAT_EN = {Seat.E: "East", Seat.S: "South", Seat.W: "West", Seat.N: "North"}
 
 
@@ -828,7 +835,6 @@ _ALL_OWNED = 0x7FFFF
 #: bit down and up to date, so its hand needed two ★ more than it held): no tile can have
 #: completed it, and the 自摸 check is skipped. Never set by :meth:`State.copy`.
 _FAR = 1 << 19
-_NOT_WILD = tuple(tuple(0 if f == wild else 1 for f in range(34)) for wild in range(34))
 
 
 def _natural_keys(hands: list[list[int]], wild: int) -> list[int]:
@@ -930,15 +936,20 @@ _A_DISCARD = _interned(ActionKind.DISCARD, range(34))
 _A_ANGANG = _interned(ActionKind.ANGANG, range(34))
 _A_JIAGANG = _interned(ActionKind.JIAGANG, range(34))
 _A_CHI = _interned(ActionKind.CHI, (f for f in range(27) if f % 9 <= 6))
-#: ``_CHOWS[f]``: for a suit tile ``f``, each chow holding it as (lowest tile, the two others)
+#: ``_CHOWS[wild][f]``: for a suit tile ``f``, each chow holding it as (lowest tile, the two
+#: others), but those whose two others need the wild face (a ★ never makes a chow)
 _CHOWS = tuple(
     tuple(
-        (base, *(t for t in (base, base + 1, base + 2) if t != f))
-        for base in range(f - f % 9 + max(0, f % 9 - 2), f - f % 9 + min(f % 9, 6) + 1)
+        tuple(
+            (base, *(t for t in (base, base + 1, base + 2) if t != f))
+            for base in range(f - f % 9 + max(0, f % 9 - 2), f - f % 9 + min(f % 9, 6) + 1)
+            if wild not in (base, base + 1, base + 2) or wild == f
+        )
+        if f < 27
+        else ()
+        for f in range(34)
     )
-    if f < 27
-    else ()
-    for f in range(34)
+    for wild in range(34)
 )
 _EV_DISCARD = tuple(
     tuple(Event("discard", seat, (ALL_TILES[f],)) for f in range(34)) for seat in SEATS
@@ -995,9 +1006,13 @@ def _act_options(s: State) -> tuple[Action, ...]:
                 out.append(_A_JIAGANG[c][meld.face.index])
     elif w == 3:
         out.append(_A_SHAZHU[c])
-    # every face held but the ★ (a hand without ★ needs no mask)
-    discards = compress(_A_DISCARD[c], h if w == 0 else map(mul, h, _NOT_WILD[wild]))
-    act = s._act = tuple(out + list(discards)) if out else tuple(discards)
+    # every face held but the ★: the faces held, less the ★'s action, found by its place
+    # among them (the faces held before it)
+    discards = tuple(compress(_A_DISCARD[c], h))
+    if w:
+        i = wild - h[:wild].count(0)
+        discards = discards[:i] + discards[i + 1 :]
+    act = s._act = tuple(out) + discards if out else discards
     return act
 
 
@@ -1103,8 +1118,8 @@ def _claim_options(s: State, c: int, f: int) -> dict[int, tuple[Action, ...]]:
         held = h[f]
         chows: list[int] | None = None
         if k == 1:  # the next seat may chow: which chows its tiles make (none on an honour)
-            for base, t1, t2 in _CHOWS[f]:
-                if h[t1] and h[t2] and t1 != wild and t2 != wild:
+            for base, t1, t2 in _CHOWS[wild][f]:
+                if h[t1] and h[t2]:
                     if chows is None:
                         chows = [base]
                     else:
@@ -1176,14 +1191,15 @@ def _next_turn(s: State, seat: int, events: list[Event]) -> None:
 def _draw(s: State, seat: int, events: list[Event], *, from_tail: bool) -> None:
     """Draw for ``seat``: from the head, or from the tail for a replacement; lay out bonus
     tiles and replace them from the tail. An empty wall when a tile is due is a draw."""
-    s.phase = _P_ACT  # _enter_act(s, seat) inlined
+    if s.phase is not _P_ACT:  # _enter_act(s, seat) inlined: in ACT they hold already
+        s.phase = _P_ACT
+        s.claim_tile = -1
+        s.claim_from = -1
+        s.options = {}
+        s.decisions = {}
+        s.dihu_window = False
+        s.window_version = 0
     s.current = seat
-    s.claim_tile = -1
-    s.claim_from = -1
-    s.options = {}
-    s.decisions = {}
-    s.dihu_window = False
-    s.window_version = 0
     s.drew = True
     s.after_kong = from_tail
     s.drawn = -1
@@ -1225,9 +1241,10 @@ def _draw(s: State, seat: int, events: list[Event], *, from_tail: bool) -> None:
 
 def _lost_claims(s: State, winner: Action | None, events: list[Event]) -> None:
     """A private ``claim_lost`` to each seat whose claim (not a pass) did not win."""
-    for o in sorted(s.decisions, key=lambda o: (o - s.claim_from) % 4):
-        a = s.decisions[o]
-        if a is winner or a.kind is _K_PASS:
+    decided = s.decisions
+    for o, _seat in _AFTER[s.claim_from]:  # in play order after the discarder
+        a = decided.get(o)
+        if a is None or a is winner or a.kind is _K_PASS:
             continue
         events.append(
             Event(

@@ -7,6 +7,8 @@
 - ``apply`` stays pure to its callers although states share lists (copy-on-write);
 - the inlined shuffle draws what ``random.shuffle`` draws;
 - a settlement read lazily equals the one computed as the hand ends;
+- a fork (the next state's start) holds every field of the state it comes from, and the
+  discards offered are every face held but the ★;
 - the shortfall after each discard, the unchanged suits reckoned once, equals
   :func:`~paiju.mazhan.hand.shortfall` of the hand less that tile.
 """
@@ -14,6 +16,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import fields
 from typing import Any
 
 from hypothesis import given, settings
@@ -137,6 +140,42 @@ def test_copy_is_deep_and_its_changes_are_seen_by_the_engine() -> None:
     legal = legal_actions_for(t, SEATS[0])
     assert rules._keys_of(t) == rules._natural_keys(t.hands, t.wild)
     assert any(a.tile is not None and a.tile.index == other for a in legal)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_a_fork_holds_every_field_of_its_state(seed: int) -> None:
+    fresh = {"version", "hands", "_act", "_keys", "_owned"}
+
+    def check(state: State) -> None:
+        legal_actions_for(state, acting(state)[0])  # the caches a fork must not carry over
+        fork = state._fork()
+        for f in fields(State):
+            if f.name not in fresh:
+                assert getattr(fork, f.name) is getattr(state, f.name), f.name
+        assert fork.version == state.version + 1
+        assert fork.hands == state.hands and fork.hands is not state.hands
+        assert fork._keys == rules._natural_keys(state.hands, state.wild)
+        assert fork._act is None and fork._owned == 0
+
+    _play(seed, check)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_discards_offered_are_every_face_held_but_the_wild(seed: int) -> None:
+    def check(state: State) -> None:
+        if state.phase is Phase.ACT:
+            seat = SEATS[state.current]
+            h = state.hands[state.current]
+            offered = [
+                a.tile.index
+                for a in legal_actions_for(state, seat)
+                if a.tile and a.kind.value == "discard"
+            ]
+            assert offered == [f for f in range(34) if h[f] and f != state.wild]
+
+    _play(seed, check)
 
 
 def test_the_inlined_shuffle_draws_what_random_shuffle_draws() -> None:
