@@ -58,6 +58,7 @@ from paiju.mazhan.rules import (
     _claim_options,
     _finish,
     _finish_draw,
+    _keys_of,
     _robbers,
 )
 from paiju.mazhan.seats import SEATS
@@ -417,7 +418,7 @@ def _phase(s: State, f: dict[str, str], phase: str) -> tuple[int, WinBy, Tile | 
             raise _bad(
                 f"claim: {tile} must be the last tile of {SEATS[c].value}'s river, unclaimed"
             )
-        options = _claim_options(s, c, tile.index)
+        options = _claim_options(s, c, tile.index, _keys_of(s))
         p = Phase.CLAIM
     else:
         if not any(m.kind is MeldKind.PUNG and m.face == tile for m in s.melds[c]):

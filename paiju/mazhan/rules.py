@@ -989,6 +989,8 @@ def _act_options(s: State) -> tuple[Action, ...]:
     h = s.hands[c]
     wild = s.wild
     w = h[wild]
+    # the counts as bytes: the searches below (a 4, the faces before the ★) run in C
+    hb = bytes(h)
     out: list[Action] = []
     if s.drew:
         if not s._owned & _FAR:  # else it was too far from a win before this draw
@@ -998,7 +1000,7 @@ def _act_options(s: State) -> tuple[Action, ...]:
                 out.append(_A_HU[c])
         if w == 3:
             out.append(_A_SHAZHU[c])
-        if 4 in h:
+        if 4 in hb:
             angang = _A_ANGANG[c]
             out.extend(angang[f] for f in range(34) if h[f] == 4 and f != wild)
         for meld in s.melds[c]:
@@ -1008,9 +1010,9 @@ def _act_options(s: State) -> tuple[Action, ...]:
         out.append(_A_SHAZHU[c])
     # every face held but the ★: the faces held, less the ★'s action, found by its place
     # among them (the faces held before it)
-    discards = tuple(compress(_A_DISCARD[c], h))
+    discards = tuple(compress(_A_DISCARD[c], hb))
     if w:
-        i = wild - h[:wild].count(0)
+        i = wild - hb.count(0, 0, wild)
         discards = discards[:i] + discards[i + 1 :]
     act = s._act = tuple(out) + discards if out else discards
     return act
@@ -1094,12 +1096,12 @@ def _complete_added_kong(s: State, c: int, f: int, events: list[Event]) -> None:
     _draw(s, c, events, from_tail=True)
 
 
-def _claim_options(s: State, c: int, f: int) -> dict[int, tuple[Action, ...]]:
-    """Every other seat's options on ``c``'s discard ``f`` (``pass`` included)."""
+def _claim_options(s: State, c: int, f: int, keys: list[int]) -> dict[int, tuple[Action, ...]]:
+    """Every other seat's options on ``c``'s discard ``f`` (``pass`` included); ``keys``
+    are the state's suit keys."""
     options: dict[int, tuple[Action, ...]] = {}
     wild = s.wild
     hands = s.hands
-    keys = _keys_of(s)
     known = s._known
     near = s._near
     for k, o, bit, b in _OTHERS[c]:
@@ -1114,7 +1116,7 @@ def _claim_options(s: State, c: int, f: int) -> dict[int, tuple[Action, ...]]:
                     near |= bit
                 else:
                     near &= ~bit
-            hu = bool(near & bit) and _wins_with(keys, o, f, w)
+            hu = _wins_with(keys, o, f, w) if near & bit else False
         held = h[f]
         chows: list[int] | None = None
         if k == 1:  # the next seat may chow: which chows its tiles make (none on an honour)
@@ -1147,19 +1149,25 @@ def _claim_options(s: State, c: int, f: int) -> dict[int, tuple[Action, ...]]:
 def _discard(s: State, c: int, f: int, events: list[Event], settle: bool = False) -> None:
     """``c`` discards ``f``: a claim window to the seats that can claim it, else the next
     seat's turn; with ``settle``, a window open to nobody (:func:`settling`)."""
-    _hand(s, c)[f] -= 1  # _add(s, c, f, -1) inlined: f is never the wild face
-    s._known &= ~(1 << c)
+    # _add(s, c, f, -1) and _river(s, c) inlined: f is never the wild face, and a discard
+    # is the first change an action makes, so the hand and the river are copied outright
+    bit = 1 << c
+    h = s.hands[c] = s.hands[c][:]
+    h[f] -= 1
+    s._owned |= bit | _RIVERS | (16 << c)
+    s._known &= ~bit
     keys = s._keys
     assert keys is not None
     keys[4 * c + _SUIT[f]] -= _P5[f]
-    river, claimed = _river(s, c)
-    river.append(f)
-    claimed.append(-1)
+    rivers = s.discards = s.discards[:]
+    rivers[c] = [*rivers[c], f]
+    claimed = s.claimed_by = s.claimed_by[:]
+    claimed[c] = [*claimed[c], -1]
     events.append(_EV_DISCARD[c][f])
     first = c == 0 and not s.dealer_discarded
     if c == 0:
         s.dealer_discarded = True
-    options = {} if settle else _claim_options(s, c, f)
+    options = {} if settle else _claim_options(s, c, f, keys)
     if options or settle:
         _open_window(s, _P_CLAIM, c, f, options)
         s.dihu_window = first and s.kongs == 0
@@ -1202,10 +1210,10 @@ def _draw(s: State, seat: int, events: list[Event], *, from_tail: bool) -> None:
     s.current = seat
     s.drew = True
     s.after_kong = from_tail
-    s.drawn = -1
     wall = s.wall
     while True:
         if s.head >= s.tail:
+            s.drawn = -1
             events.append(Event("exhausted", SEATS[seat], detail="no tile left to replace"))
             _finish_draw(s, events)
             return
@@ -1220,8 +1228,15 @@ def _draw(s: State, seat: int, events: list[Event], *, from_tail: bool) -> None:
             events.append(_EV_BONUS[seat][tile])
             from_tail = True
             continue
-        _hand(s, seat)[tile] += 1  # _add(s, seat, tile, 1) inlined
+        # _add(s, seat, tile, 1) and _hand(s, seat) inlined
         bit = 1 << seat
+        owned = s._owned
+        if owned & bit:
+            s.hands[seat][tile] += 1
+        else:
+            s._owned = owned | bit
+            h = s.hands[seat] = s.hands[seat][:]
+            h[tile] += 1
         known = s._known
         if known & bit and not s._near & bit:
             # it needed two ★ more than it held: no one tile completes it (see _FAR)

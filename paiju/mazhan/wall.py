@@ -24,6 +24,9 @@ __all__ = ["FULL_SET", "shuffled_wall"]
 FULL_SET: tuple[int, ...] = tuple(
     t.index for t in ALL_TILES for _ in range(1 if t.index >= 34 else 4)
 )
+#: The shuffle's steps: the place ``i`` filled, the ``n`` places it draws from, the bits
+#: ``k`` a draw below ``n`` takes
+_STEPS = tuple((i, i + 1, (i + 1).bit_length()) for i in range(len(FULL_SET) - 1, 0, -1))
 
 
 def shuffled_wall(seed: int) -> tuple[tuple[int, ...], tuple[int, int]]:
@@ -37,9 +40,7 @@ def shuffled_wall(seed: int) -> tuple[tuple[int, ...], tuple[int, int]]:
     # ``rng.shuffle(tiles)`` and two ``rng.randint(1, 6)``, inlined (the same draws from the
     # generator, so the same wall and dice): a shuffle is a tenth of a simulated hand
     bits = rng.getrandbits
-    for i in range(len(tiles) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _STEPS:
         j = bits(k)
         while j >= n:
             j = bits(k)
