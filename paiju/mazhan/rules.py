@@ -805,9 +805,9 @@ _SEAT_EN = {Seat.E: "East", Seat.S: "South", Seat.W: "West", Seat.N: "North"}
 # A claim check on a discard is skipped for a seat known to be far from a win: ``_known``
 # has a bit for each seat whose ``_near`` bit is up to date (cleared when its hand changes);
 # ``_near`` is set when the seat's natural tiles need at most one ★ more than it holds
-# (``hand.least_need``, a lower bound from the tables). One more tile lowers the ★ a hand
-# needs by at most one (the tile could have been a ★), so a seat that needs two more than it
-# holds cannot win on any discard.
+# (``hand.least_need``, a lower bound from the tables), and always for a seat holding three
+# ★. One more tile lowers the ★ a hand needs by at most one (the tile could have been a ★),
+# so a seat that needs two more than it holds cannot win on any discard.
 
 # Enum members read as module globals: on CPython 3.11 ``Phase.ACT`` is an attribute
 # lookup on the enum class through its metaclass, several times a global's cost, and an
@@ -823,6 +823,15 @@ _OTHERS = tuple(
     tuple((k, (c + k) % 4, 1 << (c + k) % 4, 4 * ((c + k) % 4)) for k in (1, 2, 3))
     for c in range(4)
 )
+#: ``_STALE[c][known]``: each other seat ``o`` whose bit is down in ``known``, as ``(o, its
+#: bit, where its suit keys start)``
+_STALE = tuple(
+    tuple(tuple((o, bit, b) for _k, o, bit, b in others if not known & bit) for known in range(16))
+    for others in _OTHERS
+)
+#: ``_NEXT3[c]``: the other seats in play order after ``c``; ``_OTHERS_MASK[c]`` their bits
+_NEXT3 = tuple(((c + 1) % 4, (c + 2) % 4, (c + 3) % 4) for c in range(4))
+_OTHERS_MASK = tuple(15 & ~(1 << c) for c in range(4))
 #: ``acting`` in phase ``ACT``: one tuple per seat, made once
 _ACTING = tuple((seat,) for seat in SEATS)
 #: ``_AFTER[d]``: the other seats in play order after seat ``d``, as (index, seat)
@@ -1099,24 +1108,36 @@ def _complete_added_kong(s: State, c: int, f: int, events: list[Event]) -> None:
 def _claim_options(s: State, c: int, f: int, keys: list[int]) -> dict[int, tuple[Action, ...]]:
     """Every other seat's options on ``c``'s discard ``f`` (``pass`` included); ``keys``
     are the state's suit keys."""
-    options: dict[int, tuple[Action, ...]] = {}
     wild = s.wild
     hands = s.hands
     known = s._known
     near = s._near
-    for k, o, bit, b in _OTHERS[c]:
-        h = hands[o]
-        w = h[wild]
-        if w == 3:
-            hu = _wins_with(keys, o, f, w)
+    stale = _STALE[c][known]  # the other seats whose hands changed since their bound
+    if stale:
+        for o, bit, b in stale:
+            known |= bit
+            w = hands[o][wild]
+            # three ★ are checked on every discard, as if near (see _FAR too)
+            if w == 3 or least_need(keys[b], keys[b + 1], keys[b + 2], keys[b + 3]) <= w + 1:
+                near |= bit
+            else:
+                near &= ~bit
+        s._known = known
+        s._near = near
+    # most discards: no seat near a win, none holding a pair of the tile, no chow for the
+    # next seat. Said in a few lookups; the options themselves are made in one place below
+    o1, o2, o3 = _NEXT3[c]
+    h1 = hands[o1]
+    if not near & _OTHERS_MASK[c] and h1[f] < 2 and hands[o2][f] < 2 and hands[o3][f] < 2:
+        for _base, t1, t2 in _CHOWS[wild][f]:
+            if h1[t1] and h1[t2]:
+                break
         else:
-            if not known & bit:
-                known |= bit
-                if least_need(keys[b], keys[b + 1], keys[b + 2], keys[b + 3]) <= w + 1:
-                    near |= bit
-                else:
-                    near &= ~bit
-            hu = _wins_with(keys, o, f, w) if near & bit else False
+            return {}
+    options: dict[int, tuple[Action, ...]] = {}
+    for k, o, bit, _b in _OTHERS[c]:
+        h = hands[o]
+        hu = _wins_with(keys, o, f, h[wild]) if near & bit else False
         held = h[f]
         chows: list[int] | None = None
         if k == 1:  # the next seat may chow: which chows its tiles make (none on an honour)
@@ -1132,7 +1153,7 @@ def _claim_options(s: State, c: int, f: int, keys: list[int]) -> dict[int, tuple
         if held == 3:
             opts.append(_A_GANG[o])
         if held >= 2 or chows is not None:
-            spare = sum(h) - 2 - w  # non-★ tiles left to discard after a pung or chow
+            spare = sum(h) - 2 - h[wild]  # non-★ tiles left to discard after a pung or chow
             if held >= 2 and spare >= 1:
                 opts.append(_A_PENG[o])
             if chows is not None and spare >= 1:
@@ -1141,8 +1162,6 @@ def _claim_options(s: State, c: int, f: int, keys: list[int]) -> dict[int, tuple
         if opts:
             opts.append(_A_PASS[o])
             options[o] = tuple(opts)
-    s._known = known
-    s._near = near
     return options
 
 

@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from paiju.mazhan import rules
+from paiju.mazhan.actions import Action
 from paiju.mazhan.hand import least_need
 from paiju.mazhan.rules import (
     Phase,
@@ -71,8 +72,10 @@ def test_kept_keys_and_win_checks_equal_the_slow_search(seed: int) -> None:
         assert keys == rules._natural_keys(state.hands, state.wild)
         for seat in range(4):
             if state._known & (1 << seat):
-                # the cached "near" bit is exactly what a fresh bound gives
-                near = _need(keys, 4 * seat) <= state.hands[seat][state.wild] + 1
+                # the cached "near" bit is exactly what a fresh bound gives (always up for
+                # a seat holding three ★: checked on every discard)
+                w = state.hands[seat][state.wild]
+                near = w == 3 or _need(keys, 4 * seat) <= w + 1
                 assert bool(state._near & (1 << seat)) == near
         if state.phase is Phase.CLAIM:
             f = state.claim_tile
@@ -140,6 +143,54 @@ def test_copy_is_deep_and_its_changes_are_seen_by_the_engine() -> None:
     legal = legal_actions_for(t, SEATS[0])
     assert rules._keys_of(t) == rules._natural_keys(t.hands, t.wild)
     assert any(a.tile is not None and a.tile.index == other for a in legal)
+
+
+def _plain_claims(state: State, c: int, f: int) -> dict[int, list[str]]:
+    """The claims on ``c``'s discard ``f`` read plainly from the counts after it (§6): a win
+    by the slow search, a kong on three held, a pung on two, a chow for the next seat of two
+    held natural tiles, each claim but the win leaving a natural tile to discard."""
+    out: dict[int, list[str]] = {}
+    for k in (1, 2, 3):
+        o = (c + k) % 4
+        h, w = state.hands[o], state.hands[o][state.wild]
+        counts = list(_natural(state, o))
+        counts[f] += 1
+        opts = ["hu"] if reference_complete(tuple(counts), w) else []
+        spare = sum(h) - 2 - w
+        if h[f] == 3:
+            opts.append("gang")
+        if h[f] >= 2 and spare >= 1:
+            opts.append("peng")
+        if k == 1 and f < 27 and spare >= 1:
+            for base in range(f - f % 9, f - f % 9 + 7):
+                others = [t for t in (base, base + 1, base + 2) if t != f]
+                if len(others) == 2 and all(h[t] and t != state.wild for t in others):
+                    opts.append(f"chi{base}")
+        if opts:
+            out[o] = [*opts, "pass"]
+    return out
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_the_claims_on_every_discard_are_the_rules_plain_reading(seed: int) -> None:
+    def name(a: Action) -> str:
+        return f"chi{a.tile.index}" if a.kind.value == "chi" and a.tile else a.kind.value
+
+    rng = random.Random(seed)
+    state = new_hand(Ruleset(), seed)
+    while state.phase is not Phase.OVER:
+        seat = acting(state)[0]
+        legal = legal_actions_for(state, seat)
+        action = legal[rng.randrange(len(legal))]
+        before = state
+        state, _ = apply(state, action)
+        if before.phase is Phase.ACT and action.kind.value == "discard" and action.tile:
+            after = before.copy()  # the hand less the discard, as the claimers see it
+            after.hands[before.current][action.tile.index] -= 1
+            want = _plain_claims(after, before.current, action.tile.index)
+            got = state.options if state.phase is Phase.CLAIM else {}
+            assert {o: [name(a) for a in opts] for o, opts in got.items()} == want
 
 
 @settings(max_examples=10, deadline=None)
