@@ -998,8 +998,9 @@ def _act_options(s: State) -> tuple[Action, ...]:
     h = s.hands[c]
     wild = s.wild
     w = h[wild]
-    # the counts as bytes: the searches below (a 4, the faces before the ★) run in C
-    hb = bytes(h)
+    # the counts as bytes, the ★ left out (it is never discarded): searched in C
+    hb = bytearray(h)
+    hb[wild] = 0
     out: list[Action] = []
     if s.drew:
         if not s._owned & _FAR:  # else it was too far from a win before this draw
@@ -1011,18 +1012,13 @@ def _act_options(s: State) -> tuple[Action, ...]:
             out.append(_A_SHAZHU[c])
         if 4 in hb:
             angang = _A_ANGANG[c]
-            out.extend(angang[f] for f in range(34) if h[f] == 4 and f != wild)
+            out.extend(angang[f] for f in range(34) if h[f] == 4)  # never the ★ (3 at most)
         for meld in s.melds[c]:
             if meld.kind is _M_PUNG and h[meld.face.index]:
                 out.append(_A_JIAGANG[c][meld.face.index])
     elif w == 3:
         out.append(_A_SHAZHU[c])
-    # every face held but the ★: the faces held, less the ★'s action, found by its place
-    # among them (the faces held before it)
-    discards = tuple(compress(_A_DISCARD[c], hb))
-    if w:
-        i = wild - hb.count(0, 0, wild)
-        discards = discards[:i] + discards[i + 1 :]
+    discards = tuple(compress(_A_DISCARD[c], hb))  # every face held but the ★
     act = s._act = tuple(out) + discards if out else discards
     return act
 
