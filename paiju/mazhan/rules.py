@@ -975,6 +975,16 @@ _EV_DRAW = tuple(
 )
 _EV_BONUS = tuple(tuple(Event("bonus", seat, (ALL_TILES[f],)) for f in range(42)) for seat in SEATS)
 _LIUJU = Event("liuju", None, detail="流局")
+#: The melds a claim lays down, and their events, made once: ``_PUNGS[f]``, ``_CHOWS_LAID[base]``
+#: (by the chow's lowest face), ``_EV_PENG[seat][f]``, ``_EV_CHI[seat][base]``
+_PUNGS = tuple(Meld(_M_PUNG, (t,) * 3) for t in ALL_TILES[:34])
+_CHOWS_LAID = {
+    base: Meld(_M_CHOW, tuple(ALL_TILES[base : base + 3])) for base in range(27) if base % 9 <= 6
+}
+_EV_PENG = tuple(tuple(Event("peng", seat, m.tiles) for m in _PUNGS) for seat in SEATS)
+_EV_CHI = tuple(
+    {base: Event("chi", seat, m.tiles) for base, m in _CHOWS_LAID.items()} for seat in SEATS
+)
 #: The ``decision`` event of each answer in a window, by the interned action's ``id`` (the
 #: interned actions live as long as the module, so no other object can take their ids)
 _EV_DECISION = {
@@ -1366,9 +1376,9 @@ def _resolve_claims(s: State, events: list[Event]) -> None:
             _draw(s, o, events, from_tail=True)
         else:
             _add(s, o, f, -2)
-            melds.append(Meld(_M_PUNG, (tile,) * 3))
+            melds.append(_PUNGS[f])
             src.append((d, f))
-            events.append(Event("peng", a.seat, (tile,) * 3))
+            events.append(_EV_PENG[o][f])
             _after_claim(s, o)
         return
     if chow >= 0:
@@ -1377,14 +1387,15 @@ def _resolve_claims(s: State, events: list[Event]) -> None:
         _close_window(s, o)
         _lost_claims(s, a, events)
         _river(s, d)[1][-1] = o
-        tiles = a.chow
-        for t in tiles:
-            if t.index != f:
-                _add(s, o, t.index, -1)
+        assert a.tile is not None  # a chi names its lowest tile
+        base = a.tile.index
+        for t in (base, base + 1, base + 2):
+            if t != f:
+                _add(s, o, t, -1)
         melds, src = _meld_lists(s, o)
-        melds.append(Meld(_M_CHOW, tiles))
+        melds.append(_CHOWS_LAID[base])
         src.append((d, f))
-        events.append(Event("chi", a.seat, tiles))
+        events.append(_EV_CHI[o][base])
         _after_claim(s, o)
         return
     _close_window(s, -1)
