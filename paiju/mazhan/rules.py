@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from itertools import chain, compress, repeat
-from operator import attrgetter, is_
+from operator import attrgetter, getitem, is_
 from typing import Any
 
 from paiju.errors import GameOverError, IllegalActionError, InvalidRulesetError, NotYourTurnError
@@ -79,6 +79,8 @@ __all__ = [
 
 _WHITE = 31
 _FACES = ALL_TILES[:34]
+#: ``_RUNS[f][n]``: ``n`` copies of face ``f`` (a hand holds at most four)
+_RUNS = tuple(tuple((t,) * n for n in range(5)) for t in _FACES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,7 +475,7 @@ class State(PositionState):
         >>> len(new_hand(Ruleset(), seed=5).concealed(Seat.S))
         16
         """
-        return tuple(chain.from_iterable(map(repeat, _FACES, self.hands[seat.number - 1])))
+        return tuple(chain.from_iterable(map(getitem, _RUNS, self.hands[seat.number - 1])))
 
     def __str__(self) -> str:
         lines = [
@@ -699,8 +701,8 @@ def acting(state: State) -> tuple[Seat, ...]:
         return _ACTING[state.current]
     if phase is _P_OVER:
         return ()
-    options = state.options
-    return tuple([seat for o, seat in _AFTER[state.claim_from] if o in options])
+    d = state.claim_from
+    return tuple(compress(_SEATS_AFTER[d], map(state.options.__contains__, _INDEX_AFTER[d])))
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -836,6 +838,8 @@ _OTHERS_MASK = tuple(15 & ~(1 << c) for c in range(4))
 _ACTING = tuple((seat,) for seat in SEATS)
 #: ``_AFTER[d]``: the other seats in play order after seat ``d``, as (index, seat)
 _AFTER = tuple(tuple(((d + k) % 4, SEATS[(d + k) % 4]) for k in (1, 2, 3)) for d in range(4))
+_INDEX_AFTER = tuple(tuple(o for o, _seat in after) for after in _AFTER)
+_SEATS_AFTER = tuple(tuple(seat for _o, seat in after) for after in _AFTER)
 _SUIT = tuple(f // 9 for f in range(34))
 _P5 = tuple(5 ** (f % 9) for f in range(34))
 _RIVERS, _MELDS, _BONUS = 1 << 16, 1 << 17, 1 << 18
