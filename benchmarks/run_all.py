@@ -126,7 +126,7 @@ def main() -> None:
             100 if q else 400, 1, repeats=2 if q else 5, warm=200 if q else 2000
         ),
         "simulate": simulate.measure(
-            seconds=0.3 if q else 1.0, seed=1, repeats=2 if q else 5, strong_hands=2 if q else 50
+            seconds=0.3 if q else 1.0, seed=1, repeats=2 if q else 10, strong_hands=2 if q else 50
         ),
         "env_steps": env_steps.measure(0.3 if q else 1.0, 1, 2 if q else 5),
         "load": [] if args.no_load else _load(q),

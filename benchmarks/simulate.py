@@ -182,10 +182,13 @@ def rlcard_loop(seed: int) -> Run | None:
     return run
 
 
+#: In the order they run in each round: the headline's two sides next to each other, as are
+#: the views' row and its peer, so that the load a round's ratio sees is the same on both
+#: sides (on a shared host the speed of both swings by a fifth from one second to the next).
 CONTENDERS = (
     ("paiju_bots", "paiju Mazhan, bots API: `play_hand`, 4 `RandomBot` (no view built)"),
-    ("paiju_bots_view", "paiju Mazhan, bots API, each seat's view built per decision"),
     ("riichienv_nolog", "riichienv (Rust), one kyoku, `RandomAgent`, mjai log off"),
+    ("paiju_bots_view", "paiju Mazhan, bots API, each seat's view built per decision"),
     ("riichienv", "riichienv (Rust), one kyoku, `RandomAgent`, mjai log on (its default)"),
     ("rlcard", "RLCard mahjong, `env.run` with its random agents"),
     ("paiju", "paiju Mazhan, engine loop (below the bots API; no peer)"),
@@ -263,15 +266,15 @@ def strong_bots(hands: int, seed: int, warm: int = 3) -> dict[str, Any]:
 
 
 def measure(
-    seconds: float = 1.0, seed: int = 1, repeats: int = 5, strong_hands: int = 50
+    seconds: float = 1.0, seed: int = 1, repeats: int = 10, strong_hands: int = 50
 ) -> dict[str, Any]:
     """Every figure of this benchmark. The keys ``paiju_random``, ``paiju_greedy``,
     ``rlcard_random`` and ``ratio_random_vs_rlcard`` keep the shape ``run_all.py`` reads."""
     r = race(
-        {
+        {  # in the order of CONTENDERS
             "paiju_bots": driver_loop(seed),
-            "paiju_bots_view": driver_loop(seed, ViewingRandomBot()),
             "riichienv_nolog": riichienv_loop(seed, mjai_log=False),
+            "paiju_bots_view": driver_loop(seed, ViewingRandomBot()),
             "riichienv": riichienv_loop(seed, mjai_log=True),
             "rlcard": rlcard_loop(seed),
             "paiju": paiju_loop(seed),
@@ -348,7 +351,9 @@ def markdown(r: dict[str, Any]) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per slice")
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument(
+        "--repeats", type=int, default=10, help="rounds (ten: a median of five swung by 0.3)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--strong-hands", type=int, default=50)
     parser.add_argument("--json", action="store_true")
