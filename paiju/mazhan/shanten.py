@@ -327,16 +327,41 @@ def shanten_each_plus(
     need = 5 - melds
     numbers = [_suit(key[0:9], False), _suit(key[9:18], False), _suit(key[18:27], False)]
     numbers.append(_suit(key[27:34], True))
+    # a suit with one more tile is read from the tables by its key plus that tile's digit
+    # (what _suit does, without making the suit's bytes): ``bases`` holds the key of each
+    # suit that can take one more tile inside the tables, else -1; a fifth copy, or more
+    # tiles than the tables hold, is read the slow way
+    bases = []
+    for lo, hi in ((0, 9), (9, 18), (18, 27), (27, 34)):
+        suit = key[lo:hi]
+        fits = max(suit) <= 4 and sum(suit) < MAX_SUIT_TILES
+        bases.append(_suit_key(suit) if fits else -1)
     out = []
     for f in faces:
-        s = 3 if f >= 27 else f // 9
-        lo = 9 * s
-        part = bytearray(key[lo : lo + 7 if s == 3 else lo + 9])
-        part[f - lo] += 1
+        s, lo, step, table = _PLACE[f]
+        if key[f] < 4 and bases[s] >= 0:
+            n = table[bases[s] + step]
+        else:
+            part = bytearray(key[lo : lo + 7 if s == 3 else lo + 9])
+            part[f - lo] += 1
+            n = _suit(bytes(part), s == 3)
         one = list(numbers)
-        one[s] = _suit(bytes(part), s == 3)
+        one[s] = n
         out.append(max(-1, _combined(one[0], one[1], one[2], one[3], need) - wilds))
     return out
+
+
+#: ``_PLACE[f]``: face ``f``'s suit, the suit's first face, ``f``'s digit in the suit's key and
+#: the suit's table
+_PLACE = tuple(
+    (
+        3 if f >= 27 else f // 9,
+        f - f % 9 if f < 27 else 27,
+        5 ** (f % 9 if f < 27 else f - 27),
+        _HONOR if f >= 27 else _NUMBER,
+    )
+    for f in range(34)
+)
 
 
 def _combine(ra: _Readings, rb: _Readings, rc: _Readings, rd: _Readings, need: int) -> int:

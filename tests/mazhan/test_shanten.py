@@ -160,6 +160,25 @@ def test_each_tile_added_in_turn_is_shanten_of_each_hand(seed: int, size: int) -
     assert shanten_each_plus(counts, faces, melds, hand.wilds) == expected
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_a_fifth_copy_or_an_overfull_suit_is_read_the_slow_way_alike(seed: int) -> None:
+    """Faces the tables cannot take one more of (a fifth copy; a suit already at its most
+    tiles) give what the slow reading of each hand gives."""
+    rng = random.Random(seed)
+    counts = [0] * 34
+    for f in rng.sample(range(27), 3):
+        counts[f] = 4
+    suit = rng.randrange(3)
+    while sum(counts[9 * suit : 9 * suit + 9]) < 17:
+        f = 9 * suit + rng.randrange(9)
+        counts[f] = min(4, counts[f] + 1)
+    faces = [f for f in range(34) if f != 31]
+    rng.shuffle(faces)
+    plus = [[*counts[:f], counts[f] + 1, *counts[f + 1 :]] for f in faces]
+    assert shanten_each_plus(counts, faces) == [shanten(c) for c in plus]
+
+
 def test_the_shipped_table_is_whole_and_a_damaged_one_is_refused() -> None:
     """The package's table unpacks (its hash holds); cut short, one byte changed, or another
     file, it is refused rather than read wrong."""
