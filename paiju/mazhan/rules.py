@@ -1228,14 +1228,8 @@ def _next_turn(s: State, seat: int, events: list[Event]) -> None:
 def _draw(s: State, seat: int, events: list[Event], *, from_tail: bool) -> None:
     """Draw for ``seat``: from the head, or from the tail for a replacement; lay out bonus
     tiles and replace them from the tail. An empty wall when a tile is due is a draw."""
-    if s.phase is not _P_ACT:  # _enter_act(s, seat) inlined: in ACT they hold already
-        s.phase = _P_ACT
-        s.claim_tile = -1
-        s.claim_from = -1
-        s.options = {}
-        s.decisions = {}
-        s.dihu_window = False
-        s.window_version = 0
+    if s.phase is not _P_ACT:  # after a window; in ACT the window's fields hold already
+        _enter_act(s, seat)
     s.current = seat
     s.drew = True
     s.after_kong = from_tail
