@@ -325,24 +325,23 @@ def shanten_each_plus(
     if faces and (min(faces) < 0 or max(faces) > 33):  # once a call: a bot asks ~15 a turn
         raise ValueError(f"a face is 0–33, got {[f for f in faces if not 0 <= f <= 33]}")
     need = 5 - melds
-    numbers = [_suit(key[0:9], False), _suit(key[9:18], False), _suit(key[18:27], False)]
-    numbers.append(_suit(key[27:34], True))
+    suits = (key[0:9], key[9:18], key[18:27], key[27:34])
+    numbers = [_suit(suits[0], False), _suit(suits[1], False), _suit(suits[2], False)]
+    numbers.append(_suit(suits[3], True))
     # a suit with one more tile is read from the tables by its key plus that tile's digit
     # (what _suit does, without making the suit's bytes): ``bases`` holds the key of each
     # suit that can take one more tile inside the tables, else -1; a fifth copy, or more
     # tiles than the tables hold, is read the slow way
-    bases = []
-    for lo, hi in ((0, 9), (9, 18), (18, 27), (27, 34)):
-        suit = key[lo:hi]
-        fits = max(suit) <= 4 and sum(suit) < MAX_SUIT_TILES
-        bases.append(_suit_key(suit) if fits else -1)
+    bases = [
+        _suit_key(suit) if max(suit) <= 4 and sum(suit) < MAX_SUIT_TILES else -1 for suit in suits
+    ]
     out = []
     for f in faces:
         s, lo, step, table = _PLACE[f]
         if key[f] < 4 and bases[s] >= 0:
             n = table[bases[s] + step]
         else:
-            part = bytearray(key[lo : lo + 7 if s == 3 else lo + 9])
+            part = bytearray(suits[s])
             part[f - lo] += 1
             n = _suit(bytes(part), s == 3)
         one = list(numbers)
