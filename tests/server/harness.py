@@ -59,25 +59,35 @@ class Server:
         self.base = f"127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[str] | None = None
         self.log: list[str] = []
+        self._listening = threading.Event()  # set once the process says it listens
 
     def start(self, timeout: float = 60.0) -> Server:
         """Start the process and wait until it says it is listening."""
+        return self.launch().ready(timeout)
+
+    def launch(self) -> Server:
+        """Start the process, not waiting for it (:meth:`ready` waits): several servers
+        launched together start side by side (:func:`start_all`)."""
         self.proc = subprocess.Popen(
             [*self.program, "serve", "--port", str(self.port)],
             env=self.env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, bufsize=1,
         )  # fmt: skip
-        ready = threading.Event()
+        self._listening = listening = threading.Event()
 
         def read(proc: subprocess.Popen[str]) -> None:
             assert proc.stdout is not None
             for line in proc.stdout:
                 self.log.append(line.rstrip())
                 if "paiju: listening on" in line:
-                    ready.set()
+                    listening.set()
 
         threading.Thread(target=read, args=(self.proc,), daemon=True).start()
-        if not ready.wait(timeout):
+        return self
+
+    def ready(self, timeout: float = 60.0) -> Server:
+        """Wait until the launched process says it is listening."""
+        if not self._listening.wait(timeout):
             raise RuntimeError("the server did not start:\n" + "\n".join(self.log[-30:]))
         return self
 
@@ -89,8 +99,17 @@ class Server:
 
     def stop(self) -> None:
         """SIGTERM, and wait."""
+        self.terminate()
+        self.wait_stopped()
+
+    def terminate(self) -> None:
+        """SIGTERM, not waiting (:meth:`wait_stopped` waits)."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
+
+    def wait_stopped(self) -> None:
+        """Wait for the process to exit (SIGKILL after 30 s)."""
+        if self.proc is not None and self.proc.poll() is None:
             try:
                 self.proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
@@ -99,6 +118,26 @@ class Server:
     def health(self) -> dict[str, Any]:
         result: dict[str, Any] = httpx.get(f"http://{self.base}/api/health", timeout=5).json()
         return result
+
+
+def start_all(*servers: Server, timeout: float = 60.0) -> list[Server]:
+    """Start the servers side by side (a cluster's processes start at once in production
+    too; each migrates under PostgreSQL's advisory lock) and wait until each listens."""
+    try:
+        for server in servers:
+            server.launch()
+        return [server.ready(timeout) for server in servers]
+    except BaseException:
+        stop_all(*servers)
+        raise
+
+
+def stop_all(*servers: Server) -> None:
+    """SIGTERM to every server at once, then wait for each (:meth:`Server.stop`)."""
+    for server in servers:
+        server.terminate()
+    for server in servers:
+        server.wait_stopped()
 
 
 def account(base: str, name: str) -> str:

@@ -45,6 +45,35 @@ def empty_database(url: str) -> None:
 def serve(database_url: str, **env: str) -> Iterator[str]:
     """``paiju serve`` on a free loopback port with these ``PAIJU_*`` settings; its base URL
     (``http://127.0.0.1:PORT``). Stopped (SIGTERM) on exit."""
+    with serve_all(database_url, env) as (base,):
+        yield base
+
+
+@contextmanager
+def serve_all(database_url: str, *envs: dict[str, str]) -> Iterator[list[str]]:
+    """One ``paiju serve`` for each of ``envs`` (as :func:`serve`'s settings), started side by
+    side (processes of one deployment start at once: the first start migrates, the others
+    wait for it); their base URLs, in order. Stopped (SIGTERM) together on exit."""
+    procs: list[tuple[subprocess.Popen[bytes], str]] = []
+    try:
+        for env in envs:
+            procs.append(_launch(database_url, env))
+        for proc, base in procs:
+            _wait_up(proc, base)
+        yield [base for _, base in procs]
+    finally:
+        for proc, _ in procs:
+            proc.terminate()
+        for proc, _ in procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=10)
+
+
+def _launch(database_url: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``paiju serve`` (not waiting for it); the process and its base URL."""
     port = free_port()
     full = {
         **os.environ,
@@ -65,29 +94,24 @@ def serve(database_url: str, **env: str) -> Iterator[str]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                err = proc.stderr.read().decode()[-2000:] if proc.stderr else ""
-                raise RuntimeError(f"paiju serve exited ({proc.returncode}): {err}")
-            try:
-                if httpx.get(base + "/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("paiju serve did not start")
-            time.sleep(0.1)
-        yield base
-    finally:
-        proc.terminate()
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def _wait_up(proc: subprocess.Popen[bytes], base: str) -> None:
+    """Wait until the server at ``base`` answers its health check."""
+    deadline = time.monotonic() + 60
+    while True:
+        if proc.poll() is not None:
+            err = proc.stderr.read().decode()[-2000:] if proc.stderr else ""
+            raise RuntimeError(f"paiju serve exited ({proc.returncode}): {err}")
         try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError("paiju serve did not start")
+        time.sleep(0.1)
 
 
 @contextmanager

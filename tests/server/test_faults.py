@@ -26,7 +26,7 @@ from websockets.sync.client import connect
 
 from paiju.server.db import make_engine, migrate
 from paiju.server.models import LedgerEntry, SeatClaim
-from tests.server.harness import Player, Server, account, check_books
+from tests.server.harness import Player, Server, account, check_books, start_all, stop_all
 from tests.server.tcp_proxy import TcpProxy
 
 pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used as a context manager")
@@ -91,12 +91,14 @@ def test_a_database_outage_in_mid_hand_pauses_the_table_and_nothing_is_lost(
     pg: tuple[str, TcpProxy], postgres_url: str
 ) -> None:
     url, proxy = pg
-    server = Server(env(url, PAIJU_BOT_DELAY="0.2")).start()
+    # the bots at the fault tests' quick pace: the cut needs no slow bot to land in mid-hand
+    server = Server(env(url)).start()
     cut = threading.Event()
 
     def at_4(frame: dict[str, Any]) -> None:
         # cut in the receive thread as view 4 arrives, long before the hand can end (a test
-        # thread on a loaded machine might look only after the last step)
+        # thread on a loaded machine might look only after the last step; this thread
+        # answers no later view before the cut: the hand waits at the player's next turn)
         if frame["type"] == "view" and frame["version"] >= 4 and not cut.is_set():
             proxy.cut()
             cut.set()
@@ -280,7 +282,7 @@ def test_redis_cut_with_two_processes_the_hand_finishes_once(
         postgres_url, PAIJU_REDIS_URL=f"redis://127.0.0.1:{redis_proxy.port}/0",
         PAIJU_REDIS_PREFIX=prefix, PAIJU_BOT_WAIT="600", PAIJU_BOT_DELAY="0.1",
     )  # fmt: skip
-    servers = [Server(common).start(), Server(common).start()]
+    servers = start_all(Server(common), Server(common))  # side by side
     homes = [0, 0, 1, 1]
     players: list[Player] = []
     r = redis.Redis(port=REDIS_PORT, decode_responses=True)
@@ -310,8 +312,7 @@ def test_redis_cut_with_two_processes_the_hand_finishes_once(
     finally:
         for p in players:
             p.close()
-        for s in servers:
-            s.stop()
+        stop_all(*servers)
         for key in r.scan_iter(f"{prefix}:*"):
             r.delete(key)
     counts = check_books(postgres_url, players)
@@ -331,7 +332,7 @@ def test_one_account_joining_twenty_times_across_two_processes_sits_once(
         postgres_url, PAIJU_REDIS_URL="redis://127.0.0.1:6379/0", PAIJU_REDIS_PREFIX=prefix,
         PAIJU_BOT_WAIT="600",
     )  # fmt: skip
-    servers = [Server(common).start(), Server(common).start()]
+    servers = start_all(Server(common), Server(common))  # side by side
     answers: list[str] = []
     lock = threading.Lock()
     checked = threading.Event()
@@ -395,8 +396,7 @@ def test_one_account_joining_twenty_times_across_two_processes_sits_once(
         assert len(holding) <= 1
     finally:
         checked.set()
-        for s in servers:
-            s.stop()
+        stop_all(*servers)
         r = redis.Redis(port=REDIS_PORT)
         for key in r.scan_iter(f"{prefix}:*"):
             r.delete(key)

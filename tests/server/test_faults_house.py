@@ -23,7 +23,7 @@ from websockets.sync.client import connect
 
 from paiju.server.db import make_engine, migrate
 from paiju.server.models import LedgerEntry
-from tests.server.harness import Player, Server, account, check_books
+from tests.server.harness import Player, Server, account, check_books, start_all, stop_all
 from tests.server.tcp_proxy import TcpProxy
 from tests.server.test_faults import REDIS_PORT, TRUNCATE, env, hold_outage, wait_until
 
@@ -205,7 +205,7 @@ def test_a_redis_cut_charges_nothing_to_a_player_on_the_other_process(
         fresh_pg, PAIJU_REDIS_URL=f"redis://127.0.0.1:{redis_proxy.port}/0",
         PAIJU_REDIS_PREFIX=prefix, PAIJU_BOT_WAIT="0.05",
     )  # fmt: skip
-    owner, other = Server(common).start(), Server(common).start()
+    owner, other = start_all(Server(common), Server(common))  # side by side
     player: Player | None = None
     try:
         token = account(owner.base, "far")
@@ -236,8 +236,7 @@ def test_a_redis_cut_charges_nothing_to_a_player_on_the_other_process(
     finally:
         if player is not None:
             player.close()
-        owner.stop()
-        other.stop()
+        stop_all(owner, other)
     charged_nothing(fresh_pg, [player])
 
 
@@ -280,7 +279,7 @@ def test_tuoguan_outlives_a_cluster_take_over(fresh_pg: str, prefix: str) -> Non
     common = quick(
         fresh_pg, PAIJU_REDIS_URL=f"redis://127.0.0.1:{REDIS_PORT}/0", PAIJU_REDIS_PREFIX=prefix,
     )  # fmt: skip
-    first, second = Server(common).start(), Server(common).start()
+    first, second = start_all(Server(common), Server(common))  # side by side
     player: Player | None = None
     try:
         player = Player(account(first.base, "handed"), [first.base, second.base])
@@ -294,6 +293,5 @@ def test_tuoguan_outlives_a_cluster_take_over(fresh_pg: str, prefix: str) -> Non
     finally:
         if player is not None:
             player.close()
-        first.stop()
-        second.stop()
+        stop_all(first, second)
     charged_nothing(fresh_pg, [player])

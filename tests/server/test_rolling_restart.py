@@ -28,7 +28,7 @@ from paiju.server import admin
 from paiju.server.db import make_engine, make_sessions
 from paiju.server.models import Hand, LedgerEntry
 from tests.server.conftest import own_database
-from tests.server.harness import Player, Server, account, check_books
+from tests.server.harness import Player, Server, account, check_books, start_all, stop_all
 from tests.server.test_cluster import REDIS
 from tests.server.test_faults import env
 
@@ -87,8 +87,9 @@ def test_a_rolling_restart_of_two_processes_loses_no_hand_and_charges_no_escape(
     prefix = f"paiju-roll-{uuid.uuid4().hex[:8]}"
     with own_database("paiju_roll_") as url:
         cluster = {"PAIJU_REDIS_URL": REDIS, "PAIJU_REDIS_PREFIX": prefix}
-        a = Server(env(url, PAIJU_DRAIN_SECONDS="120", **cluster)).start()
-        b = Server(env(url, PAIJU_DRAIN_SECONDS="0.5", **cluster)).start()
+        a = Server(env(url, PAIJU_DRAIN_SECONDS="120", **cluster))
+        b = Server(env(url, PAIJU_DRAIN_SECONDS="0.5", **cluster))
+        start_all(a, b)  # side by side (the first start migrates the database, the other waits)
         a2 = Server(env(url, PAIJU_DRAIN_SECONDS="0", **cluster), port=a.port)
         helds: dict[str, threading.Event] = {}
         people: dict[str, Player] = {}
@@ -142,8 +143,7 @@ def test_a_rolling_restart_of_two_processes_loses_no_hand_and_charges_no_escape(
         finally:
             for p in people.values():
                 p.close()
-            for server in (a, b, a2):
-                server.stop()
+            stop_all(a, b, a2)
             r = redis.Redis.from_url(REDIS)
             for key in r.scan_iter(f"{prefix}:*"):
                 r.delete(key)

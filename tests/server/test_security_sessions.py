@@ -87,23 +87,23 @@ def test_a_browser_login_gets_only_an_httponly_strict_cookie(base: str) -> None:
     assert f"max-age={30 * DAY}" in cookie.lower()
 
 
-def test_the_cookie_is_secure_over_https_or_when_configured(db: str) -> None:
+def test_the_cookie_is_secure_over_https_or_when_configured(db: str, base: str) -> None:
     register_args = {"name": "secure1", "password": "secret-pw"}
     with serve(db, secure_cookies="true") as url:
         register(url, "secure1")
         r = httpx.post(url + "/api/login", json=register_args, headers={"origin": url})
         assert "secure" in r.headers["set-cookie"].lower()
-    with serve(db) as url:
-        # behind a TLS proxy (a trusted peer naming the scheme): the cookie is Secure
-        https = url.replace("http://", "https://")
-        r = httpx.post(
-            url + "/api/login",
-            json=register_args,
-            headers={"origin": https, "x-forwarded-proto": "https"},
-        )
-        assert r.status_code == 200, r.text
-        assert "; secure" in r.headers["set-cookie"].lower()
-        assert r.headers["strict-transport-security"].startswith("max-age=")
+    # the module's server, not configured so (PAIJU_SECURE_COOKIES unset, as by default),
+    # behind a TLS proxy (a trusted peer naming the scheme): the cookie is Secure
+    https = base.replace("http://", "https://")
+    r = httpx.post(
+        base + "/api/login",
+        json=register_args,
+        headers={"origin": https, "x-forwarded-proto": "https"},
+    )
+    assert r.status_code == 200, r.text
+    assert "; secure" in r.headers["set-cookie"].lower()
+    assert r.headers["strict-transport-security"].startswith("max-age=")
 
 
 def test_logout_ends_the_session_not_only_the_cookie(base: str) -> None:
