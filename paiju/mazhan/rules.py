@@ -1134,39 +1134,36 @@ def _claim_options(s: State, c: int, f: int, keys: list[int]) -> dict[int, tuple
                 near &= ~bit
         s._known = known
         s._near = near
-    # most discards: no seat near a win, none holding a pair of the tile, no chow for the
-    # next seat. Said in a few lookups; the options themselves are made in one place below
     o1, o2, o3 = _NEXT3[c]
     h1 = hands[o1]
-    if not near & _OTHERS_MASK[c] and h1[f] < 2 and hands[o2][f] < 2 and hands[o3][f] < 2:
-        for _base, t1, t2 in _CHOWS[wild][f]:
-            if h1[t1] and h1[t2]:
-                break
-        else:
-            return {}
+    # the chows the next seat's tiles make (by their lowest face; none on an honour)
+    next_chows = [base for base, t1, t2 in _CHOWS[wild][f] if h1[t1] and h1[t2]]
+    # most discards: no seat near a win, none holding a pair of the tile, no chow for the
+    # next seat, said in a few lookups
+    if (
+        not next_chows
+        and not near & _OTHERS_MASK[c]
+        and h1[f] < 2
+        and hands[o2][f] < 2
+        and hands[o3][f] < 2
+    ):
+        return {}
     options: dict[int, tuple[Action, ...]] = {}
     for k, o, bit, _b in _OTHERS[c]:
         h = hands[o]
         hu = _wins_with(keys, o, f, h[wild]) if near & bit else False
         held = h[f]
-        chows: list[int] | None = None
-        if k == 1:  # the next seat may chow: which chows its tiles make (none on an honour)
-            for base, t1, t2 in _CHOWS[wild][f]:
-                if h[t1] and h[t2]:
-                    if chows is None:
-                        chows = [base]
-                    else:
-                        chows.append(base)
-        if not hu and held < 2 and chows is None:
+        chows = next_chows if k == 1 else None
+        if not hu and held < 2 and not chows:
             continue
         opts: list[Action] = [_A_HU[o]] if hu else []
         if held == 3:
             opts.append(_A_GANG[o])
-        if held >= 2 or chows is not None:
+        if held >= 2 or chows:
             spare = sum(h) - 2 - h[wild]  # non-★ tiles left to discard after a pung or chow
             if held >= 2 and spare >= 1:
                 opts.append(_A_PENG[o])
-            if chows is not None and spare >= 1:
+            if chows and spare >= 1:
                 chi = _A_CHI[o]
                 opts.extend([chi[base] for base in chows])
         if opts:

@@ -210,8 +210,18 @@ def _suit(counts: bytes, honor: bool) -> int:
     return number
 
 
+def _in_tables(counts: bytes, more: int = 0) -> bool:
+    """True when the suit of ``counts``, with ``more`` tiles added, is one the shipped tables
+    hold: at most four of a face, at most :data:`MAX_SUIT_TILES` tiles.
+
+    >>> _in_tables(bytes([4, 4, 4, 4, 1, 0, 0, 0, 0])), _in_tables(bytes([5, 0, 0]))
+    (True, False)
+    """
+    return max(counts) <= 4 and sum(counts) + more <= MAX_SUIT_TILES
+
+
 def _read_suit(counts: bytes, honor: bool) -> int:
-    if max(counts) <= 4 and sum(counts) <= MAX_SUIT_TILES:
+    if _in_tables(counts):
         return (_HONOR if honor else _NUMBER)[_suit_key(counts)]
     if len(_EXTRA_MEMO) > _EXTRA_SIZE:
         _EXTRA_MEMO.clear()
@@ -332,9 +342,7 @@ def shanten_each_plus(
     # (what _suit does, without making the suit's bytes): ``bases`` holds the key of each
     # suit that can take one more tile inside the tables, else -1; a fifth copy, or more
     # tiles than the tables hold, is read the slow way
-    bases = [
-        _suit_key(suit) if max(suit) <= 4 and sum(suit) < MAX_SUIT_TILES else -1 for suit in suits
-    ]
+    bases = [_suit_key(suit) if _in_tables(suit, 1) else -1 for suit in suits]
     out = []
     for f in faces:
         s, lo, step, table = _PLACE[f]
