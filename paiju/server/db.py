@@ -27,7 +27,7 @@ import socket
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,9 @@ from psycopg.abc import PQGen
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
-__all__ = ["Guard", "Watchdog", "guard_of", "make_engine", "make_sessions", "migrate"]
+__all__ = [
+    "Guard", "Watchdog", "driver_execute", "guard_of", "make_engine", "make_sessions", "migrate",
+]  # fmt: skip
 
 log = logging.getLogger("paiju.db")
 
@@ -197,6 +199,29 @@ class _Watched(psycopg.Connection[Any]):
             return super().wait(gen, *args, **kwargs)
         finally:
             guard.end()
+
+
+def driver_execute(
+    s: Session | sa.Connection, sql: str, params: Sequence[Any]
+) -> list[tuple[Any, ...]]:
+    """PostgreSQL: run ``sql`` (psycopg's placeholders) prepared on the driver's own
+    connection, inside the caller's transaction (no SQLAlchemy statement machinery: the
+    hot statements of the writer); the rows it returns. The driver's errors come back as
+    SQLAlchemy's (``IntegrityError``: a row is there already; ``OperationalError`` /
+    ``InterfaceError``: the database cannot be reached), so retries treat it as any
+    statement.
+
+    >>> with sessions.begin() as s:  # doctest: +SKIP
+    ...     driver_execute(s, "SELECT id FROM accounts WHERE id = ANY(%s)", ([1, 2],))
+    [(1,), (2,)]
+    """
+    conn = s.connection() if isinstance(s, Session) else s
+    raw: Any = conn.connection.driver_connection
+    try:
+        cur = raw.execute(sql, params, prepare=True)
+        return cur.fetchall() if cur.description is not None else []
+    except psycopg.Error as err:  # mapped by class, as SQLAlchemy maps its own
+        raise sa.exc.DBAPIError.instance(sql, params, err, psycopg.Error) from err
 
 
 def guard_of(conn: sa.Connection) -> Guard | None:

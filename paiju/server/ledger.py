@@ -21,18 +21,23 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from typing import cast
+from dataclasses import dataclass
+from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
+from paiju.server.db import driver_execute
 from paiju.server.errors import ServerError
 from paiju.server.models import Account, LedgerEntry
 from paiju.server.money import HOUSE
 
-__all__ = ["HOUSE", "apply", "audit", "house", "new_account"]
+__all__ = [
+    "HOUSE", "LOCK_PG", "WRITE_PG", "Event", "accounts_of", "apply", "audit", "expire_balances",
+    "house", "house_id", "new_account", "plan", "write_entries", "write_params",
+]  # fmt: skip
 
 HOUSE_NAME = "__house__"
 
@@ -103,26 +108,29 @@ _LOCK = (
     .where(_ACCOUNTS.c.id.in_(sa.bindparam("ids", expanding=True)))
     .order_by(_ACCOUNTS.c.id)
 )
-_LOCK_FOR_UPDATE = _LOCK.with_for_update()
 _SET_BALANCE = (
     sa.update(_ACCOUNTS)
     .where(_ACCOUNTS.c.id == sa.bindparam("acc"))
     .values(balance=sa.bindparam("bal"))
 )
-# PostgreSQL: the balances and the entries in one statement (one round trip, not two)
-_WRITE_PG = sa.text(
+#: PostgreSQL (psycopg's placeholders; run prepared on the driver's connection): the
+#: accounts locked in id order
+LOCK_PG = (
+    "SELECT id, balance, is_house, name FROM accounts WHERE id = ANY(%s) ORDER BY id FOR UPDATE"
+)
+#: PostgreSQL: the balances and the entries in one statement (one round trip, not two), the
+#: arrays of :func:`write_params`
+WRITE_PG = (
     "WITH changed AS (UPDATE accounts AS a SET balance = v.bal "
-    "FROM unnest(CAST(:accs AS integer[]), CAST(:bals AS bigint[])) AS v(acc, bal) "
-    "WHERE a.id = v.acc RETURNING a.id) "
+    "FROM unnest(%s::integer[], %s::bigint[]) AS v(acc, bal) WHERE a.id = v.acc RETURNING a.id) "
     "INSERT INTO ledger (account_id, amount, balance_after, reason, hand_id, event_key, seq) "
-    "SELECT e.acc, e.amount, e.after, CAST(:reason AS varchar), CAST(:hand AS integer), "
-    "CAST(:key AS varchar), e.seq "
-    "FROM unnest(CAST(:e_accs AS integer[]), CAST(:e_amounts AS bigint[]), "
-    "CAST(:e_afters AS bigint[]), CAST(:e_seqs AS integer[])) AS e(acc, amount, after, seq)"
+    "SELECT * FROM unnest(%s::integer[], %s::bigint[], %s::bigint[], %s::varchar[], "
+    "%s::integer[], %s::varchar[], %s::integer[])"
 )
 
 
-def _house_id(s: Session) -> int:
+def house_id(s: Session) -> int:
+    """The house account's id (read once per database; made if there is none yet)."""
     engine = s.get_bind().engine
     found = _HOUSE_IDS.get(engine)
     if found is None:
@@ -133,6 +141,92 @@ def _house_id(s: Session) -> int:
             return house(s).id
         _HOUSE_IDS[engine] = found
     return int(found)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One ledger event: its movements ``(payer, payee, amount)`` (ids, or ``HOUSE``), why
+    (``reason``), its key (applied once) and the hand it belongs to."""
+
+    moves: Sequence[tuple[int | str, int | str, int]]
+    reason: str
+    key: str
+    hand_id: int | None = None
+
+
+#: a locked account as :func:`plan` reads it: ``(balance, is_house, name)``
+Locked = tuple[int, bool, str]
+#: one ledger row to write: ``(account, amount, balance_after, reason, hand, key, seq)``
+Entry = tuple[int, int, int, str, int | None, str, int]
+
+
+def accounts_of(events: Sequence[Event], house_id: int) -> list[int]:
+    """The accounts these events move points between, in id order (the order they are
+    locked in, so that two transactions never wait for each other in a circle).
+
+    >>> accounts_of([Event([(7, HOUSE, 5), (3, 7, 0)], "fee", "k")], house_id=1)
+    [1, 3, 7]
+    """
+    return sorted({_id(k, house_id) for e in events for m in e.moves for k in m[:2]})
+
+
+def plan(
+    events: Sequence[Event], house_id: int, locked: dict[int, Locked]
+) -> tuple[list[tuple[int, int]], list[Entry]]:
+    """The events applied in order to the ``locked`` accounts: the balances that change
+    ``(account, balance)`` and the entries to write (each event's rows numbered from 0;
+    movements of 0 points make none). Only the house may go below zero.
+
+    Raises :class:`~paiju.server.errors.ServerError` ``insufficient_funds`` or
+    ``bad_movement``.
+
+    >>> locked = {1: (0, True, "__house__"), 7: (100, False, "ana")}
+    >>> changed, entries = plan([Event([(7, HOUSE, 30)], "fee", "hand:4:fee", 4)], 1, locked)
+    >>> changed, entries[0]
+    ([(1, 30), (7, 70)], (7, -30, 70, 'fee', 4, 'hand:4:fee', 0))
+    >>> plan([Event([(7, HOUSE, 300)], "fee", "k")], 1, locked)
+    Traceback (most recent call last):
+    paiju.server.errors.ServerError: ana has 100 points, 300 are due
+    """
+    balance = {i: row[0] for i, row in locked.items()}
+    entries: list[Entry] = []
+    for event in events:
+        seq = 0
+        for payer, payee, amount in event.moves:
+            if amount < 0:
+                raise ServerError("bad_movement", f"negative movement {amount}")
+            if amount == 0:
+                continue
+            src, dst = _id(payer, house_id), _id(payee, house_id)
+            if balance[src] < amount and not locked[src][1]:  # the house is the bank
+                raise ServerError(
+                    "insufficient_funds",
+                    f"{locked[src][2]} has {balance[src]} points, {amount} are due",
+                    402,
+                )
+            balance[src] -= amount
+            balance[dst] += amount
+            for acc, delta in ((src, -amount), (dst, amount)):
+                entries.append(
+                    (acc, delta, balance[acc], event.reason, event.hand_id, event.key, seq)
+                )
+                seq += 1
+    # movements may cancel out (a person and the house paying each other)
+    changed = [(i, b) for i, b in sorted(balance.items()) if b != locked[i][0]]
+    return changed, entries
+
+
+def write_params(changed: Sequence[tuple[int, int]], entries: Sequence[Entry]) -> tuple[Any, ...]:
+    """:data:`WRITE_PG`'s parameters: the changed balances and the entries, as arrays.
+
+    >>> write_params([(7, 70)], [(7, -30, 70, "fee", None, "k", 0)])
+    ([7], [70], [7], [-30], [70], ['fee'], [None], ['k'], [0])
+    """
+    return (
+        [i for i, _ in changed],
+        [b for _, b in changed],
+        *(list(c) for c in zip(*entries, strict=True)),
+    )
 
 
 def apply(
@@ -154,66 +248,58 @@ def apply(
     """
     if not fresh and s.execute(_SEEN, {"key": event_key}).first() is not None:
         return False
-    moves = [m for m in movements if m[2] != 0]
-    for _payer, _payee, amount in moves:
+    event = Event([m for m in movements if m[2] != 0], reason, event_key, hand_id)
+    for _payer, _payee, amount in event.moves:
         if amount < 0:
             raise ServerError("bad_movement", f"negative movement {amount}")
-    if not moves:
+    if not event.moves:
         return True
-    house_id = _house_id(s)
-
-    def key(k: int | str) -> int:
-        return house_id if k == HOUSE else int(k)
-
-    ids = sorted({key(k) for m in moves for k in m[:2]})
-    dialect = s.get_bind().dialect.name
-    query = _LOCK if dialect == "sqlite" else _LOCK_FOR_UPDATE
-    rows = {int(r.id): r for r in s.execute(query, {"ids": ids})}
-    balance = {i: int(r.balance) for i, r in rows.items()}
-    entries = []
-    seq = 0
-    for payer, payee, amount in moves:
-        src, dst = key(payer), key(payee)
-        if balance[src] < amount and not rows[src].is_house:  # the house is the bank
-            raise ServerError(
-                "insufficient_funds",
-                f"{rows[src].name} has {balance[src]} points, {amount} are due",
-                402,
-            )
-        balance[src] -= amount
-        balance[dst] += amount
-        for acc, delta in ((src, -amount), (dst, amount)):
-            entries.append((acc, delta, balance[acc], seq))
-            seq += 1
-    # movements may cancel out (a person and the house paying each other)
-    changed = [(i, b) for i, b in balance.items() if b != int(rows[i].balance)]
-    if dialect == "postgresql":
-        s.execute(
-            _WRITE_PG,
-            {
-                "accs": [i for i, _ in changed], "bals": [b for _, b in changed],
-                "reason": reason, "hand": hand_id, "key": event_key,
-                "e_accs": [e[0] for e in entries], "e_amounts": [e[1] for e in entries],
-                "e_afters": [e[2] for e in entries], "e_seqs": [e[3] for e in entries],
-            },
-        )  # fmt: skip
+    hid = house_id(s)
+    ids = accounts_of([event], hid)
+    postgres = s.get_bind().dialect.name == "postgresql"
+    if postgres:
+        locked = {r[0]: (int(r[1]), r[2], r[3]) for r in driver_execute(s, LOCK_PG, (ids,))}
     else:
-        if changed:
-            s.execute(_SET_BALANCE, [{"acc": i, "bal": b} for i, b in changed])
-        s.execute(
-            _LEDGER_INSERT,
-            [
-                {
-                    "account_id": acc, "amount": delta, "balance_after": after,
-                    "reason": reason, "hand_id": hand_id, "event_key": event_key, "seq": q,
-                }
-                for acc, delta, after, q in entries
-            ],
-        )  # fmt: skip
-    for obj in list(s.identity_map.values()):  # ORM copies of these accounts are stale now
-        if isinstance(obj, Account) and obj.id in balance:
-            s.expire(obj, ["balance"])
+        locked = {
+            int(r.id): (int(r.balance), r.is_house, r.name) for r in s.execute(_LOCK, {"ids": ids})
+        }
+    changed, entries = plan([event], hid, locked)
+    if postgres:
+        driver_execute(s, WRITE_PG, write_params(changed, entries))
+    else:
+        write_entries(s, changed, entries)
+    expire_balances(s, ids)
     return True
+
+
+def write_entries(s: Session, changed: Sequence[tuple[int, int]], entries: Sequence[Entry]) -> None:
+    """Write :func:`plan`'s balances and entries with portable statements (SQLite; on
+    PostgreSQL :data:`WRITE_PG` does it in one)."""
+    if changed:
+        s.execute(_SET_BALANCE, [{"acc": i, "bal": b} for i, b in changed])
+    s.execute(
+        _LEDGER_INSERT,
+        [
+            {
+                "account_id": acc, "amount": delta, "balance_after": after,
+                "reason": reason, "hand_id": hand, "event_key": key, "seq": q,
+            }
+            for acc, delta, after, reason, hand, key, q in entries
+        ],
+    )  # fmt: skip
+
+
+def expire_balances(s: Session, ids: Sequence[int]) -> None:
+    """The session's ORM copies of these accounts have stale balances now: reload them
+    when they are next read."""
+    moved = set(ids)
+    for obj in list(s.identity_map.values()):
+        if isinstance(obj, Account) and obj.id in moved:
+            s.expire(obj, ["balance"])
+
+
+def _id(k: int | str, house_id: int) -> int:
+    return house_id if k == HOUSE else int(k)
 
 
 def audit(s: Session) -> tuple[int, int]:

@@ -19,6 +19,7 @@ reads run in worker threads (``asyncio.to_thread``), never on the event loop.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -30,6 +31,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, sessionmaker
 
 from paiju.server import ledger, names
+from paiju.server.db import driver_execute
 from paiju.server.models import Account, GameTable, Hand, HandAction, LedgerEntry, SeatClaim
 from paiju.server.table import io
 
@@ -42,6 +44,21 @@ _STEPS_UNNEST = (
     "INSERT INTO hand_actions (hand_id, seq, action, writer) "
     "SELECT h, q, a, %s FROM unnest(%s::integer[], %s::integer[], %s::varchar[]) AS t(h, q, a)"
 )
+#: PostgreSQL: a batch's hand starts as arrays (a start that meets its row is left out of
+#: what comes back), and its closes, each with whether its settlement is in the ledger
+_STARTS_PG = (
+    "INSERT INTO hands (table_id, hand_no, game, seed, ruleset, setup, seats, stake, status, "
+    "writer) SELECT v.*, 'live', %s FROM unnest(%s::integer[], %s::integer[], %s::varchar[], "
+    "%s::bigint[], %s::json[], %s::json[], %s::json[], %s::bigint[]) AS v "
+    "ON CONFLICT (table_id, hand_no) DO NOTHING RETURNING id, table_id, hand_no"
+)
+_CLOSES_PG = (
+    "UPDATE hands AS h SET status = %s, result = v.res, writer = %s "
+    "FROM unnest(%s::integer[], %s::json[]) AS v(id, res) WHERE h.id = v.id AND h.status = 'live' "
+    "RETURNING h.id, EXISTS (SELECT 1 FROM ledger AS l WHERE l.event_key = format(%s, h.id))"
+)
+_CLOSED = "done"  # a finished hand's status
+_SETTLE_KEY = "hand:%s:settle"  # its settlement's ledger event (Python's % and SQL's format)
 _HAND_KEY = ["table_id", "hand_no"]  # the unique key of a table's hand
 _HANDS = cast(sa.Table, Hand.__table__)
 # a hand's start and close, built once (Core: no ORM work per execution)
@@ -172,17 +189,7 @@ class Store:
         and the careful pass treat it as any statement."""
         conn = s.connection() if isinstance(s, Session) else s
         if conn.dialect.name == "postgresql":
-            params = (
-                self.writer,
-                [w.hand for w in steps],
-                [w.seq for w in steps],
-                [w.action for w in steps],
-            )
-            try:
-                raw: Any = conn.connection.driver_connection
-                raw.execute(_STEPS_UNNEST, params, prepare=True)
-            except psycopg.Error as err:  # mapped by class, as SQLAlchemy maps its own
-                raise sa.exc.DBAPIError.instance(_STEPS_UNNEST, params, err, psycopg.Error) from err
+            driver_execute(conn, _STEPS_UNNEST, self._step_params(steps))
             return
         s.execute(
             _STEP_INSERT,
@@ -191,6 +198,92 @@ class Store:
                 for w in steps
             ],
         )
+
+    def _step_params(self, steps: Sequence[io.Step]) -> tuple[Any, ...]:
+        return (
+            self.writer,
+            [w.hand for w in steps],
+            [w.seq for w in steps],
+            [w.action for w in steps],
+        )
+
+    def starts_and_closes(
+        self, s: Session, steps: Sequence[io.Step], run: Sequence[io.StartHand | io.CloseHand]
+    ) -> list[int | str | None]:
+        """PostgreSQL: a batch's steps, hand starts and hand closes (in the order they were
+        asked for) in three round trips, however many there are: the steps, the starts,
+        the closes and the lock of every account they move points between go together in
+        one pipeline; then the ledger's rows, all in one statement; then the commit. Per
+        write of ``run``, what :meth:`start_hand` or :meth:`close_hand` answers for it.
+
+        The writer sends a batch this way when it holds nothing else: under load a batch
+        grows, and this keeps its cost from growing with it (one by one, a start costs
+        three round trips and a close four). A start or close that meets a row (a retry,
+        another process) is sorted out as :meth:`start_hand` and :meth:`close_hand` do.
+        Raises ``IntegrityError`` or :class:`~paiju.server.errors.ServerError` (a step
+        written already, too few points): the writer then sends the batch again, write by
+        write.
+        """
+        starts = [(i, w) for i, w in enumerate(run) if isinstance(w, io.StartHand)]
+        closes = [(i, w) for i, w in enumerate(run) if isinstance(w, io.CloseHand)]
+        hid = ledger.house_id(s)
+        moving = [ledger.Event(w.fees, "", "") for _, w in starts]
+        moving += [ledger.Event(w.moves, "", "") for _, w in closes]
+        ids = ledger.accounts_of(moving, hid)
+        raw: Any = s.connection().connection.driver_connection
+        try:
+            with raw.pipeline():
+                if steps:
+                    raw.execute(_STEPS_UNNEST, self._step_params(steps), prepare=True)
+                started_c = closed_c = locked_c = None
+                if starts:
+                    started_c = raw.execute(_STARTS_PG, self._start_params(starts), prepare=True)
+                if closes:
+                    params = (
+                        _CLOSED,
+                        self.writer,
+                        [w.hand for _, w in closes],
+                        [json.dumps(w.result) for _, w in closes],
+                        _SETTLE_KEY,
+                    )
+                    closed_c = raw.execute(_CLOSES_PG, params, prepare=True)
+                if ids:
+                    locked_c = raw.execute(ledger.LOCK_PG, (ids,), prepare=True)
+                started = {(t, n): h for h, t, n in started_c.fetchall()} if started_c else {}
+                closed = {h: seen for h, seen in closed_c.fetchall()} if closed_c else {}
+                rows = locked_c.fetchall() if locked_c else []
+        except psycopg.Error as err:  # mapped by class, as SQLAlchemy maps its own
+            raise sa.exc.DBAPIError.instance(_STARTS_PG, (), err, psycopg.Error) from err
+        locked = {r[0]: (int(r[1]), bool(r[2]), str(r[3])) for r in rows}
+        answers: list[int | str | None] = [None] * len(run)
+        events: dict[int, ledger.Event] = {}
+        for i, start in starts:
+            new_id = started.get((start.table, start.hand_no))
+            if new_id is None:
+                answers[i] = self._started(s, start) or "fenced"
+            else:
+                answers[i] = int(new_id)
+                events[i] = ledger.Event(start.fees, "fee", f"hand:{new_id}:fee", new_id)
+        keys: set[str] = set()
+        for i, close in closes:
+            if close.hand not in closed:
+                answers[i] = self._closed_before(s, close.hand, _CLOSED)
+            elif not closed[close.hand] and (key := _SETTLE_KEY % close.hand) not in keys:
+                keys.add(key)  # (a close asked for twice is settled once, as one by one)
+                events[i] = ledger.Event(close.moves, "hand", key, close.hand)
+        changed, entries = ledger.plan([events[i] for i in sorted(events)], hid, locked)
+        if entries:
+            driver_execute(s, ledger.WRITE_PG, ledger.write_params(changed, entries))
+        return answers
+
+    def _start_params(self, starts: Sequence[tuple[int, io.StartHand]]) -> tuple[Any, ...]:
+        ws = [w for _, w in starts]
+        dumps = json.dumps
+        return (
+            self.writer, [w.table for w in ws], [w.hand_no for w in ws], [w.game for w in ws],
+            [w.seed for w in ws], [dumps(w.ruleset) for w in ws], [dumps(w.setup) for w in ws],
+            [dumps(w.seats) for w in ws], [w.stake for w in ws],
+        )  # fmt: skip
 
     def log_steps(self, s: Session, steps: Sequence[io.Step]) -> list[str | None]:
         """Append steps to their hands' logs: per step ``None`` (written now or by this
@@ -228,7 +321,7 @@ class Store:
     def close_hand(self, s: Session, w: io.CloseHand) -> str | None:
         """Close a finished hand and settle it: ``None``, or ``"fenced"`` if another process
         closed it (a retry of this process's own close changes nothing)."""
-        return self._close(s, w.hand, "done", w.result, w.moves, "hand", "settle")
+        return self._close(s, w.hand, _CLOSED, w.result, w.moves, "hand", "settle")
 
     def abort_hand(self, s: Session, w: io.AbortHand) -> str | None:
         """Abort a hand (an escape), charge the penalty and free the escaper's seat."""
@@ -249,13 +342,18 @@ class Store:
     ) -> str | None:
         done = s.execute(_CLOSE, {"hand": hand_id, "to": status, "res": result, "by": self.writer})
         if done.rowcount != 1:  # type: ignore[attr-defined]
-            row = s.execute(sa.select(Hand.status, Hand.writer).where(Hand.id == hand_id)).first()
-            if row is not None and tuple(row) == (status, self.writer):
-                return None  # closed by this process already (a retried close)
-            return "fenced"
+            return self._closed_before(s, hand_id, status)
         # checked even so (a hand found live again after its settlement is settled once)
         ledger.apply(s, moves, reason, f"hand:{hand_id}:{key}", hand_id)
         return None
+
+    def _closed_before(self, s: Session, hand_id: int, status: str) -> str | None:
+        """A hand that was not live when this process closed it: ``None`` if this process
+        closed it so before (a retried close), else ``"fenced"``."""
+        row = s.execute(sa.select(Hand.status, Hand.writer).where(Hand.id == hand_id)).first()
+        if row is not None and tuple(row) == (status, self.writer):
+            return None
+        return "fenced"
 
     def quarantine(self, hand_id: int, why: str) -> list[int]:
         """Void a live hand that cannot be rebuilt: its fees are refunded (the only money a
