@@ -32,6 +32,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
 from paiju.server import ledger, names
+from paiju.server.db import one_of
 from paiju.server.errors import ServerError
 from paiju.server.models import Account, AdminAction, GameTable, Hand, LedgerEntry, SeatClaim, Token
 from paiju.server.sessions import end_others
@@ -330,7 +331,9 @@ def _due(db: DB, seated: list[int], tables: list[int]) -> tuple[list[int], list[
         suspended = (
             list(
                 s.scalars(
-                    sa.select(Account.id).where(Account.id.in_(seated), Account.suspended.is_(True))
+                    sa.select(Account.id).where(
+                        one_of(s, Account.id, seated), Account.suspended.is_(True)
+                    )
                 )
             )
             if seated
@@ -340,7 +343,7 @@ def _due(db: DB, seated: list[int], tables: list[int]) -> tuple[list[int], list[
             list(
                 s.scalars(
                     sa.select(GameTable.id).where(
-                        GameTable.id.in_(tables), GameTable.status == "closed"
+                        one_of(s, GameTable.id, tables), GameTable.status == "closed"
                     )
                 )
             )

@@ -29,18 +29,26 @@ import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import psycopg
 import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from psycopg.abc import PQGen
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import StaticPool
 
 __all__ = [
-    "Guard", "Watchdog", "driver_execute", "guard_of", "make_engine", "make_sessions", "migrate",
+    "Guard",
+    "Watchdog",
+    "driver_execute",
+    "guard_of",
+    "make_engine",
+    "make_sessions",
+    "migrate",
+    "one_of",
 ]  # fmt: skip
 
 log = logging.getLogger("paiju.db")
@@ -222,6 +230,22 @@ def driver_execute(
         return cur.fetchall() if cur.description is not None else []
     except psycopg.Error as err:  # mapped by class, as SQLAlchemy maps its own
         raise sa.exc.DBAPIError.instance(sql, params, err, psycopg.Error) from err
+
+
+def one_of(s: Session, column: Any, values: Sequence[Any]) -> sa.ColumnElement[bool]:
+    """``column IN values``; on PostgreSQL ``column = ANY(array)``: one parameter, however
+    many values (an ``IN`` of the 2,000 people seated at a process is 2,000 parameters to
+    render and send, 30 ms of the interpreter every few seconds).
+
+    >>> from paiju.server.models import Account
+    >>> with make_sessions(make_engine("sqlite://"))() as s:
+    ...     print(one_of(s, Account.id, [1, 2]))
+    accounts.id IN (__[POSTCOMPILE_id_1])
+    """
+    if s.get_bind().dialect.name == "postgresql":
+        array = sa.literal(list(values), ARRAY(column.type))
+        return cast(sa.ColumnElement[bool], column == sa.any_(array))
+    return cast(sa.ColumnElement[bool], column.in_(values))
 
 
 def guard_of(conn: sa.Connection) -> Guard | None:

@@ -29,6 +29,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from paiju.server.config import Settings
+from paiju.server.db import one_of
 from paiju.server.models import Account, Token
 
 __all__ = [
@@ -226,7 +227,7 @@ def live_sessions(s: Session, sessions: list[str], now: float, policy: Policy) -
     for i in range(0, len(sessions), _CHUNK):
         rows = s.execute(
             sa.select(Token.token_hash, Token.expires_at, Token.last_used_at).where(
-                Token.token_hash.in_(sessions[i : i + _CHUNK])
+                one_of(s, Token.token_hash, sessions[i : i + _CHUNK])
             )
         )
         for token_hash, expires_at, last_used_at in rows:
@@ -237,7 +238,7 @@ def live_sessions(s: Session, sessions: list[str], now: float, policy: Policy) -
     for i in range(0, len(due), _CHUNK):
         s.execute(
             sa.update(Token)
-            .where(Token.token_hash.in_(due[i : i + _CHUNK]))
+            .where(one_of(s, Token.token_hash, due[i : i + _CHUNK]))
             .values(last_used_at=t, expires_at=t + int(policy.ttl))
         )
     return live
