@@ -256,12 +256,15 @@ def apply(
         return True
     hid = house_id(s)
     ids = accounts_of([event], hid)
-    postgres = s.get_bind().dialect.name == "postgresql"
+    dialect = s.get_bind().dialect.name
+    postgres = dialect == "postgresql"
     if postgres:
+        s.flush()  # (the driver's statements skip the session's autoflush)
         locked = {r[0]: (int(r[1]), r[2], r[3]) for r in driver_execute(s, LOCK_PG, (ids,))}
     else:
+        query = _LOCK if dialect == "sqlite" else _LOCK.with_for_update()
         locked = {
-            int(r.id): (int(r.balance), r.is_house, r.name) for r in s.execute(_LOCK, {"ids": ids})
+            int(r.id): (int(r.balance), r.is_house, r.name) for r in s.execute(query, {"ids": ids})
         }
     changed, entries = plan([event], hid, locked)
     if postgres:

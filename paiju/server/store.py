@@ -57,6 +57,7 @@ _CLOSES_PG = (
     "FROM unnest(%s::integer[], %s::json[]) AS v(id, res) WHERE h.id = v.id AND h.status = 'live' "
     "RETURNING h.id, EXISTS (SELECT 1 FROM ledger AS l WHERE l.event_key = format(%s, h.id))"
 )
+_TOGETHER = "a batch's steps, hand starts and closes (one pipeline)"  # (for errors)
 _CLOSED = "done"  # a finished hand's status
 _SETTLE_KEY = "hand:%s:settle"  # its settlement's ledger event (Python's % and SQL's format)
 _HAND_KEY = ["table_id", "hand_no"]  # the unique key of a table's hand
@@ -211,10 +212,11 @@ class Store:
         self, s: Session, steps: Sequence[io.Step], run: Sequence[io.StartHand | io.CloseHand]
     ) -> list[int | str | None]:
         """PostgreSQL: a batch's steps, hand starts and hand closes (in the order they were
-        asked for) in three round trips, however many there are: the steps, the starts,
-        the closes and the lock of every account they move points between go together in
-        one pipeline; then the ledger's rows, all in one statement; then the commit. Per
-        write of ``run``, what :meth:`start_hand` or :meth:`close_hand` answers for it.
+        asked for) in four round trips, however many there are: the transaction's start;
+        the steps, the starts, the closes and the lock of every account they may move
+        points between, together in one pipeline; the ledger's rows, all in one statement;
+        the commit. Per write of ``run``, what :meth:`start_hand` or :meth:`close_hand`
+        answers for it.
 
         The writer sends a batch this way when it holds nothing else: under load a batch
         grows, and this keeps its cost from growing with it (one by one, a start costs
@@ -239,11 +241,14 @@ class Store:
                 if starts:
                     started_c = raw.execute(_STARTS_PG, self._start_params(starts), prepare=True)
                 if closes:
+                    first: dict[int, io.CloseHand] = {}
+                    for _, w in closes:  # a hand closed twice: the first close's result
+                        first.setdefault(w.hand, w)
                     params = (
                         _CLOSED,
                         self.writer,
-                        [w.hand for _, w in closes],
-                        [json.dumps(w.result) for _, w in closes],
+                        list(first),
+                        [json.dumps(w.result) for w in first.values()],
                         _SETTLE_KEY,
                     )
                     closed_c = raw.execute(_CLOSES_PG, params, prepare=True)
@@ -253,12 +258,13 @@ class Store:
                 closed = {h: seen for h, seen in closed_c.fetchall()} if closed_c else {}
                 rows = locked_c.fetchall() if locked_c else []
         except psycopg.Error as err:  # mapped by class, as SQLAlchemy maps its own
-            raise sa.exc.DBAPIError.instance(_STARTS_PG, (), err, psycopg.Error) from err
+            raise sa.exc.DBAPIError.instance(_TOGETHER, (), err, psycopg.Error) from err
         locked = {r[0]: (int(r[1]), bool(r[2]), str(r[3])) for r in rows}
         answers: list[int | str | None] = [None] * len(run)
         events: dict[int, ledger.Event] = {}
         for i, start in starts:
-            new_id = started.get((start.table, start.hand_no))
+            # (popped: a start asked for twice is answered the second time as a retry)
+            new_id = started.pop((start.table, start.hand_no), None)
             if new_id is None:
                 answers[i] = self._started(s, start) or "fenced"
             else:

@@ -347,7 +347,7 @@ class Writer:
         return answers  # type: ignore[return-value]
 
     def _together(self, s: Session, writes: list[io.Write], fenced: set[int]) -> list[Answer]:
-        """A batch of steps, starts and closes in three round trips (:func:`_grouped`)."""
+        """A batch of steps, starts and closes in four round trips (:func:`_grouped`)."""
         steps = [w for w in writes if isinstance(w, io.Step)]
         run = [w for w in writes if isinstance(w, io.StartHand | io.CloseHand)]
         results = iter(self.store.starts_and_closes(s, steps, run))
@@ -395,7 +395,7 @@ _BY_KIND: dict[type, Callable[[Store, Session, Any], Any]] = {
 
 
 def _grouped(s: Session, writes: list[io.Write], fenced: set[int]) -> bool:
-    """Whether a batch goes to the database in three round trips
+    """Whether a batch goes to the database in four round trips
     (:meth:`~paiju.server.store.Store.starts_and_closes`): on PostgreSQL, a batch of steps,
     hand starts and hand closes only (the writes of a busy room), none of them fenced."""
     return (

@@ -77,7 +77,8 @@ def _state(sessions: sessionmaker[Session]) -> dict[str, list[tuple[Any, ...]]]:
 
 def _batches(accounts: list[int], tables: list[int], hands: list[Any]) -> list[list[io.Write]]:
     """Two batches of a busy room: four hand starts; then steps, closes (one asked for twice,
-    one of a hand another process closed), a new hand, and a retried start."""
+    the second time with another result; one of a hand another process closed), a new hand
+    (asked for twice), and a retried start."""
     a0, a1, a2, _a3 = accounts
     first: list[io.Write] = [_start(t, 1, a) for t, a in zip(tables, accounts, strict=True)]
     if not hands:
@@ -90,8 +91,9 @@ def _batches(accounts: list[int], tables: list[int], hands: list[Any]) -> list[l
         io.CloseHand(h1, {"winner": None}, [(a1, HOUSE, 5), (a2, a1, 0)]),
         _start(tables[0], 2, a0),
         _start(tables[1], 1, a1),  # a retry: its answer was lost
-        io.CloseHand(h0, {"winner": "E"}, [(a0, a1, 100), (HOUSE, a0, 30)]),  # asked twice
+        io.CloseHand(h0, {"winner": "W"}, [(a0, a1, 100), (HOUSE, a0, 30)]),  # asked twice
         io.CloseHand(h2, {"winner": "S"}, [(a2, a0, 50)]),  # another process closed it
+        _start(tables[0], 2, a0),  # asked twice in one batch
     ]
     return [first, second]
 
@@ -144,6 +146,7 @@ def test_a_batch_together_is_the_same_as_write_by_write(fresh: Any) -> None:
     assert first[3] == "fenced" and all(isinstance(h, int) for h in first[:3])
     assert second[5] == first[1]  # the retried start is the same hand
     assert second[7] == "fenced"  # the hand another process closed
+    assert second[8] == second[4]  # the start asked twice is one hand, its fee paid once
     assert state == expected
     settled = [row for row in state["ledger"] if row[5] == f"hand:{first[0]}:settle"]
     assert len(settled) == 4  # the close asked for twice is settled once
@@ -175,3 +178,29 @@ def test_a_batch_the_ledger_refuses_is_sent_again_write_by_write(fresh: Any) -> 
         balances = dict(s.execute(sa.text("SELECT id, balance FROM accounts")).all())
         assert ledger.audit(s)[0] == ledger.audit(s)[1]
     assert [balances[a] for a in accounts] == [990 - 500 - 10, 990 + 500, 990, 990]
+
+
+def test_a_batch_with_a_step_written_before_is_sorted_out_write_by_write(fresh: Any) -> None:
+    """A step already in the log (the batch's commit was cut off after it landed) stops the
+    pipeline; the batch is sent again write by write and each write is answered."""
+    sessions, accounts, tables = fresh()
+    store = Store(sessions, "mine")
+    writer = Writer(store)
+    try:
+        with sessions.begin() as s:
+            hand = int(store.start_hand(s, _start(tables[0], 1, accounts[0])))
+            store.log_steps(s, [io.Step(hand, 1, "E discard 1m")])
+        writes: list[io.Write] = [
+            io.Step(hand, 1, "E discard 1m"),
+            io.Step(hand, 2, "S pass"),
+            io.CloseHand(hand, {"winner": "E"}, [(HOUSE, accounts[0], 25)]),
+            _start(tables[1], 1, accounts[1]),
+        ]
+        answers = writer._transaction([_Item(w, lambda _a: None) for w in writes])
+    finally:
+        writer.close()
+    assert answers[:3] == [io.Stored(0), io.Stored(0), io.Stored(0)]
+    assert isinstance(answers[3], io.Stored) and isinstance(answers[3].result, int)
+    state = _state(sessions)
+    assert [row[1:3] for row in state["steps"]] == [(1, "E discard 1m"), (2, "S pass")]
+    assert dict(state["accounts"])[accounts[0]] == 1000 - 10 + 25
