@@ -15,34 +15,25 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
 from paiju.server import ledger
-from paiju.server.db import make_engine, make_sessions, migrate
+from paiju.server.db import make_engine, make_sessions
 from paiju.server.money import HOUSE
 from paiju.server.store import Store
 from paiju.server.table import io
 from paiju.server.writer import Answer, Writer, _Item
-
-pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+from tests.server.security_servers import empty_database
 
 
 @pytest.fixture
 def fresh(postgres_url: str) -> Iterator[Any]:
-    """A function making an empty migrated PostgreSQL database with the house and four
-    accounts of 1,000 points, each seated at a table of its own: (sessions, accounts,
-    tables). Each call empties it again, on a new engine (the house's id is cached per
-    engine)."""
+    """A function emptying the run's PostgreSQL database and making the house, four
+    accounts of 1,000 points and four tables: (sessions, accounts, tables), on a new engine
+    each call (the house's id is cached per engine)."""
     engines: list[sa.Engine] = []
 
     def make() -> tuple[sessionmaker[Session], list[int], list[int]]:
+        empty_database(postgres_url)
         engine = make_engine(postgres_url)
         engines.append(engine)
-        migrate(engine)
-        with engine.begin() as c:
-            c.execute(
-                sa.text(
-                    "TRUNCATE ledger, hand_actions, seats, hands, tables, tokens, accounts "
-                    "RESTART IDENTITY CASCADE"
-                )
-            )
         sessions = make_sessions(engine)
         with sessions.begin() as s:
             ledger.house(s)
