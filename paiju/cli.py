@@ -201,6 +201,28 @@ class _BotsHelp(argparse.HelpFormatter):
         return text.replace("{bots}", "; ".join(lines))
 
 
+def _check_database(url: str) -> None:
+    """Fail with one line unless the database at ``url`` answers now (a wrong URL, a
+    database that does not exist, a server that is down), before a command builds on it."""
+    import sqlalchemy as sa
+
+    from paiju.server.db import make_engine
+
+    where = url.split("@")[-1]
+    try:
+        engine = make_engine(url, timeout=10)
+    except sa.exc.ArgumentError as err:  # (a driver that is not installed, too)
+        _fail(f"PAIJU_DATABASE_URL is not a database URL paiju can use: {err}")
+    try:
+        with engine.connect():
+            pass
+    except sa.exc.DBAPIError as err:
+        said = str(getattr(err, "orig", err) or err).strip().splitlines() or [type(err).__name__]
+        _fail(f"the database at {where} cannot be used: {said[0]}")
+    finally:
+        engine.dispose()
+
+
 def _check_free(host: str, port: int) -> None:
     """Fail with one line unless ``host:port`` can be listened on now."""
     import errno
@@ -410,6 +432,7 @@ def _serve(args: argparse.Namespace) -> int:
     except ValueError as err:
         _fail(str(err))
     _check_free(args.host, args.port)  # before the database is touched
+    _check_database(settings.database_url)
     setup_logs(settings.log_level, settings.log_format)  # uvicorn's records go there too
     print(
         f"paiju: serving on http://{args.host}:{args.port}/ (database: "
@@ -476,6 +499,7 @@ def _admin(args: argparse.Namespace) -> int:
         settings = Settings.from_env()
     except ValueError as err:
         _fail(str(err))
+    _check_database(settings.database_url)
     code, out = run_cli(args.admin_command, vars(args), settings.database_url)
     print(json.dumps(out, ensure_ascii=False, indent=2, default=str))
     return code

@@ -4,6 +4,7 @@ code 2."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -381,3 +382,36 @@ def test_serve_trusts_a_proxys_forwarded_headers_only_from_the_addresses_it_is_g
 def test_serve_refuses_a_concurrency_limit_below_one() -> None:
     proc = run("serve", "--limit-concurrency", "0")
     assert proc.returncode == 2 and b"a count is a whole number 1 or more, not 0" in proc.stderr
+
+
+@pytest.mark.parametrize("command", [("serve",), ("admin", "check")])
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        (
+            "postgresql+psycopg://postgres@127.0.0.1:5432/paiju_no_such_database",
+            "the database at 127.0.0.1:5432/paiju_no_such_database cannot be used: "
+            "connection failed",
+        ),
+        ("nosuchdriver://x", "PAIJU_DATABASE_URL is not a database URL paiju can use"),
+    ],
+)
+def test_a_database_that_cannot_be_used_is_one_line(
+    command: tuple[str, ...], url: str, said: str
+) -> None:
+    """A wrong database URL or a database that does not exist is said in one line before
+    the server starts or the admin action runs, not in the framework's trace."""
+    env = {**os.environ, "PAIJU_DATABASE_URL": url}
+    if command == ("serve",):
+        import socket
+
+        with socket.socket() as s:  # a port free now: the database is what fails
+            s.bind(("127.0.0.1", 0))
+            command = ("serve", "--port", str(s.getsockname()[1]))
+    proc = subprocess.run(
+        [sys.executable, "-m", "paiju.cli", *command],
+        capture_output=True, cwd=ROOT, timeout=60, check=False, env=env,
+    )  # fmt: skip
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and err.startswith(f"paiju: error: {said}"), err
+    assert err.count("\n") == 1 and proc.stdout == b""
