@@ -35,8 +35,8 @@ from paiju.server.models import Account, LedgerEntry
 from paiju.server.money import HOUSE
 
 __all__ = [
-    "HOUSE", "LOCK_PG", "WRITE_PG", "Event", "accounts_of", "apply", "audit", "expire_balances",
-    "house", "house_id", "new_account", "plan", "write_entries", "write_params",
+    "HOUSE", "LOCK_PG", "WRITE_PG", "Event", "accounts_of", "apply", "audit", "house",
+    "house_id", "new_account", "plan", "write_params",
 ]  # fmt: skip
 
 HOUSE_NAME = "__house__"
@@ -249,9 +249,6 @@ def apply(
     if not fresh and s.execute(_SEEN, {"key": event_key}).first() is not None:
         return False
     event = Event([m for m in movements if m[2] != 0], reason, event_key, hand_id)
-    for _payer, _payee, amount in event.moves:
-        if amount < 0:
-            raise ServerError("bad_movement", f"negative movement {amount}")
     if not event.moves:
         return True
     hid = house_id(s)
@@ -270,12 +267,14 @@ def apply(
     if postgres:
         driver_execute(s, WRITE_PG, write_params(changed, entries))
     else:
-        write_entries(s, changed, entries)
-    expire_balances(s, ids)
+        _write_entries(s, changed, entries)
+    _expire_balances(s, ids)
     return True
 
 
-def write_entries(s: Session, changed: Sequence[tuple[int, int]], entries: Sequence[Entry]) -> None:
+def _write_entries(
+    s: Session, changed: Sequence[tuple[int, int]], entries: Sequence[Entry]
+) -> None:
     """Write :func:`plan`'s balances and entries with portable statements (SQLite; on
     PostgreSQL :data:`WRITE_PG` does it in one)."""
     if changed:
@@ -292,7 +291,7 @@ def write_entries(s: Session, changed: Sequence[tuple[int, int]], entries: Seque
     )  # fmt: skip
 
 
-def expire_balances(s: Session, ids: Sequence[int]) -> None:
+def _expire_balances(s: Session, ids: Sequence[int]) -> None:
     """The session's ORM copies of these accounts have stale balances now: reload them
     when they are next read."""
     moved = set(ids)

@@ -35,7 +35,7 @@ from paiju.server.db import driver_execute
 from paiju.server.models import Account, GameTable, Hand, HandAction, LedgerEntry, SeatClaim
 from paiju.server.table import io
 
-__all__ = ["LiveHand", "Store", "void_hand"]
+__all__ = ["LiveHand", "Store", "hand_event", "void_hand"]
 
 _STEP_INSERT = sa.insert(HandAction.__table__)  # type: ignore[arg-type]
 #: PostgreSQL: a batch's steps as three arrays and the writer once, in one statement
@@ -59,7 +59,18 @@ _CLOSES_PG = (
 )
 _TOGETHER = "a batch's steps, hand starts and closes (one pipeline)"  # (for errors)
 _CLOSED = "done"  # a finished hand's status
-_SETTLE_KEY = "hand:%s:settle"  # its settlement's ledger event (Python's % and SQL's format)
+
+
+def hand_event(hand_id: int | str, kind: str) -> str:
+    """The key of a hand's ledger event of this kind (``fee``, ``settle``, ``escape``,
+    ``refund``): applied once, whoever retries it.
+
+    >>> hand_event(12, "settle")
+    'hand:12:settle'
+    """
+    return f"hand:{hand_id}:{kind}"
+
+
 _HAND_KEY = ["table_id", "hand_no"]  # the unique key of a table's hand
 _HANDS = cast(sa.Table, Hand.__table__)
 # a hand's start and close, built once (Core: no ORM work per execution)
@@ -159,7 +170,7 @@ class Store:
                 return found
             new_id = s.execute(sa.insert(Hand).values(**values).returning(Hand.id)).scalar_one()
         # the hand's row is new in this transaction: its fee cannot have been charged
-        ledger.apply(s, w.fees, "fee", f"hand:{new_id}:fee", new_id, fresh=True)
+        ledger.apply(s, w.fees, "fee", hand_event(new_id, "fee"), new_id, fresh=True)
         return int(new_id)
 
     def _started(
@@ -249,7 +260,7 @@ class Store:
                         self.writer,
                         list(first),
                         [json.dumps(w.result) for w in first.values()],
-                        _SETTLE_KEY,
+                        hand_event("%s", "settle"),  # (SQL's format() fills in the id)
                     )
                     closed_c = raw.execute(_CLOSES_PG, params, prepare=True)
                 if ids:
@@ -269,12 +280,12 @@ class Store:
                 answers[i] = self._started(s, start) or "fenced"
             else:
                 answers[i] = int(new_id)
-                events[i] = ledger.Event(start.fees, "fee", f"hand:{new_id}:fee", new_id)
+                events[i] = ledger.Event(start.fees, "fee", hand_event(new_id, "fee"), new_id)
         keys: set[str] = set()
         for i, close in closes:
             if close.hand not in closed:
                 answers[i] = self._closed_before(s, close.hand, _CLOSED)
-            elif not closed[close.hand] and (key := _SETTLE_KEY % close.hand) not in keys:
+            elif not closed[close.hand] and (key := hand_event(close.hand, "settle")) not in keys:
                 keys.add(key)  # (a close asked for twice is settled once, as one by one)
                 events[i] = ledger.Event(close.moves, "hand", key, close.hand)
         changed, entries = ledger.plan([events[i] for i in sorted(events)], hid, locked)
@@ -350,7 +361,7 @@ class Store:
         if done.rowcount != 1:  # type: ignore[attr-defined]
             return self._closed_before(s, hand_id, status)
         # checked even so (a hand found live again after its settlement is settled once)
-        ledger.apply(s, moves, reason, f"hand:{hand_id}:{key}", hand_id)
+        ledger.apply(s, moves, reason, hand_event(hand_id, key), hand_id)
         return None
 
     def _closed_before(self, s: Session, hand_id: int, status: str) -> str | None:
@@ -622,11 +633,11 @@ def void_hand(s: Session, hand_id: int, why: str) -> list[int]:
         raise LookupError(f"hand {hand_id} is not live")
     fees = s.execute(
         sa.select(LedgerEntry.account_id, LedgerEntry.amount).where(
-            LedgerEntry.event_key == f"hand:{hand_id}:fee", LedgerEntry.amount < 0
+            LedgerEntry.event_key == hand_event(hand_id, "fee"), LedgerEntry.amount < 0
         )
     ).all()
     refunds = [(ledger.HOUSE, int(acc), -int(amount)) for acc, amount in fees]
-    ledger.apply(s, refunds, "refund", f"hand:{hand_id}:refund", hand_id)
+    ledger.apply(s, refunds, "refund", hand_event(hand_id, "refund"), hand_id)
     h.status = "void"
     h.result = {"void": why}
     accounts = [int(v["account"]) for v in h.seats.values() if v.get("account")]

@@ -399,13 +399,13 @@ def _grouped(s: Session, writes: list[io.Write], fenced: set[int]) -> bool:
     (:meth:`~paiju.server.store.Store.starts_and_closes`): on PostgreSQL, a batch of steps,
     hand starts and hand closes only (the writes of a busy room), none of them fenced."""
     return (
-        any(isinstance(w, io.StartHand | io.CloseHand) for w in writes)
+        s.get_bind().dialect.name == "postgresql"
+        and any(isinstance(w, io.StartHand | io.CloseHand) for w in writes)
         and all(
             isinstance(w, io.StartHand)
             or (isinstance(w, io.Step | io.CloseHand) and w.hand not in fenced)
             for w in writes
         )
-        and s.get_bind().dialect.name == "postgresql"
     )
 
 
